@@ -1,0 +1,71 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import { errors as joseErrors, jwtVerify } from 'jose';
+import type { AuthConfig } from '../config/index.js';
+import { AuthenticationError } from '../errors.js';
+import type { Principal } from './principal.js';
+import { ACCESS_TOKEN_PREFIX, type TokenService } from './token.service.js';
+
+export interface Authenticator {
+  /** Resolves one presented credential, trying JWT, then API key, then access token. Throws 401 when none matches. */
+  authenticate(credential: string): Promise<Principal>;
+  /** True when credential is a JWT or an API key: what operator-only routes require. */
+  hasOperatorCredentials: boolean;
+}
+
+export interface AuthenticatorOptions {
+  config: AuthConfig;
+  /** API keys from config plus a generated admin key, if any. */
+  apiKeys: string[];
+  tokens: TokenService;
+}
+
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+export function createAuthenticator({ config, apiKeys, tokens }: AuthenticatorOptions): Authenticator {
+  const jwtSecret = config.jwt ? new TextEncoder().encode(config.jwt.secret) : undefined;
+  // Compare digests so every comparison has the same length and takes the same time.
+  const keyDigests = apiKeys.map((key) => digest(key));
+
+  async function verifyJwt(credential: string): Promise<Principal | AuthenticationError> {
+    if (!jwtSecret) return new AuthenticationError('JWT authentication is not configured', 'invalid_credentials');
+    try {
+      const { payload } = await jwtVerify(credential, jwtSecret, {
+        algorithms: ['HS256'],
+        requiredClaims: ['exp'],
+        issuer: config.jwt?.issuer,
+        audience: config.jwt?.audience,
+      });
+      return { kind: 'operator', method: 'jwt', subject: typeof payload.sub === 'string' ? payload.sub : 'jwt' };
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) return new AuthenticationError('JWT has expired', 'jwt_expired');
+      if (error instanceof joseErrors.JWTClaimValidationFailed) return new AuthenticationError(`JWT claim "${error.claim}" is invalid: ${error.reason}`, 'jwt_invalid_claims');
+      return new AuthenticationError('JWT signature or format is invalid', 'jwt_invalid');
+    }
+  }
+
+  function matchesApiKey(credential: string): boolean {
+    const presented = digest(credential);
+    let matched = false;
+    for (const key of keyDigests) matched = timingSafeEqual(presented, key) || matched;
+    return matched;
+  }
+
+  return {
+    hasOperatorCredentials: keyDigests.length > 0 || !!jwtSecret,
+    async authenticate(credential) {
+      let jwtFailure: AuthenticationError | undefined;
+      if (JWT_SHAPE.test(credential)) {
+        const result = await verifyJwt(credential);
+        if (!(result instanceof AuthenticationError)) return result;
+        jwtFailure = result;
+      }
+      if (matchesApiKey(credential)) return { kind: 'operator', method: 'api_key', subject: 'api_key' };
+      if (credential.startsWith(ACCESS_TOKEN_PREFIX)) return tokens.inspect(credential);
+      throw jwtFailure ?? new AuthenticationError('Invalid API key or token', 'invalid_credentials');
+    },
+  };
+}
+
+function digest(value: string): Buffer {
+  return createHash('sha256').update(value).digest();
+}

@@ -1,0 +1,154 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type { AuthConfig } from '../config/index.js';
+import { AuthenticationError, NotFoundError, PermissionError, ValidationError } from '../errors.js';
+import { createId, isoAfterSeconds, isoNow } from '../ids.js';
+import type { Principal } from './principal.js';
+import type { TokenRow, TokenStore } from './token.store.js';
+
+export const ACCESS_TOKEN_PREFIX = 'sat-';
+
+export type TokenStatus = 'active' | 'revoked' | 'used' | 'expired';
+
+/** A token as operators see it: never the hash, never the plaintext. */
+export interface TokenView {
+  token_id: string;
+  agent_name: string;
+  scopes: string[];
+  single_use: boolean;
+  status: TokenStatus;
+  created_at: string;
+  expires_at: string;
+  last_used_at: string | null;
+  use_count: number;
+  token_suffix: string;
+  max_cost_usd: number | null;
+}
+
+export interface CreateTokenInput {
+  agent_name: string;
+  scopes?: string[];
+  expires_in_seconds?: number;
+  single_use?: boolean;
+  max_cost_usd?: number;
+}
+
+export interface CreatedToken extends TokenView {
+  /** The plaintext, returned once. */
+  token: string;
+}
+
+export interface TokenService {
+  create(input: CreateTokenInput): Promise<CreatedToken>;
+  list(agentName?: string): Promise<TokenView[]>;
+  get(tokenId: string): Promise<TokenView>;
+  revoke(tokenId: string): Promise<TokenView>;
+  delete(tokenId: string): Promise<void>;
+  /** Resolves a presented plaintext to a principal without using it up; throws 401 when it is not usable now. */
+  inspect(plaintext: string): Promise<Extract<Principal, { kind: 'access_token' }>>;
+  /** Records one use; for a single-use token only the first call succeeds. Throws 401/403 when not usable. */
+  consume(principal: Extract<Principal, { kind: 'access_token' }>, agentName?: string): Promise<void>;
+}
+
+export interface TokenServiceOptions {
+  store: TokenStore;
+  config: AuthConfig['tokens'];
+  agentExists(name: string): boolean;
+  now?: () => Date;
+}
+
+export function hashToken(plaintext: string): string {
+  return createHash('sha256').update(plaintext).digest('hex');
+}
+
+export function createTokenService({ store, config, agentExists, now = () => new Date() }: TokenServiceOptions): TokenService {
+  const statusOf = (row: TokenRow): TokenStatus => (row.status === 'active' && row.expires_at <= isoNow(now()) ? 'expired' : row.status);
+  const view = (row: TokenRow): TokenView => ({
+    token_id: row.token_id,
+    agent_name: row.agent_name,
+    scopes: JSON.parse(row.scopes) as string[],
+    single_use: row.single_use === 1,
+    status: statusOf(row),
+    created_at: row.created_at,
+    expires_at: row.expires_at,
+    last_used_at: row.last_used_at,
+    use_count: Number(row.use_count),
+    token_suffix: row.token_suffix,
+    max_cost_usd: row.max_cost_usd,
+  });
+  const unusable = (row: TokenRow | undefined): AuthenticationError => {
+    if (!row) return new AuthenticationError('Access token is unknown or was deleted', 'invalid_token');
+    const status = statusOf(row);
+    if (status === 'revoked') return new AuthenticationError('Access token has been revoked', 'token_revoked');
+    if (status === 'used') return new AuthenticationError('Single-use access token has already been used', 'token_used');
+    return new AuthenticationError('Access token has expired', 'token_expired');
+  };
+  const mustFind = async (tokenId: string) => {
+    const row = await store.findById(tokenId);
+    if (!row) throw new NotFoundError(`No access token with id "${tokenId}"`, 'token_not_found');
+    return row;
+  };
+
+  return {
+    async create(input) {
+      if (!agentExists(input.agent_name)) throw new ValidationError(`agent_name: no agent named "${input.agent_name}" is registered`, 'unknown_agent');
+      const expiresIn = input.expires_in_seconds ?? config.default_expires_in_seconds;
+      if (expiresIn > config.max_expires_in_seconds) {
+        throw new ValidationError(`expires_in_seconds: must be at most ${config.max_expires_in_seconds}`, 'invalid_expires_in_seconds');
+      }
+      const token = `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('hex')}`;
+      const createdAt = now();
+      const row = {
+        token_id: createId('tok'),
+        token_hash: hashToken(token),
+        token_suffix: token.slice(-4),
+        agent_name: input.agent_name,
+        scopes: [...new Set(input.scopes ?? ['chat'])],
+        single_use: input.single_use ?? false,
+        created_at: isoNow(createdAt),
+        expires_at: isoAfterSeconds(expiresIn, createdAt),
+        max_cost_usd: input.max_cost_usd ?? null,
+      };
+      await store.insert(row);
+      return {
+        token,
+        ...row,
+        status: 'active',
+        last_used_at: null,
+        use_count: 0,
+      };
+    },
+    async list(agentName) {
+      return (await store.list({ agentName })).map(view);
+    },
+    async get(tokenId) {
+      return view(await mustFind(tokenId));
+    },
+    async revoke(tokenId) {
+      const row = await store.revoke(tokenId);
+      if (!row) throw new NotFoundError(`No access token with id "${tokenId}"`, 'token_not_found');
+      return view(row);
+    },
+    async delete(tokenId) {
+      if (!(await store.delete(tokenId))) throw new NotFoundError(`No access token with id "${tokenId}"`, 'token_not_found');
+    },
+    async inspect(plaintext) {
+      const row = await store.findByHash(hashToken(plaintext));
+      if (!row || statusOf(row) !== 'active') throw unusable(row);
+      return {
+        kind: 'access_token',
+        tokenId: row.token_id,
+        agentName: row.agent_name,
+        scopes: JSON.parse(row.scopes) as string[],
+        singleUse: row.single_use === 1,
+        maxCostUsd: row.max_cost_usd,
+      };
+    },
+    async consume(principal, agentName) {
+      if (agentName !== undefined && agentName !== principal.agentName) {
+        throw new PermissionError(`This access token is bound to agent "${principal.agentName}"`, 'wrong_agent');
+      }
+      const row = await store.consume(principal.tokenId, isoNow(now()), agentName);
+      if (!row) throw unusable(await store.findById(principal.tokenId));
+    },
+  };
+}

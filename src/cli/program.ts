@@ -1,0 +1,31 @@
+import { Command, CommanderError } from 'commander';
+import { ConfigError } from '../errors.js';
+import { VERSION } from '../app.js';
+import { CliError } from './api-client.js';
+import { serveCommand } from './serve.command.js';
+import { tokensCommand } from './tokens.command.js';
+
+export function createProgram(): Command {
+  return new Command('agent-gateway')
+    .description('Serve, trigger and administer LLM agents')
+    .version(VERSION)
+    .showHelpAfterError()
+    .addCommand(serveCommand())
+    .addCommand(tokensCommand());
+}
+
+/** Runs a program and turns every failure into one line on stderr and a non-zero exit code. */
+export async function runProgram(program: Command, argv: string[]): Promise<void> {
+  program.exitOverride();
+  try {
+    await program.parseAsync(argv);
+  } catch (error) {
+    if (error instanceof CommanderError) process.exit(error.exitCode);
+    if (error instanceof ConfigError) {
+      console.error(`config error:\n${error.message}`);
+      process.exit(2);
+    }
+    console.error(`error: ${error instanceof CliError ? error.message : (error as Error).message}`);
+    process.exit(1);
+  }
+}

@@ -1,0 +1,21 @@
+import { z } from 'zod';
+
+export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
+
+export const agentSchema = z.strictObject({
+  name: z.string().regex(AGENT_NAME_PATTERN, 'agent names are 1-64 letters, digits, _, . or -, starting with a letter or digit'),
+  model: z.string().regex(/^[^/]+\/.+$/, 'model is "<provider>/<model id>"'),
+  system_prompt: z.string().default(''),
+  description: z.string().default(''),
+  capabilities: z.array(z.string()).default([]),
+  tools: z.array(z.string()).default([]),
+  temperature: z.number().min(0).max(2).default(0.7),
+  max_iterations: z.number().int().min(1).max(100).default(10),
+  max_tokens: z.number().int().positive().optional(),
+  /** Publish this agent's card and accept A2A tasks for it. */
+  a2a: z.boolean().default(true),
+});
+
+export const agentsSchema = z.array(agentSchema).default([]);
+
+export type AgentConfig = z.infer<typeof agentSchema>;

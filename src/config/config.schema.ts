@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { agentsSchema } from './agents.schema.js';
+import { authSchema } from './auth.schema.js';
+import { gatewaySchema } from './gateway.schema.js';
+import { pricingSchema } from './pricing.schema.js';
+import { providersSchema } from './providers.schema.js';
+import { serverSchema } from './server.schema.js';
+import { BUILTIN_TOOL_NAMES, toolsSchema } from './tools.schema.js';
+
+/**
+ * The whole configuration file. Each section has its own schema file; a later feature adds its
+ * section here (guardrails, webhooks, pollers, listeners, a2a, autopilot).
+ */
+export const configSchema = z
+  .strictObject({
+    server: serverSchema.default(serverSchema.parse({})),
+    auth: authSchema.default(authSchema.parse({})),
+    gateway: gatewaySchema,
+    providers: providersSchema,
+    pricing: pricingSchema,
+    agents: agentsSchema,
+    tools: toolsSchema,
+  })
+  .superRefine((config, ctx) => {
+    const seen = new Set<string>();
+    const toolNames = knownToolNames(config.tools);
+    const mcpPrefixes = config.tools.flatMap((tool) => ('mcp' in tool ? [tool.prefix] : []));
+    config.agents.forEach((agent, index) => {
+      if (seen.has(agent.name)) ctx.addIssue({ code: 'custom', path: ['agents', index, 'name'], message: `duplicate agent name "${agent.name}"` });
+      seen.add(agent.name);
+      const provider = agent.model.slice(0, agent.model.indexOf('/'));
+      if (!(provider in config.providers)) {
+        ctx.addIssue({ code: 'custom', path: ['agents', index, 'model'], message: `unknown provider "${provider}" (configured: ${Object.keys(config.providers).join(', ') || 'none'})` });
+      }
+      agent.tools.forEach((tool, toolIndex) => {
+        const fromMcp = mcpPrefixes.some((prefix) => tool === `${prefix}__*` || tool.startsWith(`${prefix}__`));
+        if (!toolNames.has(tool) && !fromMcp) {
+          ctx.addIssue({ code: 'custom', path: ['agents', index, 'tools', toolIndex], message: `unknown tool "${tool}"` });
+        }
+      });
+    });
+  });
+
+function knownToolNames(tools: z.infer<typeof toolsSchema>): Set<string> {
+  const names = new Set<string>(BUILTIN_TOOL_NAMES);
+  for (const tool of tools) if ('name' in tool) names.add(tool.name);
+  return names;
+}
+
+export type Config = z.infer<typeof configSchema>;

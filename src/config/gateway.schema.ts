@@ -1,0 +1,14 @@
+import { z } from 'zod';
+
+/** Feature flags of the spec (GATEWAY_*). A disabled feature's routes are not mounted. */
+export const gatewaySchema = z
+  .strictObject({
+    enabled: z.boolean().default(true),
+    openai_compat: z.boolean().default(true),
+    agui: z.boolean().default(true),
+    webhooks: z.boolean().default(true),
+    a2a: z.boolean().default(true),
+  })
+  .default({ enabled: true, openai_compat: true, agui: true, webhooks: true, a2a: true });
+
+export type GatewayConfig = z.infer<typeof gatewaySchema>;

@@ -1,0 +1,13 @@
+export { configSchema, type Config } from './config.schema.js';
+export { loadConfig, parseConfigText, BUNDLED_CONFIG_PATH, type LoadedConfig, type LoadConfigOptions } from './load-config.js';
+export type { ConfigOverrides } from './env.js';
+export type { AgentConfig } from './agents.schema.js';
+export { AGENT_NAME_PATTERN } from './agents.schema.js';
+export type { AuthConfig } from './auth.schema.js';
+export type { GatewayConfig } from './gateway.schema.js';
+export type { PricingConfig } from './pricing.schema.js';
+export type { ProviderConfig, ProvidersConfig } from './providers.schema.js';
+export type { ServerConfig } from './server.schema.js';
+export type { BuiltinToolConfig, HttpToolConfig, McpToolConfig, ToolsConfig } from './tools.schema.js';
+export { BUILTIN_TOOL_NAMES } from './tools.schema.js';
+export { resolveClientSettings, type ClientSettings } from './client-env.js';

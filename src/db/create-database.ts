@@ -1,0 +1,103 @@
+import { mkdirSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import pg from 'pg';
+import { MIGRATIONS } from './migrations/index.js';
+import type { Database } from './schema.js';
+
+export type DatabaseEngine = 'sqlite' | 'postgres';
+
+export interface DatabaseOptions {
+  /** A postgres:// or postgresql:// URL selects PostgreSQL. */
+  databaseUrl?: string;
+  /** SQLite file location when no PostgreSQL URL is given. */
+  dataDir: string;
+  /** Pool size for PostgreSQL. */
+  maxConnections?: number;
+}
+
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  engine: DatabaseEngine;
+  /** Where the data lives, with any password removed: safe to log. */
+  location: string;
+  ping(): Promise<boolean>;
+  close(): Promise<void>;
+}
+
+export function isPostgresUrl(url: string | undefined): url is string {
+  return !!url && /^postgres(ql)?:\/\//.test(url);
+}
+
+/** Opens the database (SQLite in WAL mode by default, PostgreSQL for a postgres:// URL) and runs migrations. */
+export async function createDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
+  const handle = isPostgresUrl(options.databaseUrl) ? openPostgres(options.databaseUrl, options.maxConnections) : openSqlite(options.dataDir);
+  try {
+    await migrateToLatest(handle.db);
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+  return handle;
+}
+
+function openSqlite(dataDir: string): DatabaseHandle {
+  mkdirSync(dataDir, { recursive: true });
+  const file = resolve(join(dataDir, 'agent-gateway.sqlite'));
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  // NORMAL is durable across process crashes in WAL mode; only an OS crash can lose the last commits.
+  sqlite.pragma('synchronous = NORMAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return {
+    db,
+    engine: 'sqlite',
+    location: file,
+    ping: async () => {
+      try {
+        sqlite.prepare('select 1').get();
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => db.destroy(),
+  };
+}
+
+function openPostgres(url: string, maxConnections = 10): DatabaseHandle {
+  const pool = new pg.Pool({ connectionString: url, max: maxConnections });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => undefined);
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const location = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+  return {
+    db,
+    engine: 'postgres',
+    location,
+    ping: async () => {
+      try {
+        await sql`select 1`.execute(db);
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    close: () => db.destroy(),
+  };
+}
+
+const provider: MigrationProvider = { getMigrations: async () => MIGRATIONS };
+
+/** Runs pending migrations; each runs in a transaction and the migrator's lock keeps concurrent starts safe. */
+export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
+  const migrator = new Migrator({ db, provider });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((result) => result.status === 'Error');
+    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+  }
+}

@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Authenticator, TokenService } from '../auth/index.js';
+import { AuthenticationError, PermissionError } from '../errors.js';
+import type { RouteAuth } from './route-auth.js';
+
+const COOKIE_NAME = 'service_auth';
+
+/** Registers the hooks that authenticate every non-public route (onRequest) and bind access tokens to agents (preHandler). */
+export function registerAuthHooks(app: FastifyInstance, authenticator: Authenticator, tokens: TokenService): void {
+  app.decorateRequest('principal', undefined);
+
+  app.addHook('onRequest', async (request) => {
+    const auth = routeAuth(request);
+    if (auth === 'public') return;
+    const credential = presentedCredential(request, auth);
+    if (!credential) throw new AuthenticationError('Credentials required: send Authorization: Bearer <token> or X-API-Key', 'missing_credentials');
+    const principal = await authenticator.authenticate(credential);
+    if (principal.kind === 'access_token') {
+      if (auth === 'operator') throw new PermissionError('Access tokens cannot use this route; it needs a JWT or an API key', 'operator_only');
+      if (!principal.scopes.includes(auth.scope)) throw new PermissionError(`This access token lacks the "${auth.scope}" scope`, 'insufficient_scope');
+    }
+    request.principal = principal;
+  });
+
+  // After body parsing, so the agent a request targets is known before a single-use token is spent.
+  app.addHook('preHandler', async (request) => {
+    const principal = request.principal;
+    if (principal?.kind !== 'access_token') return;
+    const auth = routeAuth(request);
+    if (typeof auth !== 'object') return;
+    await tokens.consume(principal, auth.agent?.(request));
+  });
+}
+
+function routeAuth(request: FastifyRequest): RouteAuth {
+  return request.routeOptions.config.auth ?? 'operator';
+}
+
+function presentedCredential(request: FastifyRequest, auth: RouteAuth): string | undefined {
+  const authorization = request.headers.authorization;
+  if (authorization) {
+    const match = /^Bearer\s+(.+)$/i.exec(authorization);
+    if (!match) throw new AuthenticationError('Authorization header must use the Bearer scheme', 'invalid_authorization_header');
+    return match[1].trim();
+  }
+  const apiKey = request.headers['x-api-key'];
+  if (typeof apiKey === 'string' && apiKey) return apiKey;
+  const cookie = readCookie(request.headers.cookie, COOKIE_NAME);
+  if (cookie) return cookie;
+  const opensStream = request.method === 'GET' && typeof auth === 'object' && auth.queryToken;
+  if (opensStream) {
+    const token = (request.query as Record<string, unknown> | undefined)?.access_token;
+    if (typeof token === 'string' && token) return token;
+  }
+  return undefined;
+}
+
+function readCookie(header: string | undefined, name: string): string | undefined {
+  if (!header) return undefined;
+  for (const part of header.split(';')) {
+    const index = part.indexOf('=');
+    if (index > 0 && part.slice(0, index).trim() === name) return decodeURIComponent(part.slice(index + 1).trim());
+  }
+  return undefined;
+}

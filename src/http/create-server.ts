@@ -1,0 +1,80 @@
+import cors from '@fastify/cors';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { createId } from '../ids.js';
+import { registerErrorHandler } from './error-handler.js';
+
+export interface ServerOptions {
+  logLevel: string;
+  bodyLimitBytes: number;
+  corsOrigins: string[];
+  version: string;
+  /** A pino destination stream for tests; stdout by default. */
+  logStream?: NodeJS.WritableStream;
+}
+
+/** Headers and query parameters that carry secrets: never written to a log line. */
+export const REDACTED_PATHS = [
+  'req.headers.authorization',
+  'req.headers["x-api-key"]',
+  'req.headers.cookie',
+  'res.headers["set-cookie"]',
+];
+
+/** A Fastify instance with our logging, validation, error shape, request ids, CORS and OpenAPI. Routes are added by features. */
+export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
+  const logger: FastifyServerOptions['logger'] = {
+    level: options.logLevel,
+    timestamp: () => `,"time":"${new Date().toISOString()}"`,
+    redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+    serializers: {
+      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactQuery(req.url), request_id: req.id }),
+    },
+    ...(options.logStream ? { stream: options.logStream } : {}),
+  };
+  const app = Fastify({
+    logger,
+    bodyLimit: options.bodyLimitBytes,
+    requestIdHeader: 'x-request-id',
+    genReqId: () => createId('req'),
+    forceCloseConnections: 'idle',
+    return503OnClosing: true,
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandler(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    void reply.header('x-request-id', request.id);
+  });
+
+  if (options.corsOrigins.length > 0) await app.register(cors, { origin: options.corsOrigins, credentials: true });
+
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: { title: 'Agent Gateway', version: options.version, description: 'Serve, trigger and administer LLM agents.' },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'JWT, API key or sat- access token' },
+          apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+        },
+      },
+      security: [{ bearer: [] }, { apiKey: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  // API docs are public: mark the UI's routes before they are added.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs') || route.url === '/openapi.json') route.config = { ...route.config, auth: 'public' };
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+  return app;
+}
+
+function redactQuery(url: string): string {
+  return url.replace(/([?&](?:access_token|token|api_key)=)[^&]*/gi, '$1[redacted]');
+}

@@ -1,0 +1,84 @@
+/** The narrow seam between the agent runtime and model providers. Only llm/ knows the AI SDK. */
+
+/** A JSON-schema object describing a tool's arguments (`type: "object"`). */
+export interface JsonSchemaObject {
+  type: 'object';
+  properties?: Record<string, unknown>;
+  required?: string[];
+  [key: string]: unknown;
+}
+
+/** A tool as the model sees it (OpenAI function-calling shape, flattened). */
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  parameters: JsonSchemaObject;
+}
+
+export interface ToolCall {
+  id: string;
+  name: string;
+  /** The arguments as the model produced them: a JSON text. */
+  arguments: string;
+}
+
+export type ChatMessage =
+  | { role: 'system'; content: string }
+  | { role: 'user'; content: string }
+  | { role: 'assistant'; content: string; tool_calls?: ToolCall[] }
+  | { role: 'tool'; content: string; tool_call_id: string; name: string };
+
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cachedInputTokens: number;
+  /** True when the provider reported no usage and tokens were counted locally. */
+  estimated: boolean;
+}
+
+export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'other';
+
+export interface ModelCallRequest {
+  /** `<provider>/<model id>` as configured on the agent. */
+  model: string;
+  messages: ChatMessage[];
+  tools?: ToolDefinition[];
+  temperature?: number;
+  maxTokens?: number;
+  /** Aborts the upstream request at once (run cancel, client gone). */
+  signal?: AbortSignal;
+}
+
+/** What a streamed model call yields, in order; `end` is always last. */
+export type ModelStreamPart =
+  | { type: 'text-delta'; delta: string }
+  | { type: 'tool-call'; toolCall: ToolCall }
+  | { type: 'end'; finishReason: FinishReason; usage: Usage; text: string; toolCalls: ToolCall[] };
+
+export interface ModelCallResult {
+  text: string;
+  toolCalls: ToolCall[];
+  finishReason: FinishReason;
+  usage: Usage;
+  /** Milliseconds from request to the first streamed part (equal to latency for non-streamed calls). */
+  timeToFirstTokenMs: number;
+  latencyMs: number;
+}
+
+export interface ModelInfo {
+  provider: string;
+  modelId: string;
+  providerType: 'openai' | 'openai-compatible' | 'anthropic' | 'dev';
+}
+
+export interface ModelClient {
+  /**
+   * Streams one model call. Failures throw UpstreamError. Retryable failures (429, 5xx, connection
+   * errors, honouring Retry-After) are retried inside, but only before the first part was yielded.
+   */
+  stream(request: ModelCallRequest): AsyncIterable<ModelStreamPart>;
+  /** One model call, collected. */
+  generate(request: ModelCallRequest): Promise<ModelCallResult>;
+  /** Throws ValidationError for a model whose provider is not configured. */
+  describe(model: string): ModelInfo;
+}

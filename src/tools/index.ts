@@ -1,0 +1,1 @@
+export { ToolExecutionError, type ToolExecutionOptions, type ToolRegistry } from './types.js';

@@ -1,0 +1,32 @@
+import type { ToolDefinition } from '../llm/index.js';
+
+export interface ToolExecutionOptions {
+  signal?: AbortSignal;
+}
+
+/** One registry for built-in, HTTP and MCP tools. */
+export interface ToolRegistry {
+  /** Every tool, sorted by name. */
+  list(): ToolDefinition[];
+  /** The tools an agent's `tools` list names (`<prefix>__*` expands to all tools of that MCP server). */
+  forAgent(names: string[]): ToolDefinition[];
+  get(name: string): ToolDefinition | undefined;
+  /**
+   * Validates the arguments against the tool's schema and runs it within its timeout. Returns the
+   * result as text for the model. Throws ToolExecutionError (never anything else) on any failure.
+   */
+  execute(name: string, args: unknown, options?: ToolExecutionOptions): Promise<string>;
+  /** Disconnects MCP servers. */
+  close(): Promise<void>;
+}
+
+/** A tool failure; the runtime hands its message to the model instead of failing the run. */
+export class ToolExecutionError extends Error {
+  constructor(
+    message: string,
+    readonly code: 'unknown_tool' | 'invalid_arguments' | 'timeout' | 'failed' | 'aborted',
+  ) {
+    super(message);
+    this.name = 'ToolExecutionError';
+  }
+}
