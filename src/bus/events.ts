@@ -1,0 +1,25 @@
+/**
+ * Everything that happens in a run, as one discriminated union keyed on `type` (noun-action, `end`
+ * not finish). AG-UI, OpenAI and A2A names exist only inside their gateway adapters.
+ */
+export type RunSource = 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot';
+
+export type RunEventBody =
+  | { type: 'run-start'; agentName: string; model: string; source: RunSource; sessionId: string | null }
+  | { type: 'step-start'; stepId: string; stepIndex: number; kind: 'model' | 'tool' }
+  | { type: 'text-delta'; delta: string }
+  | { type: 'tool-call'; toolCallId: string; name: string; arguments: string }
+  | { type: 'tool-result'; toolCallId: string; name: string; result: string; isError: boolean }
+  | { type: 'guardrail-flag'; guardrail: 'pii' | 'content_filter' | 'hallucination'; entity: string; action: string }
+  | { type: 'run-error'; code: string; message: string }
+  | { type: 'run-end'; output: string; totalTokens: number; costUsd: number };
+
+/** A published event: the body plus its run, its position in the run's log and when it happened. */
+export type RunEvent = RunEventBody & { runId: string; seq: number; at: string };
+
+export type RunEventType = RunEvent['type'];
+
+/** True for the events after which a run emits nothing more. */
+export function isTerminalEvent(event: Pick<RunEvent, 'type'>): boolean {
+  return event.type === 'run-end' || event.type === 'run-error';
+}
