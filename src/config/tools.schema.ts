@@ -30,9 +30,27 @@ export const builtinToolSchema = z.strictObject({
   timeout_ms: z.number().int().positive().default(30_000),
 });
 
-export const toolsSchema = z.array(z.union([httpToolSchema, mcpToolSchema, builtinToolSchema])).default([]);
-
 export const BUILTIN_TOOL_NAMES = ['get_current_time', 'http_request'] as const;
+
+/** Every tool needs a unique name: built-ins, HTTP tools and `<prefix>__*` of MCP servers share one namespace. */
+export const toolsSchema = z
+  .array(z.union([httpToolSchema, mcpToolSchema, builtinToolSchema]))
+  .default([])
+  .superRefine((tools, ctx) => {
+    const prefixes = tools.flatMap((tool) => ('mcp' in tool ? [tool.prefix] : []));
+    const seen = new Set<string>();
+    tools.forEach((tool, index) => {
+      const [key, field] = 'name' in tool ? [tool.name, 'name'] : 'mcp' in tool ? [`${tool.prefix}__`, 'prefix'] : [`builtin:${tool.builtin}`, 'builtin'];
+      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [index, field], message: `duplicate tool ${field} "${key.replace(/^builtin:|__$/g, '')}"` });
+      seen.add(key);
+      if (!('name' in tool)) return;
+      if ((BUILTIN_TOOL_NAMES as readonly string[]).includes(tool.name)) {
+        ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `"${tool.name}" is a built-in tool; configure it with "builtin: ${tool.name}"` });
+      }
+      const clash = prefixes.find((prefix) => tool.name.startsWith(`${prefix}__`));
+      if (clash) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `"${tool.name}" collides with the tools of MCP server prefix "${clash}"` });
+    });
+  });
 
 export type HttpToolConfig = z.infer<typeof httpToolSchema>;
 export type McpToolConfig = z.infer<typeof mcpToolSchema>;
