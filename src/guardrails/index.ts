@@ -1,0 +1,4 @@
+export { createGuardrails, type GuardrailCheckResult, type Guardrails } from './create-guardrails.js';
+export { resolveGuardrails } from './resolve-guardrails.js';
+export type { StreamRedactor } from './stream-redactor.js';
+export type { GuardrailAction, GuardrailType, GuardrailVerdict } from './types.js';
