@@ -1,0 +1,216 @@
+/** A fake OpenAI-compatible upstream on loopback that speaks the real chat completions wire format. */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+export interface RecordedRequest { method: string; path: string; headers: Record<string, string | string[] | undefined>; body: any /* parsed JSON or undefined */ }
+type TextUsage = { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
+export type FakeResponse =
+  | { kind: 'text'; text: string; usage?: TextUsage | null /* null = send no usage at all */; chunks?: number /* stream: split text into N chunks, default 3 */; chunkDelayMs?: number; delayMs?: number /* before headers */ }
+  | { kind: 'tool_calls'; calls: { name: string; arguments: Record<string, unknown> | string; id?: string }[]; usage?: { prompt_tokens: number; completion_tokens: number } }
+  | { kind: 'error'; status: number; body?: unknown; headers?: Record<string, string> }
+  | { kind: 'hang' } // accepts the request and never answers
+  | { kind: 'disconnect'; afterChunks: number } // stream: sends that many text chunks then destroys the socket (non-stream: destroys at once)
+  | { kind: 'handler'; fn: (request: RecordedRequest) => FakeResponse };
+export interface FakeUpstream {
+  url: string;
+  requests: RecordedRequest[];
+  chatRequests(): RecordedRequest[];
+  enqueue(...responses: FakeResponse[]): void;
+  setDefault(response: FakeResponse | ((request: RecordedRequest) => FakeResponse)): void;
+  /** Sockets currently open that carried at least one request (lets tests see an aborted upstream request). */
+  openConnections(): number;
+  close(): Promise<void>;
+}
+
+const DEFAULT_USAGE: TextUsage = { prompt_tokens: 10, completion_tokens: 5 };
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function lastUserText(body: any): string {
+  const messages: any[] = Array.isArray(body?.messages) ? body.messages : [];
+  const last = [...messages].reverse().find((message) => message?.role === 'user');
+  if (!last) return '';
+  if (typeof last.content === 'string') return last.content;
+  return Array.isArray(last.content) ? last.content.filter((part: any) => part?.type === 'text').map((part: any) => part.text).join('') : '';
+}
+
+function echoDefault(request: RecordedRequest): FakeResponse {
+  return { kind: 'text', text: `echo: ${lastUserText(request.body)}`, usage: { prompt_tokens: 10, completion_tokens: 5 } };
+}
+
+function wireUsage(usage: TextUsage) {
+  const total_tokens = usage.prompt_tokens + usage.completion_tokens;
+  return { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens, prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 } };
+}
+
+/** Splits text into n nearly equal, non-empty pieces (fewer when the text is short). */
+function split(text: string, n: number): string[] {
+  const count = Math.max(1, Math.min(n, text.length));
+  const size = Math.ceil(text.length / count);
+  const pieces: string[] = [];
+  for (let i = 0; i < text.length; i += size) pieces.push(text.slice(i, i + size));
+  return pieces.length ? pieces : [''];
+}
+
+function toolCallsOf(response: Extract<FakeResponse, { kind: 'tool_calls' }>) {
+  return response.calls.map((call, index) => ({
+    id: call.id ?? `call_fake_${index}_${Math.random().toString(36).slice(2, 10)}`,
+    name: call.name,
+    arguments: typeof call.arguments === 'string' ? call.arguments : JSON.stringify(call.arguments),
+  }));
+}
+
+class Exchange {
+  readonly id = `chatcmpl-fake${Math.random().toString(36).slice(2, 12)}`;
+  readonly created = Math.floor(Date.now() / 1000);
+  constructor(private readonly res: ServerResponse, private readonly body: any) {}
+
+  get stream(): boolean { return this.body?.stream === true; }
+  get includeUsage(): boolean { return this.body?.stream_options?.include_usage === true; }
+  get gone(): boolean { return this.res.destroyed || this.res.writableEnded; }
+
+  json(status: number, payload: unknown, headers: Record<string, string> = {}): void {
+    if (this.gone) return;
+    this.res.writeHead(status, { 'content-type': 'application/json', ...headers });
+    this.res.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
+  }
+
+  completion(message: object, finishReason: string, usage: TextUsage | null): void {
+    this.json(200, {
+      id: this.id, object: 'chat.completion', created: this.created, model: this.body?.model ?? 'fake', system_fingerprint: 'fp_fake',
+      choices: [{ index: 0, message: { role: 'assistant', refusal: null, ...message }, logprobs: null, finish_reason: finishReason }],
+      ...(usage ? { usage: wireUsage(usage) } : {}),
+    });
+  }
+
+  startStream(): void {
+    if (this.gone) return;
+    this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    this.chunk({ role: 'assistant', content: '', refusal: null });
+  }
+
+  chunk(delta: object, finishReason: string | null = null): void {
+    this.send({ choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], ...(this.includeUsage ? { usage: null } : {}) });
+  }
+
+  endStream(usage: TextUsage | null): void {
+    if (this.includeUsage && usage) this.send({ choices: [], usage: wireUsage(usage) });
+    if (this.gone) return;
+    this.res.end('data: [DONE]\n\n');
+  }
+
+  private send(fields: object): void {
+    if (this.gone) return;
+    const chunk = { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.body?.model ?? 'fake', system_fingerprint: 'fp_fake', ...fields };
+    this.res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+  }
+}
+
+async function answer(exchange: Exchange, response: FakeResponse, request: RecordedRequest, req: IncomingMessage): Promise<void> {
+  switch (response.kind) {
+    case 'handler':
+      return answer(exchange, response.fn(request), request, req);
+    case 'hang':
+      return;
+    case 'error': {
+      const body = response.body ?? { error: { message: `fake upstream error ${response.status}`, type: response.status === 429 ? 'rate_limit_error' : 'server_error', code: null } };
+      return exchange.json(response.status, body, response.headers);
+    }
+    case 'disconnect': {
+      if (exchange.stream) {
+        exchange.startStream();
+        for (let i = 0; i < response.afterChunks; i += 1) exchange.chunk({ content: `part${i} ` });
+        await sleep(20); // let the written chunks leave before the socket dies
+      }
+      req.socket.destroy();
+      return;
+    }
+    case 'text': {
+      const usage = response.usage === undefined ? DEFAULT_USAGE : response.usage;
+      if (response.delayMs) await sleep(response.delayMs);
+      if (!exchange.stream) return exchange.completion({ content: response.text }, 'stop', usage);
+      exchange.startStream();
+      for (const piece of split(response.text, response.chunks ?? 3)) {
+        if (response.chunkDelayMs) await sleep(response.chunkDelayMs);
+        if (piece) exchange.chunk({ content: piece });
+      }
+      exchange.chunk({}, 'stop');
+      return exchange.endStream(usage);
+    }
+    case 'tool_calls': {
+      const calls = toolCallsOf(response);
+      const usage = response.usage ?? DEFAULT_USAGE;
+      if (!exchange.stream) {
+        const toolCalls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+        return exchange.completion({ content: null, tool_calls: toolCalls }, 'tool_calls', usage);
+      }
+      exchange.startStream();
+      calls.forEach((call, index) => {
+        exchange.chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
+        for (const piece of split(call.arguments, 3)) exchange.chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+      });
+      exchange.chunk({}, 'tool_calls');
+      return exchange.endStream(usage);
+    }
+  }
+}
+
+function readBody(req: IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+function parseJson(text: string): any {
+  if (!text) return undefined;
+  try { return JSON.parse(text); } catch { return undefined; }
+}
+
+export async function startFakeUpstream(): Promise<FakeUpstream> {
+  const requests: RecordedRequest[] = [];
+  const queue: FakeResponse[] = [];
+  let fallback: (request: RecordedRequest) => FakeResponse = echoDefault;
+  const sockets = new Set<Socket>();
+
+  const server = createServer(async (req, res) => {
+    const path = (req.url ?? '/').split('?')[0];
+    const request: RecordedRequest = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body: parseJson(await readBody(req)) };
+    requests.push(request);
+    const exchange = new Exchange(res, request.body);
+    if (request.method === 'GET' && path === '/v1/models') {
+      return exchange.json(200, { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'fake-upstream' }] });
+    }
+    if (request.method !== 'POST' || path !== '/v1/chat/completions') {
+      return exchange.json(404, { error: { message: `no route ${request.method} ${path}`, type: 'invalid_request_error', code: 'not_found' } });
+    }
+    try {
+      await answer(exchange, queue.shift() ?? fallback(request), request, req);
+    } catch (error) {
+      exchange.json(500, { error: { message: `fake upstream failed: ${String(error)}`, type: 'server_error', code: null } });
+    }
+  });
+  // Only sockets that carried a request count: undici may pre-open a spare idle socket after an abort.
+  server.on('request', (req: IncomingMessage) => {
+    const socket = req.socket;
+    if (sockets.has(socket)) return;
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    url: `http://127.0.0.1:${port}/v1`,
+    requests,
+    chatRequests: () => requests.filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions'),
+    enqueue: (...responses) => { queue.push(...responses); },
+    setDefault: (response) => { fallback = typeof response === 'function' ? response : () => response; },
+    openConnections: () => sockets.size,
+    close: () => new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    }),
+  };
+}
