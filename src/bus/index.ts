@@ -1,1 +1,13 @@
 export { isTerminalEvent, type RunEvent, type RunEventBody, type RunEventType, type RunSource } from './events.js';
+export { createRunEventBus } from './create-run-event-bus.js';
+export {
+  DEFAULT_KEY_PREFIX,
+  DEFAULT_LOG_LIMIT,
+  DEFAULT_RETENTION_MS,
+  type RunControlCommand,
+  type RunControlHandler,
+  type RunEventBus,
+  type RunEventBusOptions,
+  type SubscribeOptions,
+} from './run-event-bus.js';
+export { isRunControlCommand, RUN_CONTROL_COMMANDS } from './control-handlers.js';

@@ -1,0 +1,45 @@
+import type { RunEvent, RunEventBody } from './events.js';
+
+/** A stream entry as ioredis returns it from XRANGE / XREAD: [id, [field, value, ...]]. */
+export type StreamEntry = [id: string, fields: string[]];
+
+/** The one field of every entry: the body and `at` as JSON (runId is in the key, seq is the entry id). */
+const EVENT_FIELD = 'e';
+
+export function encodeStreamFields(body: RunEventBody, at: string): [string, string] {
+  return [EVENT_FIELD, JSON.stringify({ ...body, at })];
+}
+
+/**
+ * Entry ids are `0-<seq>`: XADD with the id `0-*` makes Redis number a run's events 1, 2, 3… atomically,
+ * whichever process publishes, with no separate counter key.
+ */
+export function seqFromStreamId(id: string): number {
+  return Number(id.slice(id.indexOf('-') + 1));
+}
+
+export function streamIdFromSeq(seq: number): string {
+  return `0-${seq}`;
+}
+
+export function decodeStreamEntry(runId: string, [id, fields]: StreamEntry): RunEvent {
+  const index = fields.indexOf(EVENT_FIELD);
+  const stored = JSON.parse(fields[index + 1] ?? '{}') as RunEventBody & { at: string };
+  return { ...stored, runId, seq: seqFromStreamId(id) };
+}
+
+export interface RedisKeys {
+  events(runId: string): string;
+  runIdOf(eventsKey: string): string;
+  controlChannel: string;
+}
+
+export function createRedisKeys(prefix: string): RedisKeys {
+  const head = `${prefix}run:`;
+  const tail = ':events';
+  return {
+    events: (runId) => `${head}${runId}${tail}`,
+    runIdOf: (key) => key.slice(head.length, key.length - tail.length),
+    controlChannel: `${prefix}run-control`,
+  };
+}

@@ -1,0 +1,54 @@
+import type { RunEvent, RunEventBody } from './events.js';
+
+export type RunControlCommand = 'pause' | 'resume' | 'cancel';
+
+export type RunControlHandler = (runId: string, command: RunControlCommand) => void;
+
+export interface SubscribeOptions {
+  /** The last seq the caller already has (SSE Last-Event-ID): only later events are delivered. Default 0, the whole log. */
+  afterSeq?: number;
+  /** Aborting ends the iteration normally (no error), so a disconnecting client just stops reading. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Every run's events, in order, for any number of readers; plus the pause/resume/cancel channel.
+ * In-process by default, Redis when configured: callers only ever see this interface.
+ */
+export interface RunEventBus {
+  /** Appends an event to the run's ordered, bounded log (assigning seq and at) and delivers it to live subscribers. */
+  publish(runId: string, body: RunEventBody): Promise<RunEvent>;
+  /**
+   * Past events still in the run's bounded log (after `afterSeq`), then live ones, with no gap and no duplicate.
+   * Ends after a terminal event (run-end / run-error); fails with code `subscriber_lagging` when the reader
+   * falls further behind than the log holds.
+   */
+  subscribe(runId: string, options?: SubscribeOptions): AsyncIterable<RunEvent>;
+  /** The run's log as it is now (for persisting a finished run's events and for replay); [] once forgotten. */
+  history(runId: string): Promise<RunEvent[]>;
+  /** Delivers a control command to the onControl handlers of every process (this one synchronously). */
+  sendControl(runId: string, command: RunControlCommand): Promise<void>;
+  /** Registers a handler for control commands of all runs; returns its unregister function. */
+  onControl(handler: RunControlHandler): () => void;
+  /** False when the backing store is unreachable (for /status degraded). */
+  ping(): Promise<boolean>;
+  /** Ends every subscription and releases connections and timers. */
+  close(): Promise<void>;
+}
+
+export interface RunEventBusOptions {
+  /** Selects the Redis implementation when set. */
+  redisUrl?: string;
+  /** Events kept per run. Default 1000. */
+  logLimit?: number;
+  /** How long a finished run's log stays readable after its terminal event. Default 5 minutes. */
+  retentionMs?: number;
+  /** Prefix of every Redis key and channel (tests isolate themselves with it). Default `agent-gateway:`. */
+  keyPrefix?: string;
+  /** Receives errors that have no caller to throw to (a control handler throwing, a lost connection). */
+  onError?: (error: unknown) => void;
+}
+
+export const DEFAULT_LOG_LIMIT = 1000;
+export const DEFAULT_RETENTION_MS = 5 * 60_000;
+export const DEFAULT_KEY_PREFIX = 'agent-gateway:';
