@@ -1,0 +1,32 @@
+import { ConflictError } from '../errors.js';
+import { isoNow } from '../ids.js';
+import type { ChatMessage } from '../llm/index.js';
+import { mergeSessionHistory, type MergedConversation } from './merge-session-history.js';
+import type { SessionRecord, SessionStore } from './session.store.js';
+
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+export interface SessionService {
+  /** Opens (or creates) the session and merges its history with the request's messages. 409 when it belongs to another agent. */
+  open(sessionId: string, agentName: string, messages: ChatMessage[]): Promise<MergedConversation>;
+  /** Stores the turns of a completed run. */
+  append(sessionId: string, messages: ChatMessage[]): Promise<void>;
+  find(sessionId: string): Promise<SessionRecord | undefined>;
+  listActive(since: string): Promise<SessionRecord[]>;
+}
+
+export function createSessionService({ store, now = () => new Date() }: { store: SessionStore; now?: () => Date }): SessionService {
+  return {
+    async open(sessionId, agentName, messages) {
+      const session = await store.open(sessionId, agentName, isoNow(now()));
+      if (session.agent_name !== agentName) {
+        throw new ConflictError(`Session "${sessionId}" belongs to agent "${session.agent_name}"`, 'session_agent_mismatch');
+      }
+      const stored = session.message_count > 0 ? await store.messages(sessionId) : [];
+      return mergeSessionHistory(stored, messages);
+    },
+    append: (sessionId, messages) => store.append(sessionId, messages, isoNow(now())),
+    find: (sessionId) => store.find(sessionId),
+    listActive: (since) => store.listActive(since),
+  };
+}

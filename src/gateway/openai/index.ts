@@ -1,0 +1,1 @@
+export { openaiRoutes, type OpenAiRoutesOptions } from './openai.routes.js';

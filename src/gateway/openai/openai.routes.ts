@@ -1,0 +1,15 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { AgentRegistry, RunService } from '../../agents/index.js';
+import { chatCompletionsRoutes } from './chat-completions.routes.js';
+import { modelsRoutes } from './models.routes.js';
+
+export interface OpenAiRoutesOptions {
+  agents: AgentRegistry;
+  runs: RunService;
+}
+
+/** The OpenAI-compatible surface: any OpenAI client works by changing its base URL to `<gateway>/v1`. */
+export const openaiRoutes: FastifyPluginAsync<OpenAiRoutesOptions> = async (app, options) => {
+  await app.register(chatCompletionsRoutes, options);
+  await app.register(modelsRoutes, { agents: options.agents });
+};

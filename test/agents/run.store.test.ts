@@ -1,0 +1,76 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createRunStore, type RunRecord, type RunStore } from '../../src/agents/index.js';
+import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
+import { dialects, type TestDatabase } from '../support/databases.js';
+
+const run = (id: string, overrides: Partial<RunRecord> = {}): RunRecord => ({
+  run_id: id,
+  agent_name: 'helper',
+  status: 'running',
+  source: 'chat',
+  session_id: null,
+  model: 'up/m',
+  started_at: '2026-01-01T00:00:00.000Z',
+  finished_at: null,
+  total_tokens: 0,
+  input_tokens: 0,
+  output_tokens: 0,
+  cost_usd: 0,
+  steps: 0,
+  output: null,
+  error_code: null,
+  error_message: null,
+  token_id: null,
+  ...overrides,
+});
+
+for (const dialect of await dialects()) {
+  describe.skipIf(dialect.skip)(`run store on ${dialect.name}`, () => {
+    let testDb: TestDatabase;
+    let database: DatabaseHandle;
+    let store: RunStore;
+    beforeAll(async () => {
+      testDb = await dialect.create();
+      database = await createDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
+      store = createRunStore(database.db);
+    });
+    afterAll(async () => {
+      await database?.close();
+      await testDb?.drop();
+    });
+
+    it('writes a run at start, its steps, and its end', async () => {
+      await store.insertRun(run('run_a', { token_id: 'tok_1', session_id: 'ses-1' }));
+      expect(await store.getRun('run_a')).toEqual(run('run_a', { token_id: 'tok_1', session_id: 'ses-1' }));
+      const log = { messages: [{ role: 'user', content: 'hi ✓' }], response: 'hello', tool_calls: [] };
+      await store.insertStep({
+        step_id: 'step_1', run_id: 'run_a', step_index: 0, kind: 'model', name: 'up/m', status: 'completed',
+        started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:00:01.000Z', latency_ms: 1000,
+        input_tokens: 12, output_tokens: 3, cost_usd: 0.00125, prompt_log: log as never,
+      });
+      await store.insertStep({
+        step_id: 'step_2', run_id: 'run_a', step_index: 1, kind: 'tool', name: 'clock', status: 'failed',
+        started_at: '2026-01-01T00:00:01.000Z', finished_at: '2026-01-01T00:00:01.500Z', latency_ms: 500,
+        input_tokens: 0, output_tokens: 0, cost_usd: 0, prompt_log: { tool_call_id: 'c1', arguments: '{}', error: { code: 'timeout', message: 'slow' } },
+      });
+      const end = { status: 'completed' as const, finished_at: '2026-01-01T00:00:02.000Z', total_tokens: 15, input_tokens: 12, output_tokens: 3, cost_usd: 0.00125, steps: 2, output: 'hello', error_code: null, error_message: null };
+      await store.finishRun('run_a', end);
+      expect(await store.getRun('run_a')).toEqual({ ...run('run_a', { token_id: 'tok_1', session_id: 'ses-1' }), ...end });
+      const steps = await store.listSteps('run_a');
+      expect(steps.map((step) => step.step_id)).toEqual(['step_1', 'step_2']);
+      expect(steps[0]).toMatchObject({ latency_ms: 1000, input_tokens: 12, cost_usd: 0.00125, prompt_log: log });
+      expect(steps[1].prompt_log).toEqual({ tool_call_id: 'c1', arguments: '{}', error: { code: 'timeout', message: 'slow' } });
+      expect(await store.getRun('run_missing')).toBeUndefined();
+    });
+
+    it('lists newest first, filtered by agent and status, with paging', async () => {
+      await store.insertRun(run('run_b', { agent_name: 'other', started_at: '2026-01-02T00:00:00.000Z' }));
+      await store.insertRun(run('run_c', { status: 'failed', started_at: '2026-01-03T00:00:00.000Z' }));
+      const ids = async (filter: Parameters<RunStore['listRuns']>[0]) => (await store.listRuns(filter)).map((record) => record.run_id);
+      expect(await ids({ limit: 50, offset: 0 })).toEqual(['run_c', 'run_b', 'run_a']);
+      expect(await ids({ agentName: 'helper', limit: 50, offset: 0 })).toEqual(['run_c', 'run_a']);
+      expect(await ids({ status: 'failed', limit: 50, offset: 0 })).toEqual(['run_c']);
+      expect(await ids({ limit: 1, offset: 1 })).toEqual(['run_b']);
+    });
+  });
+}
