@@ -90,10 +90,10 @@ export function createTokenService({ store, config, agentExists, now = () => new
 
   return {
     async create(input) {
-      if (!agentExists(input.agent_name)) throw new ValidationError(`agent_name: no agent named "${input.agent_name}" is registered`, 'unknown_agent');
+      if (!agentExists(input.agent_name)) throw new ValidationError(`agent_name: no agent named "${input.agent_name}" is registered`, 'unknown_agent', { param: 'agent_name' });
       const expiresIn = input.expires_in_seconds ?? config.default_expires_in_seconds;
       if (expiresIn > config.max_expires_in_seconds) {
-        throw new ValidationError(`expires_in_seconds: must be at most ${config.max_expires_in_seconds}`, 'invalid_expires_in_seconds');
+        throw new ValidationError(`expires_in_seconds: must be at most ${config.max_expires_in_seconds}`, 'invalid_expires_in_seconds', { param: 'expires_in_seconds' });
       }
       const token = `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('hex')}`;
       const createdAt = now();

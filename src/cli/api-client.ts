@@ -12,7 +12,9 @@ export async function callApi<T>(settings: ClientSettings, method: string, path:
   try {
     response = await fetch(`${settings.baseUrl}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
   } catch (error) {
-    throw new CliError(`cannot reach ${settings.baseUrl}: ${(error as Error & { cause?: { code?: string } }).cause?.code ?? (error as Error).message}`);
+    // fetch only says "fetch failed"; the reason (ECONNREFUSED, ENOTFOUND, "bad port") is in its cause.
+    const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+    throw new CliError(`cannot reach ${settings.baseUrl}: ${cause?.code ?? cause?.message ?? (error as Error).message}`);
   }
   const text = await response.text();
   const parsed = text ? (safeJson(text) as T & { error?: { message?: string; code?: string } }) : undefined;

@@ -1,9 +1,9 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../errors.js';
-import { VERSION } from '../app.js';
 import { CliError } from './api-client.js';
 import { serveCommand } from './serve.command.js';
 import { tokensCommand } from './tokens.command.js';
+import { VERSION } from './version.js';
 
 export function createProgram(): Command {
   return new Command('agent-gateway')

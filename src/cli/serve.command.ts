@@ -1,7 +1,5 @@
-import { Command } from 'commander';
-import { createApp } from '../app.js';
+import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config/index.js';
-import { parsePositiveInt } from './tokens.command.js';
 
 interface ServeFlags {
   config?: string;
@@ -15,10 +13,12 @@ export function serveCommand(): Command {
     .description('start the gateway server')
     .option('--config <file>', 'config file (env AGENT_GATEWAY_CONFIG; default ./agent-gateway.yaml, else the bundled example)')
     .option('--host <host>', 'address to listen on (env HOST; default 127.0.0.1)')
-    .option('--port <port>', 'port to listen on (env PORT; default 8000)', (value) => (value === '0' ? 0 : parsePositiveInt(value)))
+    .option('--port <port>', 'port to listen on, 0 for any free port (env PORT; default 8000)', parsePort)
     .option('--data-dir <dir>', 'where SQLite and generated secrets live (env DATA_DIR; default ./data)')
     .action(async (flags: ServeFlags) => {
       const loaded = loadConfig({ file: flags.config, overrides: { host: flags.host, port: flags.port, data_dir: flags.dataDir } });
+      // Loaded here, not at the top, so that the client verbs and --help do not load the whole server.
+      const { createApp } = await import('../app.js');
       const app = await createApp({ config: loaded.config });
       const log = app.server.log;
       if (loaded.bundled) log.warn({ config: loaded.path }, 'no config file found (--config, AGENT_GATEWAY_CONFIG, ./agent-gateway.yaml): using the bundled example config');
@@ -52,4 +52,10 @@ function registerShutdown(close: () => Promise<void>, timeoutMs: number, info: (
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+function parsePort(value: string): number {
+  const port = Number(value);
+  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('must be a port number from 0 to 65535');
+  return port;
 }

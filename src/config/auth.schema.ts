@@ -1,5 +1,7 @@
 import { z } from 'zod';
 
+const MAX_TOKEN_LIFETIME_SECONDS = 100 * 365 * 86_400;
+
 export const authSchema = z.strictObject({
   api_keys: z.array(z.string().min(8, 'API keys must be at least 8 characters')).default([]),
   jwt: z
@@ -12,7 +14,12 @@ export const authSchema = z.strictObject({
   tokens: z
     .strictObject({
       default_expires_in_seconds: z.number().int().positive().default(86_400),
-      max_expires_in_seconds: z.number().int().positive().default(30 * 86_400),
+      // Bounded so that every expiry stays a valid date.
+      max_expires_in_seconds: z.number().int().positive().max(MAX_TOKEN_LIFETIME_SECONDS, 'max_expires_in_seconds must be at most 100 years').default(30 * 86_400),
+    })
+    .refine((tokens) => tokens.default_expires_in_seconds <= tokens.max_expires_in_seconds, {
+      path: ['default_expires_in_seconds'],
+      message: 'default_expires_in_seconds must not exceed max_expires_in_seconds',
     })
     .default({ default_expires_in_seconds: 86_400, max_expires_in_seconds: 30 * 86_400 }),
 });

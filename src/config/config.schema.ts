@@ -2,10 +2,12 @@ import { z } from 'zod';
 import { agentsSchema } from './agents.schema.js';
 import { authSchema } from './auth.schema.js';
 import { gatewaySchema } from './gateway.schema.js';
+import { guardrailsSchema } from './guardrails.schema.js';
 import { pricingSchema } from './pricing.schema.js';
 import { providersSchema } from './providers.schema.js';
 import { serverSchema } from './server.schema.js';
 import { BUILTIN_TOOL_NAMES, toolsSchema } from './tools.schema.js';
+import { checkWebhookAgents, webhookSettingsSchema, webhooksSchema } from './webhooks.schema.js';
 
 /**
  * The whole configuration file. Each section has its own schema file; a later feature adds its
@@ -20,8 +22,12 @@ export const configSchema = z
     pricing: pricingSchema,
     agents: agentsSchema,
     tools: toolsSchema,
+    guardrails: guardrailsSchema,
+    webhooks: webhooksSchema,
+    webhook_settings: webhookSettingsSchema,
   })
   .superRefine((config, ctx) => {
+    checkWebhookAgents(config, ctx);
     const seen = new Set<string>();
     const toolNames = knownToolNames(config.tools);
     const mcpPrefixes = config.tools.flatMap((tool) => ('mcp' in tool ? [tool.prefix] : []));

@@ -14,9 +14,9 @@ const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']
 
 const SERVER_ENV = {
   HOST: ['host', serverSchema.shape.host.unwrap()],
-  PORT: ['port', z.coerce.number().pipe(serverSchema.shape.port.unwrap())],
+  PORT: ['port', z.string().regex(/^\d+$/, 'expected a port number').transform(Number).pipe(serverSchema.shape.port.unwrap())],
   DATA_DIR: ['data_dir', serverSchema.shape.data_dir.unwrap()],
-  DATABASE_URL: ['database_url', z.string().min(1)],
+  DATABASE_URL: ['database_url', serverSchema.shape.database_url.unwrap()],
   REDIS_URL: ['redis_url', z.string().min(1)],
   LOG_LEVEL: ['log_level', serverSchema.shape.log_level.unwrap()],
 } as const;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMap, isScalar, LineCounter, parseDocument, visit, type Document, type Node } from 'yaml';
+import { isMap, isScalar, LineCounter, parse, parseDocument, visit, type Document, type Node } from 'yaml';
 import type { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { configSchema, type Config } from './config.schema.js';
@@ -59,25 +59,66 @@ export function parseConfigText(text: string, file: string, env: NodeJS.ProcessE
   interpolateEnv(doc, env, at);
   const result = configSchema.safeParse(doc.toJS() ?? {});
   if (result.success) return Object.freeze(result.data) as Config;
-  throw new ConfigError(result.error.issues.map((issue) => `${at(issueOffset(doc, issue))}: ${describeIssue(issue)}`).join('\n'));
+  throw new ConfigError(flattenIssues(result.error.issues).map((issue) => `${at(issueOffset(doc, issue))}: ${describeIssue(doc, issue)}`).join('\n'));
 }
 
-/** Replaces `${NAME}` and `${NAME:-default}` in string scalars, keeping node positions for error lines. */
+/**
+ * Replaces `${NAME}` and `${NAME:-default}` in string scalars, keeping node positions for error lines.
+ * An unquoted value is then read as if its result had been typed in place (`port: ${PORT:-8000}` is a
+ * number); quote it to keep a string.
+ */
 function interpolateEnv(doc: Document, env: NodeJS.ProcessEnv, at: (offset?: number) => string): void {
   const missing: string[] = [];
   visit(doc, {
-    Scalar(_key, node) {
+    Scalar(key, node) {
       if (typeof node.value !== 'string' || !node.value.includes('${')) return;
-      node.value = node.value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback?: string) => {
+      const replaced = node.value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback?: string) => {
         const value = env[name];
         if (value !== undefined && value !== '') return value;
         if (fallback !== undefined) return fallback;
         missing.push(`${at(node.range?.[0])}: environment variable ${name} is not set`);
         return '';
       });
+      node.value = key !== 'key' && node.type === 'PLAIN' ? retypePlainScalar(replaced) : replaced;
     },
   });
   if (missing.length > 0) throw new ConfigError(missing.join('\n'));
+}
+
+/** Numbers and booleans as YAML would read them; anything else (null and collections too) stays a string. */
+function retypePlainScalar(text: string): string | number | boolean {
+  try {
+    const value: unknown = parse(text);
+    return typeof value === 'number' || typeof value === 'boolean' ? value : text;
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * One issue per line of the file: zod reports a failed union as one vague issue (we report the issues of
+ * the branch the entry most resembles instead) and several unknown keys as one issue (we split them).
+ */
+function flattenIssues(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[] = []): z.core.$ZodIssue[] {
+  return issues.flatMap((issue) => {
+    const path = [...prefix, ...issue.path];
+    if (issue.code === 'invalid_union' && issue.errors.length > 0) {
+      const best = [...issue.errors].sort((a, b) => compareBranches(score(a), score(b)))[0];
+      return flattenIssues(best, path);
+    }
+    if (issue.code === 'unrecognized_keys') return issue.keys.map((key) => ({ ...issue, path, keys: [key] }));
+    return [{ ...issue, path }];
+  });
+}
+
+/** Fewer unknown keys first (the entry's own keys match that branch), then fewer issues. */
+function score(branch: z.core.$ZodIssue[]): [number, number] {
+  const unknownKeys = branch.reduce((sum, issue) => sum + (issue.code === 'unrecognized_keys' ? issue.keys.length : 0), 0);
+  return [unknownKeys, branch.length];
+}
+
+function compareBranches(a: [number, number], b: [number, number]): number {
+  return a[0] - b[0] || a[1] - b[1];
 }
 
 function issueOffset(doc: Document, issue: z.core.$ZodIssue): number | undefined {
@@ -95,8 +136,9 @@ function issueOffset(doc: Document, issue: z.core.$ZodIssue): number | undefined
   return undefined;
 }
 
-function describeIssue(issue: z.core.$ZodIssue): string {
-  const field = issue.path.join('.');
-  if (issue.code === 'unrecognized_keys') return `unknown key${issue.keys.length > 1 ? 's' : ''} ${issue.keys.map((k) => `"${k}"`).join(', ')}${field ? ` in ${field}` : ''}`;
+function describeIssue(doc: Document, issue: z.core.$ZodIssue): string {
+  const field = issue.path.map(String).join('.');
+  if (issue.code === 'unrecognized_keys') return `unknown key "${issue.keys[0]}"${field ? ` in ${field}` : ''}`;
+  if (issue.code === 'invalid_type' && field && !doc.hasIn(issue.path as (string | number)[])) return `${field}: is required (expected ${issue.expected})`;
   return field ? `${field}: ${issue.message}` : issue.message;
 }

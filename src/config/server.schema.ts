@@ -5,7 +5,7 @@ export const serverSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).default(8000),
   data_dir: z.string().min(1).default('./data'),
   /** A postgres:// URL selects PostgreSQL; otherwise SQLite under data_dir. */
-  database_url: z.string().optional(),
+  database_url: z.string().regex(/^postgres(ql)?:\/\//, 'database_url must be a postgres:// or postgresql:// URL (leave it out for SQLite)').optional(),
   redis_url: z.string().optional(),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   body_limit_bytes: z.number().int().positive().default(1_048_576),

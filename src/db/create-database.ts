@@ -1,7 +1,20 @@
 import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect, SqliteDialect, sql, type MigrationProvider } from 'kysely';
+import {
+  CompiledQuery,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  SqliteAdapter,
+  SqliteDriver,
+  SqliteIntrospector,
+  SqliteQueryCompiler,
+  sql,
+  type DatabaseConnection,
+  type Dialect,
+  type MigrationProvider,
+} from 'kysely';
 import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
@@ -51,7 +64,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({ dialect: createSqliteDialect(sqlite) });
   return {
     db,
     engine: 'sqlite',
@@ -66,6 +79,33 @@ function openSqlite(dataDir: string): DatabaseHandle {
     },
     close: () => db.destroy(),
   };
+}
+
+/**
+ * Kysely's SQLite dialect, changed in two ways. SQLite has transactional DDL, so migrations run in a
+ * transaction (kysely assumes it has not, and a failed migration would leave half a schema behind).
+ * Transactions begin IMMEDIATE: they take the write lock before reading, so a second process opening the
+ * same file waits (busy_timeout) and then sees the first one's migrations instead of racing it.
+ */
+function createSqliteDialect(database: SqliteDatabase.Database): Dialect {
+  return {
+    createAdapter: () => new TransactionalDdlSqliteAdapter(),
+    createDriver: () => new ImmediateTransactionSqliteDriver({ database }),
+    createIntrospector: (db) => new SqliteIntrospector(db),
+    createQueryCompiler: () => new SqliteQueryCompiler(),
+  };
+}
+
+class TransactionalDdlSqliteAdapter extends SqliteAdapter {
+  override get supportsTransactionalDdl(): boolean {
+    return true;
+  }
+}
+
+class ImmediateTransactionSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
 }
 
 function openPostgres(url: string, maxConnections = 10): DatabaseHandle {

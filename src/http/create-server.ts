@@ -3,6 +3,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import { UnavailableError } from '../errors.js';
 import { createId } from '../ids.js';
 import { registerErrorHandler } from './error-handler.js';
 
@@ -40,14 +41,31 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     requestIdHeader: 'x-request-id',
     genReqId: () => createId('req'),
     forceCloseConnections: 'idle',
-    return503OnClosing: true,
+    // Fastify's own 503 has a body of its own shape; the hook below answers in ours.
+    return503OnClosing: false,
+  });
+  // Some clients send `content-type: application/json` with no body on POST/DELETE routes that take none
+  // (revoke, cancel). Treat that as no body; anything else goes to Fastify's own (poisoning-safe) parser.
+  const parseJson = app.getDefaultJsonParser('error', 'error');
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = body.toString();
+    if (text === '') done(null, undefined);
+    else parseJson(request, text, done);
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
 
+  // Requests that still arrive on open keep-alive connections while the server drains are turned away,
+  // so a load balancer retries them elsewhere; the connection closes after the answer.
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
   app.addHook('onRequest', async (request, reply) => {
     void reply.header('x-request-id', request.id);
+    if (closing) throw new UnavailableError('The server is shutting down; retry the request', 'shutting_down');
   });
 
   if (options.corsOrigins.length > 0) await app.register(cors, { origin: options.corsOrigins, credentials: true });

@@ -21,6 +21,14 @@ export function registerErrorHandler(app: FastifyInstance): void {
   );
 }
 
+/** Types for 4xx errors raised by Fastify or a plugin rather than by our AppError classes. */
+const CLIENT_ERROR_TYPES: Partial<Record<number, ErrorType>> = {
+  401: 'authentication_error',
+  403: 'permission_error',
+  404: 'not_found_error',
+  409: 'conflict_error',
+};
+
 export function sendError(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
   return reply.code(status).type('application/json; charset=utf-8').send(body);
 }
@@ -30,13 +38,9 @@ export function mapError(error: FastifyError): { status: number; body: ErrorBody
     return { status: error.status, body: { error: { type: error.type, code: error.code, message: error.message, ...error.details } } };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const message = error.validation
-      .map((issue) => {
-        const field = `${error.validationContext ?? 'body'}${issue.instancePath.replaceAll('/', '.')}`;
-        return `${field}: ${issue.message}`;
-      })
-      .join('; ');
-    return { status: 400, body: { error: { type: 'invalid_request_error', code: 'invalid_request', message, param: firstParam(error) } } };
+    const problems = error.validation.flatMap((issue) => describeValidationIssue(error.validationContext ?? 'body', issue));
+    const message = problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
+    return { status: 400, body: { error: { type: 'invalid_request_error', code: 'invalid_request', message, param: problems[0]?.param } } };
   }
   const status = error.statusCode ?? 500;
   if (status === 413) return { status, body: { error: { type: 'payload_too_large_error', code: 'payload_too_large', message: 'Request body is too large' } } };
@@ -44,13 +48,25 @@ export function mapError(error: FastifyError): { status: number; body: ErrorBody
   if (status === 429) return { status, body: { error: { type: 'rate_limit_error', code: 'rate_limited', message: error.message } } };
   if (status >= 400 && status < 500) {
     const code = error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError ? 'invalid_json' : 'invalid_request';
-    return { status, body: { error: { type: status === 404 ? 'not_found_error' : 'invalid_request_error', code, message: error.message } } };
+    return { status, body: { error: { type: CLIENT_ERROR_TYPES[status] ?? 'invalid_request_error', code, message: error.message } } };
   }
   return { status: 500, body: { error: { type: 'server_error', code: 'internal_error', message: 'Internal server error' } } };
 }
 
-function firstParam(error: FastifyError): string | undefined {
-  const first = error.validation?.[0];
-  if (!first) return undefined;
-  return first.instancePath.replace(/^\//, '').replaceAll('/', '.') || undefined;
+interface ValidationProblem {
+  /** Where, for the message: `body.expires_in_seconds`. */
+  field: string;
+  /** The field inside the request part, for the OpenAI-style `param`; undefined for the part as a whole. */
+  param?: string;
+  message: string;
+}
+
+function describeValidationIssue(context: string, issue: NonNullable<FastifyError['validation']>[number]): ValidationProblem[] {
+  const path = issue.instancePath.split('/').filter(Boolean);
+  const at = (segments: string[]) => ({ field: [context, ...segments].join('.'), param: segments.join('.') || undefined });
+  const unknownKeys = (issue.params as { keys?: unknown }).keys;
+  if (issue.keyword === 'unrecognized_keys' && Array.isArray(unknownKeys)) {
+    return unknownKeys.map((key) => ({ ...at([...path, String(key)]), message: 'unknown field' }));
+  }
+  return [{ ...at(path), message: issue.message ?? 'invalid value' }];
 }

@@ -1,0 +1,87 @@
+/**
+ * The import rules of STYLE.md ("Allowed imports" and "Rules by file role"), checked in `npm test`.
+ * `errors.ts` and `ids.ts` are leaves every folder may use.
+ */
+const LEAVES = 'errors\\.ts|ids\\.ts';
+const ALLOWED = {
+  config: [],
+  db: ['config'],
+  bus: ['config'],
+  llm: ['config'],
+  auth: ['db', 'config'],
+  http: ['auth', 'config'],
+  tools: ['llm', 'db', 'http', 'config'],
+  guardrails: ['llm', 'config'],
+  agents: ['llm', 'tools', 'guardrails', 'bus', 'db', 'http', 'config'],
+  analytics: ['bus', 'db', 'http', 'config'],
+  gateway: ['agents', 'auth', 'bus', 'http', 'config'],
+  admin: ['agents', 'analytics', 'tools', 'auth', 'http', 'config'],
+  autopilot: ['agents', 'llm', 'bus', 'db', 'http', 'config'],
+};
+
+const folderRules = Object.entries(ALLOWED).map(([folder, allowed]) => ({
+  name: `${folder}-imports`,
+  comment: `src/${folder}/ may import only ${[...allowed, 'errors', 'ids'].join(', ')}`,
+  severity: 'error',
+  from: { path: `^src/${folder}/` },
+  to: { path: '^src/', pathNot: [`^src/(${[folder, ...allowed].join('|')})/`, `^src/(${LEAVES})$`] },
+}));
+
+module.exports = {
+  forbidden: [
+    { name: 'no-circular', severity: 'error', from: {}, to: { circular: true } },
+    { name: 'leaves-import-nothing', severity: 'error', from: { path: `^src/(${LEAVES})$` }, to: { path: '^src/' } },
+    ...folderRules,
+    {
+      name: 'gateway-siblings',
+      comment: 'a gateway adapter never imports a sibling adapter',
+      severity: 'error',
+      from: { path: '^src/gateway/([^/]+)/' },
+      to: { path: '^src/gateway/', pathNot: '^src/gateway/$1/' },
+    },
+    {
+      name: 'only-app-crosses-into-cli',
+      severity: 'error',
+      from: { pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'folders-through-index',
+      comment: 'another folder is imported only through its index.ts',
+      severity: 'error',
+      from: { path: '^src/([^/]+)/' },
+      to: { path: '^src/([^/]+)/', pathNot: ['^src/$1/', '^src/[^/]+/index\\.ts$', '^src/gateway/[^/]+/index\\.ts$'] },
+    },
+    {
+      name: 'sql-only-in-stores',
+      comment: 'only db/ and *.store.ts import kysely, better-sqlite3 or pg',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/db/', '\\.store\\.ts$'] },
+      to: { dependencyTypesNot: ['type-only'], path: 'node_modules/(kysely|better-sqlite3|pg)/' },
+    },
+    {
+      name: 'fastify-only-in-http-and-routes',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/http/', '\\.routes\\.ts$', '^src/app\\.ts$'] },
+      to: { dependencyTypesNot: ['type-only'], path: 'node_modules/(fastify|@fastify/[^/]+|fastify-type-provider-zod)/' },
+    },
+    {
+      name: 'ai-sdk-only-in-llm',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/llm/' },
+      to: { path: 'node_modules/(ai|@ai-sdk/[^/]+)/' },
+    },
+    {
+      name: 'brokers-only-in-bus-and-triggers',
+      severity: 'error',
+      from: { path: '^src/', pathNot: ['^src/bus/', '^src/gateway/triggers/'] },
+      to: { path: 'node_modules/(ioredis|amqplib|nats|mqtt)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js'] },
+  },
+};

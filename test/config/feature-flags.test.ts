@@ -1,0 +1,24 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { BASE_YAML, startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
+
+const apps: TestApp[] = [];
+afterEach(async () => {
+  for (const app of apps.splice(0)) await app.stop();
+});
+
+async function modelsStatus(gateway: string): Promise<number> {
+  const app = await startTestApp(`${gateway}\n${BASE_YAML}`);
+  apps.push(app);
+  return (await fetch(`${app.url}/v1/models`, { headers: { 'x-api-key': TEST_API_KEY } })).status;
+}
+
+describe('gateway feature flags', () => {
+  it('mount the OpenAI-compatible routes by default', async () => {
+    expect(await modelsStatus('')).toBe(200);
+  });
+
+  it('leave a disabled feature unmounted (404), by its own flag or by gateway.enabled', async () => {
+    expect(await modelsStatus('gateway: { openai_compat: false }')).toBe(404);
+    expect(await modelsStatus('gateway: { enabled: false }')).toBe(404);
+  });
+});

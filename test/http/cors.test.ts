@@ -1,0 +1,61 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BASE_YAML, startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
+
+const preflight = (app: TestApp, origin: string) =>
+  fetch(`${app.url}/gateway/tokens`, {
+    method: 'OPTIONS',
+    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-api-key' },
+  });
+
+const get = (app: TestApp, origin: string) => fetch(`${app.url}/gateway/tokens`, { headers: { origin, 'x-api-key': TEST_API_KEY } });
+
+describe('CORS is off by default', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(BASE_YAML);
+  });
+  afterAll(() => app.stop());
+
+  it('sends no CORS headers on requests or preflights', async () => {
+    const response = await get(app, 'http://ui.example');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    const options = await preflight(app, 'http://ui.example');
+    expect(options.headers.get('access-control-allow-origin')).toBeNull();
+    expect(options.headers.get('access-control-allow-methods')).toBeNull();
+  });
+});
+
+describe('CORS with configured origins', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    app = await startTestApp(`server:\n  cors: { origins: ["http://ui.example", "https://admin.example"] }\n${BASE_YAML}`);
+  });
+  afterAll(() => app.stop());
+
+  it('allows a configured origin, with credentials', async () => {
+    const response = await get(app, 'https://admin.example');
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://admin.example');
+    expect(response.headers.get('access-control-allow-credentials')).toBe('true');
+  });
+
+  it('answers a preflight without credentials (browsers send none)', async () => {
+    const response = await preflight(app, 'http://ui.example');
+    expect(response.status).toBe(204);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://ui.example');
+    expect(response.headers.get('access-control-allow-headers')).toBe('content-type,x-api-key');
+  });
+
+  it('does not allow other origins', async () => {
+    const response = await get(app, 'http://evil.example');
+    expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    expect((await preflight(app, 'http://evil.example')).headers.get('access-control-allow-origin')).toBeNull();
+  });
+
+  it('still requires credentials on the request itself', async () => {
+    const response = await fetch(`${app.url}/gateway/tokens`, { headers: { origin: 'http://ui.example' } });
+    expect(response.status).toBe(401);
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://ui.example');
+  });
+});
