@@ -5,6 +5,10 @@
 const LEAVES = 'errors\\.ts|ids\\.ts';
 const ALLOWED = {
   config: [],
+  // Prompt rendering and event matching shared by every trigger (webhooks, pollers, listeners).
+  templates: [],
+  // The durable inbox's claim/lease/retry loop, shared by the webhook and trigger inboxes.
+  inbox: ['templates'],
   db: ['config'],
   bus: ['config'],
   llm: ['config'],
@@ -14,7 +18,8 @@ const ALLOWED = {
   guardrails: ['llm', 'config'],
   agents: ['llm', 'tools', 'guardrails', 'bus', 'db', 'http', 'config'],
   analytics: ['bus', 'db', 'http', 'config'],
-  gateway: ['agents', 'auth', 'bus', 'http', 'config'],
+  // gateway adapters keep their own inboxes and task stores (*.store.ts) in the database.
+  gateway: ['agents', 'auth', 'bus', 'db', 'http', 'config', 'templates', 'inbox'],
   admin: ['agents', 'analytics', 'tools', 'auth', 'http', 'config'],
   autopilot: ['agents', 'llm', 'bus', 'db', 'http', 'config'],
 };

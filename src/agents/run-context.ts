@@ -10,8 +10,10 @@ export interface RunContext {
   agent: RegisteredAgent;
   models: ModelClient;
   tools: ToolRegistry;
-  /** The agent's tools as the model sees them. */
+  /** The agent's tools, then the client's, as the model sees them. */
   toolDefinitions: ToolDefinition[];
+  /** Tools the client runs itself (frontend tools): a call to one ends the run instead of running here. */
+  clientToolNames: ReadonlySet<string>;
   temperature: number;
   maxTokens?: number;
   control: RunControl;

@@ -1,17 +1,19 @@
+import type { RunEventBus } from '../bus/index.js';
 import { AppError, isAppError } from '../errors.js';
 import { isoNow } from '../ids.js';
 import type { ChatMessage } from '../llm/index.js';
 import type { RunController } from './run-control.js';
 import type { RunContext } from './run-context.js';
-import type { RunEventLog } from './run-event-log.js';
+import type { RunEventPublisher } from './run-event-publisher.js';
 import type { RunResult } from './run-result.js';
 import type { RunStore } from './run.store.js';
-import { runAgentLoop } from './runtime-loop.js';
+import { runAgentLoop, type LoopOutcome } from './runtime-loop.js';
 import type { SessionService } from './session.service.js';
 
 /** The slice of a pino logger the runtime uses. */
 export interface RunLogger {
   error(details: object, message: string): void;
+  warn(details: object, message: string): void;
 }
 
 export interface RunExecution {
@@ -20,41 +22,46 @@ export interface RunExecution {
   conversation: ChatMessage[];
   controller: RunController;
   store: RunStore;
-  events: RunEventLog;
+  bus: RunEventBus;
+  events: RunEventPublisher;
   /** Set when the run belongs to a session: the turns to store once it completes. */
   session?: { id: string; pending: ChatMessage[]; service: SessionService };
   log?: RunLogger;
 }
 
-/** Runs the loop to its end, writes the run's final record (and session turns), then emits the terminal event. */
+/**
+ * Runs the loop to its end, publishes the terminal event, then writes the run's final record together
+ * with its event log (and the session's new turns).
+ */
 export async function executeRun(execution: RunExecution): Promise<RunResult> {
-  // The output is every text the agent said, as streamed: a failed run keeps what it said before failing.
-  let output = '';
-  const unsubscribe = execution.events.subscribe((event) => {
-    if (event.type === 'text-delta') output += event.delta;
-  });
+  const { controller, events } = execution;
   let result: RunResult;
+  let loop: LoopOutcome | undefined;
   try {
-    const loop = await runAgentLoop(execution.ctx, execution.conversation);
-    result = { ...summarize(execution, output), status: 'completed', finishReason: loop.finishReason };
+    loop = await runAgentLoop(execution.ctx, execution.conversation);
+    result = { ...summarize(execution), status: 'completed', finishReason: loop.finishReason };
   } catch (error) {
-    const cancelled = execution.controller.cancellation;
-    result = { ...summarize(execution, output), status: cancelled ? 'cancelled' : 'failed', error: cancelled ?? toAppError(error, execution) };
+    const cancelled = controller.cancellation;
+    result = { ...summarize(execution), status: cancelled ? 'cancelled' : 'failed', error: cancelled ?? toAppError(error, execution) };
   }
-  unsubscribe();
-  await persistEnd(execution, result);
+  // A run that fails while paused (its in-flight call failed) ends at once: what it held goes out first.
+  controller.end(result.status);
+  events.release();
   if (result.status === 'completed') {
-    execution.events.emit({ type: 'run-end', output: result.output, totalTokens: result.usage.totalTokens, costUsd: result.costUsd });
+    events.emit({ type: 'run-end', output: result.output, totalTokens: result.usage.totalTokens, costUsd: result.costUsd });
   } else {
-    execution.events.emit({ type: 'run-error', code: result.error.code, message: result.error.message });
+    events.emit({ type: 'run-error', code: result.error.code, message: result.error.message });
   }
+  await events.settled();
+  await persistEnd(execution, result, loop);
   return result;
 }
 
-function summarize(execution: RunExecution, output: string) {
+function summarize(execution: RunExecution) {
   const totals = execution.ctx.recorder.totals();
   const usage = { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, totalTokens: totals.inputTokens + totals.outputTokens };
-  return { runId: execution.runId, output, usage, costUsd: totals.costUsd, steps: totals.steps };
+  // The output is every text the agent said, as streamed: a failed run keeps what it said before failing.
+  return { runId: execution.runId, output: execution.events.output, usage, costUsd: totals.costUsd, steps: totals.steps };
 }
 
 function toAppError(error: unknown, execution: RunExecution): AppError {
@@ -64,9 +71,13 @@ function toAppError(error: unknown, execution: RunExecution): AppError {
 }
 
 // A failed write must not turn a finished run into a hung request: it is logged and the client still gets its answer.
-async function persistEnd(execution: RunExecution, result: RunResult): Promise<void> {
+async function persistEnd(execution: RunExecution, result: RunResult, loop: LoopOutcome | undefined): Promise<void> {
   const failed = result.status === 'completed' ? undefined : result.error;
   try {
+    const events = await execution.bus.history(execution.runId).catch((error: unknown) => {
+      execution.log?.warn({ err: error, run_id: execution.runId }, 'could not read the run event log to persist it');
+      return [];
+    });
     await execution.store.finishRun(execution.runId, {
       status: result.status,
       finished_at: isoNow(),
@@ -78,10 +89,12 @@ async function persistEnd(execution: RunExecution, result: RunResult): Promise<v
       output: result.output,
       error_code: failed?.code ?? null,
       error_message: failed?.message ?? null,
-    });
+    }, events);
     const session = execution.session;
     if (session && result.status === 'completed') {
-      await session.service.append(session.id, [...session.pending, { role: 'assistant', content: result.output }]);
+      const toolCalls = loop?.clientToolCalls;
+      const answer: ChatMessage = toolCalls ? { role: 'assistant', content: result.output, tool_calls: toolCalls } : { role: 'assistant', content: result.output };
+      await session.service.append(session.id, [...session.pending, answer]);
     }
   } catch (error) {
     execution.log?.error({ err: error, run_id: execution.runId }, 'could not record the end of the run');

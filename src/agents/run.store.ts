@@ -1,26 +1,41 @@
 import type { Kysely, Selectable } from 'kysely';
+import type { RunEvent } from '../bus/index.js';
 import type { Database } from '../db/index.js';
+import { isoNow } from '../ids.js';
+import { createRunCoordinationQueries, type RunCoordinationQueries } from './run-coordination.store.js';
+import { createRunCountQueries, type RunCountQueries } from './run-counts.store.js';
 import type { ListRunsFilter, PromptLog, RunEnd, RunRecord, StepRecord } from './run.types.js';
 
-/** Persistence of runs and their steps. A run is written at start and at its end; a step once, when it ends. */
-export interface RunStore {
+/** Persistence of runs, their steps and their event logs. A run is written at start and at its end; a step once, when it ends. */
+export interface RunStore extends RunCoordinationQueries, RunCountQueries {
   insertRun(run: RunRecord): Promise<void>;
-  finishRun(runId: string, end: RunEnd): Promise<void>;
+  /** Writes the run's end and, in the same transaction, its event log: a run that reads as ended has its log. */
+  finishRun(runId: string, end: RunEnd, events?: RunEvent[]): Promise<void>;
   insertStep(step: StepRecord): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;
   /** A run's steps in order, with their prompt logs. */
   listSteps(runId: string): Promise<StepRecord[]>;
   /** Newest first. */
   listRuns(filter: ListRunsFilter): Promise<RunRecord[]>;
+  /** The persisted event log of a finished run; undefined when none was written. */
+  getEventLog(runId: string): Promise<RunEvent[] | undefined>;
 }
 
 export function createRunStore(db: Kysely<Database>): RunStore {
   return {
+    ...createRunCoordinationQueries(db),
+    ...createRunCountQueries(db),
     async insertRun(run) {
-      await db.insertInto('runs').values(run).execute();
+      await db.insertInto('runs').values({ ...run, control_request: null, heartbeat_at: run.started_at }).execute();
     },
-    async finishRun(runId, end) {
-      await db.updateTable('runs').set(end).where('run_id', '=', runId).execute();
+    async finishRun(runId, end, events) {
+      await db.transaction().execute(async (trx) => {
+        if (events && events.length > 0) {
+          const log = { events: JSON.stringify(events), event_count: events.length, persisted_at: isoNow() };
+          await trx.insertInto('run_event_logs').values({ run_id: runId, ...log }).onConflict((oc) => oc.column('run_id').doUpdateSet(log)).execute();
+        }
+        await trx.updateTable('runs').set(end).where('run_id', '=', runId).execute();
+      });
     },
     async insertStep(step) {
       await db
@@ -43,13 +58,19 @@ export function createRunStore(db: Kysely<Database>): RunStore {
       const rows = await query.orderBy('started_at', 'desc').orderBy('run_id', 'desc').limit(limit).offset(offset).execute();
       return rows.map(mapRun);
     },
+    async getEventLog(runId) {
+      const row = await db.selectFrom('run_event_logs').select('events').where('run_id', '=', runId).executeTakeFirst();
+      return row && (JSON.parse(row.events) as RunEvent[]);
+    },
   };
 }
 
 // PostgreSQL may hand back numeric columns as strings (bigint, numeric); normalise once here.
 function mapRun(row: Selectable<Database['runs']>): RunRecord {
+  // Coordination columns are the store's business, not part of the run as others see it.
+  const { control_request: _request, heartbeat_at: _heartbeat, ...run } = row;
   return {
-    ...row,
+    ...run,
     total_tokens: Number(row.total_tokens),
     input_tokens: Number(row.input_tokens),
     output_tokens: Number(row.output_tokens),

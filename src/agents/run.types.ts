@@ -3,6 +3,15 @@ import type { ChatMessage, FinishReason, ToolCall } from '../llm/index.js';
 
 export type RunStatus = 'running' | 'paused' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
 
+export const RUN_STATUSES: readonly RunStatus[] = ['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted'];
+
+/** Statuses of a run that has not ended: it can still be paused, resumed or cancelled. */
+export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['running', 'paused'];
+
+export function isActiveRunStatus(status: RunStatus): boolean {
+  return ACTIVE_RUN_STATUSES.includes(status);
+}
+
 /** A run as stored; the admin API and analytics read these. */
 export interface RunRecord {
   run_id: string;
@@ -70,6 +79,12 @@ export interface StepRecord {
   output_tokens: number;
   cost_usd: number;
   prompt_log: PromptLog;
+}
+
+/** How many runs an agent has had, and how many of them have not ended. */
+export interface AgentRunCounts {
+  total: number;
+  active: number;
 }
 
 export interface ListRunsFilter {

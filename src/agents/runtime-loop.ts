@@ -1,12 +1,14 @@
 import { AppError } from '../errors.js';
 import type { ChatMessage, FinishReason, ToolCall } from '../llm/index.js';
-import { runModelStep } from './model-step.js';
+import { runModelStep, type ModelStepResult } from './model-step.js';
 import type { RunContext } from './run-context.js';
 import { runToolStep } from './tool-step.js';
 
 export interface LoopOutcome {
   /** Why the final model call stopped. */
   finishReason: FinishReason;
+  /** Calls of client (frontend) tools the run ended with: the client runs them and sends the results in a later run. */
+  clientToolCalls?: ToolCall[];
 }
 
 /** Runs tool calls in parallel; waits for all of them (so every step is written) before a cancellation propagates. */
@@ -27,9 +29,21 @@ export function maxIterationsExceeded(maxIterations: number): AppError {
 }
 
 /**
+ * Ends the run on the model's call of client tools: the agent's own tools requested alongside still run
+ * (their results are the run's to give), the client's are only announced as tool-call events.
+ */
+async function handOverToClient(ctx: RunContext, result: ModelStepResult, clientCalls: ToolCall[]): Promise<LoopOutcome> {
+  const serverCalls = result.toolCalls.filter((call) => !ctx.clientToolNames.has(call.name));
+  await runToolSteps(ctx, serverCalls);
+  await ctx.control.checkpoint();
+  for (const call of clientCalls) ctx.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
+  return { finishReason: 'tool_calls', clientToolCalls: clientCalls };
+}
+
+/**
  * The agent loop: model call, then the requested tool calls in parallel, then the next model call,
- * until the model answers without tool calls or `max_iterations` model calls were made. The text
- * the agent says along the way leaves as text-delta events.
+ * until the model answers without tool calls, calls a client tool, or `max_iterations` model calls
+ * were made. The text the agent says along the way leaves as text-delta events.
  */
 export async function runAgentLoop(ctx: RunContext, conversation: ChatMessage[]): Promise<LoopOutcome> {
   let messages: ChatMessage[] = ctx.agent.system_prompt ? [{ role: 'system', content: ctx.agent.system_prompt }, ...conversation] : conversation;
@@ -39,6 +53,8 @@ export async function runAgentLoop(ctx: RunContext, conversation: ChatMessage[])
       await ctx.control.checkpoint();
       return { finishReason: result.finishReason };
     }
+    const clientCalls = result.toolCalls.filter((call) => ctx.clientToolNames.has(call.name));
+    if (clientCalls.length > 0) return handOverToClient(ctx, result, clientCalls);
     // Tools requested by the last allowed call would feed no further model call: the run fails instead.
     if (iteration === ctx.agent.max_iterations) break;
     const assistant: ChatMessage = { role: 'assistant', content: result.text, tool_calls: result.toolCalls };

@@ -12,7 +12,9 @@ export interface SessionService {
   /** Stores the turns of a completed run. */
   append(sessionId: string, messages: ChatMessage[]): Promise<void>;
   find(sessionId: string): Promise<SessionRecord | undefined>;
+  /** Sessions active at or after `since`, most recent first. */
   listActive(since: string): Promise<SessionRecord[]>;
+  countActive(since: string): Promise<number>;
 }
 
 export function createSessionService({ store, now = () => new Date() }: { store: SessionStore; now?: () => Date }): SessionService {
@@ -28,5 +30,6 @@ export function createSessionService({ store, now = () => new Date() }: { store:
     append: (sessionId, messages) => store.append(sessionId, messages, isoNow(now())),
     find: (sessionId) => store.find(sessionId),
     listActive: (since) => store.listActive(since),
+    countActive: (since) => store.countActive(since),
   };
 }

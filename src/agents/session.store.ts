@@ -23,6 +23,7 @@ export interface SessionStore {
   find(sessionId: string): Promise<SessionRecord | undefined>;
   /** Sessions active at or after `since`, most recent first. */
   listActive(since: string): Promise<SessionRecord[]>;
+  countActive(since: string): Promise<number>;
 }
 
 export function createSessionStore(db: Kysely<Database>): SessionStore {
@@ -66,6 +67,10 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
     async listActive(since) {
       const rows = await db.selectFrom('sessions').selectAll().where('last_active', '>=', since).orderBy('last_active', 'desc').execute();
       return rows.map((row) => ({ ...row, message_count: Number(row.message_count) }));
+    },
+    async countActive(since) {
+      const row = await db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('last_active', '>=', since).executeTakeFirstOrThrow();
+      return Number(row.n);
     },
   };
 }

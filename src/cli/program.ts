@@ -1,7 +1,13 @@
 import { Command, CommanderError } from 'commander';
 import { ConfigError } from '../errors.js';
+import { a2aCommand } from './a2a.command.js';
+import { agentsCommand } from './agents.command.js';
 import { CliError } from './api-client.js';
+import { autopilotCommand } from './autopilot.command.js';
+import { runsCommand } from './runs.command.js';
 import { serveCommand } from './serve.command.js';
+import { sessionsCommand } from './sessions.command.js';
+import { statusCommand } from './status.command.js';
 import { tokensCommand } from './tokens.command.js';
 import { VERSION } from './version.js';
 
@@ -11,7 +17,13 @@ export function createProgram(): Command {
     .version(VERSION)
     .showHelpAfterError()
     .addCommand(serveCommand())
-    .addCommand(tokensCommand());
+    .addCommand(tokensCommand())
+    .addCommand(agentsCommand())
+    .addCommand(runsCommand())
+    .addCommand(sessionsCommand())
+    .addCommand(statusCommand())
+    .addCommand(autopilotCommand())
+    .addCommand(a2aCommand());
 }
 
 /** Runs a program and turns every failure into one line on stderr and a non-zero exit code. */

@@ -12,6 +12,8 @@ export interface ScriptedAnswer {
   failAfterDeltas?: boolean;
   /** Never answers until the request is aborted. */
   hang?: boolean;
+  /** Awaited before each delta is yielded (lets a test hold the model mid-answer). */
+  beforeDelta?: (index: number) => Promise<void> | void;
 }
 
 export interface FakeModelClient extends ModelClient {
@@ -29,7 +31,10 @@ export function createFakeModelClient(): FakeModelClient {
     if (answer.hang) await new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(request.signal?.reason), { once: true }));
     if (answer.error && !answer.failAfterDeltas) throw answer.error;
     const text = answer.text ?? '';
-    for (const delta of answer.deltas ?? (text ? [text] : [])) yield { type: 'text-delta', delta };
+    for (const [index, delta] of (answer.deltas ?? (text ? [text] : [])).entries()) {
+      await answer.beforeDelta?.(index);
+      yield { type: 'text-delta', delta };
+    }
     if (answer.error) throw answer.error;
     for (const toolCall of answer.toolCalls ?? []) yield { type: 'tool-call', toolCall };
     const usage: Usage = { inputTokens: 10, outputTokens: 5, cachedInputTokens: 0, estimated: false, ...answer.usage };

@@ -1,4 +1,15 @@
-import { createAgentRegistry, createAgentStore, createRunService, createRunStore, createSessionService, createSessionStore, type RunService, type RunStore } from '../../src/agents/index.js';
+import {
+  createAgentRegistry,
+  createAgentStore,
+  createRunService,
+  createRunStore,
+  createSessionService,
+  createSessionStore,
+  type AgentRegistry,
+  type RunService,
+  type RunStore,
+} from '../../src/agents/index.js';
+import { createRunEventBus, type RunEventBus } from '../../src/bus/index.js';
 import type { AgentConfig } from '../../src/config/index.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { tempDataDir } from '../support/databases.js';
@@ -10,7 +21,17 @@ export interface RunHarness {
   models: FakeModelClient;
   tools: FakeToolRegistry;
   database: DatabaseHandle;
+  bus: RunEventBus;
+  /** Another run service on the same database, as a second process would be. */
+  peer(options?: { bus?: RunEventBus; multiProcess?: boolean }): RunService;
   close(): Promise<void>;
+}
+
+export interface RunHarnessOptions {
+  /** Defaults to a fresh in-process bus. */
+  bus?: RunEventBus;
+  multiProcess?: boolean;
+  lease?: { intervalMs: number; staleMs: number };
 }
 
 export function agentConfig(overrides: Partial<AgentConfig> & { name: string }): AgentConfig {
@@ -18,24 +39,49 @@ export function agentConfig(overrides: Partial<AgentConfig> & { name: string }):
 }
 
 /** A run service over fakes and a real SQLite database in a temp dir. */
-export async function createRunHarness(agents: AgentConfig[], tools: Record<string, FakeTool> = {}): Promise<RunHarness> {
+export async function createRunHarness(agents: AgentConfig[], tools: Record<string, FakeTool> = {}, options: RunHarnessOptions = {}): Promise<RunHarness> {
   const temp = tempDataDir();
   const database = await createDatabase({ dataDir: temp.dataDir });
   const registry = await createAgentRegistry({ agents, store: createAgentStore(database.db) });
   const models = createFakeModelClient();
   const registryOfTools = createFakeToolRegistry(tools);
   const runStore = createRunStore(database.db);
-  const sessions = createSessionService({ store: createSessionStore(database.db) });
-  const runs = createRunService({ agents: registry, models, tools: registryOfTools, runStore, sessions });
+  const bus = options.bus ?? createRunEventBus();
+  const build = (serviceBus: RunEventBus, multiProcess: boolean) =>
+    buildRunService({ database, agents: registry, models, tools: registryOfTools, bus: serviceBus, multiProcess, lease: options.lease });
+  const runs = build(bus, options.multiProcess ?? false);
+  const peers: RunService[] = [];
   return {
     runs,
     runStore,
     models,
     tools: registryOfTools,
     database,
+    bus,
+    peer(peerOptions = {}) {
+      const peer = build(peerOptions.bus ?? bus, peerOptions.multiProcess ?? true);
+      peers.push(peer);
+      return peer;
+    },
     async close() {
+      await Promise.all([runs, ...peers].map((service) => service.drain(0)));
+      await bus.close();
       await database.close();
       temp.remove();
     },
   };
+}
+
+interface RunServiceDeps extends Pick<RunHarnessOptions, 'lease'> {
+  database: DatabaseHandle;
+  agents: AgentRegistry;
+  models: FakeModelClient;
+  tools: FakeToolRegistry;
+  bus: RunEventBus;
+  multiProcess: boolean;
+}
+
+function buildRunService({ database, ...deps }: RunServiceDeps): RunService {
+  const sessions = createSessionService({ store: createSessionStore(database.db) });
+  return createRunService({ ...deps, runStore: createRunStore(database.db), sessions });
 }

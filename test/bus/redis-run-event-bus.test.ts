@@ -4,7 +4,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createRunEventBus, type RunControlCommand, type RunEvent, type RunEventBus } from '../../src/bus/index.js';
 import { createId } from '../../src/ids.js';
 import { collect, delta, publishRun, range, runEnd, runStart, seqs } from './bus-test-helpers.js';
-import { redisUnavailable, TEST_REDIS_URL } from './redis-availability.js';
+import { redisUnavailable, TEST_REDIS_URL } from '../support/redis.js';
 import { describeRunEventBus } from './run-event-bus.suite.js';
 
 const skipReason = await redisUnavailable();

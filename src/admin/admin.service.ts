@@ -1,0 +1,75 @@
+import type { AgentRegistry, RunControlCommand, RunControlResult, RunService, SessionService } from '../agents/index.js';
+import type { Config } from '../config/index.js';
+import { NotFoundError } from '../errors.js';
+import { isoNow } from '../ids.js';
+import type { AgentDetail, AgentSummary } from './agents.schema.js';
+import { mapAgentDetail, mapAgentSummary } from './map-agent.js';
+import { mapRunDetail, mapRunItem } from './map-run.js';
+import type { ListRunsQuery, RunDetail, RunItem } from './runs.schema.js';
+import type { SessionItem, SystemStatus } from './system.schema.js';
+
+export interface AdminServiceOptions {
+  agents: AgentRegistry;
+  runs: RunService;
+  sessions: SessionService;
+  config: Config['admin'];
+  /** Why the service is degraded (store or bus unreachable); empty when healthy. */
+  health: () => Promise<string[]>;
+  now?: () => Date;
+}
+
+/** What the admin API reads and does: agents, runs, sessions and health, composed from the agents feature. */
+export interface AdminService {
+  listAgents(): Promise<AgentSummary[]>;
+  getAgent(name: string): Promise<AgentDetail>;
+  listRuns(query: ListRunsQuery): Promise<RunItem[]>;
+  getRun(runId: string): Promise<RunDetail>;
+  control(runId: string, command: RunControlCommand): Promise<RunControlResult>;
+  listSessions(): Promise<SessionItem[]>;
+  status(): Promise<SystemStatus>;
+}
+
+export function createAdminService(options: AdminServiceOptions): AdminService {
+  const { agents, runs, sessions } = options;
+  const now = options.now ?? (() => new Date());
+  const startedAt = now().getTime();
+  const sessionsSince = () => isoNow(new Date(now().getTime() - options.config.session_window_minutes * 60_000));
+
+  return {
+    async listAgents() {
+      const counts = await runs.countByAgent();
+      return agents.list().map((agent) => mapAgentSummary(agent, counts));
+    },
+    async getAgent(name) {
+      const agent = agents.get(name);
+      return mapAgentDetail(agent, await runs.countByAgent());
+    },
+    async listRuns(query) {
+      const found = await runs.list({ agentName: query.agent_name, status: query.status, limit: query.limit, offset: query.offset });
+      return found.map(mapRunItem);
+    },
+    async getRun(runId) {
+      const found = await runs.find(runId);
+      if (!found) throw new NotFoundError(`No run with id "${runId}"`, 'run_not_found');
+      return mapRunDetail(found.run, found.steps);
+    },
+    control: (runId, command) => runs.control(runId, command),
+    listSessions: () => sessions.listActive(sessionsSince()),
+    async status() {
+      const reasons = await options.health();
+      // A store that is down must not take the status page with it: counts fall back to what this process knows.
+      const [activeRuns, activeSessions] = await Promise.all([
+        runs.countActive().catch(() => runs.active().length),
+        sessions.countActive(sessionsSince()).catch(() => 0),
+      ]);
+      return {
+        status: reasons.length > 0 ? 'degraded' : 'healthy',
+        reasons,
+        agents: agents.list().length,
+        active_runs: activeRuns,
+        active_sessions: activeSessions,
+        uptime_seconds: Math.floor((now().getTime() - startedAt) / 1000),
+      };
+    },
+  };
+}

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+
+export const runStatus = z.enum(['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted']);
+
+export const listRunsQuery = z.strictObject({
+  agent_name: z.string().min(1).optional().describe('Only runs of this agent'),
+  status: runStatus.optional().describe('Only runs in this state'),
+  limit: z.coerce.number().int().min(1).max(500).default(50).describe('At most this many runs (1-500)'),
+  offset: z.coerce.number().int().min(0).default(0).describe('Skip this many runs (newest first)'),
+});
+
+/** Spec "Run (list item)", plus where it came from. */
+export const runItem = z.object({
+  run_id: z.string(),
+  agent_name: z.string(),
+  status: runStatus,
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  total_tokens: z.number().int(),
+  cost_usd: z.number(),
+  steps: z.number().int().describe('How many model and tool calls the run made'),
+  source: z.string().describe('What started the run: chat, agui, webhook, poller, listener, a2a, autopilot'),
+  session_id: z.string().nullable(),
+  model: z.string(),
+});
+
+export const stepDetail = z.object({
+  step_id: z.string(),
+  step_index: z.number().int(),
+  kind: z.enum(['model', 'tool']),
+  name: z.string().describe('The model or the tool'),
+  status: z.enum(['completed', 'failed']),
+  started_at: z.string(),
+  finished_at: z.string(),
+  latency_ms: z.number().int(),
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  cost_usd: z.number(),
+  prompt_log: z.record(z.string(), z.unknown()).describe('What was sent and what came back'),
+});
+
+export const runDetail = runItem.extend({
+  input_tokens: z.number().int(),
+  output_tokens: z.number().int(),
+  output: z.string().nullable().describe('Everything the agent said, in full'),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  token_id: z.string().nullable().describe('The access token that started the run'),
+  step_details: z.array(stepDetail).describe('Every model and tool call in order, with its prompt log'),
+});
+
+export const runIdParams = z.object({ run_id: z.string().min(1) });
+
+export const runControlResult = z.object({ run_id: z.string(), status: runStatus });
+
+export type ListRunsQuery = z.infer<typeof listRunsQuery>;
+export type RunItem = z.infer<typeof runItem>;
+export type RunDetail = z.infer<typeof runDetail>;

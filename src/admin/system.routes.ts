@@ -1,0 +1,19 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import type { AdminService } from './admin.service.js';
+import { sessionItem, systemStatus } from './system.schema.js';
+
+/** GET /sessions and /status (spec 4.3). */
+export const adminSystemRoutes: FastifyPluginAsync<{ admin: AdminService }> = async (app, { admin }) => {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['admin'];
+
+  routes.get('/sessions', {
+    schema: { tags, summary: 'List sessions active within admin.session_window_minutes, most recent first', response: { 200: z.array(sessionItem) } },
+  }, () => admin.listSessions());
+
+  routes.get('/status', {
+    schema: { tags, summary: 'Health of the service: healthy, or degraded with reasons when the store or the bus is unreachable', response: { 200: systemStatus } },
+  }, () => admin.status());
+};

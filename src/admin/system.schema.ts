@@ -1,0 +1,23 @@
+import { z } from 'zod';
+
+/** Spec "Session". */
+export const sessionItem = z.object({
+  session_id: z.string(),
+  agent_name: z.string(),
+  message_count: z.number().int(),
+  created_at: z.string(),
+  last_active: z.string(),
+});
+
+/** Spec "System health", plus why it is degraded. */
+export const systemStatus = z.object({
+  status: z.enum(['healthy', 'degraded']),
+  reasons: z.array(z.string()).describe('Why the status is degraded; empty when healthy'),
+  agents: z.number().int(),
+  active_runs: z.number().int().describe('Runs running or paused, in every replica'),
+  active_sessions: z.number().int().describe('Sessions active within admin.session_window_minutes'),
+  uptime_seconds: z.number().int(),
+});
+
+export type SessionItem = z.infer<typeof sessionItem>;
+export type SystemStatus = z.infer<typeof systemStatus>;

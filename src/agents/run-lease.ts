@@ -1,0 +1,47 @@
+import { isoNow } from '../ids.js';
+import type { RunCommands } from './run-commands.js';
+import type { RunLogger } from './run-execution.js';
+import type { LiveRun } from './run-handle.js';
+import type { RunStore } from './run.store.js';
+
+export interface RunLeaseOptions {
+  live: ReadonlyMap<string, LiveRun>;
+  store: RunStore;
+  commands: RunCommands;
+  intervalMs: number;
+  /** A run whose heartbeat is older than this has lost its executor and is marked interrupted. */
+  staleMs: number;
+  log?: RunLogger;
+}
+
+/** How often a process refreshes its runs' heartbeats in multi-process mode, and when another process gives up on them. */
+export const RUN_LEASE_INTERVAL_MS = 5_000;
+export const RUN_LEASE_STALE_MS = 30_000;
+
+/**
+ * Multi-process mode only. Every interval: the heartbeat of this process's runs, the commands persisted
+ * for them (a paused run has no checkpoint to notice a resume whose message was lost), and the runs of
+ * processes that died, marked interrupted by whichever process looks first. Returns the stop function.
+ */
+export function startRunLease(options: RunLeaseOptions): () => void {
+  let busy = false;
+  const tick = async () => {
+    const now = Date.now();
+    const runIds = [...options.live.keys()];
+    if (runIds.length > 0) {
+      await options.store.touch(runIds, isoNow(new Date(now)));
+      const states = await options.store.controlStates(runIds);
+      for (const run of options.live.values()) options.commands.reconcile(run, states.get(run.runId));
+    }
+    await options.store.interruptOrphans({ now: isoNow(new Date(now)), staleBefore: isoNow(new Date(now - options.staleMs)) });
+  };
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    tick()
+      .catch((error: unknown) => options.log?.warn({ err: error }, 'run heartbeat failed'))
+      .finally(() => (busy = false));
+  }, options.intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}

@@ -1,0 +1,123 @@
+import type { RunEvent, RunEventBus } from '../bus/index.js';
+import { createId, isoNow } from '../ids.js';
+import type { ModelClient, ToolDefinition } from '../llm/index.js';
+import type { ToolRegistry } from '../tools/index.js';
+import type { AgentRegistry, RegisteredAgent } from './agent-registry.js';
+import { createRunControl } from './run-control.js';
+import { createRunEventPublisher } from './run-event-publisher.js';
+import { executeRun, type RunLogger } from './run-execution.js';
+import type { LiveRun, StartRunRequest } from './run-handle.js';
+import { createRunRecorder, type PricingFunction } from './run-recorder.js';
+import type { RunResult } from './run-result.js';
+import type { RunStore } from './run.store.js';
+import type { RunRecord } from './run.types.js';
+import type { SessionService } from './session.service.js';
+
+export interface StartRunDeps {
+  agents: AgentRegistry;
+  models: ModelClient;
+  tools: ToolRegistry;
+  runStore: RunStore;
+  sessions: SessionService;
+  bus: RunEventBus;
+  pricing?: PricingFunction;
+  log?: RunLogger;
+  /** A run's events from the start (the service's attach), for iterating a handle. */
+  events(runId: string): Promise<AsyncIterable<RunEvent> | undefined>;
+  /** Multi-process mode: applies commands other processes persisted, at every checkpoint. */
+  beforeCheckpoint?: (run: LiveRun) => Promise<void>;
+}
+
+/** Records the run, publishes run-start and sets the loop going; throws before that for an unknown agent (404) or a session of another agent (409). */
+export async function startRun(deps: StartRunDeps, request: StartRunRequest): Promise<LiveRun> {
+  const agent = deps.agents.get(request.agentName);
+  const merged = request.sessionId ? await deps.sessions.open(request.sessionId, agent.name, request.messages) : undefined;
+  const offered = offerTools(deps.tools, agent, request.clientTools ?? []);
+  const runId = createId('run');
+  await deps.runStore.insertRun(initialRecord(runId, agent, request));
+
+  let run: LiveRun | undefined;
+  const controller = createRunControl({ signal: request.signal, beforeCheckpoint: deps.beforeCheckpoint && (() => deps.beforeCheckpoint!(run!)) });
+  const events = createRunEventPublisher({ runId, bus: deps.bus, isHeld: () => controller.status === 'paused', onError: reportOnce(deps.log, runId) });
+  controller.onChange((status) => status !== 'paused' && events.release());
+  events.emit({ type: 'run-start', agentName: agent.name, model: agent.model, source: request.source, sessionId: request.sessionId ?? null });
+
+  let statusWrites: Promise<void> = Promise.resolve();
+  let result: Promise<RunResult> | undefined;
+  run = {
+    runId,
+    controller,
+    writeStatus(status) {
+      statusWrites = statusWrites.catch(() => undefined).then(() => deps.runStore.setActiveStatus(runId, status));
+      return statusWrites;
+    },
+    handle: {
+      runId,
+      agentName: agent.name,
+      control: controller,
+      get result() {
+        return result!;
+      },
+      [Symbol.asyncIterator]: () => replayFromStart(deps, runId)[Symbol.asyncIterator](),
+    },
+  };
+  const ctx = {
+    agent,
+    models: deps.models,
+    tools: deps.tools,
+    ...offered,
+    temperature: request.temperature ?? agent.temperature,
+    maxTokens: request.maxTokens ?? agent.max_tokens,
+    control: controller,
+    recorder: createRunRecorder({ runId, model: agent.model, store: deps.runStore, pricing: deps.pricing }),
+    emit: events.emit,
+  };
+  const session = request.sessionId && merged ? { id: request.sessionId, pending: merged.pending, service: deps.sessions } : undefined;
+  const conversation = merged?.conversation ?? request.messages;
+  result = executeRun({ runId, ctx, conversation, controller, store: deps.runStore, bus: deps.bus, events, session, log: deps.log });
+  return run;
+}
+
+async function* replayFromStart(deps: StartRunDeps, runId: string): AsyncGenerator<RunEvent> {
+  const source = await deps.events(runId);
+  if (source) yield* source;
+}
+
+function offerTools(registry: ToolRegistry, agent: RegisteredAgent, clientTools: ToolDefinition[]) {
+  const own = agent.tools.length > 0 ? registry.forAgent(agent.tools) : [];
+  const ownNames = new Set(own.map((tool) => tool.name));
+  const client = clientTools.filter((tool) => !ownNames.has(tool.name));
+  return { toolDefinitions: [...own, ...client], clientToolNames: new Set(client.map((tool) => tool.name)) };
+}
+
+// One line per run, not one per delta, when the bus is down.
+function reportOnce(log: RunLogger | undefined, runId: string): (error: unknown) => void {
+  let reported = false;
+  return (error) => {
+    if (reported) return;
+    reported = true;
+    log?.warn({ err: error, run_id: runId }, 'could not publish run events to the bus; subscribers may miss them');
+  };
+}
+
+function initialRecord(runId: string, agent: RegisteredAgent, request: StartRunRequest): RunRecord {
+  return {
+    run_id: runId,
+    agent_name: agent.name,
+    status: 'running',
+    source: request.source,
+    session_id: request.sessionId ?? null,
+    model: agent.model,
+    started_at: isoNow(),
+    finished_at: null,
+    total_tokens: 0,
+    input_tokens: 0,
+    output_tokens: 0,
+    cost_usd: 0,
+    steps: 0,
+    output: null,
+    error_code: null,
+    error_message: null,
+    token_id: request.tokenId ?? null,
+  };
+}

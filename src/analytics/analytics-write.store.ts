@@ -1,0 +1,78 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from '../db/index.js';
+import type { AnalyticsTables } from './analytics.tables.js';
+import type { AnalyticsBatch, UsageRow } from './analytics.types.js';
+import { toCostNanos } from './cost-nanos.js';
+
+export interface AnalyticsWriteStore {
+  /** Inserts usage rows and risk events and adds the usage to the daily totals, in one transaction. */
+  writeBatch(batch: AnalyticsBatch): Promise<void>;
+}
+
+type DailyRow = { [K in keyof AnalyticsTables['usage_daily']]: K extends 'day' | 'agent_name' | 'model' ? string : number };
+
+// Bound parameters per statement stay under SQLite's limit (32766) and PostgreSQL's (65535).
+const MAX_PARAMETERS = 30_000;
+const USAGE_COLUMNS = 19;
+const RISK_COLUMNS = 7;
+const DAILY_COLUMNS = 9;
+
+export function createAnalyticsWriteStore(database: Kysely<Database>): AnalyticsWriteStore {
+  const db = database.withTables<AnalyticsTables>();
+  return {
+    async writeBatch({ usage, risks }) {
+      if (usage.length === 0 && risks.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        for (const rows of chunks(usage, USAGE_COLUMNS)) await trx.insertInto('usage_records').values(rows).execute();
+        for (const rows of chunks(risks, RISK_COLUMNS)) await trx.insertInto('risk_events').values(rows).execute();
+        for (const rows of chunks(sumByDay(usage), DAILY_COLUMNS)) await addToDailyTotals(trx, rows);
+      });
+    },
+  };
+}
+
+function addToDailyTotals(trx: Transaction<Database & AnalyticsTables>, rows: DailyRow[]): Promise<unknown> {
+  return trx
+    .insertInto('usage_daily')
+    .values(rows)
+    .onConflict((conflict) =>
+      conflict.columns(['day', 'agent_name', 'model']).doUpdateSet((eb) => ({
+        request_count: eb('usage_daily.request_count', '+', eb.ref('excluded.request_count')),
+        input_tokens: eb('usage_daily.input_tokens', '+', eb.ref('excluded.input_tokens')),
+        output_tokens: eb('usage_daily.output_tokens', '+', eb.ref('excluded.output_tokens')),
+        cached_tokens: eb('usage_daily.cached_tokens', '+', eb.ref('excluded.cached_tokens')),
+        total_tokens: eb('usage_daily.total_tokens', '+', eb.ref('excluded.total_tokens')),
+        cost_nanos: eb('usage_daily.cost_nanos', '+', eb.ref('excluded.cost_nanos')),
+      })),
+    )
+    .execute();
+}
+
+/**
+ * One row per (day, agent, model) of the batch: PostgreSQL refuses an upsert that touches a row twice.
+ * Sorted, so concurrent replicas lock the rows they share in the same order and cannot deadlock.
+ */
+function sumByDay(usage: UsageRow[]): DailyRow[] {
+  const totals = new Map<string, DailyRow>();
+  for (const row of usage) {
+    const day = row.created_at.slice(0, 10);
+    const key = `${day}\u0000${row.agent_name}\u0000${row.model}`;
+    let total = totals.get(key);
+    if (!total) {
+      total = { day, agent_name: row.agent_name, model: row.model, request_count: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, total_tokens: 0, cost_nanos: 0 };
+      totals.set(key, total);
+    }
+    total.request_count += 1;
+    total.input_tokens += row.input_tokens;
+    total.output_tokens += row.output_tokens;
+    total.cached_tokens += row.cached_tokens;
+    total.total_tokens += row.total_tokens;
+    total.cost_nanos += toCostNanos(row.cost_usd);
+  }
+  return [...totals.keys()].sort().map((key) => totals.get(key)!);
+}
+
+function* chunks<T>(rows: T[], columns: number): Generator<T[]> {
+  const size = Math.floor(MAX_PARAMETERS / columns);
+  for (let start = 0; start < rows.length; start += size) yield rows.slice(start, start + size);
+}

@@ -1,0 +1,47 @@
+import { RunAgentInputSchema } from '@ag-ui/core/schemas';
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { CLIENT_CLOSED } from '../../agents/index.js';
+import type { AguiRouteSettings } from './agui-routes-options.js';
+import { agentParams, formatQuery } from './agui.schema.js';
+import { convertRunAgentInput } from './convert-run-agent-input.js';
+import { createEventMapper } from './create-event-mapper.js';
+import { createReplySseWriter } from './sse-writer.js';
+import { streamRunEvents } from './stream-run-events.js';
+
+/**
+ * POST /agui/agents/{name}: the standard AG-UI endpoint, so an @ag-ui/client HttpAgent (or CopilotKit)
+ * runs our agents. The client owns the thread: its messages are the whole conversation, nothing is
+ * stored server-side, and the events echo its threadId and runId (ours is in the X-Run-Id header).
+ */
+export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs }) => {
+  app.withTypeProvider<ZodTypeProvider>().post('/agui/agents/:name', {
+    config: { auth: { scope: 'chat', agent: (request) => (request.params as { name: string }).name } },
+    schema: {
+      tags: ['agui'],
+      summary: 'Run an agent from an AG-UI RunAgentInput and stream its AG-UI events over SSE',
+      params: agentParams,
+      querystring: formatQuery,
+      body: RunAgentInputSchema,
+    },
+  }, async (request, reply) => {
+    const agent = agents.get(request.params.name);
+    const input = request.body;
+    const { messages, clientTools } = convertRunAgentInput(input);
+    const principal = request.principal;
+    const run = await runs.start({
+      agentName: agent.name,
+      messages,
+      clientTools,
+      source: 'agui',
+      tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
+    });
+    void reply.header('x-run-id', run.runId);
+    const sse = createReplySseWriter(reply, heartbeatMs);
+    sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
+    sse.open();
+    await streamRunEvents(run, createEventMapper(request.query.format, { threadId: input.threadId, runId: input.runId }), sse);
+    sse.end();
+    return reply;
+  });
+};

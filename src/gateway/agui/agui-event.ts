@@ -1,0 +1,46 @@
+import type {
+  RunErrorEvent,
+  RunFinishedEvent,
+  RunStartedEvent,
+  TextMessageContentEvent,
+  TextMessageEndEvent,
+  TextMessageStartEvent,
+  ToolCallArgsEvent,
+  ToolCallEndEvent,
+  ToolCallResultEvent,
+  ToolCallStartEvent,
+} from '@ag-ui/core';
+
+/** `agui`: the official upper-case AG-UI events (default); `simple`: the spec's lower-case set (section 6). */
+export type StreamFormat = 'agui' | 'simple';
+
+/** The official AG-UI events this gateway emits: a subset of @ag-ui/core's `Event` union. */
+export type AguiEvent =
+  | RunStartedEvent
+  | TextMessageStartEvent
+  | TextMessageContentEvent
+  | TextMessageEndEvent
+  | ToolCallStartEvent
+  | ToolCallArgsEvent
+  | ToolCallEndEvent
+  | ToolCallResultEvent
+  | RunFinishedEvent
+  | RunErrorEvent;
+
+/** The spec's lower-case events (section 6), each exactly its payload plus `type`. */
+export type SimpleEvent =
+  | { type: 'run_started'; run_id: string; agent_name: string }
+  | { type: 'text_delta'; delta: string }
+  | { type: 'tool_call'; name: string; arguments: unknown }
+  | { type: 'tool_result'; name: string; result: string }
+  | { type: 'run_completed'; run_id: string; output: string }
+  | { type: 'run_error'; error: string };
+
+/** One event on the wire: an SSE `event:` + `data:` pair, or one WebSocket text frame. */
+export type StreamEvent = AguiEvent | SimpleEvent;
+
+/** The ids the events name. The standard endpoint echoes the client's; elsewhere the run's own. */
+export interface StreamIdentity {
+  runId?: string;
+  threadId?: string;
+}

@@ -1,0 +1,2 @@
+export { aguiRoutes } from './agui.routes.js';
+export type { AguiRoutesOptions } from './agui-routes-options.js';

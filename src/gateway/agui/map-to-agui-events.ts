@@ -1,0 +1,109 @@
+import { EventType } from '@ag-ui/core';
+import type { RunEvent } from '../../bus/index.js';
+import type { AguiEvent, StreamIdentity } from './agui-event.js';
+
+/** What the mapper must remember between events: the run's ids and which message is open. */
+export interface AguiMapperState {
+  identity: StreamIdentity;
+  threadId?: string;
+  /** The assistant message of the current model step: its text and its tool calls belong to it. */
+  stepMessageId?: string;
+  /** The text message between its TEXT_MESSAGE_START and TEXT_MESSAGE_END. */
+  openMessageId?: string;
+}
+
+export interface AguiMapping {
+  state: AguiMapperState;
+  events: AguiEvent[];
+}
+
+export function initialAguiState(identity: StreamIdentity = {}): AguiMapperState {
+  return { identity };
+}
+
+/**
+ * One RunEvent → the official AG-UI events it stands for. Pure, so a resumed stream rebuilds the same
+ * ids by replaying the run's log. Every text message is closed before anything else happens, and tool
+ * calls are complete in the RunEvent, so TOOL_CALL_START/ARGS/END leave together and nothing stays open.
+ */
+export function mapToAguiEvents(state: AguiMapperState, event: RunEvent): AguiMapping {
+  switch (event.type) {
+    case 'run-start': {
+      const threadId = state.identity.threadId ?? event.sessionId ?? event.runId;
+      return { state: { ...state, threadId }, events: [{ type: EventType.RUN_STARTED, threadId, runId: runIdOf(state, event) }] };
+    }
+    case 'step-start': {
+      const closed = closeMessage(state);
+      return event.kind === 'model' ? { state: { ...closed.state, stepMessageId: messageIdAt(event) }, events: closed.events } : closed;
+    }
+    case 'text-delta': {
+      // AG-UI allows empty deltas, but they carry nothing and the issue asks for none.
+      if (event.delta === '') return { state, events: [] };
+      const opened = openMessage(state, event);
+      const messageId = opened.state.openMessageId as string;
+      return { state: opened.state, events: [...opened.events, { type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: event.delta }] };
+    }
+    case 'tool-call': {
+      const closed = closeMessage(state);
+      const parent = closed.state.stepMessageId;
+      const call: AguiEvent[] = [
+        { type: EventType.TOOL_CALL_START, toolCallId: event.toolCallId, toolCallName: event.name, ...(parent ? { parentMessageId: parent } : {}) },
+        ...(event.arguments === '' ? [] : [{ type: EventType.TOOL_CALL_ARGS, toolCallId: event.toolCallId, delta: event.arguments } as const]),
+        { type: EventType.TOOL_CALL_END, toolCallId: event.toolCallId },
+      ];
+      return { state: closed.state, events: [...closed.events, ...call] };
+    }
+    case 'tool-result':
+      return { state, events: [{ type: EventType.TOOL_CALL_RESULT, messageId: messageIdAt(event), toolCallId: event.toolCallId, content: event.result }] };
+    case 'guardrail-flag':
+      // No AG-UI event in our set carries it; operators read flags through analytics.
+      return { state, events: [] };
+    case 'run-error':
+      return failAguiStream(state, event);
+    case 'run-end': {
+      const closed = closeMessage(state);
+      const finished: AguiEvent = { type: EventType.RUN_FINISHED, threadId: threadIdOf(state, event), runId: runIdOf(state, event) };
+      return { state: closed.state, events: [...closed.events, finished] };
+    }
+    default:
+      return assertNever(event);
+  }
+}
+
+/** Ends the stream with RUN_ERROR: for a failed run, and for a stream whose events stopped before the run's end. */
+export function failAguiStream(state: AguiMapperState, error: { code: string; message: string }): AguiMapping {
+  const closed = closeMessage(state);
+  return { state: closed.state, events: [...closed.events, { type: EventType.RUN_ERROR, message: error.message, code: error.code }] };
+}
+
+function openMessage(state: AguiMapperState, event: RunEvent): AguiMapping {
+  if (state.openMessageId) return { state, events: [] };
+  // Without a step-start (a log replayed from its middle) the text still gets a stable id of its own.
+  const messageId = state.stepMessageId ?? messageIdAt(event);
+  return {
+    state: { ...state, openMessageId: messageId, stepMessageId: messageId },
+    events: [{ type: EventType.TEXT_MESSAGE_START, messageId, role: 'assistant' }],
+  };
+}
+
+function closeMessage(state: AguiMapperState): AguiMapping {
+  if (!state.openMessageId) return { state, events: [] };
+  return { state: { ...state, openMessageId: undefined }, events: [{ type: EventType.TEXT_MESSAGE_END, messageId: state.openMessageId }] };
+}
+
+/** Message ids come from the run id and the event's place in its log, so a replay names them the same. */
+function messageIdAt(event: Pick<RunEvent, 'runId' | 'seq'>): string {
+  return `msg_${event.runId.replace(/^run_/, '')}_${event.seq}`;
+}
+
+function runIdOf(state: AguiMapperState, event: RunEvent): string {
+  return state.identity.runId ?? event.runId;
+}
+
+function threadIdOf(state: AguiMapperState, event: RunEvent): string {
+  return state.threadId ?? state.identity.threadId ?? event.runId;
+}
+
+function assertNever(event: never): never {
+  throw new Error(`unhandled run event ${JSON.stringify(event)}`);
+}

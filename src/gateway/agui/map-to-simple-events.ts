@@ -1,0 +1,43 @@
+import type { RunEvent } from '../../bus/index.js';
+import type { SimpleEvent, StreamIdentity } from './agui-event.js';
+
+/** One RunEvent → the spec's lower-case events (section 6). Steps and guardrail flags have no counterpart there. */
+export function mapToSimpleEvents(event: RunEvent, identity: StreamIdentity = {}): SimpleEvent[] {
+  switch (event.type) {
+    case 'run-start':
+      return [{ type: 'run_started', run_id: identity.runId ?? event.runId, agent_name: event.agentName }];
+    case 'text-delta':
+      return event.delta === '' ? [] : [{ type: 'text_delta', delta: event.delta }];
+    case 'tool-call':
+      return [{ type: 'tool_call', name: event.name, arguments: parseArguments(event.arguments) }];
+    case 'tool-result':
+      return [{ type: 'tool_result', name: event.name, result: event.result }];
+    case 'run-end':
+      return [{ type: 'run_completed', run_id: identity.runId ?? event.runId, output: event.output }];
+    case 'run-error':
+      return failSimpleStream(event);
+    case 'step-start':
+    case 'guardrail-flag':
+      return [];
+    default:
+      return assertNever(event);
+  }
+}
+
+export function failSimpleStream(error: { message: string }): SimpleEvent[] {
+  return [{ type: 'run_error', error: error.message }];
+}
+
+/** The arguments as the JSON value the model wrote; its raw text only when that is not valid JSON. */
+function parseArguments(text: string): unknown {
+  if (text.trim() === '') return {};
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+function assertNever(event: never): never {
+  throw new Error(`unhandled run event ${JSON.stringify(event)}`);
+}

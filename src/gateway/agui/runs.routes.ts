@@ -1,0 +1,40 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { CLIENT_CLOSED } from '../../agents/index.js';
+import type { AguiRouteSettings } from './agui-routes-options.js';
+import { formatQuery, runsBody } from './agui.schema.js';
+import { createEventMapper } from './create-event-mapper.js';
+import { createReplySseWriter } from './sse-writer.js';
+import { streamRunEvents } from './stream-run-events.js';
+
+/** POST /agui/runs (spec 4.2): starts a run and streams it. Leaving the stream cancels the run. */
+export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs }) => {
+  app.withTypeProvider<ZodTypeProvider>().post('/agui/runs', {
+    config: { auth: { scope: 'chat', agent: (request) => (request.body as { agent_name?: string } | undefined)?.agent_name } },
+    schema: {
+      tags: ['agui'],
+      summary: 'Run an agent and stream its events over SSE (AG-UI; ?format=simple for the lower-case set)',
+      querystring: formatQuery,
+      body: runsBody,
+    },
+  }, async (request, reply) => {
+    const { body } = request;
+    // Both fail as plain JSON errors, before any byte of the stream.
+    agents.get(body.agent_name);
+    const principal = request.principal;
+    const run = await runs.start({
+      agentName: body.agent_name,
+      messages: [{ role: 'user', content: body.message }],
+      source: 'agui',
+      sessionId: body.session_id,
+      tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
+    });
+    void reply.header('x-run-id', run.runId);
+    const sse = createReplySseWriter(reply, heartbeatMs);
+    sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
+    sse.open();
+    await streamRunEvents(run, createEventMapper(request.query.format), sse);
+    sse.end();
+    return reply;
+  });
+};

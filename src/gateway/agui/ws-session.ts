@@ -1,0 +1,118 @@
+import type { RawData, WebSocket } from 'ws';
+import { cancelledError, CLIENT_CLOSED, type RunHandle, type RunService } from '../../agents/index.js';
+import { AppError, isAppError, ValidationError } from '../../errors.js';
+import { createId } from '../../ids.js';
+import type { StreamFormat } from './agui-event.js';
+import { clientFrame, type ClientFrame } from './agui.schema.js';
+import { createEventMapper } from './create-event-mapper.js';
+import { streamRunEvents, type EventSink } from './stream-run-events.js';
+
+export interface WsSessionOptions {
+  agentName: string;
+  format: StreamFormat;
+  runs: RunService;
+  /** The session the socket continues; a new one per socket when absent. */
+  sessionId?: string;
+  tokenId?: string;
+  /** A ping frame this often; a socket that did not answer the previous one is dropped. */
+  heartbeatMs: number;
+  log: { error(details: object, message: string): void };
+}
+
+/** The error frame a bad frame (or a run that cannot start) gets: the socket stays open. */
+export function createErrorFrame(error: AppError): { type: 'error'; error: { type: string; code: string; message: string } } {
+  return { type: 'error', error: { type: error.type, code: error.code, message: error.message } };
+}
+
+/**
+ * One WebSocket conversation with an agent: each `message` frame starts a run in the socket's session
+ * and its events go out as one JSON text frame each; `cancel` cancels the run under way. Closing the
+ * socket cancels it too, as leaving an SSE stream does.
+ */
+export function serveWsSession(socket: WebSocket, options: WsSessionOptions): void {
+  let sessionId = options.sessionId ?? createId('ses');
+  let current: RunHandle | undefined;
+  let starting = false;
+  const send = (frame: object) => {
+    if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
+  };
+  const sink: EventSink = {
+    async send(events) {
+      for (const event of events) send(event);
+    },
+    get closed() {
+      return socket.readyState !== socket.OPEN;
+    },
+  };
+
+  const startRun = async (content: string) => {
+    if (current || starting) throw new AppError({ type: 'conflict_error', code: 'run_in_progress', status: 409, message: 'A run is already under way on this socket; wait for its end or send {"type":"cancel"}' });
+    starting = true;
+    try {
+      current = await options.runs.start({ agentName: options.agentName, messages: [{ role: 'user', content }], source: 'agui', sessionId, tokenId: options.tokenId });
+    } finally {
+      starting = false;
+    }
+    const run = current;
+    if (socket.readyState !== socket.OPEN) run.control.cancel(CLIENT_CLOSED());
+    await streamRunEvents(run, createEventMapper(options.format), sink);
+    current = undefined;
+  };
+
+  const handle = async (frame: ClientFrame) => {
+    switch (frame.type) {
+      case 'message':
+        if (frame.session_id) sessionId = frame.session_id;
+        return startRun(frame.content);
+      case 'cancel':
+        if (!current) throw new AppError({ type: 'conflict_error', code: 'no_active_run', status: 409, message: 'No run is under way on this socket' });
+        return current.control.cancel(cancelledError('The client cancelled the run'));
+      case 'ping':
+        return send({ type: 'pong' });
+    }
+  };
+
+  socket.on('message', (data, isBinary) => {
+    let frame: ClientFrame;
+    try {
+      frame = parseFrame(data, isBinary);
+    } catch (error) {
+      return send(createErrorFrame(error as AppError));
+    }
+    handle(frame).catch((error: unknown) => {
+      if (!isAppError(error)) options.log.error({ err: error }, 'websocket frame failed');
+      send(createErrorFrame(isAppError(error) ? error : new AppError({ type: 'server_error', code: 'internal_error', status: 500, message: 'Internal server error' })));
+    });
+  });
+
+  let alive = true;
+  socket.on('pong', () => (alive = true));
+  const keepAlive = setInterval(() => {
+    if (!alive) return socket.terminate();
+    alive = false;
+    socket.ping();
+  }, options.heartbeatMs);
+  keepAlive.unref();
+  socket.on('close', () => {
+    clearInterval(keepAlive);
+    current?.control.cancel(CLIENT_CLOSED());
+  });
+}
+
+function parseFrame(data: RawData, isBinary: boolean): ClientFrame {
+  if (isBinary) throw new ValidationError('Frames must be JSON text, not binary', 'invalid_frame');
+  let json: unknown;
+  try {
+    json = JSON.parse(rawText(data));
+  } catch {
+    throw new ValidationError('Frames must be JSON objects such as {"type":"message","content":"..."}', 'invalid_json');
+  }
+  const parsed = clientFrame.safeParse(json);
+  if (!parsed.success) throw new ValidationError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'frame'}: ${issue.message}`).join('; '), 'invalid_frame');
+  return parsed.data;
+}
+
+function rawText(data: RawData): string {
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.from(data).toString('utf8');
+}

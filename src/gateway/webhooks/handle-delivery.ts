@@ -1,0 +1,31 @@
+import type { WebhookConfig, WebhookSettings } from '../../config/index.js';
+import { isoNow } from '../../ids.js';
+import { runHandlers, type InboxOutcome } from '../../inbox/index.js';
+import { matchHandlers } from '../../templates/index.js';
+import type { WebhookDelivery } from './webhook-delivery.store.js';
+import type { StartRun } from './webhook.types.js';
+
+export interface HandleDeliveryContext {
+  /** The delivery's webhook as configured now; undefined when it was removed from the config. */
+  webhook: WebhookConfig | undefined;
+  settings: Pick<WebhookSettings, 'max_attempts' | 'backoff_seconds' | 'max_backoff_seconds'>;
+  startRun: StartRun;
+  now: () => Date;
+  /** True while the process shuts down: runs ending then are not held against the delivery. */
+  stopping: () => boolean;
+}
+
+/** Runs one claimed delivery's matching handlers against the current config and decides what becomes of it. */
+export async function handleDelivery(delivery: WebhookDelivery, context: HandleDeliveryContext): Promise<InboxOutcome> {
+  const { webhook } = context;
+  if (!webhook) return { status: 'failed', finishedAt: isoNow(context.now()), lastError: `webhook "${delivery.webhook}" is no longer configured`, runIds: delivery.run_ids, completedHandlers: delivery.completed_handlers };
+  const metadata = { delivery_id: delivery.delivery_id, event: delivery.event, webhook: delivery.webhook };
+  return runHandlers(delivery, {
+    handlers: matchHandlers(webhook.handlers, delivery.event),
+    payload: JSON.parse(delivery.payload) as unknown,
+    startRun: (handler, prompt) => context.startRun({ agentName: handler.agent, prompt, source: 'webhook', metadata }),
+    settings: context.settings,
+    now: context.now,
+    stopping: context.stopping,
+  });
+}

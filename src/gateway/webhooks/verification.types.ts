@@ -1,0 +1,28 @@
+/** A request as signature verification sees it: Node's lower-cased headers and the raw body bytes. */
+export interface SignedRequest {
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+export interface VerifySignatureOptions {
+  secrets: readonly string[];
+  /** Lower-cased header name that carries the signature. */
+  signatureHeader: string;
+  toleranceSeconds: number;
+  now: Date;
+}
+
+/** `reason` is for the log only; clients get one generic 401. */
+export type VerificationResult = { ok: true } | { ok: false; reason: string };
+
+export type SignatureVerifier = (request: SignedRequest, options: VerifySignatureOptions) => VerificationResult;
+
+/** One header value; a repeated header is ambiguous and treated as absent. */
+export function headerValue(request: SignedRequest, name: string): string | undefined {
+  const value = request.headers[name];
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+export function isWithinTolerance(timestampSeconds: number, options: VerifySignatureOptions): boolean {
+  return Math.abs(options.now.getTime() / 1000 - timestampSeconds) <= options.toleranceSeconds;
+}

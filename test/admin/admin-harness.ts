@@ -1,0 +1,69 @@
+import OpenAI from 'openai';
+import { startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
+import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+
+/** Agents of the admin tests; the upstream URL is filled in per gateway. */
+export const adminYaml = (extra = '') => `
+auth:
+  api_keys: ["\${TEST_API_KEY}"]
+providers:
+  upstream: { type: openai-compatible, base_url: "\${UPSTREAM_URL}", max_retries: 0, timeout_ms: 120000 }
+agents:
+  - name: helper
+    model: upstream/test-model
+    system_prompt: You are a helpful assistant.
+    description: Answers questions.
+    capabilities: [chat]
+    temperature: 0.2
+    max_iterations: 4
+  - name: timekeeper
+    model: upstream/test-model
+    system_prompt: You tell the time.
+    tools: [get_current_time]
+${extra}`;
+
+export interface AdminHarness {
+  app: TestApp;
+  upstream: FakeUpstream;
+  client: OpenAI;
+  /** Calls the admin API with the operator key; the body is parsed JSON. */
+  admin<T = any>(method: string, path: string, init?: { key?: string }): Promise<{ status: number; body: T }>;
+  stop(): Promise<void>;
+}
+
+export async function startAdminHarness(options: { yaml?: string; env?: NodeJS.ProcessEnv; databaseUrl?: string; dataDir?: string } = {}): Promise<AdminHarness> {
+  const upstream = await startFakeUpstream();
+  const app = await startTestApp(options.yaml ?? adminYaml(), { env: { UPSTREAM_URL: upstream.url, ...options.env }, databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  return {
+    app,
+    upstream,
+    client: new OpenAI({ baseURL: `${app.url}/v1`, apiKey: TEST_API_KEY, maxRetries: 0 }),
+    admin: (method, path, init) => callAdmin(app.url, method, path, init?.key ?? TEST_API_KEY),
+    async stop() {
+      await app.stop();
+      await upstream.close();
+    },
+  };
+}
+
+export async function callAdmin<T = any>(baseUrl: string, method: string, path: string, key = TEST_API_KEY): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${baseUrl}/api/v1/admin${path}`, { method, headers: { authorization: `Bearer ${key}` } });
+  return { status: response.status, body: (await response.json()) as T };
+}
+
+/** Reads a streamed completion in the background; `text()` is everything received so far. */
+export function readCompletion(stream: AsyncIterable<OpenAI.Chat.Completions.ChatCompletionChunk>) {
+  const pieces: string[] = [];
+  let failure: unknown;
+  const done = (async () => {
+    try {
+      for await (const chunk of stream) {
+        const content = chunk.choices[0]?.delta?.content;
+        if (content) pieces.push(content);
+      }
+    } catch (error) {
+      failure = error;
+    }
+  })();
+  return { pieces, done, text: () => pieces.join(''), failure: () => failure };
+}

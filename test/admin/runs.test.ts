@@ -1,0 +1,80 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_API_KEY } from '../support/app.js';
+import { startAdminHarness, type AdminHarness } from './admin-harness.js';
+
+describe('GET /api/v1/admin/runs', () => {
+  let harness: AdminHarness;
+  const ids: { helper: string[]; timekeeper: string[]; failed: string } = { helper: [], timekeeper: [], failed: '' };
+
+  beforeAll(async () => {
+    harness = await startAdminHarness();
+    const ask = async (model: string) => (await harness.client.chat.completions.create({ model, messages: [{ role: 'user', content: `hi ${model}` }] }).withResponse()).response.headers.get('x-run-id')!;
+    for (let i = 0; i < 3; i += 1) ids.helper.push(await ask('helper'));
+    ids.timekeeper.push(await ask('timekeeper'));
+    harness.upstream.enqueue({ kind: 'error', status: 400 });
+    ids.failed = (await harness.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'fail' }] }).withResponse().catch((error: { headers: Headers }) => ({ response: error })))
+      .response.headers.get('x-run-id')!;
+  });
+  afterAll(() => harness.stop());
+
+  it('lists runs newest first with the spec fields plus source, session and model', async () => {
+    const { status, body } = await harness.admin('GET', '/runs');
+    expect(status).toBe(200);
+    expect(body.map((run: { run_id: string }) => run.run_id)).toEqual([ids.failed, ...ids.timekeeper, ...ids.helper.slice().reverse()]);
+    expect(Object.keys(body[1]).sort()).toEqual(['agent_name', 'cost_usd', 'finished_at', 'model', 'run_id', 'session_id', 'source', 'started_at', 'status', 'steps', 'total_tokens'].sort());
+    expect(body[1]).toMatchObject({ agent_name: 'timekeeper', status: 'completed', source: 'chat', session_id: null, model: 'upstream/test-model', total_tokens: 15, steps: 1 });
+  });
+
+  it('filters by agent and status, and pages with limit and offset', async () => {
+    const helperRuns = (await harness.admin('GET', '/runs?agent_name=helper')).body;
+    expect(helperRuns.map((run: { run_id: string }) => run.run_id)).toEqual([ids.failed, ...ids.helper.slice().reverse()]);
+    const failed = (await harness.admin('GET', '/runs?status=failed')).body;
+    expect(failed).toEqual([expect.objectContaining({ run_id: ids.failed, status: 'failed' })]);
+    expect((await harness.admin('GET', '/runs?agent_name=timekeeper&status=failed')).body).toEqual([]);
+    const page = (await harness.admin('GET', '/runs?agent_name=helper&limit=2&offset=1')).body;
+    expect(page.map((run: { run_id: string }) => run.run_id)).toEqual(ids.helper.slice().reverse().slice(0, 2));
+    expect((await harness.admin('GET', '/runs?offset=100')).body).toEqual([]);
+    expect((await harness.admin('GET', '/runs?limit=500')).body).toHaveLength(5);
+  });
+
+  it('answers 400 naming the field for invalid filters and paging', async () => {
+    const cases: [string, string][] = [
+      ['limit=0', 'limit'],
+      ['limit=501', 'limit'],
+      ['limit=ten', 'limit'],
+      ['limit=2.5', 'limit'],
+      ['offset=-1', 'offset'],
+      ['status=sleeping', 'status'],
+      ['colour=red', 'colour'],
+    ];
+    for (const [query, field] of cases) {
+      const { status, body } = await harness.admin('GET', `/runs?${query}`);
+      expect(status, query).toBe(400);
+      expect(body.error, query).toMatchObject({ type: 'invalid_request_error', param: field, message: expect.stringContaining(`querystring.${field}`) });
+    }
+  });
+
+  it('shows one run with its steps, prompt logs, output and error; 404 for an unknown id', async () => {
+    const { status, body } = await harness.admin('GET', `/runs/${ids.timekeeper[0]}`);
+    expect(status).toBe(200);
+    expect(body).toMatchObject({ run_id: ids.timekeeper[0], status: 'completed', output: 'echo: hi timekeeper', error: null, input_tokens: 10, output_tokens: 5, steps: 1, token_id: null });
+    expect(body.step_details).toEqual([
+      expect.objectContaining({ step_index: 0, kind: 'model', name: 'upstream/test-model', status: 'completed', prompt_log: expect.objectContaining({ response: 'echo: hi timekeeper', tools: ['get_current_time'] }) }),
+    ]);
+    expect(body.step_details[0].prompt_log.messages).toEqual([{ role: 'system', content: 'You tell the time.' }, { role: 'user', content: 'hi timekeeper' }]);
+
+    const failed = (await harness.admin('GET', `/runs/${ids.failed}`)).body;
+    expect(failed).toMatchObject({ status: 'failed', error: { code: expect.any(String), message: expect.any(String) } });
+
+    const unknown = await harness.admin('GET', '/runs/run_unknown');
+    expect(unknown).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } });
+  });
+
+  it('is for operators only: an access token gets 403', async () => {
+    const token = await harness.app.tokens.create({ agent_name: 'helper', scopes: ['chat'] });
+    expect((await harness.admin('GET', '/runs', { key: token.token })).status).toBe(403);
+    expect((await harness.admin('POST', `/runs/${ids.helper[0]}/cancel`, { key: token.token })).status).toBe(403);
+    expect((await harness.admin('GET', '/status', { key: 'wrong-key-123456' })).status).toBe(401);
+    expect((await harness.admin('GET', '/status', { key: TEST_API_KEY })).status).toBe(200);
+  });
+});

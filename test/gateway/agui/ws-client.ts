@@ -1,0 +1,54 @@
+import WebSocket from 'ws';
+
+/** A WebSocket client that keeps every frame it receives, for tests. */
+export interface WsClient {
+  socket: WebSocket;
+  frames: any[];
+  send(frame: unknown): void;
+  /** Resolves with every frame received after the call, up to and including the first that matches. */
+  until(match: (frame: any) => boolean): Promise<any[]>;
+  close(): Promise<void>;
+}
+
+export function connectWs(url: string, headers: Record<string, string> = {}): Promise<WsClient> {
+  const socket = new WebSocket(url, { headers });
+  const frames: any[] = [];
+  let waiters: (() => void)[] = [];
+  socket.on('message', (data) => {
+    frames.push(JSON.parse(data.toString()));
+    for (const wake of waiters) wake();
+  });
+  return new Promise((resolve, reject) => {
+    socket.once('unexpected-response', (request, response) => {
+      request.destroy();
+      reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { statusCode: response.statusCode }));
+    });
+    socket.once('error', reject);
+    socket.once('open', () =>
+      resolve({
+        socket,
+        frames,
+        send: (frame) => socket.send(typeof frame === 'string' ? frame : JSON.stringify(frame)),
+        until(match) {
+          const from = frames.length;
+          return new Promise((done) => {
+            const check = () => {
+              const index = frames.slice(from).findIndex(match);
+              if (index === -1) return;
+              waiters = waiters.filter((wake) => wake !== check);
+              done(frames.slice(from, from + index + 1));
+            };
+            waiters.push(check);
+            check();
+          });
+        },
+        close: () =>
+          new Promise((done) => {
+            if (socket.readyState === socket.CLOSED) return done();
+            socket.once('close', () => done());
+            socket.close();
+          }),
+      }),
+    );
+  });
+}

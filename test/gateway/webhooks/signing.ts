@@ -1,0 +1,26 @@
+import { createHmac } from 'node:crypto';
+import { sign as signGithub } from '@octokit/webhooks-methods';
+import Stripe from 'stripe';
+
+// The client is only used for its signing helper; it never reaches the network.
+const stripe = new Stripe('sk_test_webhook_signing_only');
+
+/** A Stripe-Signature header made by Stripe's own library. */
+export function stripeSignature(payload: string, secret: string, timestamp: number): string {
+  return stripe.webhooks.generateTestHeaderString({ payload, secret, timestamp });
+}
+
+/** X-Hub-Signature-256 as GitHub's own library makes it (`sha256=<hex>`). */
+export function githubSignature(payload: string, secret: string): Promise<string> {
+  return signGithub(secret, payload);
+}
+
+/** Slack's scheme, by hand: https://docs.slack.dev/authentication/verifying-requests-from-slack */
+export function slackHeaders(body: string, secret: string, timestamp: number): Record<string, string> {
+  const signature = createHmac('sha256', secret).update(`v0:${timestamp}:${body}`).digest('hex');
+  return { 'x-slack-signature': `v0=${signature}`, 'x-slack-request-timestamp': String(timestamp) };
+}
+
+export function hmacHex(body: string | Buffer, secret: string): string {
+  return createHmac('sha256', secret).update(body).digest('hex');
+}

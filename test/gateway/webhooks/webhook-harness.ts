@@ -1,0 +1,127 @@
+import type { FastifyInstance } from 'fastify';
+import type { Kysely } from 'kysely';
+import { createAuthenticator, createTokenService, createTokenStore } from '../../../src/auth/index.js';
+import { parseConfigText, type AuthConfig, type Config } from '../../../src/config/index.js';
+import { createDatabase, type DatabaseHandle } from '../../../src/db/index.js';
+import { up as migrateWebhooks } from '../../../src/db/migrations/2026-11-22-004-webhooks.js';
+import {
+  createWebhookDeliveryStore,
+  createWebhookIntake,
+  createWebhookWorker,
+  webhooksRoutes,
+  type StartRun,
+  type WebhookDeliveryStore,
+  type WebhookLogger,
+  type WebhookRunRequest,
+  type WebhookRunResult,
+  type WebhookWorker,
+  type WebhookWorkerOptions,
+} from '../../../src/gateway/webhooks/index.js';
+import { createServer, registerAuthHooks } from '../../../src/http/index.js';
+import { tempDataDir, type TestDatabase } from '../../support/databases.js';
+
+export const AGENTS_YAML = `
+providers:
+  upstream: { type: openai-compatible, base_url: "http://127.0.0.1:9/v1" }
+agents:
+  - { name: billing, model: upstream/test-model }
+  - { name: triage, model: upstream/test-model }
+`;
+
+/** A clock the tests move by hand: signature tolerance and retry backoff never depend on real time. */
+export class TestClock {
+  private current = new Date('2030-01-01T00:00:00.000Z');
+  now = (): Date => new Date(this.current);
+  seconds = (): number => Math.floor(this.current.getTime() / 1000);
+  advance(seconds: number): void {
+    this.current = new Date(this.current.getTime() + seconds * 1000);
+  }
+}
+
+/** A stand-in for the agent runtime: records every run request and answers with `behaviour`. */
+export class FakeRuns {
+  readonly calls: WebhookRunRequest[] = [];
+  behaviour: (request: WebhookRunRequest, index: number) => Promise<WebhookRunResult> | WebhookRunResult = (_request, index) => ({ runId: `run_${index}`, status: 'completed' });
+  readonly startRun: StartRun = async (request) => {
+    this.calls.push(request);
+    return this.behaviour(request, this.calls.length);
+  };
+}
+
+export class CapturingLogger implements WebhookLogger {
+  readonly entries: { level: string; object: Record<string, unknown>; message: string }[] = [];
+  info = (object: Record<string, unknown>, message: string) => void this.entries.push({ level: 'info', object, message });
+  warn = (object: Record<string, unknown>, message: string) => void this.entries.push({ level: 'warn', object, message });
+  error = (object: Record<string, unknown>, message: string) => void this.entries.push({ level: 'error', object, message });
+  get text(): string {
+    return JSON.stringify(this.entries);
+  }
+}
+
+/** Runs this feature's migration unless the app's migration list already did. */
+export async function migrateWebhookTables(db: Kysely<unknown>): Promise<void> {
+  const tables = await db.introspection.getTables();
+  if (!tables.some((table) => table.name === 'webhook_deliveries')) await migrateWebhooks(db);
+}
+
+export interface WebhookHarness {
+  url: string;
+  config: Config;
+  database: DatabaseHandle;
+  store: WebhookDeliveryStore;
+  worker: WebhookWorker;
+  runs: FakeRuns;
+  clock: TestClock;
+  logger: CapturingLogger;
+  server: FastifyInstance;
+  post(name: string, body: string | Buffer, headers?: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }>;
+  /** Another worker over the same store, as a second replica (or the restarted process) would have. */
+  createWorker(overrides?: Partial<WebhookWorkerOptions>): WebhookWorker;
+  close(): Promise<void>;
+}
+
+/** The pieces wired as src/app.ts wires them, on a real loopback port; `yaml` holds the webhooks sections. */
+export async function startWebhookHarness(yaml: string, options: { database?: TestDatabase; bodyLimitBytes?: number } = {}): Promise<WebhookHarness> {
+  const temp = options.database ? undefined : tempDataDir();
+  const config = parseConfigText(`${AGENTS_YAML}\n${yaml}`, 'webhooks.yaml');
+  const database = await createDatabase({ databaseUrl: options.database?.databaseUrl, dataDir: options.database?.dataDir ?? temp!.dataDir });
+  await migrateWebhookTables(database.db as Kysely<unknown>);
+  const clock = new TestClock();
+  const runs = new FakeRuns();
+  const logger = new CapturingLogger();
+  const store = createWebhookDeliveryStore(database.db);
+  const createWorker = (overrides: Partial<WebhookWorkerOptions> = {}) => createWebhookWorker({ store, startRun: runs.startRun, config, logger, now: clock.now, ...overrides });
+  const worker = createWorker();
+  const intake = createWebhookIntake({ store, webhooks: config.webhooks, logger, now: clock.now, onAccepted: () => worker.wake() });
+
+  const authConfig: AuthConfig = { api_keys: ['webhook-test-api-key'], jwt: undefined, tokens: { default_expires_in_seconds: 60, max_expires_in_seconds: 60 } };
+  const tokens = createTokenService({ store: createTokenStore(database.db), config: authConfig.tokens, agentExists: () => true });
+  const server = await createServer({ logLevel: 'silent', bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576, corsOrigins: [], version: 'test' });
+  registerAuthHooks(server, createAuthenticator({ config: authConfig, apiKeys: authConfig.api_keys, tokens }), tokens);
+  await server.register(webhooksRoutes, { intake, settings: config.webhook_settings });
+  const url = await server.listen({ host: '127.0.0.1', port: 0 });
+
+  return {
+    url,
+    config,
+    database,
+    store,
+    worker,
+    runs,
+    clock,
+    logger,
+    server,
+    createWorker,
+    async post(name, body, headers = {}) {
+      const response = await fetch(`${url}${config.webhook_settings.path_prefix}/${name}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+      const text = await response.text();
+      return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+    },
+    async close() {
+      await worker.stop();
+      await server.close();
+      await database.close();
+      temp?.remove();
+    },
+  };
+}

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { parseConfigText } from '../../../src/config/index.js';
+import { ConfigError } from '../../../src/errors.js';
+
+/** Line n of the text is lines[n - 1]. */
+const yaml = (...lines: string[]) => `${lines.join('\n')}\n`;
+const BASE = ['providers:', '  up: { type: openai-compatible, base_url: "http://127.0.0.1:9/v1" }', 'agents:', '  - { name: billing, model: up/m }', 'webhooks:'];
+
+function configError(text: string): string {
+  try {
+    parseConfigText(text, 'gw.yaml', { STRIPE_SECRET: 'whsec_from_env' });
+  } catch (error) {
+    expect(error).toBeInstanceOf(ConfigError);
+    return (error as ConfigError).message;
+  }
+  throw new Error('expected a config error');
+}
+
+describe('webhooks config', () => {
+  it('fills the defaults', () => {
+    const config = parseConfigText(yaml(...BASE, '  - { name: stripe, verification: stripe, secret: "${STRIPE_SECRET}" }'), 'gw.yaml', { STRIPE_SECRET: 'whsec_from_env' });
+    expect(config.webhooks).toEqual([{ name: 'stripe', verification: 'stripe', secret: 'whsec_from_env', tolerance_seconds: 300, handlers: [] }]);
+    expect(config.webhook_settings).toEqual({ path_prefix: '/webhooks', max_attempts: 5, backoff_seconds: 30, max_backoff_seconds: 3600, concurrency: 4, poll_interval_ms: 1000, lease_seconds: 60 });
+    expect(parseConfigText(yaml(...BASE.slice(0, 4)), 'gw.yaml').webhooks).toEqual([]);
+  });
+
+  it.each([
+    [['  - name: gh', '    verification: github', '    handlers:', '      - { event: gh.push, agent: nobody, prompt: hi }', '    secret: s'], 'gw.yaml:9: webhooks.0.handlers.0.agent: unknown agent "nobody"'],
+    [['  - name: gh', '    verification: github'], 'gw.yaml:6: webhooks.0.secret: give exactly one of "secret" or "secrets"'],
+    [['  - name: gh', '    verification: github', '    secret: a', '    secrets: [b]'], 'gw.yaml:8: webhooks.0.secret: give exactly one of "secret" or "secrets"'],
+    [['  - name: gh', '    verification: gitlab', '    secret: a'], 'gw.yaml:7: webhooks.0.verification: Invalid option: expected one of "hmac-sha256"|"stripe"|"slack"|"github"'],
+    [['  - name: gh', '    verification: github', '    secret: a', '    handlers:', '      - { event: push, agent: billing, prompt: hi }'], 'gw.yaml:10: webhooks.0.handlers.0.event: event must start with "gh." (events are named <webhook>.<event type>) or be "*"'],
+    [['  - name: gh', '    verification: github', '    secret: a', '    handlers:', '      - { event: gh.push, agent: billing, prompt: "{{#items}}open" }'], 'gw.yaml:10: webhooks.0.handlers.0.prompt: invalid prompt template: Unclosed section "items" at 14'],
+    [['  - name: gh', '    verification: github', '    secret: a', '    handlers:', '      - { event: gh.*.push, agent: billing, prompt: hi }'], 'gw.yaml:10: webhooks.0.handlers.0.event: event is a dotted name such as "stripe.invoice.paid", optionally ending in ".*"'],
+    [['  - { name: gh, verification: github, secret: a }', '  - { name: gh, verification: slack, secret: b }'], 'gw.yaml:7: webhooks.1.name: duplicate webhook name "gh"'],
+    [['  - { name: my.hook, verification: github, secret: a }'], 'gw.yaml:6: webhooks.0.name: webhook names are 1-64 letters, digits, _ or -, starting with a letter or digit'],
+    [['  - { name: gh, verification: github, secret: a, signatur_header: X }'], 'gw.yaml:6: unknown key "signatur_header" in webhooks.0'],
+  ])('reports a bad webhook entry with its line (%#)', (lines, message) => {
+    expect(configError(yaml(...BASE, ...lines))).toBe(message);
+  });
+
+  it('reports a bad webhook_settings value with its line', () => {
+    expect(configError(yaml(...BASE.slice(0, 4), 'webhook_settings:', '  path_prefix: webhooks/'))).toBe('gw.yaml:6: webhook_settings.path_prefix: path_prefix is a path such as "/webhooks" (no trailing slash)');
+  });
+});
