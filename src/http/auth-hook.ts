@@ -10,6 +10,8 @@ export function registerAuthHooks(app: FastifyInstance, authenticator: Authentic
   app.decorateRequest('principal', undefined);
 
   app.addHook('onRequest', async (request) => {
+    // Unknown paths (and features switched off) answer 404 whoever asks: they hold nothing to protect.
+    if (request.is404) return;
     const auth = routeAuth(request);
     if (auth === 'public') return;
     const credential = presentedCredential(request, auth);

@@ -1,9 +1,10 @@
-import type { BuiltinToolConfig, HttpToolConfig, McpToolConfig, ToolsConfig } from '../config/index.js';
+import type { A2aConfig, BuiltinToolConfig, HttpToolConfig, McpToolConfig, ToolsConfig } from '../config/index.js';
 import { ConfigError } from '../errors.js';
 import type { ToolDefinition } from '../llm/index.js';
 import { createArgumentsValidator, type ArgumentsCheck } from './arguments-validator.js';
 import { callWithDeadline, toToolError } from './call-with-deadline.js';
 import { createCurrentTimeTool } from './current-time.tool.js';
+import { createDelegateToAgentTool } from './delegate-to-agent.tool.js';
 import { createHttpRequestTool } from './http-request.tool.js';
 import { createHttpTool } from './http-tool.js';
 import { connectMcpServer, type McpConnection } from './mcp-server.js';
@@ -16,6 +17,8 @@ export interface ToolRegistryOptions {
   logger?: ToolsLogger;
   /** Sent to MCP servers as our client version. */
   version?: string;
+  /** The `a2a:` config section: its remotes make `delegate_to_agent` available. */
+  a2a?: A2aConfig;
 }
 
 interface Entry {
@@ -27,14 +30,16 @@ interface Entry {
  * Builds the registry: built-ins, HTTP tools from config, then every MCP server connected in parallel.
  * A server that cannot be reached is logged and left out, so one broken server never stops start-up.
  */
-export async function createToolRegistry({ config, logger = SILENT_LOGGER, version = '0.0.0' }: ToolRegistryOptions): Promise<ToolRegistry> {
+export async function createToolRegistry({ config, logger = SILENT_LOGGER, version = '0.0.0', a2a }: ToolRegistryOptions): Promise<ToolRegistry> {
   const validator = createArgumentsValidator();
   const entries = new Map<string, Entry>();
   const builtin = (name: BuiltinToolConfig['builtin']) => config.find((entry): entry is BuiltinToolConfig => 'builtin' in entry && entry.builtin === name);
+  const delegate = a2a && createDelegateToAgentTool(a2a);
   const local = [
     createCurrentTimeTool(builtin('get_current_time')),
     createHttpRequestTool(builtin('http_request')),
     ...config.filter((entry): entry is HttpToolConfig => 'url' in entry).map(createHttpTool),
+    ...(delegate ? [delegate] : []),
   ];
   for (const tool of local) {
     if (entries.has(tool.definition.name)) throw new ConfigError(`tools: the tool name "${tool.definition.name}" is used twice`);

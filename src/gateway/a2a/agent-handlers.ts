@@ -1,0 +1,49 @@
+import type { AgentRegistry, RunService } from '../../agents/index.js';
+import { A2aRequestHandler } from './a2a-request-handler.js';
+import type { A2aTaskStore } from './a2a-task.store.js';
+import { buildAgentCard, type CardTool } from './agent-card.js';
+import { createBufferedTaskStore } from './buffered-task-store.js';
+import { createTaskReconciler } from './reconcile-task.js';
+import { createRunExecutor } from './run-executor.js';
+
+export interface AgentHandlersOptions {
+  agents: AgentRegistry;
+  runs: RunService;
+  store: A2aTaskStore;
+  version: string;
+  /** The tools an agent's `tools` list expands to, for its card's skills. */
+  toolsOf(names: string[]): CardTool[];
+}
+
+export interface AgentHandlers {
+  /** The SDK request handler of an agent published over A2A. */
+  get(agentName: string): A2aRequestHandler | undefined;
+  names(): string[];
+  /** Waits for the tasks still executing (the run drain ends them), then stops writing to the store. */
+  close(): Promise<void>;
+}
+
+/** One SDK request handler (card, task store, executor) per agent published over A2A (`a2a: true`). */
+export function createAgentHandlers(options: AgentHandlersOptions): AgentHandlers {
+  const reconcile = createTaskReconciler(options.runs);
+  const parts = options.agents
+    .list()
+    .filter((agent) => agent.a2a)
+    .map((agent) => {
+      const tasks = createBufferedTaskStore({ agentName: agent.name, store: options.store, reconcile });
+      const executor = createRunExecutor({ agentName: agent.name, runs: options.runs, tasks });
+      // The SDK reads this card for protocol versions and capabilities only; clients get one built per request.
+      const card = buildAgentCard(agent, { endpoint: `http://localhost/a2a/${agent.name}`, version: options.version, tools: options.toolsOf(agent.tools) });
+      return { name: agent.name, tasks, executor, handler: new A2aRequestHandler(card, tasks, executor) };
+    });
+  const byName = new Map(parts.map((part) => [part.name, part.handler]));
+
+  return {
+    get: (agentName) => byName.get(agentName),
+    names: () => [...byName.keys()],
+    async close() {
+      await Promise.all(parts.map((part) => part.executor.idle()));
+      for (const part of parts) part.tasks.close();
+    },
+  };
+}

@@ -1,0 +1,132 @@
+import { TaskState, type ListTasksRequest, type ListTasksResponse, type Task } from '@a2a-js/sdk';
+import type { TaskStore } from '@a2a-js/sdk/server';
+import { isoNow } from '../../ids.js';
+import { mergeTextParts } from './a2a-messages.js';
+import type { A2aTaskStore } from './a2a-task.store.js';
+import { applyTaskEnd, type TaskEnd } from './task-end.js';
+
+const TERMINAL_STATES: readonly TaskState[] = [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED];
+
+/** How long a task stays in memory after its executor returned, for the SDK to apply the last events. */
+const RELEASED_TASK_TTL_MS = 30_000;
+
+export function isTerminalTaskState(state: TaskState | undefined): boolean {
+  return state !== undefined && TERMINAL_STATES.includes(state);
+}
+
+/** The SDK's TaskStore for one agent, plus the executor's hooks that bracket a task's execution. */
+export interface BufferedTaskStore extends TaskStore {
+  /** The executor starts the task here: its saves are buffered until it ends. */
+  track(taskId: string): void;
+  /**
+   * The executor returned. With the task's end, that end is written at once: the SDK applies the
+   * last events only while a client is connected, and a streaming client may have left.
+   */
+  release(taskId: string, end?: TaskEnd): Promise<void>;
+  /**
+   * The database is about to close: later writes are dropped and reads answer from memory only. What
+   * the writes would have said is in the run record, and reading the task after a restart takes it
+   * from there (see reconcile-task.ts).
+   */
+  close(): void;
+}
+
+export interface BufferedTaskStoreOptions {
+  agentName: string;
+  store: A2aTaskStore;
+  /** Brings a stored, unfinished task that no executor here is running up to date (its run may have ended); undefined when unchanged. */
+  reconcile?: (task: Task) => Promise<Task | undefined>;
+}
+
+interface Entry {
+  task: Task;
+  persistedState: TaskState | undefined;
+  dirty: boolean;
+  /** Written from the executor's TaskEnd: later saves from the SDK only repeat it (or are stale). */
+  ended?: boolean;
+  evict?: NodeJS.Timeout;
+}
+
+/**
+ * The SDK saves the whole task after every event, one per streamed text chunk. While this process
+ * executes a task, those saves stay in memory and reach the database only when the task's state
+ * changes, when it ends and when its executor returns: a streamed answer costs a few writes, not
+ * hundreds. Other replicas may therefore read a running task's artifacts a little behind, never its state.
+ */
+export function createBufferedTaskStore({ agentName, store, reconcile }: BufferedTaskStoreOptions): BufferedTaskStore {
+  const executing = new Set<string>();
+  const buffered = new Map<string, Entry>();
+  let closed = false;
+  const write = async (task: Task) => {
+    if (!closed) await store.save(agentName, task, isoNow());
+  };
+  const forget = (taskId: string) => {
+    clearTimeout(buffered.get(taskId)?.evict);
+    buffered.delete(taskId);
+  };
+
+  return {
+    track(taskId) {
+      executing.add(taskId);
+    },
+
+    async release(taskId, end) {
+      executing.delete(taskId);
+      const entry = buffered.get(taskId);
+      // Without an entry the SDK has not applied even the first event: it will write every event itself.
+      if (!entry) return;
+      // The SDK may still be applying the last events (or its client left and it never will).
+      entry.evict = setTimeout(() => buffered.delete(taskId), RELEASED_TASK_TTL_MS).unref();
+      if (end) {
+        Object.assign(entry, { task: applyTaskEnd(entry.task, end), ended: true, dirty: false });
+        await write(entry.task);
+      } else if (entry.dirty) {
+        entry.dirty = false;
+        await write(entry.task);
+      }
+    },
+
+    async save(task) {
+      if (buffered.get(task.id)?.ended) return;
+      const normalized = normalizeTask(task);
+      const state = normalized.status?.state;
+      const entry = buffered.get(task.id);
+      if (isTerminalTaskState(state) || (!entry && !executing.has(task.id))) {
+        forget(task.id);
+        await write(normalized);
+        return;
+      }
+      const mustWrite = !entry || entry.persistedState !== state || !executing.has(task.id);
+      // Recorded before the write is awaited, so a release() meanwhile sees the latest task.
+      buffered.set(task.id, { task: normalized, persistedState: state, dirty: !mustWrite, evict: entry?.evict });
+      if (mustWrite) await write(normalized);
+    },
+
+    async load(taskId) {
+      const entry = buffered.get(taskId);
+      if (entry) return structuredClone(entry.task);
+      if (closed) return undefined;
+      const stored = await store.get(agentName, taskId);
+      if (!stored || executing.has(taskId) || isTerminalTaskState(stored.status?.state) || !reconcile) return stored;
+      const updated = await reconcile(stored);
+      if (!updated) return stored;
+      await write(updated);
+      return updated;
+    },
+
+    list(params: ListTasksRequest): Promise<ListTasksResponse> {
+      return store.list(agentName, params);
+    },
+
+    close() {
+      closed = true;
+    },
+  };
+}
+
+/** A private copy whose streamed text chunks are joined, so what is stored reads back as whole text. */
+function normalizeTask(task: Task): Task {
+  const copy = structuredClone(task);
+  copy.artifacts = copy.artifacts.map((artifact) => ({ ...artifact, parts: mergeTextParts(artifact.parts) }));
+  return copy;
+}

@@ -1,0 +1,40 @@
+import { Extensions } from '@a2a-js/sdk';
+import { ServerCallContext, type User } from '@a2a-js/sdk/server';
+import type { Principal } from '../../auth/index.js';
+
+/** The caller our auth hook authenticated, as the SDK's User; the executor reads the access token from it. */
+export class PrincipalUser implements User {
+  constructor(readonly principal: Principal) {}
+
+  get isAuthenticated(): boolean {
+    return true;
+  }
+
+  get userName(): string {
+    return this.principal.kind === 'access_token' ? `token:${this.principal.tokenId}` : `${this.principal.method}:${this.principal.subject}`;
+  }
+}
+
+export interface CallContextInput {
+  principal: Principal;
+  /** The A2A-Version header; absent means 0.3 (A2A 1.0 §3.6.2). */
+  requestedVersion?: string;
+  /** The extensions header of the request's protocol version. */
+  extensions?: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+export function createCallContext(input: CallContextInput): ServerCallContext {
+  return new ServerCallContext({
+    user: new PrincipalUser(input.principal),
+    requestedVersion: input.requestedVersion,
+    requestedExtensions: Extensions.parseServiceParameter(input.extensions),
+    state: new Map([['headers', input.headers]]),
+  });
+}
+
+/** The access token that sent the task, so its run counts against that token. */
+export function tokenIdOf(context: ServerCallContext): string | undefined {
+  const user = context.user;
+  return user instanceof PrincipalUser && user.principal.kind === 'access_token' ? user.principal.tokenId : undefined;
+}

@@ -1,0 +1,98 @@
+import { TaskState } from '@a2a-js/sdk';
+import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import type { RunHandle, RunService } from '../../agents/index.js';
+import { isAppError } from '../../errors.js';
+import { isoNow } from '../../ids.js';
+import type { BufferedTaskStore } from './buffered-task-store.js';
+import { tokenIdOf } from './call-context.js';
+import { extractMessageText } from './extract-message-text.js';
+import { createRunEventMapper } from './map-run-events.js';
+import type { TaskEnd } from './task-end.js';
+
+/** The SDK's executor for one agent, plus what the request handler asks of it for cancellation. */
+export interface RunExecutor extends AgentExecutor {
+  /** True while this process runs the task. */
+  isExecuting(taskId: string): boolean;
+  /** Cancels a run wherever it executes; a run that already ended is left alone. */
+  cancelRun(runId: string): Promise<void>;
+  /** Resolves once every task this executor started has finished (their runs end or are cancelled by the drain). */
+  idle(): Promise<void>;
+}
+
+export interface RunExecutorOptions {
+  agentName: string;
+  runs: RunService;
+  tasks: BufferedTaskStore;
+}
+
+/**
+ * An A2A task is one run of the agent (source `a2a`): the task is published with the run id in its
+ * metadata, then the run's events are mapped to task updates until the run ends.
+ */
+export function createRunExecutor({ agentName, runs, tasks }: RunExecutorOptions): RunExecutor {
+  const executing = new Map<string, RunHandle>();
+  const inFlight = new Set<Promise<void>>();
+
+  async function cancelRun(runId: string): Promise<void> {
+    try {
+      await runs.control(runId, 'cancel');
+    } catch (error) {
+      // 409: the run ended meanwhile, and its end is what the task reports.
+      if (!(isAppError(error) && error.status === 409)) throw error;
+    }
+  }
+
+  return {
+    isExecuting: (taskId) => executing.has(taskId),
+    cancelRun,
+    async idle() {
+      await Promise.allSettled([...inFlight]);
+    },
+
+    execute(request: RequestContext, bus: ExecutionEventBus) {
+      const execution = execute(request, bus);
+      inFlight.add(execution);
+      void execution.catch(() => undefined).finally(() => inFlight.delete(execution));
+      return execution;
+    },
+
+    // The run ends cancelled and execute() publishes that; the SDK waits for it.
+    async cancelTask(taskId) {
+      const run = executing.get(taskId);
+      if (run) await cancelRun(run.runId);
+    },
+  };
+
+  async function execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
+    const ids = { taskId: request.taskId, contextId: request.contextId };
+    let end: TaskEnd | undefined;
+    tasks.track(ids.taskId);
+    try {
+      const run = await runs.start({
+        agentName,
+        messages: [{ role: 'user', content: extractMessageText(request.userMessage) }],
+        source: 'a2a',
+        tokenId: tokenIdOf(request.context),
+      });
+      executing.set(ids.taskId, run);
+      bus.publish(
+        AgentEvent.task({
+          id: ids.taskId,
+          contextId: ids.contextId,
+          status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: isoNow() },
+          artifacts: [],
+          history: [request.userMessage],
+          metadata: { run_id: run.runId },
+        }),
+      );
+      const mapper = createRunEventMapper(ids);
+      for await (const event of run) for (const update of mapper.map(event)) bus.publish(update);
+      const finish = mapper.finish(await run.result);
+      end = finish.end;
+      for (const update of finish.events) bus.publish(update);
+    } finally {
+      executing.delete(ids.taskId);
+      await tasks.release(ids.taskId, end);
+    }
+  }
+}

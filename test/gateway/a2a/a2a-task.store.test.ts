@@ -1,0 +1,66 @@
+import { Task, TaskState } from '@a2a-js/sdk';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createDatabase, type DatabaseHandle } from '../../../src/db/index.js';
+import { createA2aTaskStore, type A2aTaskStore } from '../../../src/gateway/a2a/index.js';
+import { dialects, type TestDatabase } from '../../support/databases.js';
+
+const task = (id: string, options: { state?: string; at?: string; context?: string; text?: string } = {}): Task =>
+  Task.fromJSON({
+    id,
+    contextId: options.context ?? 'ctx-1',
+    status: { state: options.state ?? 'TASK_STATE_COMPLETED', timestamp: options.at ?? '2030-01-01T00:00:00.000Z' },
+    artifacts: [{ artifactId: 'answer', parts: [{ text: options.text ?? `answer of ${id}` }] }],
+    history: [{ messageId: `m-${id}`, role: 'ROLE_USER', parts: [{ text: 'question' }] }],
+    metadata: { run_id: `run_${id}` },
+  });
+
+const listAll = (store: A2aTaskStore, agent: string, extra: Record<string, unknown> = {}) =>
+  store.list(agent, { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined, ...extra });
+
+for (const dialect of await dialects()) {
+  describe.skipIf(dialect.skip)(`A2A task store on ${dialect.name}`, () => {
+    let testDb: TestDatabase;
+    let database: DatabaseHandle;
+    let store: A2aTaskStore;
+    beforeAll(async () => {
+      testDb = await dialect.create();
+      database = await createDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
+      store = createA2aTaskStore(database.db);
+    });
+    afterAll(async () => {
+      await database.close();
+      await testDb.drop();
+    });
+
+    it('saves, replaces and reads a task back exactly, scoped to its agent', async () => {
+      await store.save('helper', task('t-1', { state: 'TASK_STATE_WORKING', text: 'partial' }), '2030-01-01T00:00:00.000Z');
+      await store.save('helper', task('t-1', { text: 'final' }), '2030-01-01T00:00:01.000Z');
+      const read = await store.get('helper', 't-1');
+      expect(read).toEqual(task('t-1', { text: 'final' }));
+      expect(await store.get('other', 't-1')).toBeUndefined();
+      // Another agent cannot take a task id over.
+      await store.save('other', task('t-1', { text: 'hijacked' }), '2030-01-01T00:00:02.000Z');
+      expect((await store.get('helper', 't-1'))?.artifacts[0].parts[0].content).toEqual({ $case: 'text', value: 'final' });
+    });
+
+    it('lists newest status first, page by page, with filters', async () => {
+      for (let i = 0; i < 5; i += 1) {
+        await store.save('lister', task(`l-${i}`, { at: `2030-02-0${i + 1}T00:00:00.000Z`, context: i % 2 ? 'odd' : 'even', state: i === 4 ? 'TASK_STATE_FAILED' : undefined }), '2030-01-01T00:00:00.000Z');
+      }
+      const first = await listAll(store, 'lister', { pageSize: 2 });
+      expect(first.tasks.map((item) => item.id)).toEqual(['l-4', 'l-3']);
+      expect(first.totalSize).toBe(5);
+      expect(first.tasks[0].artifacts).toEqual([]);
+      const second = await listAll(store, 'lister', { pageSize: 2, pageToken: first.nextPageToken });
+      expect(second.tasks.map((item) => item.id)).toEqual(['l-2', 'l-1']);
+      const third = await listAll(store, 'lister', { pageSize: 2, pageToken: second.nextPageToken });
+      expect(third.tasks.map((item) => item.id)).toEqual(['l-0']);
+      expect(third.nextPageToken).toBe('');
+
+      expect((await listAll(store, 'lister', { contextId: 'odd' })).tasks.map((item) => item.id)).toEqual(['l-3', 'l-1']);
+      expect((await listAll(store, 'lister', { status: TaskState.TASK_STATE_FAILED })).tasks.map((item) => item.id)).toEqual(['l-4']);
+      expect((await listAll(store, 'lister', { statusTimestampAfter: '2030-02-03T12:00:00Z' })).totalSize).toBe(2);
+      expect((await listAll(store, 'lister', { includeArtifacts: true, pageSize: 1 })).tasks[0].artifacts).toHaveLength(1);
+    });
+  });
+}
