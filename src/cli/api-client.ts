@@ -4,8 +4,8 @@ import type { ClientSettings } from '../config/index.js';
 export class CliError extends Error {}
 
 /** Calls the gateway's HTTP API and returns the parsed JSON body, or throws a CliError with the server's message. */
-export async function callApi<T>(settings: ClientSettings, method: string, path: string, body?: unknown): Promise<T> {
-  const headers: Record<string, string> = { accept: 'application/json' };
+export async function callApi<T>(settings: ClientSettings, method: string, path: string, body?: unknown, extraHeaders: Record<string, string> = {}): Promise<T> {
+  const headers: Record<string, string> = { accept: 'application/json', ...extraHeaders };
   if (settings.token) headers.authorization = `Bearer ${settings.token}`;
   if (body !== undefined) headers['content-type'] = 'application/json';
   let response: Response;

@@ -1,8 +1,7 @@
 #!/usr/bin/env node
-import { Command } from 'commander';
+import { autopilotCommand } from './autopilot.command.js';
 import { runProgram } from './program.js';
 import { VERSION } from './version.js';
 
-// The `autopilot` bin: the same program's autopilot verbs (status, enable, disable, goal, missions) arrive with the autopilot feature.
-const program = new Command('autopilot').description('Turn plain-English goals into scheduled missions').version(VERSION);
-await runProgram(program, process.argv);
+// The `autopilot` bin: the same verbs as `agent-gateway autopilot …`.
+await runProgram(autopilotCommand().version(VERSION), process.argv);

@@ -1,0 +1,95 @@
+import { z } from 'zod';
+import { AUTOPILOT_TIERS, MISSION_STATUSES } from './autopilot.types.js';
+
+export const okResponse = z.object({ ok: z.literal(true) });
+
+export const enableBody = z.strictObject({ tier: z.enum(AUTOPILOT_TIERS).describe('anonymous, free, or skip (no hosted service: synthesis only)') });
+
+const quota = z.record(z.string(), z.union([z.string(), z.number()])).describe('The last X-Service-Quota report: tier, endpoint, used, limit, reset');
+
+export const statusResponse = z.object({
+  enabled: z.boolean(),
+  tier: z.enum(AUTOPILOT_TIERS),
+  instance_id: z.string(),
+  quota: quota.nullable(),
+  service_url: z.string().nullable().describe('The hosted blueprint service, or null when none is configured'),
+  enrolled: z.boolean(),
+});
+
+export const goalBody = z.strictObject({ goal: z.string().trim().min(1, 'goal must not be empty').max(4000) });
+
+const slots = z.record(z.string(), z.unknown());
+const candidate = z.object({ blueprint_json: z.string().describe('A JSON blueprint, as text'), score: z.number() });
+
+export const routingResult = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('auto_routed'), mission_id: z.string(), blueprint_id: z.string(), preview: z.string(), slots, score: z.number(), missing_slots: z.array(z.string()) }),
+  z.object({ kind: z.literal('picker_needed'), candidates: z.array(candidate) }),
+  z.object({ kind: z.literal('synthesis_needed'), goal: z.string(), reason: z.string().describe('Why no blueprint was routed') }),
+]);
+
+export const createMissionBody = z.strictObject({
+  blueprint_json: z.union([z.string(), z.record(z.string(), z.unknown())]).describe('A blueprint (a picker candidate or your own), as JSON text or an object'),
+  slots: slots.optional().describe('Slot values; they win over key=value pairs in the goal and over defaults'),
+  goal: z.string().max(4000).optional().describe('The goal the mission serves; key=value pairs in it fill slots too'),
+});
+
+export const missionParams = z.object({ mission_id: z.string().min(1) });
+
+export const missionSummary = z.object({
+  mission_id: z.string(),
+  blueprint_id: z.string(),
+  status: z.enum(MISSION_STATUSES),
+  project_id: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  title: z.string(),
+  schedule: z.string().nullable(),
+  next_run_at: z.string().nullable(),
+});
+
+const healingItem = z.object({ action: z.string(), reason: z.string(), severity: z.enum(['info', 'warning', 'critical']), detail: z.string() });
+export const healingResponse = z.array(healingItem);
+
+const execution = z.object({
+  execution_id: z.string(),
+  attempt: z.number().describe('1 for the first execution, then 2, 3, …'),
+  trigger: z.string(),
+  status: z.string(),
+  scheduled_for: z.string().nullable(),
+  started_at: z.string(),
+  finished_at: z.string().nullable(),
+  duration_ms: z.number().nullable(),
+  cost_usd: z.number(),
+  error: z.object({ code: z.string(), message: z.string(), class: z.string().nullable() }).nullable(),
+});
+
+const step = z.object({
+  step_index: z.number(),
+  node_id: z.string(),
+  run_id: z.string().nullable(),
+  status: z.string(),
+  output: z.string(),
+  output_preview: z.string(),
+  messages: z.array(z.object({ role: z.string(), content: z.string() })),
+  telemetry: z.object({ cost_usd: z.number(), input_tokens: z.number(), output_tokens: z.number(), model_used: z.string(), latency_ms: z.number() }),
+  error: z.object({ code: z.string(), message: z.string() }).nullable(),
+  started_at: z.string(),
+  finished_at: z.string(),
+});
+
+export const missionDetail = missionSummary.extend({
+  goal: z.string().nullable(),
+  slots,
+  missing_slots: z.array(z.string()),
+  preview: z.string(),
+  budget_usd: z.number().nullable(),
+  approved_at: z.string().nullable(),
+  blueprint: z.record(z.string(), z.unknown()),
+  runs: z.array(execution).describe('Executions, newest first (at most 20)'),
+  steps: z.array(step).describe('The step results of the latest execution'),
+  healing: z.array(healingItem),
+});
+
+export const synthesisResponse = missionDetail.extend({ source: z.enum(['service', 'model']), confidence: z.number().nullable() });
+
+export const cancelResponse = z.object({ cancelled: z.boolean(), mission_id: z.string(), status: z.enum(MISSION_STATUSES) });

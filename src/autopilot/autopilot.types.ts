@@ -1,0 +1,21 @@
+/** The autopilot tiers (spec 4.7): `skip` bypasses the hosted service and uses synthesis only. */
+export const AUTOPILOT_TIERS = ['anonymous', 'free', 'skip'] as const;
+export type AutopilotTier = (typeof AUTOPILOT_TIERS)[number];
+
+/** Mission states; the spec names draft, scheduled, completed and failed, the rest are ours (docs/decisions.md). */
+export const MISSION_STATUSES = ['draft', 'scheduled', 'running', 'completed', 'failed', 'cancelled'] as const;
+export type MissionStatus = (typeof MISSION_STATUSES)[number];
+
+/** States a DELETE moves to cancelled: all but completed and failed (a cancelled one stays cancelled). */
+export const CANCELLABLE_MISSION_STATUSES: readonly MissionStatus[] = ['draft', 'scheduled', 'running', 'cancelled'];
+
+export type ExecutionTrigger = 'approve' | 'schedule' | 'manual';
+export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+
+/** The time source of every autopilot decision (cache age, schedules, timestamps); tests inject their own. */
+export type Clock = () => Date;
+
+export const systemClock: Clock = () => new Date();
+
+/** The project a request belongs to when it sends no X-Project-ID. */
+export const DEFAULT_PROJECT_ID = 'default';

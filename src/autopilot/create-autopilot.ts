@@ -1,0 +1,98 @@
+import { randomBytes } from 'node:crypto';
+import type { RunService } from '../agents/index.js';
+import type { AutopilotConfig } from '../config/index.js';
+import type { DatabaseHandle } from '../db/index.js';
+import type { ModelClient } from '../llm/index.js';
+import { createAutopilotInstanceStore } from './autopilot-instance.store.js';
+import { createAutopilotStatusService, type AutopilotStatusService } from './autopilot-status.service.js';
+import { systemClock, type Clock } from './autopilot.types.js';
+import { createBlueprintChecks } from './blueprint-checks.js';
+import { createBlueprintServiceClient } from './blueprint-service.client.js';
+import { createExecutionStore } from './execution.store.js';
+import { createGoalRouter, type GoalRouter } from './goal-router.js';
+import { createHostedBlueprints } from './hosted-blueprints.js';
+import { createMissionCreator, type MissionCreator } from './mission-creator.js';
+import { createMissionRunner } from './mission-runner.js';
+import { createMissionScheduler, type MissionScheduler } from './mission-scheduler.js';
+import { createMissionService, type MissionService } from './mission.service.js';
+import { createMissionStore } from './mission.store.js';
+import { createModelSlotExtractor } from './model-slot-extractor.js';
+import type { NodeAgents } from './node-agents.js';
+import { createSynthesizer, type Synthesizer } from './synthesizer.js';
+import { parseBlueprintJson } from './validate-blueprint.js';
+
+export interface AutopilotLogger {
+  warn(details: object, message: string): void;
+  error(details: object, message: string): void;
+}
+
+export interface AutopilotOptions {
+  config: AutopilotConfig;
+  db: DatabaseHandle['db'];
+  runs: RunService;
+  /** The registry the run service resolves agents from; node agents are registered on it. */
+  nodeAgents: NodeAgents;
+  models: ModelClient;
+  toolNames(): string[];
+  /** Defaults to the system clock; tests inject one to move time. */
+  clock?: Clock;
+  /** For the hosted service; defaults to the global fetch. */
+  fetch?: typeof fetch;
+  log?: AutopilotLogger;
+}
+
+/** Everything autopilot does, built from its config section and the runtime it runs missions on. */
+export interface Autopilot {
+  status: AutopilotStatusService;
+  routeGoal: GoalRouter;
+  synthesize: Synthesizer;
+  createMission: MissionCreator;
+  missions: MissionService;
+  scheduler: MissionScheduler;
+  /** Fires due missions and starts polling; `recover` marks executions a stopped server left running (single process only). */
+  start(options: { recover: boolean }): Promise<void>;
+  /** Resolves once every execution started so far has ended (tests). */
+  idle(): Promise<void>;
+  /** Stops the scheduler and waits for executions, interrupting those still going after `timeoutMs`. */
+  close(timeoutMs: number): Promise<void>;
+}
+
+export async function createAutopilot(options: AutopilotOptions): Promise<Autopilot> {
+  const { config, log } = options;
+  const clock = options.clock ?? systemClock;
+  const instances = createAutopilotInstanceStore(options.db);
+  await instances.ensure(`inst_${randomBytes(12).toString('hex')}`, clock().toISOString());
+  const client = config.service_url
+    ? createBlueprintServiceClient({ baseUrl: config.service_url, timeoutMs: config.request_timeout_ms, clock, fetch: options.fetch, onQuota: (quota) => void instances.setQuota(quota, clock().toISOString()).catch(() => undefined) })
+    : undefined;
+  const hosted = createHostedBlueprints({ config, client, instances, clock, log });
+  const checks = createBlueprintChecks({ toolNames: options.toolNames, models: options.models, defaultModel: config.model });
+  const parseBlueprint = (text: string) => parseBlueprintJson(text, checks);
+  const missionStore = createMissionStore(options.db);
+  const executions = createExecutionStore(options.db);
+  const loadBlueprint = (mission: { blueprint_json: string }) => parseBlueprintJson(mission.blueprint_json, checks, 'blueprint');
+  const settings = { maxIterations: config.node_max_iterations, temperature: config.node_temperature, defaultModel: config.model };
+  const runner = createMissionRunner({ runs: options.runs, nodeAgents: options.nodeAgents, missions: missionStore, executions, settings, clock, loadBlueprint, log });
+  const scheduler = createMissionScheduler({ missions: missionStore, executions, runner, clock, pollMs: config.scheduler_poll_ms, log });
+  const missions = createMissionService({ missions: missionStore, executions, runner, scheduler, clock, loadBlueprint });
+  const slotExtractor = config.model ? createModelSlotExtractor({ models: options.models, model: config.model, clock, log }) : undefined;
+  const model = config.model ? { client: options.models, ref: config.model } : undefined;
+  return {
+    status: createAutopilotStatusService({ instances, serviceUrl: config.service_url, clock }),
+    routeGoal: createGoalRouter({ config, instances, hosted, missions, parseBlueprint, slotExtractor, log }),
+    synthesize: createSynthesizer({ instances, hosted, missions, parseBlueprint, model, availableTools: options.toolNames, slotExtractor, log }),
+    createMission: createMissionCreator({ instances, missions, parseBlueprint, slotExtractor }),
+    missions,
+    scheduler,
+    start: (startOptions) => scheduler.start(startOptions),
+    async idle() {
+      // A tick asked for (e.g. by an approval) may not have launched its executions yet.
+      await scheduler.settled();
+      await runner.idle();
+    },
+    async close(timeoutMs) {
+      scheduler.stop();
+      await runner.drain(timeoutMs);
+    },
+  };
+}

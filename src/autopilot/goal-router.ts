@@ -1,0 +1,73 @@
+import type { AutopilotConfig } from '../config/index.js';
+import { ConflictError } from '../errors.js';
+import type { AutopilotInstanceStore } from './autopilot-instance.store.js';
+import type { AutopilotTier } from './autopilot.types.js';
+import type { Blueprint } from './blueprint.schema.js';
+import type { BlueprintCandidate } from './blueprint-service.client.js';
+import type { HostedBlueprints, ServiceGap } from './hosted-blueprints.js';
+import type { MissionService } from './mission.service.js';
+import type { SlotExtractor } from './model-slot-extractor.js';
+import { resolveGoalSlots } from './resolve-goal-slots.js';
+
+/** The answer to POST /goal, discriminated by kind (spec "Goal routing result"). */
+export type RoutingResult =
+  | { kind: 'auto_routed'; mission_id: string; blueprint_id: string; preview: string; slots: Record<string, unknown>; score: number; missing_slots: string[] }
+  | { kind: 'picker_needed'; candidates: BlueprintCandidate[] }
+  | { kind: 'synthesis_needed'; goal: string; reason: ServiceGap | 'no_candidates' | 'below_threshold' };
+
+export interface GoalRouterOptions {
+  config: Pick<AutopilotConfig, 'auto_route_threshold' | 'picker_threshold' | 'picker_top_k'>;
+  instances: AutopilotInstanceStore;
+  hosted: HostedBlueprints;
+  missions: MissionService;
+  /** Validates a candidate's blueprint_json; throws 400 invalid_blueprint. */
+  parseBlueprint(text: string): Blueprint;
+  slotExtractor?: SlotExtractor;
+  log?: { warn(details: object, message: string): void };
+}
+
+export type GoalRouter = (projectId: string, goal: string) => Promise<RoutingResult>;
+
+/** Refuses new goals while autopilot is disabled (409); scheduled and running missions are not affected. */
+export async function assertEnabled(instances: AutopilotInstanceStore): Promise<AutopilotTier> {
+  const instance = await instances.get();
+  if (!instance.enabled) throw new ConflictError('Autopilot is disabled: POST /api/v1/autopilot/enable first', 'autopilot_disabled');
+  return instance.tier;
+}
+
+/** Routes a goal: auto-route at or above the auto threshold, a picker at or above the picker threshold, else synthesis. */
+export function createGoalRouter(options: GoalRouterOptions): GoalRouter {
+  const { config } = options;
+
+  function usable(candidates: BlueprintCandidate[]): { candidate: BlueprintCandidate; blueprint: Blueprint }[] {
+    return [...candidates]
+      .sort((a, b) => b.score - a.score)
+      .flatMap((candidate) => {
+        try {
+          return [{ candidate, blueprint: options.parseBlueprint(candidate.blueprint_json) }];
+        } catch (error) {
+          // A blueprint this installation cannot run (unknown tools, no model) is never offered.
+          options.log?.warn({ score: candidate.score, reason: (error as Error).message }, 'blueprint candidate skipped');
+          return [];
+        }
+      });
+  }
+
+  return async (projectId, goal) => {
+    const tier = await assertEnabled(options.instances);
+    const answer = await options.hosted.retrieve(goal, tier);
+    if (!answer.ok) return { kind: 'synthesis_needed', goal, reason: answer.reason };
+    const ranked = usable(answer.value);
+    const top = ranked[0];
+    if (!top) return { kind: 'synthesis_needed', goal, reason: 'no_candidates' };
+    if (top.candidate.score >= config.auto_route_threshold) {
+      const slots = await resolveGoalSlots(top.blueprint, goal, options.slotExtractor);
+      const mission = await options.missions.createDraft(projectId, { blueprint: top.blueprint, blueprintJson: top.candidate.blueprint_json, slots, goal });
+      const { preview, missingSlots } = options.missions.describe(mission);
+      return { kind: 'auto_routed', mission_id: mission.mission_id, blueprint_id: mission.blueprint_id, preview, slots: mission.slots, score: top.candidate.score, missing_slots: missingSlots };
+    }
+    const offered = ranked.filter((entry) => entry.candidate.score >= config.picker_threshold).slice(0, config.picker_top_k);
+    if (offered.length > 0) return { kind: 'picker_needed', candidates: offered.map((entry) => entry.candidate) };
+    return { kind: 'synthesis_needed', goal, reason: 'below_threshold' };
+  };
+}

@@ -1,0 +1,32 @@
+import type { AutopilotInstanceStore } from './autopilot-instance.store.js';
+import type { Blueprint } from './blueprint.schema.js';
+import { assertEnabled } from './goal-router.js';
+import type { MissionService } from './mission.service.js';
+import type { MissionRecord } from './mission.types.js';
+import type { SlotExtractor } from './model-slot-extractor.js';
+import { resolveGoalSlots } from './resolve-goal-slots.js';
+
+export interface CreateMissionInput {
+  blueprint_json: string | Record<string, unknown>;
+  slots?: Record<string, unknown>;
+  goal?: string;
+}
+
+/** POST /missions: a draft from a picker choice or the user's own blueprint. */
+export type MissionCreator = (projectId: string, input: CreateMissionInput) => Promise<MissionRecord>;
+
+export function createMissionCreator(options: {
+  instances: AutopilotInstanceStore;
+  missions: MissionService;
+  parseBlueprint(text: string): Blueprint;
+  slotExtractor?: SlotExtractor;
+}): MissionCreator {
+  return async (projectId, input) => {
+    await assertEnabled(options.instances);
+    const json = typeof input.blueprint_json === 'string' ? input.blueprint_json : JSON.stringify(input.blueprint_json);
+    const blueprint = options.parseBlueprint(json);
+    const goal = input.goal ?? '';
+    const slots = await resolveGoalSlots(blueprint, goal, goal ? options.slotExtractor : undefined, input.slots);
+    return options.missions.createDraft(projectId, { blueprint, blueprintJson: json, slots, goal: input.goal ?? null });
+  };
+}

@@ -1,0 +1,116 @@
+import type { RunService } from '../agents/index.js';
+import { AppError } from '../errors.js';
+import { createId } from '../ids.js';
+import type { Clock, ExecutionStatus, ExecutionTrigger } from './autopilot.types.js';
+import type { Blueprint } from './blueprint.schema.js';
+import { classifyFailure } from './classify-failure.js';
+import { executeGraph } from './execute-graph.js';
+import type { ExecutionStore } from './execution.store.js';
+import type { MissionStore } from './mission.store.js';
+import type { MissionRecord } from './mission.types.js';
+import type { NodeAgents } from './node-agents.js';
+import type { NodeRunSettings } from './run-node.js';
+
+export interface MissionRunnerOptions {
+  runs: RunService;
+  nodeAgents: NodeAgents;
+  missions: MissionStore;
+  executions: ExecutionStore;
+  settings: NodeRunSettings;
+  clock: Clock;
+  /** Re-validates the stored blueprint against today's tools and models; throws 400 invalid_blueprint. */
+  loadBlueprint(mission: MissionRecord): Blueprint;
+  log?: { error(details: object, message: string): void };
+}
+
+/** Executes missions that were moved to `running`, in the background; knows which are live in this process. */
+export interface MissionRunner {
+  launch(mission: MissionRecord, trigger: ExecutionTrigger, scheduledFor: string | null): void;
+  /** Cancels the live execution of a mission (DELETE). */
+  cancel(missionId: string): void;
+  /** Resolves once every execution started so far has ended. */
+  idle(): Promise<void>;
+  /** Waits for executions; interrupts those still going after `timeoutMs` so they run again after a restart. */
+  drain(timeoutMs: number): Promise<void>;
+}
+
+type StopReason = 'cancelled' | 'shutdown';
+
+export function createMissionRunner(options: MissionRunnerOptions): MissionRunner {
+  const live = new Map<string, { controller: AbortController; reason?: StopReason; done: Promise<void> }>();
+  const now = () => options.clock().toISOString();
+
+  async function execute(mission: MissionRecord, trigger: ExecutionTrigger, scheduledFor: string | null, entry: { controller: AbortController; reason?: StopReason }) {
+    const executionId = createId('job');
+    const started = performance.now();
+    const base = { execution_id: executionId, mission_id: mission.mission_id, project_id: mission.project_id, blueprint_id: mission.blueprint_id, trigger, scheduled_for: scheduledFor };
+    const inserted = await options.executions.insert({ ...base, status: 'running', started_at: now(), finished_at: null, duration_ms: null, cost_usd: 0, error_code: null, error_message: null, failure_class: null });
+    if (!inserted) return void (await options.missions.transition(mission.mission_id, ['running'], 'scheduled', now()));
+    let outcome: Awaited<ReturnType<typeof executeGraph>>;
+    try {
+      const blueprint = options.loadBlueprint(mission);
+      const deps = { runs: options.runs, nodeAgents: options.nodeAgents, settings: options.settings, executions: options.executions, now };
+      outcome = await executeGraph(deps, mission, blueprint, executionId, entry.controller.signal);
+    } catch (error) {
+      outcome = { status: 'failed', costUsd: 0, error: error instanceof AppError ? error : internalError(error) };
+    }
+    // The run service cancels runs with code `shutdown` when the server stops: that is an interruption, not a DELETE.
+    const shutdown = entry.reason === 'shutdown' || (entry.reason === undefined && outcome.error?.code === 'shutdown');
+    const status: ExecutionStatus = outcome.status === 'cancelled' && shutdown ? 'interrupted' : outcome.status;
+    const failureClass = outcome.status === 'failed' ? classifyFailure(outcome.error) : null;
+    await options.executions.finish(executionId, {
+      status,
+      finished_at: now(),
+      duration_ms: Math.round(performance.now() - started),
+      cost_usd: outcome.costUsd,
+      error_code: outcome.error?.code ?? null,
+      error_message: outcome.error?.message ?? null,
+      failure_class: failureClass,
+    });
+    await settleMission(mission, status, scheduledFor);
+  }
+
+  // A DELETE already moved the mission to cancelled: these conditional moves then change nothing.
+  async function settleMission(mission: MissionRecord, status: ExecutionStatus, scheduledFor: string | null) {
+    const id = mission.mission_id;
+    if (status === 'interrupted') await options.missions.transition(id, ['running'], 'scheduled', now(), { next_run_at: scheduledFor ?? now() });
+    else if (status === 'failed') await options.missions.transition(id, ['running'], 'failed', now(), { next_run_at: null });
+    else if (status === 'completed' && mission.schedule) await options.missions.transition(id, ['running'], 'scheduled', now());
+    else if (status === 'completed') await options.missions.transition(id, ['running'], 'completed', now(), { next_run_at: null });
+    else await options.missions.transition(id, ['running'], 'cancelled', now(), { next_run_at: null });
+  }
+
+  return {
+    launch(mission, trigger, scheduledFor) {
+      const entry: { controller: AbortController; reason?: StopReason; done: Promise<void> } = { controller: new AbortController(), done: Promise.resolve() };
+      entry.done = execute(mission, trigger, scheduledFor, entry)
+        .catch((error) => options.log?.error({ err: error, mission_id: mission.mission_id }, 'mission execution could not be recorded'))
+        .finally(() => live.delete(mission.mission_id));
+      live.set(mission.mission_id, entry);
+    },
+    cancel(missionId) {
+      const entry = live.get(missionId);
+      if (!entry) return;
+      entry.reason ??= 'cancelled';
+      entry.controller.abort();
+    },
+    async idle() {
+      while (live.size > 0) await Promise.all([...live.values()].map((entry) => entry.done));
+    },
+    async drain(timeoutMs) {
+      let timer: NodeJS.Timeout | undefined;
+      const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
+      await Promise.race([this.idle(), timeout]);
+      clearTimeout(timer);
+      for (const entry of live.values()) {
+        entry.reason ??= 'shutdown';
+        entry.controller.abort();
+      }
+      await this.idle();
+    },
+  };
+}
+
+function internalError(error: unknown): AppError {
+  return new AppError({ type: 'server_error', code: 'internal_error', status: 500, message: (error as Error)?.message ?? String(error), cause: error });
+}

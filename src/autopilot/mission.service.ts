@@ -1,0 +1,102 @@
+import { NotFoundError } from '../errors.js';
+import { createId } from '../ids.js';
+import type { Clock } from './autopilot.types.js';
+import type { Blueprint } from './blueprint.schema.js';
+import { buildDraftMission, type DraftInput } from './draft-mission.js';
+import type { ExecutionStore } from './execution.store.js';
+import { recommendHealing, type HealingRecommendation } from './healing.js';
+import type { MissionRunner } from './mission-runner.js';
+import type { MissionScheduler } from './mission-scheduler.js';
+import { approveMission, cancelMission, runMissionNow, type TransitionDeps } from './mission-transitions.js';
+import { mapMissionDetail, type MissionDetail } from './mission-view.js';
+import type { MissionStore } from './mission.store.js';
+import type { MissionRecord } from './mission.types.js';
+import { renderPreview } from './render-preview.js';
+
+export interface MissionServiceOptions {
+  missions: MissionStore;
+  executions: ExecutionStore;
+  runner: MissionRunner;
+  scheduler: MissionScheduler;
+  clock: Clock;
+  /** Validates a stored blueprint against today's tools and models. */
+  loadBlueprint(mission: MissionRecord): Blueprint;
+}
+
+/** Missions of a project: drafts, approval, cancellation, manual runs and the detail view. */
+export interface MissionService {
+  createDraft(projectId: string, input: DraftInput): Promise<MissionRecord>;
+  list(projectId: string): Promise<MissionRecord[]>;
+  get(projectId: string, missionId: string): Promise<MissionRecord>;
+  detail(projectId: string, missionId: string): Promise<MissionDetail>;
+  /** The detail view of a mission record as given (e.g. as an approval left it). */
+  view(mission: MissionRecord): Promise<MissionDetail>;
+  healing(projectId: string, missionId: string): Promise<HealingRecommendation[]>;
+  approve(projectId: string, missionId: string): Promise<MissionRecord>;
+  cancel(projectId: string, missionId: string): Promise<{ cancelled: boolean; mission_id: string; status: MissionRecord['status'] }>;
+  runNow(projectId: string, missionId: string): Promise<MissionRecord>;
+  /** The preview text and still-missing required slots of a mission. */
+  describe(mission: MissionRecord): { preview: string; missingSlots: string[] };
+}
+
+const HISTORY_LIMIT = 20;
+
+export function createMissionService(options: MissionServiceOptions): MissionService {
+  async function get(projectId: string, missionId: string): Promise<MissionRecord> {
+    const mission = await options.missions.get(projectId, missionId);
+    if (!mission) throw new NotFoundError(`No mission "${missionId}" in project "${projectId}"`, 'mission_not_found');
+    return mission;
+  }
+
+  function describe(mission: MissionRecord) {
+    const blueprint = safeBlueprint(mission);
+    if (!blueprint) return { preview: `Title: ${mission.title}\n(the blueprint no longer validates)`, missingSlots: [] };
+    const missingSlots = blueprint.slots.filter((slot) => slot.required && !(slot.name in mission.slots)).map((slot) => slot.name);
+    return { preview: renderPreview(blueprint, mission.slots, missingSlots), missingSlots };
+  }
+
+  function safeBlueprint(mission: MissionRecord): Blueprint | undefined {
+    try {
+      return options.loadBlueprint(mission);
+    } catch {
+      return undefined;
+    }
+  }
+
+  async function view(mission: MissionRecord): Promise<MissionDetail> {
+    const executions = await options.executions.listForMission(mission.mission_id, HISTORY_LIMIT);
+    const steps = executions[0] ? await options.executions.listSteps(executions[0].execution_id) : [];
+    return mapMissionDetail({ mission, ...describe(mission), executions, steps, healing: await healing(mission) });
+  }
+
+  async function healing(mission: MissionRecord): Promise<HealingRecommendation[]> {
+    const [executions, blueprintHistory] = await Promise.all([
+      options.executions.listForMission(mission.mission_id, HISTORY_LIMIT),
+      options.executions.listForBlueprint(mission.project_id, mission.blueprint_id, HISTORY_LIMIT),
+    ]);
+    const blueprint = safeBlueprint(mission);
+    return recommendHealing({ executions, blueprintHistory, estimatedCostUsd: blueprint?.estimated_cost_usd, estimatedDurationSeconds: blueprint?.estimated_duration_seconds });
+  }
+
+  const transitions: TransitionDeps = { ...options, reload: (mission) => get(mission.project_id, mission.mission_id) };
+
+  return {
+    async createDraft(projectId, input) {
+      const mission = buildDraftMission(projectId, input, createId('mis'), options.clock().toISOString());
+      await options.missions.insert(mission);
+      return mission;
+    },
+    list: (projectId) => options.missions.list(projectId),
+    get,
+    describe,
+    detail: async (projectId, missionId) => view(await get(projectId, missionId)),
+    view,
+    healing: async (projectId, missionId) => healing(await get(projectId, missionId)),
+    async approve(projectId, missionId) {
+      const mission = await get(projectId, missionId);
+      return approveMission(transitions, mission, describe(mission).missingSlots);
+    },
+    cancel: async (projectId, missionId) => cancelMission(transitions, await get(projectId, missionId)),
+    runNow: async (projectId, missionId) => runMissionNow(transitions, await get(projectId, missionId)),
+  };
+}

@@ -1,0 +1,74 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../db/index.js';
+import type { MissionStatus } from './autopilot.types.js';
+import type { MissionRecord } from './mission.types.js';
+
+type MissionChanges = Partial<Pick<MissionRecord, 'next_run_at' | 'approved_at'>>;
+
+/** Persistence of missions. Every state move is a conditional update, so concurrent moves cannot both win. */
+export interface MissionStore {
+  insert(mission: MissionRecord): Promise<void>;
+  /** A mission of this project; undefined for another project's. */
+  get(projectId: string, missionId: string): Promise<MissionRecord | undefined>;
+  getById(missionId: string): Promise<MissionRecord | undefined>;
+  /** Newest first. */
+  list(projectId: string): Promise<MissionRecord[]>;
+  /** Moves the mission to `to` when it is in one of `from`; false when it was not. */
+  transition(missionId: string, from: readonly MissionStatus[], to: MissionStatus, now: string, changes?: MissionChanges): Promise<boolean>;
+  /** Claims one tick: scheduled → running only while next_run_at is still `tick`; false when another claim won. */
+  claimTick(missionId: string, tick: string, nextRunAt: string | null, now: string): Promise<boolean>;
+  /** Scheduled missions whose next_run_at has come. */
+  listDue(now: string): Promise<MissionRecord[]>;
+  listByStatus(status: MissionStatus): Promise<MissionRecord[]>;
+}
+
+export function createMissionStore(db: Kysely<Database>): MissionStore {
+  return {
+    async insert(mission) {
+      await db.insertInto('missions').values({ ...mission, slots: JSON.stringify(mission.slots) }).execute();
+    },
+    async get(projectId, missionId) {
+      const row = await db.selectFrom('missions').selectAll().where('mission_id', '=', missionId).where('project_id', '=', projectId).executeTakeFirst();
+      return row && mapMission(row);
+    },
+    async getById(missionId) {
+      const row = await db.selectFrom('missions').selectAll().where('mission_id', '=', missionId).executeTakeFirst();
+      return row && mapMission(row);
+    },
+    async list(projectId) {
+      const rows = await db.selectFrom('missions').selectAll().where('project_id', '=', projectId).orderBy('created_at', 'desc').orderBy('mission_id', 'desc').execute();
+      return rows.map(mapMission);
+    },
+    async transition(missionId, from, to, now, changes = {}) {
+      const result = await db
+        .updateTable('missions')
+        .set({ status: to, updated_at: now, ...changes })
+        .where('mission_id', '=', missionId)
+        .where('status', 'in', [...from])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async claimTick(missionId, tick, nextRunAt, now) {
+      const result = await db
+        .updateTable('missions')
+        .set({ status: 'running', next_run_at: nextRunAt, updated_at: now })
+        .where('mission_id', '=', missionId)
+        .where('status', '=', 'scheduled')
+        .where('next_run_at', '=', tick)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async listDue(now) {
+      const rows = await db.selectFrom('missions').selectAll().where('status', '=', 'scheduled').where('next_run_at', '<=', now).orderBy('next_run_at').execute();
+      return rows.map(mapMission);
+    },
+    async listByStatus(status) {
+      return (await db.selectFrom('missions').selectAll().where('status', '=', status).execute()).map(mapMission);
+    },
+  };
+}
+
+// PostgreSQL may hand back double precision columns as strings; normalise once here.
+function mapMission(row: Selectable<Database['missions']>): MissionRecord {
+  return { ...row, slots: JSON.parse(row.slots) as Record<string, unknown>, budget_usd: row.budget_usd === null ? null : Number(row.budget_usd) };
+}

@@ -1,0 +1,54 @@
+import type { FastifyPluginAsync } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AUTOPILOT_PREFIX } from './autopilot.routes.js';
+import { cancelResponse, createMissionBody, healingResponse, missionDetail, missionParams, missionSummary } from './autopilot.schema.js';
+import type { Autopilot } from './create-autopilot.js';
+import { mapMissionSummary } from './mission-view.js';
+import { resolveProjectId } from './project-id.js';
+
+/** Missions of the project named by X-Project-ID (spec 4.7); another project's missions answer 404. */
+export const missionsRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = async (app, { autopilot }) => {
+  const routes = app.withTypeProvider<ZodTypeProvider>();
+  const tags = ['autopilot'];
+  const missions = autopilot.missions;
+  const base = `${AUTOPILOT_PREFIX}/missions`;
+  const params = missionParams;
+
+  routes.get(base, {
+    schema: { tags, summary: 'List the project\'s missions, newest first', response: { 200: z.array(missionSummary) } },
+  }, async (request) => (await missions.list(resolveProjectId(request.headers['x-project-id']))).map(mapMissionSummary));
+
+  routes.post(base, {
+    schema: { tags, summary: 'Create a draft mission from a blueprint (a picker choice or your own)', body: createMissionBody, response: { 200: missionDetail } },
+  }, async (request) => {
+    const projectId = resolveProjectId(request.headers['x-project-id']);
+    return missions.view(await autopilot.createMission(projectId, request.body));
+  });
+
+  routes.get(`${base}/:mission_id`, {
+    schema: { tags, summary: 'A mission with its slots, preview, schedule, run history, latest steps and healing', params, response: { 200: missionDetail } },
+  }, (request) => missions.detail(resolveProjectId(request.headers['x-project-id']), request.params.mission_id));
+
+  routes.get(`${base}/:mission_id/healing`, {
+    schema: { tags, summary: 'Recommended actions for a mission (never applied automatically)', params, response: { 200: healingResponse } },
+  }, (request) => missions.healing(resolveProjectId(request.headers['x-project-id']), request.params.mission_id));
+
+  routes.post(`${base}/:mission_id/approve`, {
+    schema: { tags, summary: 'Approve a draft: it becomes scheduled (409 from any other state)', params, response: { 200: missionDetail } },
+  }, async (request) => {
+    const projectId = resolveProjectId(request.headers['x-project-id']);
+    return missions.view(await missions.approve(projectId, request.params.mission_id));
+  });
+
+  routes.post(`${base}/:mission_id/run`, {
+    schema: { tags, summary: 'Run a scheduled mission now (409 from any other state)', params, response: { 200: missionDetail } },
+  }, async (request) => {
+    const projectId = resolveProjectId(request.headers['x-project-id']);
+    return missions.view(await missions.runNow(projectId, request.params.mission_id));
+  });
+
+  routes.delete(`${base}/:mission_id`, {
+    schema: { tags, summary: 'Cancel a mission (no effect on a completed or failed one)', params, response: { 200: cancelResponse } },
+  }, (request) => missions.cancel(resolveProjectId(request.headers['x-project-id']), request.params.mission_id));
+};

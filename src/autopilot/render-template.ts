@@ -1,0 +1,22 @@
+const PLACEHOLDER = /\{\{\s*([A-Za-z_][A-Za-z0-9_-]*)\s*\}\}/g;
+
+/** The names of the `{{name}}` placeholders in a node prompt. */
+export function listPlaceholders(template: string): string[] {
+  return [...template.matchAll(PLACEHOLDER)].map((match) => match[1]);
+}
+
+/** The placeholder an earlier node's output fills: `{{step_<id>_output}}`. */
+export function stepOutputPlaceholder(nodeId: string): string {
+  return `step_${nodeId}_output`;
+}
+
+/** Fills `{{name}}` from the variables; lists join with ", ", objects render as JSON, unknown names stay as written. */
+export function renderTemplate(template: string, variables: Record<string, unknown>): string {
+  return template.replace(PLACEHOLDER, (whole, name: string) => {
+    if (!Object.hasOwn(variables, name)) return whole;
+    const value = variables[name];
+    if (Array.isArray(value)) return value.map(String).join(', ');
+    if (typeof value === 'object' && value !== null) return JSON.stringify(value);
+    return String(value);
+  });
+}

@@ -1,0 +1,57 @@
+import type { HealingRecommendation, MissionDetail, RoutingResult } from '../autopilot/index.js';
+
+/** How a goal's routing reads on a terminal; --json prints the API's JSON instead. */
+export function printRouting(result: RoutingResult): void {
+  console.log(`kind: ${result.kind}`);
+  if (result.kind === 'auto_routed') {
+    console.log(`mission: ${result.mission_id} (draft)  blueprint: ${result.blueprint_id}  score: ${result.score}`);
+    console.log('');
+    console.log(result.preview);
+    console.log('');
+    if (result.missing_slots.length > 0) console.log(`Missing required slots: ${result.missing_slots.join(', ')}`);
+    console.log(`Approve it with: autopilot approve ${result.mission_id}`);
+  } else if (result.kind === 'picker_needed') {
+    result.candidates.forEach((candidate, index) => {
+      const blueprint = safeParse(candidate.blueprint_json);
+      console.log(`  ${index + 1}. ${blueprint.id ?? '?'}  ${blueprint.title ? `"${blueprint.title}"` : ''}  score ${candidate.score}`);
+    });
+    console.log('Create a mission from one with POST /api/v1/autopilot/missions {"blueprint_json": ...}');
+  } else {
+    console.log(`No blueprint was routed for "${result.goal}" (${result.reason}).`);
+    console.log('Write one with POST /api/v1/autopilot/synthesize {"goal": ...}');
+  }
+}
+
+export function printMission(mission: MissionDetail): void {
+  console.log(`mission: ${mission.mission_id}  status: ${mission.status}  blueprint: ${mission.blueprint_id}  project: ${mission.project_id}`);
+  if (mission.schedule) console.log(`schedule: ${mission.schedule}  next run: ${mission.next_run_at ?? '-'}`);
+  console.log('');
+  console.log(mission.preview);
+  if (mission.runs.length > 0) {
+    console.log('\nRuns:');
+    for (const run of mission.runs) console.log(`  ${run.execution_id}  ${run.status}  ${run.started_at}  $${run.cost_usd}${run.error ? `  ${run.error.code}: ${run.error.message}` : ''}`);
+  }
+  if (mission.steps.length > 0) {
+    console.log('\nSteps of the latest run:');
+    for (const step of mission.steps) {
+      const t = step.telemetry;
+      console.log(`  ${step.node_id}  ${step.status}  ${t.model_used}  ${t.input_tokens}+${t.output_tokens} tokens  $${t.cost_usd}  ${t.latency_ms} ms`);
+      console.log(`    ${step.output_preview.replace(/\s+/g, ' ')}`);
+    }
+  }
+  printHealing(mission.healing);
+}
+
+export function printHealing(healing: HealingRecommendation[]): void {
+  if (healing.length === 0) return;
+  console.log('\nRecommended actions (not applied automatically):');
+  for (const item of healing) console.log(`  [${item.severity}] ${item.action} (${item.reason}): ${item.detail}`);
+}
+
+function safeParse(text: string): { id?: string; title?: string } {
+  try {
+    return JSON.parse(text) as { id?: string; title?: string };
+  } catch {
+    return {};
+  }
+}
