@@ -12,6 +12,19 @@ const slotList = z.array(z.looseObject({ name: z.string().regex(/^[A-Za-z_][A-Za
 const slotMap = z.record(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'slot names are letters, digits and _'), z.union([slotType, z.looseObject(slotDetails)]));
 const slots = z.union([slotList, slotMap]).default([]);
 
+/** Training sample formats the curator writes (sample-format.ts). */
+export const SAMPLE_FORMATS = ['openai', 'alpaca', 'sharegpt'] as const;
+export type SampleFormat = (typeof SAMPLE_FORMATS)[number];
+
+const datasetName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'dataset names are 1-100 letters, digits, ., _ or - (not starting with . _ or -)');
+const trainingDataHook = z.looseObject({ format: z.enum(SAMPLE_FORMATS).default('openai'), dataset: datasetName.optional() });
+
+// `promotion_criteria`: the candidate answers held-out prompts before it takes over (promotion-evaluation.ts).
+const learningLoopTarget = z.looseObject({
+  trigger_after_labeled_samples: z.number().int().min(1).optional(),
+  promotion_criteria: z.looseObject({ held_out_samples: z.number().int().min(1).max(100).default(3), min_overlap: z.number().min(0).max(1).default(0) }).optional(),
+});
+
 const nodeShape = {
   id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'node ids are 1-64 letters, digits, _ or -'),
   kind: z.literal('llm', { error: 'only nodes of kind "llm" are supported' }).default('llm'),
@@ -40,7 +53,10 @@ const blueprintShape = {
   }),
   success_criteria: z.union([z.string(), z.array(z.string())]).optional(),
   budget_usd: z.number().positive().optional(),
-  learning_loop_target: z.string().optional(),
+  /** A plain description (kept, unused) or the learning loop's settings for this blueprint. */
+  learning_loop_target: z.union([z.string(), learningLoopTarget]).optional(),
+  /** Where and how the curator writes this blueprint's samples; one hook or several. */
+  training_data_hooks: z.union([trainingDataHook, z.array(trainingDataHook)]).optional(),
   /** Optional estimates the healing engine compares executions with. */
   estimated_cost_usd: z.number().min(0).optional(),
   estimated_duration_seconds: z.number().min(0).optional(),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { RunService } from '../agents/index.js';
-import type { AutopilotConfig } from '../config/index.js';
+import type { AutopilotConfig, ProvidersConfig } from '../config/index.js';
 import type { DatabaseHandle } from '../db/index.js';
 import type { ModelClient } from '../llm/index.js';
 import { createAutopilotInstanceStore } from './autopilot-instance.store.js';
@@ -11,6 +11,7 @@ import { createBlueprintServiceClient } from './blueprint-service.client.js';
 import { createExecutionStore } from './execution.store.js';
 import { createGoalRouter, type GoalRouter } from './goal-router.js';
 import { createHostedBlueprints } from './hosted-blueprints.js';
+import { createLearningLoop, type LearningLoop } from './learning-loop.js';
 import { createMissionCreator, type MissionCreator } from './mission-creator.js';
 import { createMissionRunner } from './mission-runner.js';
 import { createMissionScheduler, type MissionScheduler } from './mission-scheduler.js';
@@ -39,6 +40,12 @@ export interface AutopilotOptions {
   /** For the hosted service; defaults to the global fetch. */
   fetch?: typeof fetch;
   log?: AutopilotLogger;
+  /** Where the curator writes datasets (`datasets/`) and fine-tunes keep their files (`fine-tunes/`). */
+  dataDir: string;
+  /** The configured providers: the fine-tune backends reach their APIs through them. */
+  providers: ProvidersConfig;
+  /** Scrubs personal data from curated samples (the guardrail PII detectors). */
+  scrub(text: string): string;
 }
 
 /** Everything autopilot does, built from its config section and the runtime it runs missions on. */
@@ -49,6 +56,8 @@ export interface Autopilot {
   createMission: MissionCreator;
   missions: MissionService;
   scheduler: MissionScheduler;
+  /** Curator, fine-tune jobs, active models and rollback. */
+  learning: LearningLoop;
   /** Fires due missions and starts polling; `recover` marks executions a stopped server left running (single process only). */
   start(options: { recover: boolean }): Promise<void>;
   /** Resolves once every execution started so far has ended (tests). */
@@ -72,7 +81,15 @@ export async function createAutopilot(options: AutopilotOptions): Promise<Autopi
   const executions = createExecutionStore(options.db);
   const loadBlueprint = (mission: { blueprint_json: string }) => parseBlueprintJson(mission.blueprint_json, checks, 'blueprint');
   const settings = { maxIterations: config.node_max_iterations, temperature: config.node_temperature, defaultModel: config.model };
-  const runner = createMissionRunner({ runs: options.runs, nodeAgents: options.nodeAgents, missions: missionStore, executions, settings, clock, loadBlueprint, log });
+  const now = () => clock().toISOString();
+  const learning = createLearningLoop({ config, db: options.db, providers: options.providers, models: options.models, dataDir: options.dataDir, scrub: options.scrub, now, fetch: options.fetch, log });
+  const stepLearning = {
+    modelFor: learning.modelFor,
+    // A sample that cannot be written never fails the mission whose step produced it.
+    capture: (blueprint: Parameters<LearningLoop['capture']>[0], step: Parameters<LearningLoop['capture']>[1]) =>
+      learning.capture(blueprint, step).catch((error) => log?.error({ err: error, node_id: step.node_id }, 'curator could not capture a step')),
+  };
+  const runner = createMissionRunner({ runs: options.runs, nodeAgents: options.nodeAgents, missions: missionStore, executions, settings, clock, loadBlueprint, learning: stepLearning, log });
   const scheduler = createMissionScheduler({ missions: missionStore, executions, runner, clock, pollMs: config.scheduler_poll_ms, log });
   const missions = createMissionService({ missions: missionStore, executions, runner, scheduler, clock, loadBlueprint });
   const slotExtractor = config.model ? createModelSlotExtractor({ models: options.models, model: config.model, clock, log }) : undefined;
@@ -84,7 +101,11 @@ export async function createAutopilot(options: AutopilotOptions): Promise<Autopi
     createMission: createMissionCreator({ instances, missions, parseBlueprint, slotExtractor }),
     missions,
     scheduler,
-    start: (startOptions) => scheduler.start(startOptions),
+    learning,
+    async start(startOptions) {
+      await learning.resume();
+      await scheduler.start(startOptions);
+    },
     async idle() {
       // A tick asked for (e.g. by an approval) may not have launched its executions yet.
       await scheduler.settled();
@@ -92,7 +113,7 @@ export async function createAutopilot(options: AutopilotOptions): Promise<Autopi
     },
     async close(timeoutMs) {
       scheduler.stop();
-      await runner.drain(timeoutMs);
+      await Promise.all([runner.drain(timeoutMs), learning.close()]);
     },
   };
 }

@@ -1,12 +1,19 @@
 import { AppError, BudgetExceededError } from '../errors.js';
 import type { Blueprint } from './blueprint.schema.js';
 import type { ExecutionStore } from './execution.store.js';
-import type { MissionRecord } from './mission.types.js';
+import type { MissionRecord, StepResult } from './mission.types.js';
 import { renderTemplate, stepOutputPlaceholder } from './render-template.js';
 import { runNode, type NodeRunDeps } from './run-node.js';
 
+/** The learning loop as execution sees it: successful steps become samples; a fine-tuned model may take over. */
+export interface StepLearning {
+  capture(blueprint: Blueprint, step: StepResult): Promise<void>;
+  modelFor(blueprint: Blueprint): Promise<string | undefined>;
+}
+
 export interface GraphRunDeps extends NodeRunDeps {
   executions: ExecutionStore;
+  learning?: StepLearning;
 }
 
 export interface GraphOutcome {
@@ -25,14 +32,17 @@ export async function executeGraph(deps: GraphRunDeps, mission: MissionRecord, b
   const budget = mission.budget_usd;
   const variables: Record<string, unknown> = { ...mission.slots, goal: mission.goal ?? '', budget_usd: budget ?? '' };
   let costUsd = 0;
+  // Read once per execution, so every step of one execution is served by the same model.
+  const modelOverride = await deps.learning?.modelFor(blueprint);
   for (const [stepIndex, nodeId] of blueprint.order.entries()) {
     if (signal.aborted) return { status: 'cancelled', costUsd };
     if (budget !== null && costUsd >= budget) return { status: 'failed', costUsd, error: budgetError(budget, costUsd, nodeId) };
     const node = blueprint.agent_graph.nodes.find((candidate) => candidate.id === nodeId)!;
     const prompt = renderTemplate(node.prompt, variables);
     const remainingBudgetUsd = budget === null ? undefined : budget - costUsd;
-    const { step, error } = await runNode(deps, { missionId: mission.mission_id, executionId, stepIndex, blueprint, node, prompt, signal, remainingBudgetUsd });
+    const { step, error } = await runNode(deps, { missionId: mission.mission_id, executionId, stepIndex, blueprint, node, prompt, signal, remainingBudgetUsd, modelOverride });
     await deps.executions.insertStep(step);
+    if (!error) await deps.learning?.capture(blueprint, step);
     costUsd += step.telemetry.cost_usd;
     if (error) return { status: step.status === 'cancelled' || signal.aborted ? 'cancelled' : 'failed', costUsd, error };
     variables[stepOutputPlaceholder(nodeId)] = step.output;

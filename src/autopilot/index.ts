@@ -8,3 +8,5 @@ export type { RoutingResult } from './goal-router.js';
 export type { HealingRecommendation } from './healing.js';
 export type { MissionDetail, MissionSummary } from './mission-view.js';
 export { signRequest, type SignatureInput } from './sign-request.js';
+export type { CuratorOverview, DatasetOverview } from './learning-loop.js';
+export type { FineTuneJob, ModelActivation } from './fine-tune.types.js';

@@ -4,7 +4,7 @@ import { createId } from '../ids.js';
 import type { Clock, ExecutionStatus, ExecutionTrigger } from './autopilot.types.js';
 import type { Blueprint } from './blueprint.schema.js';
 import { classifyFailure } from './classify-failure.js';
-import { executeGraph } from './execute-graph.js';
+import { executeGraph, type StepLearning } from './execute-graph.js';
 import type { ExecutionStore } from './execution.store.js';
 import type { MissionStore } from './mission.store.js';
 import type { MissionRecord } from './mission.types.js';
@@ -20,6 +20,7 @@ export interface MissionRunnerOptions {
   clock: Clock;
   /** Re-validates the stored blueprint against today's tools and models; throws 400 invalid_blueprint. */
   loadBlueprint(mission: MissionRecord): Blueprint;
+  learning?: StepLearning;
   log?: { error(details: object, message: string): void };
 }
 
@@ -49,7 +50,7 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
     let outcome: Awaited<ReturnType<typeof executeGraph>>;
     try {
       const blueprint = options.loadBlueprint(mission);
-      const deps = { runs: options.runs, nodeAgents: options.nodeAgents, settings: options.settings, executions: options.executions, now };
+      const deps = { runs: options.runs, nodeAgents: options.nodeAgents, settings: options.settings, executions: options.executions, learning: options.learning, now };
       outcome = await executeGraph(deps, mission, blueprint, executionId, entry.controller.signal);
     } catch (error) {
       outcome = { status: 'failed', costUsd: 0, error: error instanceof AppError ? error : internalError(error) };

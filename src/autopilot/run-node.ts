@@ -22,6 +22,8 @@ export interface NodeRunRequest {
   signal: AbortSignal;
   /** What is left of the mission's budget: the run stops before a model call that would start past it. */
   remainingBudgetUsd?: number;
+  /** A fine-tuned model that took over the blueprint's steps: it wins over node.model and autopilot.model. */
+  modelOverride?: string;
 }
 
 export interface NodeRunDeps {
@@ -75,7 +77,7 @@ export async function runNode(deps: NodeRunDeps, request: NodeRunRequest): Promi
 }
 
 function nodeAgent(deps: NodeRunDeps, request: NodeRunRequest): RegisteredAgent {
-  const model = request.node.model ?? deps.settings.defaultModel ?? '';
+  const model = request.modelOverride ?? request.node.model ?? deps.settings.defaultModel ?? '';
   const slash = model.indexOf('/');
   return {
     name: nodeAgentName(request.missionId, request.node.id),

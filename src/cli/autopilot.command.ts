@@ -1,7 +1,8 @@
 import { Command, Option } from 'commander';
-import type { AutopilotStatus, HealingRecommendation, MissionDetail, MissionSummary, RoutingResult } from '../autopilot/index.js';
+import type { AutopilotStatus, CuratorOverview, HealingRecommendation, MissionDetail, MissionSummary, RoutingResult } from '../autopilot/index.js';
 import { callApi } from './api-client.js';
 import { printHealing, printMission, printRouting } from './autopilot-output.js';
+import { printCurator } from './autopilot-curator-output.js';
 import { clientSettings, withClientOptions, type ClientFlags } from './client-options.js';
 import { printObject, printRows } from './output.js';
 
@@ -75,6 +76,16 @@ export function autopilotCommand(): Command {
       else if (healing.length === 0) console.log('No recommendations.');
       else printHealing(healing);
     });
+
+  verb(autopilot, 'curator', 'show curated datasets, fine-tune jobs and the active model per dataset').action(async (flags: Flags) => {
+    const overview = await call<CuratorOverview>(flags, 'GET', '/curator');
+    if (flags.json) console.log(JSON.stringify(overview, null, 2));
+    else printCurator(overview);
+  });
+
+  verb(autopilot, 'rollback', "return a dataset's missions to the model active before its current one")
+    .argument('<dataset>')
+    .action(async (dataset: string, flags: Flags) => printObject(await call(flags, 'POST', '/models/rollback', { dataset }), flags.json ?? false));
 
   return autopilot;
 }

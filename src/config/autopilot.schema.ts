@@ -2,6 +2,44 @@ import { z } from 'zod';
 
 const threshold = z.number().min(0).max(1);
 
+const FINE_TUNE_DEFAULTS = {
+  threshold: 500,
+  scope: 'blueprint' as const,
+  poll_interval_ms: 10_000,
+  max_poll_interval_ms: 300_000,
+  held_out_samples: 3,
+};
+
+/**
+ * `autopilot.fine_tune`: when a curated dataset triggers a fine-tune and where it runs. Without
+ * `provider` or `command` samples are still curated, but no job starts.
+ */
+export const fineTuneSchema = z
+  .strictObject({
+    /** Samples per fine-tune (env AUTOPILOT_FINE_TUNE_THRESHOLD); a blueprint's learning_loop_target.trigger_after_labeled_samples wins. */
+    threshold: z.number().int().min(1).default(FINE_TUNE_DEFAULTS.threshold),
+    /** A configured openai/openai-compatible provider whose /files and /fine_tuning/jobs API trains the model. */
+    provider: z.string().min(1).optional(),
+    /** A local trainer, run without a shell; `{dataset}`, `{base_model}` and `{output_dir}` are substituted in each argument. */
+    command: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
+    /** The configured openai-compatible provider that serves the command's model (the id it prints is used on it). */
+    serve_provider: z.string().min(1).optional(),
+    /** The model id to fine-tune; defaults to the model id of autopilot.model. */
+    base_model: z.string().min(1).optional(),
+    /** `blueprint`: a dataset's model takes over the missions of its blueprint; `all`: the newest model takes over every autopilot step. */
+    scope: z.enum(['blueprint', 'all']).default(FINE_TUNE_DEFAULTS.scope),
+    /** First wait between job polls; it grows 1.5x per poll up to max_poll_interval_ms. */
+    poll_interval_ms: z.number().int().min(1).default(FINE_TUNE_DEFAULTS.poll_interval_ms),
+    max_poll_interval_ms: z.number().int().min(1).default(FINE_TUNE_DEFAULTS.max_poll_interval_ms),
+  })
+  .superRefine((section, ctx) => {
+    if (section.provider && section.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'set either provider or command, not both' });
+    if (section.command && !section.serve_provider) ctx.addIssue({ code: 'custom', path: ['serve_provider'], message: 'a command backend needs serve_provider: the openai-compatible provider that serves the trained model' });
+  })
+  .default(FINE_TUNE_DEFAULTS);
+
+export type FineTuneConfig = z.infer<typeof fineTuneSchema>;
+
 const AUTOPILOT_DEFAULTS = {
   auto_route_threshold: 0.85,
   picker_threshold: 0.65,
@@ -13,6 +51,7 @@ const AUTOPILOT_DEFAULTS = {
   scheduler_poll_ms: 15_000,
   node_max_iterations: 8,
   node_temperature: 0.2,
+  fine_tune: FINE_TUNE_DEFAULTS,
 };
 
 /** The `autopilot:` section: hosted blueprint service, routing thresholds, the autopilot model and scheduling. */
@@ -39,6 +78,7 @@ export const autopilotSchema = z
     scheduler_poll_ms: z.number().int().min(0).default(AUTOPILOT_DEFAULTS.scheduler_poll_ms),
     node_max_iterations: z.number().int().min(1).max(100).default(AUTOPILOT_DEFAULTS.node_max_iterations),
     node_temperature: z.number().min(0).max(2).default(AUTOPILOT_DEFAULTS.node_temperature),
+    fine_tune: fineTuneSchema,
   })
   .superRefine((section, ctx) => {
     if (section.auto_route_threshold <= section.picker_threshold) {
@@ -72,13 +112,26 @@ export function applyAutopilotEnv(section: AutopilotConfig, env: NodeJS.ProcessE
     if (parsed.success) next[key] = parsed.data;
     else errors.push(`environment variable ${name}: ${parsed.error.issues[0]?.message ?? 'invalid value'}`);
   }
+  const rawThreshold = env.AUTOPILOT_FINE_TUNE_THRESHOLD;
+  if (rawThreshold !== undefined && rawThreshold !== '') {
+    if (/^\d+$/.test(rawThreshold.trim()) && Number(rawThreshold) >= 1) next.fine_tune = { ...section.fine_tune, threshold: Number(rawThreshold) };
+    else errors.push('environment variable AUTOPILOT_FINE_TUNE_THRESHOLD: expected a whole number of samples (1 or more)');
+  }
   const merged = next as AutopilotConfig;
   if (merged.auto_route_threshold <= merged.picker_threshold) errors.push(`autopilot: ${thresholdOrderMessage(merged)}`);
   return merged;
 }
 
-/** `autopilot.model` must name a configured provider, reported at its line like an agent's model. */
+/** `autopilot.model` must name a configured provider, reported at its line like an agent's model; so must the fine-tune providers. */
 export function checkAutopilotModel(config: { providers: Record<string, unknown>; autopilot: AutopilotConfig }, ctx: z.RefinementCtx): void {
+  const fineTune = config.autopilot.fine_tune;
+  for (const key of ['provider', 'serve_provider'] as const) {
+    const name = fineTune[key];
+    const type = name ? (config.providers[name] as { type?: string } | undefined)?.type : undefined;
+    if (name && type !== 'openai' && type !== 'openai-compatible') {
+      ctx.addIssue({ code: 'custom', path: ['autopilot', 'fine_tune', key], message: `"${name}" is not a configured openai or openai-compatible provider` });
+    }
+  }
   const model = config.autopilot.model;
   if (!model) return;
   const provider = model.slice(0, model.indexOf('/'));

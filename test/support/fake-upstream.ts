@@ -17,9 +17,55 @@ export interface FakeUpstream {
   chatRequests(): RecordedRequest[];
   enqueue(...responses: FakeResponse[]): void;
   setDefault(response: FakeResponse | ((request: RecordedRequest) => FakeResponse)): void;
+  /** The OpenAI fine-tuning API: uploaded files and jobs, which succeed after `succeedAfterPolls` GETs. */
+  fineTuning: FakeFineTuning;
   /** Sockets currently open that carried at least one request (lets tests see an aborted upstream request). */
   openConnections(): number;
   close(): Promise<void>;
+}
+
+export interface FakeFineTuneJob { id: string; training_file: string; model: string; polls: number; status: string; fine_tuned_model: string | null }
+export interface FakeFineTuning {
+  files: Map<string, { purpose: string; filename: string; content: string }>;
+  jobs: Map<string, FakeFineTuneJob>;
+  /** GETs of a job before it reports succeeded (Infinity: never); read at each poll. */
+  succeedAfterPolls: number;
+  /** When set, jobs end `failed` instead. */
+  failJobs: boolean;
+}
+
+async function answerFineTuning(fine: FakeFineTuning, exchange: Exchange, request: RecordedRequest, raw: string): Promise<boolean> {
+  const { method, path } = request;
+  if (method === 'POST' && path === '/v1/files') {
+    const form = await new Request('http://fake/v1/files', { method: 'POST', headers: { 'content-type': String(request.headers['content-type'] ?? '') }, body: raw }).formData();
+    const file = form.get('file');
+    if (!(file instanceof Blob)) { exchange.json(400, { error: { message: 'file is required', type: 'invalid_request_error', code: null } }); return true; }
+    const id = `file-fake${fine.files.size + 1}`;
+    const filename = (file as File).name ?? 'file';
+    fine.files.set(id, { purpose: String(form.get('purpose') ?? ''), filename, content: await file.text() });
+    exchange.json(200, { id, object: 'file', bytes: file.size, created_at: 0, filename, purpose: form.get('purpose') });
+    return true;
+  }
+  if (method === 'POST' && path === '/v1/fine_tuning/jobs') {
+    if (!fine.files.has(request.body?.training_file)) { exchange.json(400, { error: { message: 'unknown training_file', type: 'invalid_request_error', code: null } }); return true; }
+    const job: FakeFineTuneJob = { id: `ftjob-fake${fine.jobs.size + 1}`, training_file: request.body.training_file, model: request.body.model, polls: 0, status: 'queued', fine_tuned_model: null };
+    fine.jobs.set(job.id, job);
+    exchange.json(200, { object: 'fine_tuning.job', ...job });
+    return true;
+  }
+  const match = /^\/v1\/fine_tuning\/jobs\/([^/]+)$/.exec(path);
+  if (method === 'GET' && match) {
+    const job = fine.jobs.get(decodeURIComponent(match[1]!));
+    if (!job) { exchange.json(404, { error: { message: 'no such job', type: 'invalid_request_error', code: null } }); return true; }
+    job.polls += 1;
+    if (job.polls >= fine.succeedAfterPolls) {
+      job.status = fine.failJobs ? 'failed' : 'succeeded';
+      job.fine_tuned_model = fine.failJobs ? null : `ft:${job.model}:fake:${job.id}`;
+    } else job.status = 'running';
+    exchange.json(200, { object: 'fine_tuning.job', ...job, error: fine.failJobs && job.status === 'failed' ? { message: 'fake failure' } : null });
+    return true;
+  }
+  return false;
 }
 
 const DEFAULT_USAGE: TextUsage = { prompt_tokens: 10, completion_tokens: 5 };
@@ -173,12 +219,15 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   const queue: FakeResponse[] = [];
   let fallback: (request: RecordedRequest) => FakeResponse = echoDefault;
   const sockets = new Set<Socket>();
+  const fineTuning: FakeFineTuning = { files: new Map(), jobs: new Map(), succeedAfterPolls: 2, failJobs: false };
 
   const server = createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
-    const request: RecordedRequest = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body: parseJson(await readBody(req)) };
+    const raw = await readBody(req);
+    const request: RecordedRequest = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body: parseJson(raw) };
     requests.push(request);
     const exchange = new Exchange(res, request.body);
+    if (await answerFineTuning(fineTuning, exchange, request, raw)) return;
     if (request.method === 'GET' && path === '/v1/models') {
       return exchange.json(200, { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'fake-upstream' }] });
     }
@@ -207,6 +256,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
     chatRequests: () => requests.filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions'),
     enqueue: (...responses) => { queue.push(...responses); },
     setDefault: (response) => { fallback = typeof response === 'function' ? response : () => response; },
+    fineTuning,
     openConnections: () => sockets.size,
     close: () => new Promise<void>((resolve) => {
       server.close(() => resolve());
