@@ -20,7 +20,7 @@ export interface WebhookWorkerOptions {
   reclaimAllOnStart?: boolean;
 }
 
-/** The durable inbox's consumer; `stats()` counts runs started and deliveries failed per webhook. */
+/** The durable inbox's consumer; `stats()` counts the runs started per webhook. */
 export type WebhookWorker = InboxWorker;
 
 /** The webhook inbox's consumer: claims due deliveries, runs their handlers, retries with backoff. */

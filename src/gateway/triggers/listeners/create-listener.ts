@@ -1,0 +1,105 @@
+import type { ListenerConfig, TriggerSettings } from '../../../config/index.js';
+import { decodeMessage } from '../decode-message.js';
+import { abortableSleep, sourceBackoffMs, type Sleep } from '../source-backoff.js';
+import { createSourceState } from '../source-state.js';
+import type { TriggerIntake } from '../trigger-intake.service.js';
+import { PermanentSourceError, type TriggerSource } from '../trigger-source.js';
+import type { TriggerLogger, TriggerRef } from '../trigger.types.js';
+import type { Deliver, OpenConnection } from './listener-connection.js';
+
+export interface ListenerOptions {
+  listener: ListenerConfig;
+  /** The source's client, e.g. openRedisConnection; picked by openConnectionFor in normal use. */
+  open: OpenConnection;
+  intake: TriggerIntake;
+  settings: TriggerSettings;
+  logger: TriggerLogger;
+  now?: () => Date;
+  sleep?: Sleep;
+}
+
+/**
+ * Keeps one listener connected: opens a connection, and when it is lost (or cannot be opened) waits
+ * with doubling backoff and opens another. Each message is stored before the client acknowledges it.
+ */
+export function createListener(options: ListenerOptions): TriggerSource {
+  const { listener, intake } = options;
+  const ref: TriggerRef = { kind: 'listener', name: listener.name };
+  const now = options.now ?? (() => new Date());
+  const sleep = options.sleep ?? abortableSleep;
+  const fields = { trigger: `listener:${listener.name}`, source: listener.source };
+  const state = createSourceState(fields, options.logger);
+  let controller: AbortController | undefined;
+  let loop: Promise<void> | undefined;
+
+  const deliver: Deliver = async (message) => {
+    const decoded = decodeMessage(message, listener);
+    if (!decoded.ok) return intake.reject(ref, decoded.reason);
+    await intake.receive({ trigger: ref, event: decoded.event, payload: decoded.payload, dedupeKey: decoded.dedupeKey });
+  };
+
+  async function run(signal: AbortSignal): Promise<void> {
+    while (!signal.aborted) {
+      let lost: Error;
+      try {
+        const connection = await options.open({ listener, deliver, logger: options.logger, signal });
+        if (signal.aborted) {
+          await connection.close();
+          break;
+        }
+        state.connected();
+        const reason = await untilAborted(connection.closed, signal);
+        if (reason === undefined) {
+          await connection.close();
+          break;
+        }
+        lost = reason;
+      } catch (error) {
+        if (signal.aborted) break;
+        if (error instanceof PermanentSourceError) {
+          state.gaveUp(error);
+          return;
+        }
+        lost = error instanceof Error ? error : new Error(String(error));
+      }
+      const delayMs = sourceBackoffMs(state.failed(lost), options.settings.source_backoff);
+      state.backingOff(new Date(now().getTime() + delayMs));
+      await sleep(delayMs, signal);
+      if (!signal.aborted) state.connecting();
+    }
+    state.stopped();
+  }
+
+  return {
+    kind: 'listener',
+    name: listener.name,
+    source: listener.source,
+    start() {
+      if (loop) return;
+      controller = new AbortController();
+      state.connecting();
+      loop = run(controller.signal);
+    },
+    async stop() {
+      controller?.abort();
+      await loop;
+      loop = undefined;
+      state.stopped();
+    },
+    status: () => state.status(),
+  };
+}
+
+/** The promise's value, or undefined as soon as the signal aborts. */
+async function untilAborted<T>(promise: Promise<T>, signal: AbortSignal): Promise<T | undefined> {
+  let onAbort!: () => void;
+  const aborted = new Promise<undefined>((resolve) => {
+    onAbort = () => resolve(undefined);
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+  try {
+    return await Promise.race([promise, aborted]);
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+}

@@ -1,0 +1,62 @@
+import { isoNow } from '../../ids.js';
+import type { TriggerSourceState, TriggerSourceStatus } from './trigger-source.js';
+import type { TriggerLogger } from './trigger.types.js';
+
+/** Tracks one source's state and failure count, and logs each change once. */
+export interface SourceState {
+  status(): TriggerSourceStatus;
+  connecting(): void;
+  connected(nextAttemptAt?: Date): void;
+  /** Counts a failure and returns the consecutive failures so far (for the backoff). */
+  failed(error: unknown): number;
+  backingOff(until: Date): void;
+  gaveUp(error: unknown): void;
+  stopped(): void;
+}
+
+export function createSourceState(fields: Record<string, unknown>, logger: TriggerLogger): SourceState {
+  // Until start(): a source the gateway flag keeps off is listed as stopped.
+  let state: TriggerSourceState = 'stopped';
+  let lastError: string | null = null;
+  let nextAttemptAt: string | null = null;
+  let failures = 0;
+
+  return {
+    status: () => ({ state, last_error: lastError, next_attempt_at: nextAttemptAt, failures }),
+    connecting() {
+      state = 'connecting';
+      nextAttemptAt = null;
+    },
+    connected(next) {
+      if (state !== 'connected') logger.info({ ...fields, after_failures: failures }, 'trigger source connected');
+      failures = 0;
+      nextAttemptAt = next ? isoNow(next) : null;
+      state = 'connected';
+    },
+    failed(error) {
+      failures += 1;
+      lastError = describe(error);
+      return failures;
+    },
+    backingOff(until) {
+      nextAttemptAt = isoNow(until);
+      logger.warn({ ...fields, error: lastError, failures, next_attempt_at: nextAttemptAt }, 'trigger source failed; backing off');
+      state = 'backing_off';
+    },
+    gaveUp(error) {
+      lastError = describe(error);
+      nextAttemptAt = null;
+      logger.error({ ...fields, error: lastError }, 'trigger source failed for good; it stays stopped until the next start');
+      state = 'error';
+    },
+    stopped() {
+      nextAttemptAt = null;
+      state = 'stopped';
+    },
+  };
+}
+
+function describe(error: unknown): string {
+  if (error instanceof Error) return error.message || error.name;
+  return String(error);
+}

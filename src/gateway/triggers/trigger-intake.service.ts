@@ -1,0 +1,87 @@
+import { createId, isoNow } from '../../ids.js';
+import { matchHandlers, type EventHandler } from '../../templates/index.js';
+import type { TriggerEvent, TriggerEventStore } from './trigger-event.store.js';
+import { handlersOf } from './trigger-handlers.js';
+import { triggerKey, type TriggerLogger, type TriggerRef } from './trigger.types.js';
+
+/** An event as a source hands it over, parsed and named. */
+export interface IncomingTriggerEvent {
+  trigger: TriggerRef;
+  event: string;
+  payload: unknown;
+  /** What makes a redelivery a duplicate (broker message id, id field, poller item id); none when unknown. */
+  dedupeKey?: string;
+}
+
+/** Per-trigger counters since this process started, for the operators' trigger list. */
+export interface TriggerIntakeStats {
+  kind: TriggerRef['kind'];
+  name: string;
+  received: number;
+  duplicates: number;
+  rejected: number;
+  last_event_at: string | null;
+}
+
+export interface TriggerIntake {
+  /** Stores one event; resolves once it is durable, so the source may acknowledge it. Throws when the store fails. */
+  receive(incoming: IncomingTriggerEvent): Promise<{ event: TriggerEvent; duplicate: boolean }>;
+  /** Counts a message the source could not use (not JSON, no id); it is acknowledged and dropped. */
+  reject(trigger: TriggerRef, reason: string): void;
+  /** Which of these keys the trigger has stored before. */
+  knownKeys(trigger: TriggerRef, keys: readonly string[]): Promise<Set<string>>;
+  stats(): TriggerIntakeStats[];
+}
+
+export interface TriggerIntakeOptions {
+  store: TriggerEventStore;
+  handlers: Map<string, EventHandler[]>;
+  logger: TriggerLogger;
+  now?: () => Date;
+  /** Called once a new event is stored and waits for the worker (wire it to the worker's wake). */
+  onAccepted?: (event: TriggerEvent) => void;
+}
+
+export function createTriggerIntake(options: TriggerIntakeOptions): TriggerIntake {
+  const now = options.now ?? (() => new Date());
+  const counters = new Map<string, TriggerIntakeStats>();
+  const countersOf = (ref: TriggerRef) => {
+    const key = triggerKey(ref);
+    let entry = counters.get(key);
+    if (!entry) counters.set(key, (entry = { kind: ref.kind, name: ref.name, received: 0, duplicates: 0, rejected: 0, last_event_at: null }));
+    return entry;
+  };
+
+  return {
+    async receive({ trigger, event, payload, dedupeKey }) {
+      const receivedAt = isoNow(now());
+      const matched = matchHandlers(handlersOf(options.handlers, trigger) ?? [], event);
+      const stored = await options.store.insert({
+        event_id: createId('evt'),
+        trigger_kind: trigger.kind,
+        trigger_name: trigger.name,
+        event,
+        dedupe_key: dedupeKey ?? null,
+        payload: JSON.stringify(payload),
+        status: matched.length > 0 ? 'pending' : 'ignored',
+        received_at: receivedAt,
+      });
+      const counts = countersOf(trigger);
+      counts.received += 1;
+      counts.last_event_at = receivedAt;
+      if (stored.duplicate) counts.duplicates += 1;
+      else if (stored.event.status === 'pending') options.onAccepted?.(stored.event);
+      options.logger.info({ trigger: triggerKey(trigger), event_id: stored.event.event_id, event, duplicate: stored.duplicate, status: stored.event.status }, 'trigger event stored');
+      return stored;
+    },
+
+    reject(trigger, reason) {
+      countersOf(trigger).rejected += 1;
+      options.logger.warn({ trigger: triggerKey(trigger), reason }, 'trigger message rejected');
+    },
+
+    knownKeys: (trigger, keys) => options.store.knownKeys(trigger, keys),
+
+    stats: () => [...counters.values()].map((entry) => ({ ...entry })),
+  };
+}

@@ -1,0 +1,2 @@
+export { handlerKey, matchesEvent, matchHandlers, type EventHandler } from './match-handlers.js';
+export { renderPrompt } from './render-prompt.js';
