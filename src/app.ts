@@ -10,19 +10,24 @@ import {
   type AgentRegistry,
   type RunService,
   type SessionService,
+  type UsageSink,
 } from './agents/index.js';
 import { adminRoutes, createAdminService } from './admin/index.js';
+import { analyticsRoutes, createAnalyticsQueryStore, createAnalyticsService, createAnalyticsWriteStore, createUsageRecorder, roundUsd, type UsageRecorder } from './analytics/index.js';
 import { autopilotRoutes, createAutopilot, createNodeAgents, missionsRoutes, type Autopilot, type NodeAgents } from './autopilot/index.js';
 import { createAuthenticator, createTokenService, createTokenStore, loadOrCreateAdminKey, tokensRoutes, type TokenService } from './auth/index.js';
 import { createRunEventBus, type RunEventBus } from './bus/index.js';
-import type { Config } from './config/index.js';
+import { guardrailsSchema, PII_TYPES, type Config } from './config/index.js';
+import { createGuardrails } from './guardrails/index.js';
 import { createDatabase, type DatabaseHandle } from './db/index.js';
 import { a2aRoutes, createA2aTaskStore, type CardTool } from './gateway/a2a/index.js';
 import { aguiRoutes } from './gateway/agui/index.js';
 import { openaiRoutes } from './gateway/openai/index.js';
-import { createWebhookDeliveryStore, createWebhookIntake, createWebhookWorker, webhooksRoutes, type StartRun, type WebhookWorker } from './gateway/webhooks/index.js';
-import { createServer, healthRoutes, registerAuthHooks } from './http/index.js';
-import { createModelClient, type ModelClient } from './llm/index.js';
+import { createWebhookDeliveryStore, createWebhookIntake, createWebhookWorker, webhooksRoutes, type WebhookWorker } from './gateway/webhooks/index.js';
+import { createTriggerEventStore, createTriggers, triggersRoutes, type Triggers, type WebhookInboxView } from './gateway/triggers/index.js';
+import { createMetrics, createServer, healthRoutes, registerAuthHooks, registerMetrics, type Metrics } from './http/index.js';
+import { isoNow } from './ids.js';
+import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
 import { createToolRegistry, toolsRoutes, type ToolRegistry } from './tools/index.js';
 
 export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
@@ -76,11 +81,16 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     bus = runBus;
     // Autopilot nodes run as transient agents: the run service resolves agents through this registry.
     const nodeAgents = createNodeAgents(agents);
-    const { runs, sessions, models } = buildRuntime(config, database, nodeAgents.registry, tools, runBus, server.log);
+    // Scraped only after start-up, so the gauges may read the runtime built below.
+    const metrics = createMetrics({ agentNames: agents.list().map((agent) => agent.name), activeRuns: () => runs.active().length, activeSessions: () => sessions.countActive(activeSince(config)) });
+    const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(database.db) });
+    const usage = meterUsage(recorder, metrics);
+    const { runs, sessions, models } = buildRuntime(config, database, nodeAgents.registry, tools, runBus, server.log, { usage, tokens, metrics });
     const interrupted = await runs.recoverInterrupted();
     if (interrupted > 0) server.log.warn({ runs: interrupted }, 'marked runs left unfinished by a stopped server as interrupted');
 
     registerAuthHooks(server, authenticator, tokens);
+    registerMetrics(server, metrics);
     await server.register(healthRoutes, { readiness: async () => ((await database.ping()) ? [] : [`database (${database.engine}) unreachable`]) });
     await server.register(tokensRoutes, { tokens });
     await server.register(toolsRoutes, { registry: tools, agentTools: (name) => agents.find(name)?.tools });
@@ -89,6 +99,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       return [...(databaseUp ? [] : [`database (${database.engine}) unreachable`]), ...(busUp ? [] : [`run event bus (${config.server.redis_url ? 'redis' : 'in-process'}) unreachable`])];
     };
     await server.register(adminRoutes, { admin: createAdminService({ agents, runs, sessions, config: config.admin, health }) });
+    await server.register(analyticsRoutes, { analytics: createAnalyticsService({ store: createAnalyticsQueryStore(database.db) }) });
     // A disabled feature's routes are not mounted, so they answer 404.
     if (config.gateway.enabled && config.gateway.openai_compat) await server.register(openaiRoutes, { agents, runs });
     if (config.gateway.enabled && config.gateway.agui) await server.register(aguiRoutes, { agents, runs });
@@ -96,9 +107,11 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       await server.register(a2aRoutes, { agents, runs, tasks: createA2aTaskStore(database.db), publicBaseUrl: config.server.public_base_url, version: VERSION, toolsOf: cardToolsOf(tools) });
     }
     const webhooks = await buildWebhooks(server, config, database, runs);
+    const triggers = await buildTriggers(server, config, database, runs, webhooks?.view);
     const autopilot = await buildAutopilot(server, config, database, { runs, models, nodeAgents, tools, clock });
     await server.ready();
-    await webhooks?.start();
+    await webhooks?.worker.start();
+    await triggers.start();
     // On SQLite only this process runs missions, so executions a crash left running are recovered at start.
     await autopilot.start({ recover: !config.server.redis_url });
 
@@ -118,7 +131,9 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       listen: () => listen(server, config),
       async close() {
         // Runs still going (e.g. non-streamed ones whose client left) finish, or are cancelled at the deadline, before the store closes.
-        await Promise.all([server.close(), webhooks?.stop(), autopilot.close(config.server.shutdown_timeout_ms), runs.drain(config.server.shutdown_timeout_ms)]);
+        await Promise.all([server.close(), webhooks?.worker.stop(), triggers.stop(), autopilot.close(config.server.shutdown_timeout_ms), runs.drain(config.server.shutdown_timeout_ms)]);
+        // The drained runs' last usage records are written before the store closes.
+        await recorder.close();
         await runBus.close();
         await registry.close();
         await database.close();
@@ -143,38 +158,94 @@ function buildAuthenticator(config: Config, tokens: TokenService) {
   return { authenticator: createAuthenticator({ config: config.auth, apiKeys, tokens }), generatedAdminKey };
 }
 
-function buildRuntime(config: Config, database: DatabaseHandle, agents: AgentRegistry, tools: ToolRegistry, bus: RunEventBus, log: FastifyBaseLogger) {
+interface RuntimeDeps {
+  usage: UsageSink;
+  tokens: TokenService;
+  metrics: Metrics;
+}
+
+function buildRuntime(config: Config, database: DatabaseHandle, agents: AgentRegistry, tools: ToolRegistry, bus: RunEventBus, log: FastifyBaseLogger, deps: RuntimeDeps) {
   const models = createModelClient({ providers: config.providers, logger: log });
   const sessions = createSessionService({ store: createSessionStore(database.db) });
-  // TODO(issue 5): pass the pricing module as `pricing`; until then every run costs 0.
+  const providerTypes = Object.fromEntries(Object.entries(config.providers).map(([name, provider]) => [name, provider.type]));
+  const onUnpriced = (model: string) => log.warn({ model }, `no price is known for model "${model}": its calls cost 0 and are recorded priced: false (add it under pricing: in the config)`);
+  const pricing = createPricing({ overrides: config.pricing, providerTypes, onUnpriced });
   // With Redis, other replicas share the store and the bus: commands and heartbeats go through them.
-  const runs = createRunService({ agents, models, tools, runStore: createRunStore(database.db), sessions, bus, multiProcess: Boolean(config.server.redis_url), log });
+  const runs = createRunService({
+    agents, models, tools, runStore: createRunStore(database.db), sessions, bus, multiProcess: Boolean(config.server.redis_url), log,
+    // Costs are rounded as analytics stores them, so a run's cost is exactly the sum of its usage records.
+    pricing: { price: (model, usage) => pricing.price(model, usage), round: roundUsd },
+    usage: deps.usage,
+    guardrails: config.guardrails,
+    tokenLimit: async (tokenId) => (await deps.tokens.get(tokenId).catch(() => undefined))?.max_cost_usd ?? null,
+    onRunEnd: (agentName, result) => deps.metrics.observeRunEnd(agentName, result.status, result.status === 'completed' ? undefined : result.error.code),
+  });
   return { runs, sessions, models };
 }
 
-/** Starts a run for a trigger (webhook, poller, listener) and waits for its end. */
-function createTriggerRunStarter(runs: RunService): StartRun {
-  return async ({ agentName, prompt, source }) => {
+/** Usage and risk records go to the analytics recorder (group commit) and are counted for /metrics on the way. */
+function meterUsage(recorder: UsageRecorder, metrics: Metrics): UsageSink {
+  return {
+    record(usage) {
+      metrics.observeUsage(usage);
+      return recorder.record(usage);
+    },
+    recordRisk(event) {
+      metrics.observeRisk(event);
+      return recorder.recordRisk(event);
+    },
+  };
+}
+
+/** Sessions count as active within the admin session window, as GET /api/v1/admin/status counts them. */
+function activeSince(config: Config): string {
+  return isoNow(new Date(Date.now() - config.admin.session_window_minutes * 60_000));
+}
+
+/** Starts a run for a trigger (webhook, poller, listener) and waits for its end; fits both webhooks' and triggers' StartRun. */
+function createTriggerRunStarter(runs: RunService) {
+  return async ({ agentName, prompt, source }: { agentName: string; prompt: string; source: 'webhook' | 'poller' | 'listener' }) => {
     const result = await (await runs.start({ agentName, messages: [{ role: 'user', content: prompt }], source })).result;
     return { runId: result.runId, status: result.status, error: result.status === 'completed' ? undefined : result.error.message };
   };
 }
 
-/** Mounts the signed-webhook routes and returns the inbox worker (not started), or undefined when webhooks are off. */
-async function buildWebhooks(server: FastifyInstance, config: Config, database: DatabaseHandle, runs: RunService): Promise<WebhookWorker | undefined> {
+/** Mounts the signed-webhook routes and returns the inbox worker (not started) and the operators' view, or undefined when webhooks are off. */
+async function buildWebhooks(server: FastifyInstance, config: Config, database: DatabaseHandle, runs: RunService): Promise<{ worker: WebhookWorker; view: WebhookInboxView } | undefined> {
   if (!config.gateway.enabled || !config.gateway.webhooks) return undefined;
   const store = createWebhookDeliveryStore(database.db);
   // On SQLite only this process can hold claims, so every delivery left `processing` by a crash is taken back at start.
   const worker = createWebhookWorker({ store, startRun: createTriggerRunStarter(runs), config, logger: server.log, reclaimAllOnStart: database.engine === 'sqlite' });
   const intake = createWebhookIntake({ store, webhooks: config.webhooks, logger: server.log, onAccepted: () => worker.wake() });
   await server.register(webhooksRoutes, { intake, settings: config.webhook_settings });
-  return worker;
+  return { worker, view: { webhooks: config.webhooks, intake, worker, store } };
+}
+
+/** Builds the pollers and listeners (not started) and mounts the operators' trigger routes, which also list webhooks. */
+async function buildTriggers(server: FastifyInstance, config: Config, database: DatabaseHandle, runs: RunService, webhooks: WebhookInboxView | undefined): Promise<Triggers> {
+  const triggers = createTriggers({
+    store: createTriggerEventStore(database.db),
+    startRun: createTriggerRunStarter(runs),
+    config,
+    logger: server.log,
+    enabled: config.gateway.enabled,
+    webhooks,
+    // As for webhooks: on SQLite this process is the only one that can hold claims.
+    reclaimAllOnStart: database.engine === 'sqlite',
+  });
+  await server.register(triggersRoutes, { operations: triggers.operations });
+  return triggers;
 }
 
 /** Builds autopilot over the runtime and mounts its routes; missions start once start() is called. */
 async function buildAutopilot(server: FastifyInstance, config: Config, database: DatabaseHandle, deps: { runs: RunService; models: ModelClient; nodeAgents: NodeAgents; tools: ToolRegistry; clock?: () => Date }): Promise<Autopilot> {
   const toolNames = () => deps.tools.list().map((tool) => tool.name);
-  const autopilot = await createAutopilot({ config: config.autopilot, db: database.db, runs: deps.runs, nodeAgents: deps.nodeAgents, models: deps.models, toolNames, clock: deps.clock, log: server.log });
+  // Curated samples are scrubbed of every PII type the guardrails detect, whatever the agents' own guardrail settings.
+  const pii = createGuardrails(guardrailsSchema.parse({ pii: { enabled: true, action: 'redact', types: [...PII_TYPES] } }));
+  const autopilot = await createAutopilot({
+    config: config.autopilot, db: database.db, runs: deps.runs, nodeAgents: deps.nodeAgents, models: deps.models, toolNames, clock: deps.clock, log: server.log,
+    dataDir: config.server.data_dir, providers: config.providers, scrub: (text) => pii.checkOutput(text).text,
+  });
   await server.register(autopilotRoutes, { autopilot });
   await server.register(missionsRoutes, { autopilot });
   return autopilot;

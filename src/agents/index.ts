@@ -10,7 +10,9 @@ export { createSessionService, SESSION_ID_PATTERN, type SessionService } from '.
 export { createSessionStore, type SessionRecord, type SessionStore } from './session.store.js';
 export { cancelledError, CLIENT_CLOSED, createRunControl, type RunControl, type RunControlStatus, type RunController } from './run-control.js';
 export { mergeSessionHistory, type MergedConversation } from './merge-session-history.js';
-export type { PricingFunction } from './run-recorder.js';
+export type { RunPricing } from './run-recorder.js';
+export type { ModelUsageRecord, RiskEventRecord, UsageSink } from './usage-sink.js';
+export type { RunTiming } from './run-context.js';
 export type { RunLogger } from './run-execution.js';
 export type { RunResult, RunUsage } from './run-result.js';
 /** The runtime's message, tool and finish-reason types, for adapters that may not import llm/ directly. */

@@ -1,16 +1,101 @@
 import { UpstreamError } from '../errors.js';
 import type { ChatMessage, ModelStreamPart } from '../llm/index.js';
 import { describeError, type RunContext } from './run-context.js';
+import { createOutputScreen, type OutputScreen } from './run-guardrails.js';
+import type { OpenStep, StepCharge } from './run-recorder.js';
 import type { ModelPromptLog } from './run.types.js';
 
 export type ModelStepResult = Extract<ModelStreamPart, { type: 'end' }>;
 
-/** One streamed model call: text deltas become events as they arrive; the step is written when the call ends. */
+/**
+ * One streamed model call: text deltas pass the output guardrails and become events as they are
+ * released; the step, its usage record and its cost are written when the call ends, success or not.
+ * The returned text is what was released (redacted); a blocked answer ends with `content_filter`.
+ */
 export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Promise<ModelStepResult> {
   await ctx.control.checkpoint();
+  ctx.budget?.beforeModelCall(ctx.recorder.totals().costUsd);
   const step = ctx.recorder.begin('model', ctx.agent.model);
   ctx.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'model' });
-  const log: ModelPromptLog = {
+  const log = createPromptLog(ctx, messages);
+  const screen = createOutputScreen(ctx.guardrails, ctx.reporter.flag);
+  let end: ModelStepResult;
+  let raw: string;
+  try {
+    ({ end, raw } = await streamCall(ctx, messages, step, log, screen));
+  } catch (error) {
+    const callMs = performance.now() - step.startedMs;
+    ctx.timing.upstreamMs += callMs;
+    const charge = await ctx.recorder.end(step, { status: 'failed', promptLog: { ...log, error: describeError(error) } });
+    reportUsage(ctx, step, log, callMs, charge, undefined);
+    throw error;
+  }
+  const callMs = performance.now() - step.startedMs;
+  const screened = screen.finish(raw);
+  release(ctx, step, log, screened.text);
+  ctx.timing.upstreamMs += callMs;
+  const result: ModelStepResult = screened.blocked ? { ...end, text: '', toolCalls: [], finishReason: 'content_filter' } : { ...end, text: log.response };
+  Object.assign(log, {
+    tool_calls: result.toolCalls,
+    finish_reason: result.finishReason,
+    input_tokens: end.usage.inputTokens,
+    output_tokens: end.usage.outputTokens,
+    usage_estimated: end.usage.estimated,
+  });
+  const charge = await ctx.recorder.end(step, { status: 'completed', usage: end.usage, promptLog: log });
+  ctx.budget?.charge(charge.costUsd);
+  reportUsage(ctx, step, log, callMs, charge, end);
+  return result;
+}
+
+/** The call's end part and its whole text as the model said it (before the guardrails). */
+async function streamCall(ctx: RunContext, messages: ChatMessage[], step: OpenStep, log: ModelPromptLog, screen: OutputScreen): Promise<{ end: ModelStepResult; raw: string }> {
+  const stream = ctx.models.stream({
+    model: ctx.agent.model,
+    messages,
+    tools: ctx.toolDefinitions.length > 0 ? ctx.toolDefinitions : undefined,
+    temperature: ctx.temperature,
+    maxTokens: ctx.maxTokens,
+    signal: ctx.control.signal,
+  });
+  let end: ModelStepResult | undefined;
+  let raw = '';
+  for await (const part of stream) {
+    log.ttft_ms ??= Math.round(performance.now() - step.startedMs);
+    if (part.type === 'text-delta') {
+      raw += part.delta;
+      release(ctx, step, log, screen.push(part.delta));
+    } else if (part.type === 'end') end = part;
+  }
+  if (!end) throw new UpstreamError({ message: 'The model stream ended without a final part', retryable: false });
+  return { end, raw };
+}
+
+/** Text the guardrails let out: published, and kept as the step's (and the run's) answer. */
+function release(ctx: RunContext, step: OpenStep, log: ModelPromptLog, text: string): void {
+  if (!text) return;
+  ctx.timing.upstreamMsAtFirstText ??= ctx.timing.upstreamMs + (performance.now() - step.startedMs);
+  log.response += text;
+  ctx.emit({ type: 'text-delta', delta: text });
+}
+
+function reportUsage(ctx: RunContext, step: OpenStep, log: ModelPromptLog, callMs: number, charge: StepCharge, end: ModelStepResult | undefined): void {
+  ctx.reporter.usage({
+    step_id: step.stepId,
+    input_tokens: end?.usage.inputTokens ?? 0,
+    output_tokens: end?.usage.outputTokens ?? 0,
+    cached_tokens: end?.usage.cachedInputTokens ?? 0,
+    cost_usd: charge.costUsd,
+    latency_ms: Math.round(callMs),
+    ttft_ms: log.ttft_ms,
+    status: end ? 'ok' : 'error',
+    priced: charge.priced,
+    estimated: end?.usage.estimated ?? false,
+  });
+}
+
+function createPromptLog(ctx: RunContext, messages: ChatMessage[]): ModelPromptLog {
+  return {
     messages,
     tools: ctx.toolDefinitions.map((tool) => tool.name),
     temperature: ctx.temperature,
@@ -23,36 +108,4 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
     usage_estimated: false,
     ttft_ms: null,
   };
-  let end: ModelStepResult | undefined;
-  try {
-    const stream = ctx.models.stream({
-      model: ctx.agent.model,
-      messages,
-      tools: ctx.toolDefinitions.length > 0 ? ctx.toolDefinitions : undefined,
-      temperature: ctx.temperature,
-      maxTokens: ctx.maxTokens,
-      signal: ctx.control.signal,
-    });
-    for await (const part of stream) {
-      log.ttft_ms ??= Math.round(performance.now() - step.startedMs);
-      if (part.type === 'text-delta') {
-        log.response += part.delta;
-        if (part.delta) ctx.emit({ type: 'text-delta', delta: part.delta });
-      } else if (part.type === 'end') end = part;
-    }
-    if (!end) throw new UpstreamError({ message: 'The model stream ended without a final part', retryable: false });
-  } catch (error) {
-    await ctx.recorder.end(step, { status: 'failed', promptLog: { ...log, error: describeError(error) } });
-    throw error;
-  }
-  Object.assign(log, {
-    response: end.text,
-    tool_calls: end.toolCalls,
-    finish_reason: end.finishReason,
-    input_tokens: end.usage.inputTokens,
-    output_tokens: end.usage.outputTokens,
-    usage_estimated: end.usage.estimated,
-  });
-  await ctx.recorder.end(step, { status: 'completed', usage: end.usage, promptLog: log });
-  return end;
 }

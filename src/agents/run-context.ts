@@ -1,9 +1,20 @@
 import type { RunEventBody } from '../bus/index.js';
+import type { Guardrails } from '../guardrails/index.js';
 import type { ModelClient, ToolDefinition } from '../llm/index.js';
 import type { ToolRegistry } from '../tools/index.js';
 import type { RegisteredAgent } from './agent-registry.js';
+import type { RunBudget } from './run-budget.js';
 import type { RunControl } from './run-control.js';
 import type { RunRecorder } from './run-recorder.js';
+import type { RunReporter } from './run-reporter.js';
+
+/** Where a run's time went, for the gateway-overhead figures (request time minus upstream time). */
+export interface RunTiming {
+  /** Milliseconds spent waiting on model calls and tool calls (parallel tool calls count once). */
+  upstreamMs: number;
+  /** upstreamMs at the moment the run's first text was released: what a stream's first byte waited for. */
+  upstreamMsAtFirstText?: number;
+}
 
 /** Everything one run's loop needs; built once per run by the run service. */
 export interface RunContext {
@@ -18,6 +29,15 @@ export interface RunContext {
   maxTokens?: number;
   control: RunControl;
   recorder: RunRecorder;
+  /** Usage records and guardrail hits, committed in the background and awaited with the run's end. */
+  reporter: RunReporter;
+  /** The agent's compiled guardrails; undefined when all are off. */
+  guardrails?: Guardrails;
+  /** Set once the run is admitted, when a budget applies to it. */
+  budget?: RunBudget;
+  /** What an answer is graded against: tool results (the run's and the client's) and client context. */
+  sources: string[];
+  timing: RunTiming;
   emit(body: RunEventBody): void;
 }
 

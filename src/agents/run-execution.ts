@@ -2,9 +2,11 @@ import type { RunEventBus } from '../bus/index.js';
 import { AppError, isAppError } from '../errors.js';
 import { isoNow } from '../ids.js';
 import type { ChatMessage } from '../llm/index.js';
+import type { RunBudget } from './run-budget.js';
 import type { RunController } from './run-control.js';
 import type { RunContext } from './run-context.js';
 import type { RunEventPublisher } from './run-event-publisher.js';
+import { gradeAnswer, screenInput } from './run-guardrails.js';
 import type { RunResult } from './run-result.js';
 import type { RunStore } from './run.store.js';
 import { runAgentLoop, type LoopOutcome } from './runtime-loop.js';
@@ -26,19 +28,23 @@ export interface RunExecution {
   events: RunEventPublisher;
   /** Set when the run belongs to a session: the turns to store once it completes. */
   session?: { id: string; pending: ChatMessage[]; service: SessionService };
+  /** Reserves the run's budgets once its input passed the guardrails, before the first model call. */
+  admit?: (conversation: ChatMessage[]) => Promise<RunBudget | undefined>;
   log?: RunLogger;
 }
 
 /**
- * Runs the loop to its end, publishes the terminal event, then writes the run's final record together
- * with its event log (and the session's new turns).
+ * Screens the input, admits the run to its budgets, runs the loop to its end and grades the answer;
+ * publishes the terminal event, then writes the run's final record with its event log (and the
+ * session's new turns) while its usage records and risk events commit alongside.
  */
 export async function executeRun(execution: RunExecution): Promise<RunResult> {
-  const { controller, events } = execution;
+  const { controller, events, ctx } = execution;
   let result: RunResult;
   let loop: LoopOutcome | undefined;
   try {
-    loop = await runAgentLoop(execution.ctx, execution.conversation);
+    loop = await runAgentLoop(ctx, await prepareInput(execution));
+    gradeAnswer(ctx, events.output);
     result = { ...summarize(execution), status: 'completed', finishReason: loop.finishReason };
   } catch (error) {
     const cancelled = controller.cancellation;
@@ -53,15 +59,29 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
     events.emit({ type: 'run-error', code: result.error.code, message: result.error.message });
   }
   await events.settled();
-  await persistEnd(execution, result, loop);
+  await Promise.all([persistEnd(execution, result, loop), ctx.reporter.settled()]);
+  // After the run's cost is stored: an account loaded again from the store must see it.
+  ctx.budget?.release({ completed: result.status === 'completed', costUsd: result.costUsd });
   return result;
+}
+
+/** The conversation as the model may see it (user messages of this request redacted), after budget admission. */
+async function prepareInput(execution: RunExecution): Promise<ChatMessage[]> {
+  const { ctx, session } = execution;
+  const replaced = screenInput(ctx, session ? session.pending : execution.conversation);
+  const swap = (message: ChatMessage) => replaced.get(message) ?? message;
+  // The session stores the redacted turns too, so personal data never reaches its history.
+  if (session && replaced.size > 0) session.pending = session.pending.map(swap);
+  const conversation = replaced.size > 0 ? execution.conversation.map(swap) : execution.conversation;
+  ctx.budget = await execution.admit?.(conversation);
+  return conversation;
 }
 
 function summarize(execution: RunExecution) {
   const totals = execution.ctx.recorder.totals();
   const usage = { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, totalTokens: totals.inputTokens + totals.outputTokens };
   // The output is every text the agent said, as streamed: a failed run keeps what it said before failing.
-  return { runId: execution.runId, output: execution.events.output, usage, costUsd: totals.costUsd, steps: totals.steps };
+  return { runId: execution.runId, output: execution.events.output, usage, costUsd: totals.costUsd, steps: totals.steps, upstreamMs: execution.ctx.timing.upstreamMs };
 }
 
 function toAppError(error: unknown, execution: RunExecution): AppError {

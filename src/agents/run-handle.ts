@@ -1,5 +1,6 @@
 import type { RunEvent, RunSource } from '../bus/index.js';
 import type { ChatMessage, ToolDefinition } from '../llm/index.js';
+import type { RunTiming } from './run-context.js';
 import type { RunController } from './run-control.js';
 import type { RunResult } from './run-result.js';
 
@@ -15,6 +16,10 @@ export interface StartRunRequest {
   maxTokens?: number;
   /** The access token that started the run, if any. */
   tokenId?: string;
+  /** That token's max_cost_usd (null: none); when undefined with a tokenId, the run service looks it up. */
+  tokenMaxCostUsd?: number | null;
+  /** Context the client supplied (AG-UI `context`): with tool results, what the answer is graded against. */
+  context?: string[];
   /** Cancels the run when aborted. */
   signal?: AbortSignal;
   /**
@@ -30,8 +35,13 @@ export interface RunHandle extends AsyncIterable<RunEvent> {
   readonly runId: string;
   readonly agentName: string;
   readonly control: RunController;
-  /** Resolves once the run ended and its record was written; never rejects. */
+  /**
+   * Resolves once the run ended and its record, usage records and risk events were committed; never
+   * rejects. Answer the client after this, so a received answer implies its records exist.
+   */
   readonly result: Promise<RunResult>;
+  /** Live figures of where the run's time went (for the gateway-overhead header). */
+  readonly timing: Readonly<RunTiming>;
 }
 
 /** A run this process executes, as the run service keeps it. */

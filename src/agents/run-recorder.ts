@@ -3,8 +3,22 @@ import type { Usage } from '../llm/index.js';
 import type { RunStore } from './run.store.js';
 import type { PromptLog, StepRecord } from './run.types.js';
 
-/** Prices one model call; until the pricing module exists every call costs 0. */
-export type PricingFunction = (model: string, usage: Usage) => { costUsd: number };
+/** Prices model calls for the runtime (app.ts: llm's pricing, rounded as analytics stores costs). */
+export interface RunPricing {
+  /** Never throws: an unknown model costs 0 with `priced: false`. */
+  price(model: string, usage: Usage): { costUsd: number; priced: boolean };
+  /**
+   * The precision costs are stored at. Each call's cost and each run total pass through it, so a run's
+   * cost equals the sum of its usage records exactly.
+   */
+  round(usd: number): number;
+}
+
+/** What a finished step cost. */
+export interface StepCharge {
+  costUsd: number;
+  priced: boolean;
+}
 
 export interface StepTotals {
   inputTokens: number;
@@ -31,11 +45,12 @@ export interface StepOutcome {
 /** Numbers a run's steps, adds up their tokens and cost, and writes each step once, when it ends. */
 export interface RunRecorder {
   begin(kind: StepRecord['kind'], name: string): OpenStep;
-  end(step: OpenStep, outcome: StepOutcome): Promise<void>;
+  end(step: OpenStep, outcome: StepOutcome): Promise<StepCharge>;
   totals(): StepTotals;
 }
 
-export function createRunRecorder(options: { runId: string; model: string; store: RunStore; pricing?: PricingFunction }): RunRecorder {
+export function createRunRecorder(options: { runId: string; model: string; store: RunStore; pricing?: RunPricing }): RunRecorder {
+  const { pricing } = options;
   const totals: StepTotals = { inputTokens: 0, outputTokens: 0, costUsd: 0, steps: 0 };
   let nextIndex = 0;
   return {
@@ -45,12 +60,13 @@ export function createRunRecorder(options: { runId: string; model: string; store
       return { stepId: createId('step'), stepIndex, kind, name, startedAt: isoNow(), startedMs: performance.now() };
     },
     async end(step, { status, usage, promptLog }) {
-      const costUsd = usage && options.pricing ? options.pricing(options.model, usage).costUsd : 0;
+      const price = usage && pricing ? pricing.price(options.model, usage) : { costUsd: 0, priced: false };
+      const costUsd = pricing ? pricing.round(price.costUsd) : 0;
       const inputTokens = usage?.inputTokens ?? 0;
       const outputTokens = usage?.outputTokens ?? 0;
       totals.inputTokens += inputTokens;
       totals.outputTokens += outputTokens;
-      totals.costUsd += costUsd;
+      totals.costUsd = pricing ? pricing.round(totals.costUsd + costUsd) : 0;
       totals.steps += 1;
       await options.store.insertStep({
         step_id: step.stepId,
@@ -67,6 +83,7 @@ export function createRunRecorder(options: { runId: string; model: string; store
         cost_usd: costUsd,
         prompt_log: promptLog,
       });
+      return { costUsd, priced: price.priced };
     },
     totals: () => ({ ...totals }),
   };

@@ -14,6 +14,8 @@ interface RunResultBase {
   usage: RunUsage;
   costUsd: number;
   steps: number;
+  /** Milliseconds the run waited on model and tool calls: the request's time minus this is the gateway's overhead. */
+  upstreamMs: number;
 }
 
 /** How a run ended: the promise of a RunHandle resolves to this and never rejects. */

@@ -1,19 +1,25 @@
 import type { RunControlCommand, RunEvent, RunEventBus } from '../bus/index.js';
+import type { GuardrailsConfig } from '../config/index.js';
 import { isoNow } from '../ids.js';
 import type { ModelClient } from '../llm/index.js';
 import type { ToolRegistry } from '../tools/index.js';
+import { createAgentGuardrails } from './agent-guardrails.js';
 import type { AgentRegistry } from './agent-registry.js';
+import { createBudgetLedger } from './budget-ledger.js';
 import { attachRun, type AttachOptions } from './run-attach.js';
 import { createRunCommands, type RunControlResult } from './run-commands.js';
 import { cancelledError } from './run-control.js';
 import type { RunLogger } from './run-execution.js';
 import type { LiveRun, RunHandle, StartRunRequest } from './run-handle.js';
 import { RUN_LEASE_INTERVAL_MS, RUN_LEASE_STALE_MS, startRunLease } from './run-lease.js';
-import type { PricingFunction } from './run-recorder.js';
+import { createRunBudgets } from './run-budget.js';
+import type { RunPricing } from './run-recorder.js';
+import type { RunResult } from './run-result.js';
 import type { RunStore } from './run.store.js';
 import type { AgentRunCounts, ListRunsFilter, RunRecord, StepRecord } from './run.types.js';
 import type { SessionService } from './session.service.js';
 import { startRun } from './start-run.js';
+import type { UsageSink } from './usage-sink.js';
 
 export interface RunService {
   /** Starts a run; throws before starting for an unknown agent (404) or a session of another agent (409). */
@@ -54,7 +60,16 @@ export interface RunServiceOptions {
   multiProcess?: boolean;
   /** Heartbeat interval and the age after which another process's run counts as orphaned (multi-process mode). */
   lease?: { intervalMs: number; staleMs: number };
-  pricing?: PricingFunction;
+  /** Prices each model call; without it every run costs 0 and budgets never fill. */
+  pricing?: RunPricing;
+  /** Receives a usage record per model call and a risk event per guardrail hit (app.ts: the analytics recorder). */
+  usage?: UsageSink;
+  /** The global `guardrails` section; each agent's `guardrails` field is merged over it. */
+  guardrails?: GuardrailsConfig;
+  /** An access token's max_cost_usd by id, for runs whose request did not carry it. */
+  tokenLimit?(tokenId: string): Promise<number | null>;
+  /** Called once per run when it ended and its records were written (metrics). */
+  onRunEnd?(agentName: string, result: RunResult): void;
   log?: RunLogger;
 }
 
@@ -70,12 +85,17 @@ export function createRunService(options: RunServiceOptions): RunService {
   const beforeCheckpoint = multiProcess
     ? async (run: LiveRun) => commands.reconcile(run, (await store.controlStates([run.runId])).get(run.runId))
     : undefined;
+  const guardrails = options.guardrails && createAgentGuardrails(options.guardrails);
+  const budgets = createRunBudgets({ ledger: createBudgetLedger(), spend: store, pricing: options.pricing, tokenLimit: options.tokenLimit });
 
   return {
     async start(request) {
-      const run = await startRun({ ...options, bus, events: attach, beforeCheckpoint }, request);
+      const run = await startRun({ ...options, bus, events: attach, beforeCheckpoint, guardrails, budgets }, request);
       live.set(run.runId, run);
-      void run.handle.result.finally(() => live.delete(run.runId));
+      void run.handle.result.then((result) => {
+        live.delete(run.runId);
+        options.onRunEnd?.(run.handle.agentName, result);
+      });
       return run.handle;
     },
     live: (runId) => live.get(runId)?.handle,

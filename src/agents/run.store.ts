@@ -4,10 +4,11 @@ import type { Database } from '../db/index.js';
 import { isoNow } from '../ids.js';
 import { createRunCoordinationQueries, type RunCoordinationQueries } from './run-coordination.store.js';
 import { createRunCountQueries, type RunCountQueries } from './run-counts.store.js';
+import { createRunSpendQueries, type RunSpendQueries } from './run-spend.store.js';
 import type { ListRunsFilter, PromptLog, RunEnd, RunRecord, StepRecord } from './run.types.js';
 
 /** Persistence of runs, their steps and their event logs. A run is written at start and at its end; a step once, when it ends. */
-export interface RunStore extends RunCoordinationQueries, RunCountQueries {
+export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSpendQueries {
   insertRun(run: RunRecord): Promise<void>;
   /** Writes the run's end and, in the same transaction, its event log: a run that reads as ended has its log. */
   finishRun(runId: string, end: RunEnd, events?: RunEvent[]): Promise<void>;
@@ -25,6 +26,7 @@ export function createRunStore(db: Kysely<Database>): RunStore {
   return {
     ...createRunCoordinationQueries(db),
     ...createRunCountQueries(db),
+    ...createRunSpendQueries(db),
     async insertRun(run) {
       await db.insertInto('runs').values({ ...run, control_request: null, heartbeat_at: run.started_at }).execute();
     },

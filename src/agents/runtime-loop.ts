@@ -13,7 +13,10 @@ export interface LoopOutcome {
 
 /** Runs tool calls in parallel; waits for all of them (so every step is written) before a cancellation propagates. */
 async function runToolSteps(ctx: RunContext, calls: ToolCall[]): Promise<ChatMessage[]> {
+  const started = performance.now();
   const settled = await Promise.allSettled(calls.map((call) => runToolStep(ctx, call)));
+  // Parallel calls wait together: the batch's wall time is what the run spent on them.
+  ctx.timing.upstreamMs += performance.now() - started;
   const rejected = settled.find((outcome) => outcome.status === 'rejected');
   if (rejected) throw rejected.reason;
   return settled.map((outcome) => (outcome as PromiseFulfilledResult<ChatMessage>).value);

@@ -1,17 +1,22 @@
 import type { RunEvent, RunEventBus } from '../bus/index.js';
 import { createId, isoNow } from '../ids.js';
-import type { ModelClient, ToolDefinition } from '../llm/index.js';
+import type { ChatMessage, ModelClient, ToolDefinition } from '../llm/index.js';
 import type { ToolRegistry } from '../tools/index.js';
+import type { GuardrailsFor } from './agent-guardrails.js';
 import type { AgentRegistry, RegisteredAgent } from './agent-registry.js';
+import type { RunBudgets } from './run-budget.js';
+import type { RunContext } from './run-context.js';
 import { createRunControl } from './run-control.js';
 import { createRunEventPublisher } from './run-event-publisher.js';
 import { executeRun, type RunLogger } from './run-execution.js';
 import type { LiveRun, StartRunRequest } from './run-handle.js';
-import { createRunRecorder, type PricingFunction } from './run-recorder.js';
+import { createRunRecorder, type RunPricing } from './run-recorder.js';
+import { createRunReporter } from './run-reporter.js';
 import type { RunResult } from './run-result.js';
 import type { RunStore } from './run.store.js';
 import type { RunRecord } from './run.types.js';
 import type { SessionService } from './session.service.js';
+import type { UsageSink } from './usage-sink.js';
 
 export interface StartRunDeps {
   agents: AgentRegistry;
@@ -20,7 +25,11 @@ export interface StartRunDeps {
   runStore: RunStore;
   sessions: SessionService;
   bus: RunEventBus;
-  pricing?: PricingFunction;
+  pricing?: RunPricing;
+  /** Receives a usage record per model call and a risk event per guardrail hit. */
+  usage?: UsageSink;
+  guardrails?: GuardrailsFor;
+  budgets?: RunBudgets;
   log?: RunLogger;
   /** A run's events from the start (the service's attach), for iterating a handle. */
   events(runId: string): Promise<AsyncIterable<RunEvent> | undefined>;
@@ -44,6 +53,8 @@ export async function startRun(deps: StartRunDeps, request: StartRunRequest): Pr
 
   let statusWrites: Promise<void> = Promise.resolve();
   let result: Promise<RunResult> | undefined;
+  const conversation = merged?.conversation ?? request.messages;
+  const ctx = createContext(deps, request, { runId, agent, offered, controller, emit: events.emit, conversation });
   run = {
     runId,
     controller,
@@ -55,27 +66,49 @@ export async function startRun(deps: StartRunDeps, request: StartRunRequest): Pr
       runId,
       agentName: agent.name,
       control: controller,
+      timing: ctx.timing,
       get result() {
         return result!;
       },
       [Symbol.asyncIterator]: () => replayFromStart(deps, runId)[Symbol.asyncIterator](),
     },
   };
-  const ctx = {
+  const session = request.sessionId && merged ? { id: request.sessionId, pending: merged.pending, service: deps.sessions } : undefined;
+  const budgets = deps.budgets;
+  const admit = budgets && ((messages: ChatMessage[]) => budgets.admit({ agent, messages, maxTokens: ctx.maxTokens, tokenId: request.tokenId, tokenMaxCostUsd: request.tokenMaxCostUsd }));
+  result = executeRun({ runId, ctx, conversation, controller, store: deps.runStore, bus: deps.bus, events, session, admit, log: deps.log });
+  return run;
+}
+
+interface RunParts {
+  runId: string;
+  agent: RegisteredAgent;
+  offered: ReturnType<typeof offerTools>;
+  controller: RunContext['control'];
+  emit: RunContext['emit'];
+  conversation: ChatMessage[];
+}
+
+function createContext(deps: StartRunDeps, request: StartRunRequest, parts: RunParts): RunContext {
+  const { runId, agent, emit } = parts;
+  const run = { run_id: runId, agent_name: agent.name, session_id: request.sessionId ?? null, source: request.source, provider: agent.provider, model: agent.model };
+  // The client's own tool results and context are sources an answer may rightly draw on.
+  const clientSources = parts.conversation.flatMap((message) => (message.role === 'tool' ? [message.content] : []));
+  return {
     agent,
     models: deps.models,
     tools: deps.tools,
-    ...offered,
+    ...parts.offered,
     temperature: request.temperature ?? agent.temperature,
     maxTokens: request.maxTokens ?? agent.max_tokens,
-    control: controller,
+    control: parts.controller,
     recorder: createRunRecorder({ runId, model: agent.model, store: deps.runStore, pricing: deps.pricing }),
-    emit: events.emit,
+    reporter: createRunReporter({ sink: deps.usage, emit, run, log: deps.log }),
+    guardrails: deps.guardrails?.(agent),
+    sources: [...(request.context ?? []), ...clientSources],
+    timing: { upstreamMs: 0 },
+    emit,
   };
-  const session = request.sessionId && merged ? { id: request.sessionId, pending: merged.pending, service: deps.sessions } : undefined;
-  const conversation = merged?.conversation ?? request.messages;
-  result = executeRun({ runId, ctx, conversation, controller, store: deps.runStore, bus: deps.bus, events, session, log: deps.log });
-  return run;
 }
 
 async function* replayFromStart(deps: StartRunDeps, runId: string): AsyncGenerator<RunEvent> {

@@ -25,6 +25,7 @@ export async function runToolStep(ctx: RunContext, call: ToolCall): Promise<Tool
     result = `Error: ${failure.message}`;
   }
   ctx.emit({ type: 'tool-result', toolCallId: call.id, name: call.name, result, isError: failure !== undefined });
+  if (!failure) ctx.sources.push(result);
   const promptLog = failure ? { tool_call_id: call.id, arguments: call.arguments, error: failure } : { tool_call_id: call.id, arguments: call.arguments, result };
   await ctx.recorder.end(step, { status: failure ? 'failed' : 'completed', promptLog });
   return { role: 'tool', content: result, tool_call_id: call.id, name: call.name };

@@ -1,6 +1,5 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/index.js';
-import type { AnalyticsTables } from './analytics.tables.js';
 import type { AnalyticsFilter, RiskCount, RiskType, UsageGroup } from './analytics.types.js';
 
 /** Whole UTC days `fromDay <= day < toDay` (`YYYY-MM-DD`); a missing bound is open. */
@@ -30,8 +29,7 @@ interface GroupRow {
   cost_nanos: string | number | null;
 }
 
-export function createAnalyticsQueryStore(database: Kysely<Database>): AnalyticsQueryStore {
-  const db = database.withTables<AnalyticsTables>();
+export function createAnalyticsQueryStore(db: Kysely<Database>): AnalyticsQueryStore {
   return {
     async sumUsageRecords({ agentName, since, until }) {
       let query = db

@@ -1,6 +1,5 @@
 import type { Kysely, Transaction } from 'kysely';
-import type { Database } from '../db/index.js';
-import type { AnalyticsTables } from './analytics.tables.js';
+import type { Database, UsageDailyTable } from '../db/index.js';
 import type { AnalyticsBatch, UsageRow } from './analytics.types.js';
 import { toCostNanos } from './cost-nanos.js';
 
@@ -9,7 +8,7 @@ export interface AnalyticsWriteStore {
   writeBatch(batch: AnalyticsBatch): Promise<void>;
 }
 
-type DailyRow = { [K in keyof AnalyticsTables['usage_daily']]: K extends 'day' | 'agent_name' | 'model' ? string : number };
+type DailyRow = { [K in keyof UsageDailyTable]: K extends 'day' | 'agent_name' | 'model' ? string : number };
 
 // Bound parameters per statement stay under SQLite's limit (32766) and PostgreSQL's (65535).
 const MAX_PARAMETERS = 30_000;
@@ -17,8 +16,7 @@ const USAGE_COLUMNS = 19;
 const RISK_COLUMNS = 7;
 const DAILY_COLUMNS = 9;
 
-export function createAnalyticsWriteStore(database: Kysely<Database>): AnalyticsWriteStore {
-  const db = database.withTables<AnalyticsTables>();
+export function createAnalyticsWriteStore(db: Kysely<Database>): AnalyticsWriteStore {
   return {
     async writeBatch({ usage, risks }) {
       if (usage.length === 0 && risks.length === 0) return;
@@ -31,7 +29,7 @@ export function createAnalyticsWriteStore(database: Kysely<Database>): Analytics
   };
 }
 
-function addToDailyTotals(trx: Transaction<Database & AnalyticsTables>, rows: DailyRow[]): Promise<unknown> {
+function addToDailyTotals(trx: Transaction<Database>, rows: DailyRow[]): Promise<unknown> {
   return trx
     .insertInto('usage_daily')
     .values(rows)

@@ -1,5 +1,5 @@
 import type { RunSource } from '../bus/index.js';
-import type { RiskEventsTable, UsageRecordsTable } from './analytics.tables.js';
+import type { RiskEventsTable, UsageRecordsTable } from '../db/index.js';
 
 export type RiskType = RiskEventsTable['type'];
 

@@ -5,5 +5,4 @@ export { createAnalyticsWriteStore, type AnalyticsWriteStore } from './analytics
 export { createUsageRecorder, type UsageRecorder, type UsageRecorderOptions } from './usage-recorder.js';
 export { roundUsd } from './cost-nanos.js';
 export type { AgentAnalytics, CostReport, ModelComparison, RiskReport, UsageReport } from './analytics-reports.js';
-export type { AnalyticsTables, RiskEventsTable, UsageDailyTable, UsageRecordsTable } from './analytics.tables.js';
 export type { AnalyticsFilter, RiskEventInput, RiskType, UsageRecordInput } from './analytics.types.js';

@@ -9,6 +9,7 @@ import { serveCommand } from './serve.command.js';
 import { sessionsCommand } from './sessions.command.js';
 import { statusCommand } from './status.command.js';
 import { tokensCommand } from './tokens.command.js';
+import { triggersCommand } from './triggers.command.js';
 import { VERSION } from './version.js';
 
 export function createProgram(): Command {
@@ -23,7 +24,8 @@ export function createProgram(): Command {
     .addCommand(sessionsCommand())
     .addCommand(statusCommand())
     .addCommand(autopilotCommand())
-    .addCommand(a2aCommand());
+    .addCommand(a2aCommand())
+    .addCommand(triggersCommand());
 }
 
 /** Runs a program and turns every failure into one line on stderr and a non-zero exit code. */

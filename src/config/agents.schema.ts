@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { guardrailsOverrideSchema } from './guardrails.schema.js';
 
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -14,6 +15,12 @@ export const agentSchema = z.strictObject({
   max_tokens: z.number().int().positive().optional(),
   /** Publish this agent's card and accept A2A tasks for it. */
   a2a: z.boolean().default(true),
+  /** Merged field by field over the global `guardrails` section. */
+  guardrails: guardrailsOverrideSchema.optional(),
+  /** A run stops before its next model call once its cost reached this (USD). */
+  max_cost_per_run_usd: z.number().positive().optional(),
+  /** Spend of this agent's runs per UTC day (USD); runs beyond it fail with budget_exceeded. */
+  daily_budget_usd: z.number().positive().optional(),
 });
 
 export const agentsSchema = z.array(agentSchema).default([]);

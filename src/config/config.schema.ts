@@ -1,12 +1,18 @@
 import { z } from 'zod';
+import { a2aSchema, checkDelegateTool } from './a2a.schema.js';
+import { adminSchema } from './admin.schema.js';
 import { agentsSchema } from './agents.schema.js';
 import { authSchema } from './auth.schema.js';
+import { autopilotSchema, checkAutopilotModel } from './autopilot.schema.js';
 import { gatewaySchema } from './gateway.schema.js';
 import { guardrailsSchema } from './guardrails.schema.js';
+import { checkTriggerAgents, listenersSchema } from './listeners.schema.js';
+import { pollersSchema } from './pollers.schema.js';
 import { pricingSchema } from './pricing.schema.js';
 import { providersSchema } from './providers.schema.js';
 import { serverSchema } from './server.schema.js';
 import { BUILTIN_TOOL_NAMES, toolsSchema } from './tools.schema.js';
+import { triggerSettingsSchema } from './trigger-settings.schema.js';
 import { checkWebhookAgents, webhookSettingsSchema, webhooksSchema } from './webhooks.schema.js';
 
 /**
@@ -22,12 +28,21 @@ export const configSchema = z
     pricing: pricingSchema,
     agents: agentsSchema,
     tools: toolsSchema,
+    admin: adminSchema,
     guardrails: guardrailsSchema,
     webhooks: webhooksSchema,
     webhook_settings: webhookSettingsSchema,
+    pollers: pollersSchema,
+    listeners: listenersSchema,
+    trigger_settings: triggerSettingsSchema,
+    autopilot: autopilotSchema,
+    a2a: a2aSchema,
   })
   .superRefine((config, ctx) => {
     checkWebhookAgents(config, ctx);
+    checkTriggerAgents(config, ctx);
+    checkAutopilotModel(config, ctx);
+    checkDelegateTool(config, ctx);
     const seen = new Set<string>();
     const toolNames = knownToolNames(config.tools);
     const mcpPrefixes = config.tools.flatMap((tool) => ('mcp' in tool ? [tool.prefix] : []));

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
+import { applyAutopilotEnv } from './autopilot.schema.js';
 import type { Config } from './config.schema.js';
 import { serverSchema } from './server.schema.js';
 
@@ -48,7 +49,8 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv, flags:
     if (parsed.success) gateway[key] = parsed.data;
     else errors.push(`environment variable ${name}: expected true or false, got "${env[name]}"`);
   }
+  const autopilot = applyAutopilotEnv(config.autopilot, env, errors);
   if (errors.length > 0) throw new ConfigError(errors.join('\n'));
   for (const [key, value] of Object.entries(flags)) if (value !== undefined) server[key] = value;
-  return Object.freeze({ ...config, server: server as Config['server'], gateway: gateway as Config['gateway'] });
+  return Object.freeze({ ...config, server: server as Config['server'], gateway: gateway as Config['gateway'], autopilot });
 }

@@ -30,7 +30,8 @@ export const builtinToolSchema = z.strictObject({
   timeout_ms: z.number().int().positive().default(30_000),
 });
 
-export const BUILTIN_TOOL_NAMES = ['get_current_time', 'http_request'] as const;
+/** `delegate_to_agent` exists only when `a2a.remotes` is configured (see a2a.schema.ts). */
+export const BUILTIN_TOOL_NAMES = ['get_current_time', 'http_request', 'delegate_to_agent'] as const;
 
 /** Every tool needs a unique name: built-ins, HTTP tools and `<prefix>__*` of MCP servers share one namespace. */
 export const toolsSchema = z

@@ -1,4 +1,4 @@
-import type { Generated } from 'kysely';
+import type { ColumnType, Generated } from 'kysely';
 
 /**
  * Every table, declared once. Timestamps are ISO 8601 UTC strings and booleans are 0/1 integers on
@@ -12,6 +12,21 @@ export interface Database {
   run_steps: RunStepsTable;
   sessions: SessionsTable;
   session_messages: SessionMessagesTable;
+  usage_records: UsageRecordsTable;
+  usage_daily: UsageDailyTable;
+  risk_events: RiskEventsTable;
+  run_event_logs: RunEventLogsTable;
+  autopilot_instance: AutopilotInstanceTable;
+  missions: MissionsTable;
+  mission_executions: MissionExecutionsTable;
+  mission_steps: MissionStepsTable;
+  a2a_tasks: A2aTasksTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+  trigger_events: TriggerEventsTable;
+  curator_datasets: CuratorDatasetsTable;
+  curator_samples: CuratorSamplesTable;
+  fine_tune_jobs: FineTuneJobsTable;
+  model_activations: ModelActivationsTable;
 }
 
 export interface AgentsTable {
@@ -63,6 +78,10 @@ export interface RunsTable {
   error_message: string | null;
   /** The access token that started the run, for per-token spending limits. */
   token_id: string | null;
+  /** The latest control command asked of the run by any process (multi-process mode). */
+  control_request: 'pause' | 'resume' | 'cancel' | null;
+  /** Last sign of life from the executing process (multi-process mode). */
+  heartbeat_at: string | null;
 }
 
 /** One model call or tool call of a run, written when it ends. */
@@ -100,4 +119,282 @@ export interface SessionMessagesTable {
   /** JSON of one chat message. */
   message: string;
   created_at: string;
+}
+
+/** PostgreSQL returns bigint (and sums) as strings, so every read of one goes through Number(). */
+type Int8 = ColumnType<string | number, number, number>;
+
+/** One model call (analytics). */
+export interface UsageRecordsTable {
+  usage_id: string;
+  run_id: string;
+  step_id: string | null;
+  agent_name: string;
+  session_id: string | null;
+  /** The run's source (bus RunSource). */
+  source: 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot';
+  /** The configured provider name, the part of `model` before the slash. */
+  provider: string;
+  /** `<provider>/<model id>`. */
+  model: string;
+  /** Includes the cached input tokens. */
+  input_tokens: number;
+  output_tokens: number;
+  cached_tokens: number;
+  total_tokens: number;
+  /** Rounded to 1e-9 USD. */
+  cost_usd: number;
+  latency_ms: number;
+  /** Time to first token of a streamed call; null for non-streamed calls. */
+  ttft_ms: number | null;
+  status: 'ok' | 'error';
+  /** 0 when no price was known and cost_usd is 0 for that reason. */
+  priced: number;
+  /** 1 when the provider reported no usage and the tokens were counted locally. */
+  estimated: number;
+  created_at: string;
+}
+
+/** Totals of usage_records per UTC day (`YYYY-MM-DD`), agent and model. */
+export interface UsageDailyTable {
+  day: string;
+  agent_name: string;
+  model: string;
+  request_count: Int8;
+  input_tokens: Int8;
+  output_tokens: Int8;
+  cached_tokens: Int8;
+  total_tokens: Int8;
+  cost_nanos: Int8;
+}
+
+/** One guardrail hit. */
+export interface RiskEventsTable {
+  event_id: string;
+  /** Null for a hit outside any run. */
+  run_id: string | null;
+  agent_name: string;
+  type: 'pii' | 'content_filter' | 'hallucination';
+  /** What was found (a PII type, a blocklist entry, `ungrounded_answer`), never the matched text. */
+  entity: string;
+  action: string;
+  created_at: string;
+}
+
+/** A finished run's events, persisted when it ends so a late attach can replay them. */
+export interface RunEventLogsTable {
+  run_id: string;
+  /** JSON array of RunEvent (the bus's bounded log). */
+  events: string;
+  event_count: number;
+  persisted_at: string;
+}
+
+/** The one autopilot row (key `instance`): identity, switch, tier and enrollment with the hosted service. */
+export interface AutopilotInstanceTable {
+  key: string;
+  instance_id: string;
+  enabled: number;
+  tier: 'anonymous' | 'free' | 'skip';
+  /** Hex secret from enrollment; never returned or logged. */
+  instance_secret: string | null;
+  /** The service URL the secret was issued by: another URL enrolls again. */
+  enrolled_url: string | null;
+  /** JSON of the last X-Service-Quota header seen. */
+  quota: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A goal turned into a blueprint with slot values, scoped to a project. */
+export interface MissionsTable {
+  mission_id: string;
+  project_id: string;
+  blueprint_id: string;
+  blueprint_json: string;
+  /** JSON object of slot values. */
+  slots: string;
+  goal: string | null;
+  title: string;
+  status: 'draft' | 'scheduled' | 'running' | 'completed' | 'failed' | 'cancelled';
+  /** 5-field cron expression of a recurring mission. */
+  schedule: string | null;
+  next_run_at: string | null;
+  budget_usd: number | null;
+  created_at: string;
+  updated_at: string;
+  approved_at: string | null;
+}
+
+/** One execution of a mission's graph. */
+export interface MissionExecutionsTable {
+  execution_id: string;
+  mission_id: string;
+  project_id: string;
+  blueprint_id: string;
+  /** 1 for the mission's first execution, then 2, 3, … */
+  attempt: number;
+  trigger: 'approve' | 'schedule' | 'manual';
+  /** The tick this execution serves (schedule), unique per mission. */
+  scheduled_for: string | null;
+  status: 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+  cost_usd: number;
+  error_code: string | null;
+  error_message: string | null;
+  failure_class: string | null;
+}
+
+/** One node of an execution: the agent run it made and its step result. */
+export interface MissionStepsTable {
+  execution_id: string;
+  step_index: number;
+  node_id: string;
+  run_id: string | null;
+  status: 'completed' | 'failed' | 'cancelled';
+  output: string;
+  /** JSON array of the system/user/assistant messages. */
+  messages: string;
+  cost_usd: number;
+  input_tokens: number;
+  output_tokens: number;
+  model_used: string;
+  latency_ms: number;
+  error_code: string | null;
+  error_message: string | null;
+  started_at: string;
+  finished_at: string;
+}
+
+/** One A2A task (gateway/a2a/a2a.tables.ts declares the same shape for its store). */
+export interface A2aTasksTable {
+  task_id: string;
+  agent_name: string;
+  context_id: string;
+  run_id: string | null;
+  /** proto-JSON task state, e.g. TASK_STATE_WORKING. */
+  state: string;
+  status_timestamp: string;
+  /** JSON: the task as the A2A SDK's `Task.toJSON` writes it. */
+  task: string;
+  created_at: string;
+  updated_at: string;
+}
+
+export type WebhookDeliveryStatus = 'pending' | 'processing' | 'done' | 'failed' | 'ignored';
+
+/** One verified inbound webhook request, stored before it is acknowledged. */
+export interface WebhookDeliveriesTable {
+  delivery_id: string;
+  /** The configured webhook's name. */
+  webhook: string;
+  /** `<webhook>.<event type>`. */
+  event: string;
+  /** Provider event id, delivery header or body hash; unique per webhook. */
+  dedupe_key: string;
+  /** The JSON payload as received. */
+  payload: string;
+  /** JSON object of the few request headers worth keeping (event and delivery ids, content type). */
+  headers: string;
+  status: WebhookDeliveryStatus;
+  /** Handler attempts started so far (claims). */
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  received_at: string;
+  finished_at: string | null;
+  /** JSON array of every run id started for this delivery, across attempts. */
+  run_ids: string;
+  /** JSON array of the keys of handlers whose run succeeded, so a retry runs only the others. */
+  completed_handlers: string;
+  /** The worker holding the claim while processing. */
+  locked_by: string | null;
+  /** When that claim lapses unless renewed. */
+  locked_until: string | null;
+}
+
+export type TriggerEventStatus = WebhookDeliveryStatus;
+
+/** One event a poller or listener received, stored before its source is acknowledged. */
+export interface TriggerEventsTable {
+  event_id: string;
+  trigger_kind: 'poller' | 'listener';
+  /** The configured poller's or listener's name. */
+  trigger_name: string;
+  /** The event type read from the message (`item` for poller items). */
+  event: string;
+  /** The broker's message id, the configured id field or the poller item's id; NULL when the message has none. */
+  dedupe_key: string | null;
+  /** The JSON payload as received. */
+  payload: string;
+  status: TriggerEventStatus;
+  /** Handler attempts started so far (claims). */
+  attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  received_at: string;
+  finished_at: string | null;
+  /** JSON array of every run id started for this event, across attempts. */
+  run_ids: string;
+  /** JSON array of the keys of handlers whose run succeeded, so a retry runs only the others. */
+  completed_handlers: string;
+  locked_by: string | null;
+  locked_until: string | null;
+}
+
+/** A JSONL training dataset the curator appends to (`<data_dir>/datasets/<name>.jsonl`). */
+export interface CuratorDatasetsTable {
+  name: string;
+  format: string;
+  blueprint_id: string;
+  threshold: number;
+  sample_count: number;
+  /** The sample count when the last fine-tune started. */
+  triggered_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The hash of every sample written, so an exact duplicate is skipped. */
+export interface CuratorSamplesTable {
+  dataset: string;
+  sample_hash: string;
+  created_at: string;
+}
+
+export interface FineTuneJobsTable {
+  job_id: string;
+  dataset: string;
+  backend: string;
+  provider: string | null;
+  base_model: string;
+  status: string;
+  /** The dataset's first `sample_count` lines are this job's corpus (the last `held_out_count` of them held out). */
+  sample_count: number;
+  held_out_count: number;
+  training_file_id: string | null;
+  external_job_id: string | null;
+  /** `<provider>/<model id>` of the trained model. */
+  model: string | null;
+  served_base_url: string | null;
+  /** JSON of the promotion evaluation. */
+  evaluation: string | null;
+  error_message: string | null;
+  poll_count: number;
+  created_at: string;
+  updated_at: string;
+  finished_at: string | null;
+}
+
+/** Which model took over a dataset's missions, newest last; a rollback stamps `rolled_back_at`. */
+export interface ModelActivationsTable {
+  activation_id: string;
+  dataset: string;
+  seq: number;
+  model: string;
+  job_id: string | null;
+  activated_at: string;
+  rolled_back_at: string | null;
 }

@@ -22,6 +22,10 @@ export interface Guardrails {
   checkOutput(text: string, sources?: readonly string[]): GuardrailCheckResult;
   /** A redactor for one streamed answer; it passes text straight through when PII redaction is off. */
   createStreamRedactor(): StreamRedactor;
+  /** Scores a finished answer against the run's sources (tool results, context): the hallucination check alone. */
+  checkGrounding(answer: string, sources: readonly string[]): GuardrailVerdict[];
+  /** True when an output hit can block: a streamed answer must then be held until it is checked whole. */
+  readonly blocksOutput: boolean;
 }
 
 const PASS_THROUGH: StreamRedactor = { push: (delta) => delta, flush: () => '' };
@@ -32,10 +36,11 @@ export function createGuardrails(config: GuardrailsConfig): Guardrails {
   const checks: Guardrail[] = [];
   if (pii) checks.push(pii);
   if (config.content_filter?.enabled) checks.push(createContentFilterGuardrail(config.content_filter));
-  if (config.hallucination?.enabled) checks.push(createHallucinationGuardrail(config.hallucination));
+  const hallucination = config.hallucination?.enabled ? createHallucinationGuardrail(config.hallucination) : undefined;
+  const all = hallucination ? [...checks, hallucination] : checks;
 
   function run(text: string, context: GuardrailContext): GuardrailCheckResult {
-    const verdicts = checks.flatMap((check) => check.check(text, context));
+    const verdicts = all.flatMap((check) => check.check(text, context));
     return { verdicts, blocked: verdicts.some((v) => v.action === 'block'), text: redactText(text, verdicts) };
   }
 
@@ -44,5 +49,7 @@ export function createGuardrails(config: GuardrailsConfig): Guardrails {
     checkInput: (text) => run(text, { stage: 'input', sources: [] }),
     checkOutput: (text, sources = []) => run(text, { stage: 'output', sources }),
     createStreamRedactor: () => (redactsPii ? createStreamRedactor((text) => pii.check(text, { stage: 'output', sources: [] })) : PASS_THROUGH),
+    checkGrounding: (answer, sources) => hallucination?.check(answer, { stage: 'output', sources }) ?? [],
+    blocksOutput: checks.some((check) => config[check.type]?.action === 'block'),
   };
 }

@@ -67,6 +67,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     void reply.header('x-request-id', request.id);
     if (closing) throw new UnavailableError('The server is shutting down; retry the request', 'shutting_down');
   });
+  // A keep-alive connection whose request was still in flight when close() began would hold close()
+  // open for the whole keep-alive timeout (72 s): end it once its answer is out.
+  app.addHook('onResponse', async (request) => {
+    if (closing) request.raw.socket?.end();
+  });
 
   if (options.corsOrigins.length > 0) await app.register(cors, { origin: options.corsOrigins, credentials: true });
 

@@ -3,3 +3,5 @@ export { registerAuthHooks } from './auth-hook.js';
 export { mapError, sendError, type ErrorBody } from './error-handler.js';
 export { healthRoutes } from './health.routes.js';
 export type { RouteAuth } from './route-auth.js';
+export { createMetrics, GATEWAY_OVERHEAD_HEADER, OTHER_LABEL, type Metrics, type MetricsOptions, type UsageObservation } from './metrics.js';
+export { registerMetrics } from './metrics.routes.js';

@@ -7,6 +7,7 @@ import {
   createSessionStore,
   type AgentRegistry,
   type RunService,
+  type RunServiceOptions,
   type RunStore,
 } from '../../src/agents/index.js';
 import { createRunEventBus, type RunEventBus } from '../../src/bus/index.js';
@@ -32,6 +33,8 @@ export interface RunHarnessOptions {
   bus?: RunEventBus;
   multiProcess?: boolean;
   lease?: { intervalMs: number; staleMs: number };
+  /** More run service options (pricing, usage sink, guardrails). */
+  service?: Partial<RunServiceOptions>;
 }
 
 export function agentConfig(overrides: Partial<AgentConfig> & { name: string }): AgentConfig {
@@ -48,7 +51,7 @@ export async function createRunHarness(agents: AgentConfig[], tools: Record<stri
   const runStore = createRunStore(database.db);
   const bus = options.bus ?? createRunEventBus();
   const build = (serviceBus: RunEventBus, multiProcess: boolean) =>
-    buildRunService({ database, agents: registry, models, tools: registryOfTools, bus: serviceBus, multiProcess, lease: options.lease });
+    buildRunService({ ...options.service, database, agents: registry, models, tools: registryOfTools, bus: serviceBus, multiProcess, lease: options.lease });
   const runs = build(bus, options.multiProcess ?? false);
   const peers: RunService[] = [];
   return {
@@ -72,7 +75,7 @@ export async function createRunHarness(agents: AgentConfig[], tools: Record<stri
   };
 }
 
-interface RunServiceDeps extends Pick<RunHarnessOptions, 'lease'> {
+interface RunServiceDeps extends Pick<RunHarnessOptions, 'lease'>, Partial<Omit<RunServiceOptions, 'agents' | 'models' | 'tools' | 'bus' | 'runStore' | 'sessions'>> {
   database: DatabaseHandle;
   agents: AgentRegistry;
   models: FakeModelClient;

@@ -1,14 +1,10 @@
-import * as analyticsMigration from '../../src/db/migrations/2026-11-22-003-analytics.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import type { RiskEventInput, UsageRecordInput } from '../../src/analytics/index.js';
 import type { TestDatabase } from '../support/databases.js';
 
-/** Opens a migrated database; applies the analytics migration itself until migrations/index.ts lists it. */
-export async function openAnalyticsDatabase(database: TestDatabase): Promise<DatabaseHandle> {
-  const handle = await createDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
-  const tables = await handle.db.introspection.getTables();
-  if (!tables.some((table) => table.name === 'usage_records')) await analyticsMigration.up(handle.db);
-  return handle;
+/** Opens a migrated database (the analytics tables come with the migrations). */
+export function openAnalyticsDatabase(database: TestDatabase): Promise<DatabaseHandle> {
+  return createDatabase({ databaseUrl: database.databaseUrl, dataDir: database.dataDir });
 }
 
 export function usage(overrides: Partial<UsageRecordInput> = {}): UsageRecordInput {

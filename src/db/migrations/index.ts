@@ -1,9 +1,25 @@
 import type { Migration } from 'kysely';
 import * as foundation from './2026-11-22-001-foundation.js';
 import * as runs from './2026-11-22-002-runs.js';
+import * as analytics from './2026-11-22-003-analytics.js';
+import * as webhooks from './2026-11-22-004-webhooks.js';
+import * as runControl from './2026-11-22-005-run-control.js';
+import * as a2a from './2026-11-22-006-a2a.js';
+import * as autopilot from './2026-11-22-007-autopilot.js';
+import * as triggers from './2026-11-22-008-triggers.js';
+import * as budgets from './2026-11-22-009-budgets.js';
+import * as learningLoop from './2026-11-22-010-learning-loop.js';
 
 /** Every migration in order. Names sort by date; a new one is appended, never edited once released. */
 export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-001-foundation': foundation,
   '2026-11-22-002-runs': runs,
+  '2026-11-22-003-analytics': analytics,
+  '2026-11-22-004-webhooks': webhooks,
+  '2026-11-22-005-run-control': runControl,
+  '2026-11-22-006-a2a': a2a,
+  '2026-11-22-007-autopilot': autopilot,
+  '2026-11-22-008-triggers': triggers,
+  '2026-11-22-009-budgets': budgets,
+  '2026-11-22-010-learning-loop': learningLoop,
 };

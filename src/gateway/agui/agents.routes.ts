@@ -35,12 +35,15 @@ export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, {
       clientTools,
       source: 'agui',
       tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
+      tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
+      context: (input.context ?? []).map((item) => `${item.description}: ${item.value}`),
     });
     void reply.header('x-run-id', run.runId);
     const sse = createReplySseWriter(reply, heartbeatMs);
     sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
     sse.open();
-    await streamRunEvents(run, createEventMapper(request.query.format, { threadId: input.threadId, runId: input.runId }), sse);
+    const mapper = createEventMapper(request.query.format, { threadId: input.threadId, runId: input.runId });
+    await streamRunEvents(run, mapper, sse, { beforeTerminal: () => run.result });
     sse.end();
     return reply;
   });

@@ -1,4 +1,5 @@
 import type {
+  CustomEvent,
   RunErrorEvent,
   RunFinishedEvent,
   RunStartedEvent,
@@ -16,6 +17,7 @@ export type StreamFormat = 'agui' | 'simple';
 
 /** The official AG-UI events this gateway emits: a subset of @ag-ui/core's `Event` union. */
 export type AguiEvent =
+  | CustomEvent
   | RunStartedEvent
   | TextMessageStartEvent
   | TextMessageContentEvent

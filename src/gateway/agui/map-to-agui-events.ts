@@ -56,8 +56,8 @@ export function mapToAguiEvents(state: AguiMapperState, event: RunEvent): AguiMa
     case 'tool-result':
       return { state, events: [{ type: EventType.TOOL_CALL_RESULT, messageId: messageIdAt(event), toolCallId: event.toolCallId, content: event.result }] };
     case 'guardrail-flag':
-      // No AG-UI event in our set carries it; operators read flags through analytics.
-      return { state, events: [] };
+      // A CUSTOM event, so a UI can show that an answer was redacted or flagged; clients that do not know it ignore it.
+      return { state, events: [{ type: EventType.CUSTOM, name: 'guardrail_flag', value: { guardrail: event.guardrail, entity: event.entity, action: event.action } }] };
     case 'run-error':
       return failAguiStream(state, event);
     case 'run-end': {

@@ -28,12 +28,13 @@ export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { a
       source: 'agui',
       sessionId: body.session_id,
       tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
+      tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
     });
     void reply.header('x-run-id', run.runId);
     const sse = createReplySseWriter(reply, heartbeatMs);
     sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
     sse.open();
-    await streamRunEvents(run, createEventMapper(request.query.format), sse);
+    await streamRunEvents(run, createEventMapper(request.query.format), sse, { beforeTerminal: () => run.result });
     sse.end();
     return reply;
   });

@@ -14,6 +14,11 @@ export interface EventSink {
 export interface StreamRunEventsOptions {
   /** The client already has every event up to this seq (SSE Last-Event-ID); earlier ones only rebuild the mapper's state. */
   afterSeq?: number;
+  /**
+   * Awaited before the terminal event goes out: the run handle's result, so that a client that saw the
+   * run end can rely on its record, usage and risk events being stored.
+   */
+  beforeTerminal?: () => Promise<unknown>;
 }
 
 /**
@@ -26,6 +31,7 @@ export async function streamRunEvents(source: AsyncIterable<RunEvent>, mapper: E
   try {
     for await (const event of source) {
       const events = mapper.map(event);
+      if (isTerminalEvent(event)) await options.beforeTerminal?.();
       if (event.seq > afterSeq) await sink.send(events, event.seq);
       if (isTerminalEvent(event) || sink.closed) return;
     }

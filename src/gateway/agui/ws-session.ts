@@ -14,6 +14,7 @@ export interface WsSessionOptions {
   /** The session the socket continues; a new one per socket when absent. */
   sessionId?: string;
   tokenId?: string;
+  tokenMaxCostUsd?: number | null;
   /** A ping frame this often; a socket that did not answer the previous one is dropped. */
   heartbeatMs: number;
   log: { error(details: object, message: string): void };
@@ -49,13 +50,13 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
     if (current || starting) throw new AppError({ type: 'conflict_error', code: 'run_in_progress', status: 409, message: 'A run is already under way on this socket; wait for its end or send {"type":"cancel"}' });
     starting = true;
     try {
-      current = await options.runs.start({ agentName: options.agentName, messages: [{ role: 'user', content }], source: 'agui', sessionId, tokenId: options.tokenId });
+      current = await options.runs.start({ agentName: options.agentName, messages: [{ role: 'user', content }], source: 'agui', sessionId, tokenId: options.tokenId, tokenMaxCostUsd: options.tokenMaxCostUsd });
     } finally {
       starting = false;
     }
     const run = current;
     if (socket.readyState !== socket.OPEN) run.control.cancel(CLIENT_CLOSED());
-    await streamRunEvents(run, createEventMapper(options.format), sink);
+    await streamRunEvents(run, createEventMapper(options.format), sink, { beforeTerminal: () => run.result });
     current = undefined;
   };
 

@@ -64,6 +64,7 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { age
         sessionId: request.query.session_id,
         runs,
         tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
+        tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
         heartbeatMs,
         log: request.log,
       });

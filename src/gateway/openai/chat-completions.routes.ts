@@ -2,6 +2,7 @@ import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AgentRegistry, RunService } from '../../agents/index.js';
 import type { AppError } from '../../errors.js';
+import { GATEWAY_OVERHEAD_HEADER } from '../../http/index.js';
 import { createChatCompletion, createCompletionIdentity } from './chat-completion.js';
 import { streamChatCompletion } from './chat-completion-stream.js';
 import { chatCompletionBody, chatCompletionHeaders, chatCompletionResponse } from './chat-completions.schema.js';
@@ -39,23 +40,39 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
       temperature: body.temperature ?? undefined,
       maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
       tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
+      tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
     });
     void reply.header('x-run-id', run.runId);
     if (sessionId) void reply.header('x-session-id', sessionId);
     const identity = createCompletionIdentity(run.runId, body.model);
     if (body.stream) {
-      const sse = createSseResponse(reply.raw, { beforeOpen: () => reply.hijack(), headers: () => reply.getHeaders() });
+      const headers = () => {
+        setOverheadHeader(reply, run.timing.upstreamMsAtFirstText ?? run.timing.upstreamMs);
+        return reply.getHeaders();
+      };
+      const sse = createSseResponse(reply.raw, { beforeOpen: () => reply.hijack(), headers });
       const failure = await streamChatCompletion(run, sse, { identity, includeUsage: body.stream_options?.include_usage === true });
-      if (failure) throw withRetryHint(reply, failure);
+      if (failure) throw withRetryHint(reply, failure, run.timing.upstreamMs);
       return reply;
     }
     const result = await run.result;
+    setOverheadHeader(reply, result.upstreamMs);
     if (result.status !== 'completed') throw withRetryHint(reply, result.error);
     return createChatCompletion(identity, result);
   });
 };
 
-function withRetryHint(reply: FastifyReply, error: AppError): AppError {
+/**
+ * `x-gateway-overhead-ms`: the request's time so far minus what its run waited on model and tool calls.
+ * Set when the answer starts: for a plain answer the whole request, for a stream its first byte (with the
+ * upstream time until the first text). Clamped at 0: the two clocks start a hair apart.
+ */
+function setOverheadHeader(reply: FastifyReply, upstreamMs: number): void {
+  void reply.header(GATEWAY_OVERHEAD_HEADER, Math.max(0, reply.elapsedTime - upstreamMs).toFixed(3));
+}
+
+function withRetryHint(reply: FastifyReply, error: AppError, upstreamMs?: number): AppError {
+  if (upstreamMs !== undefined) setOverheadHeader(reply, upstreamMs);
   void reply.header('x-should-retry', String(isRetryable(error)));
   return error;
 }

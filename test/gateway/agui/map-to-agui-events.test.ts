@@ -56,13 +56,15 @@ describe('mapToAguiEvents', () => {
       'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END',
       'TOOL_CALL_START', 'TOOL_CALL_END',
       'TOOL_CALL_RESULT', 'TOOL_CALL_RESULT',
+      'CUSTOM',
       'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
       'RUN_FINISHED',
     ]);
     expect(events[4]).toEqual({ type: 'TOOL_CALL_START', toolCallId: 'call_a', toolCallName: 'get_current_time', parentMessageId: 'msg_abc_2' });
     expect(events[5]).toEqual({ type: 'TOOL_CALL_ARGS', toolCallId: 'call_a', delta: '{"timezone":"UTC"}' });
     expect(events[9]).toEqual({ type: 'TOOL_CALL_RESULT', messageId: 'msg_abc_8', toolCallId: 'call_b', content: '12:00' });
-    expect(events[11]).toMatchObject({ messageId: 'msg_abc_10' });
+    expect(events[11]).toEqual({ type: 'CUSTOM', name: 'guardrail_flag', value: { guardrail: 'pii', entity: 'email', action: 'redact' } });
+    expect(events[12]).toMatchObject({ messageId: 'msg_abc_10' });
     await verify(events);
     expectOfficialShapes(events);
   });

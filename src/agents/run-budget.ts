@@ -1,0 +1,115 @@
+import { BudgetExceededError } from '../errors.js';
+import type { ChatMessage } from '../llm/index.js';
+import type { RegisteredAgent } from './agent-registry.js';
+import type { BudgetAccount, BudgetHold, BudgetLedger } from './budget-ledger.js';
+import type { RunPricing } from './run-recorder.js';
+import type { RunSpendQueries } from './run-spend.store.js';
+
+/** Output tokens assumed for a call whose max_tokens is not set, when no run of the agent has finished yet. */
+export const DEFAULT_OUTPUT_TOKENS_ESTIMATE = 1024;
+/** How fast the agent's average cost per run follows new runs (exponential moving average). */
+const AVERAGE_WEIGHT = 0.2;
+
+export interface RunBudgetsOptions {
+  ledger: BudgetLedger;
+  spend: RunSpendQueries;
+  pricing?: RunPricing;
+  /** An access token's max_cost_usd, for entry points that did not pass it with the request. */
+  tokenLimit?(tokenId: string): Promise<number | null>;
+  now?: () => Date;
+}
+
+export interface RunBudgetRequest {
+  agent: RegisteredAgent;
+  messages: ChatMessage[];
+  maxTokens?: number;
+  tokenId?: string;
+  /** The token's max_cost_usd as the route knows it; undefined: look it up. */
+  tokenMaxCostUsd?: number | null;
+}
+
+/** One run's budgets: admitted once, checked before every later model call, released at the end. */
+export interface RunBudget {
+  /** Throws BudgetExceededError (402) once a budget is used up; the first call was checked at admission. */
+  beforeModelCall(runCostUsd: number): void;
+  charge(usd: number): void;
+  release(outcome: { completed: boolean; costUsd: number }): void;
+}
+
+export interface RunBudgets {
+  /** Reserves the run's estimated cost; throws BudgetExceededError when a budget cannot take it. Undefined when none applies. */
+  admit(request: RunBudgetRequest): Promise<RunBudget | undefined>;
+}
+
+export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
+  // Per agent with a budget: the average cost of its completed runs, the admission estimate once known.
+  const averages = new Map<string, number>();
+
+  function estimate({ agent, messages, maxTokens }: RunBudgetRequest): number {
+    const known = averages.get(agent.name);
+    if (known !== undefined || !options.pricing) return known ?? 0;
+    // Three characters per token overestimates the input of most text, as an estimate for a budget should.
+    const chars = agent.system_prompt.length + messages.reduce((sum, message) => sum + message.content.length, 0);
+    const usage = { inputTokens: Math.ceil(chars / 3), outputTokens: maxTokens ?? DEFAULT_OUTPUT_TOKENS_ESTIMATE, cachedInputTokens: 0, estimated: true };
+    return options.pricing.round(options.pricing.price(agent.model, usage).costUsd);
+  }
+
+  function learn(agentName: string, costUsd: number): void {
+    const average = averages.get(agentName);
+    averages.set(agentName, average === undefined ? costUsd : average + AVERAGE_WEIGHT * (costUsd - average));
+  }
+
+  return {
+    async admit(request) {
+      const accounts = await accountsOf(request, options);
+      const perRun = request.agent.max_cost_per_run_usd;
+      if (accounts.length === 0 && perRun === undefined) return undefined;
+      const hold = accounts.length > 0 ? await options.ledger.admit(accounts, estimate(request)) : undefined;
+      return createRunBudget(hold, perRun, (costUsd) => learn(request.agent.name, costUsd));
+    },
+  };
+}
+
+async function accountsOf(request: RunBudgetRequest, options: RunBudgetsOptions): Promise<BudgetAccount[]> {
+  const { agent, tokenId } = request;
+  const accounts: BudgetAccount[] = [];
+  if (agent.daily_budget_usd !== undefined) {
+    const day = (options.now?.() ?? new Date()).toISOString().slice(0, 10);
+    accounts.push({
+      key: `daily:${agent.name}:${day}`,
+      scope: `daily:${agent.name}`,
+      limitUsd: agent.daily_budget_usd,
+      label: `daily budget of agent "${agent.name}"`,
+      keepIdle: true,
+      loadSpent: () => options.spend.spentByAgentSince(agent.name, `${day}T00:00:00.000Z`),
+    });
+  }
+  if (tokenId !== undefined) {
+    const limit = request.tokenMaxCostUsd === undefined ? await options.tokenLimit?.(tokenId) : request.tokenMaxCostUsd;
+    if (limit !== undefined && limit !== null) {
+      const loadSpent = () => options.spend.spentByToken(tokenId);
+      accounts.push({ key: `token:${tokenId}`, scope: `token:${tokenId}`, limitUsd: limit, label: `max_cost_usd of access token ${tokenId}`, keepIdle: false, loadSpent });
+    }
+  }
+  return accounts;
+}
+
+function createRunBudget(hold: BudgetHold | undefined, perRunUsd: number | undefined, learn: (costUsd: number) => void): RunBudget {
+  let calls = 0;
+  return {
+    beforeModelCall(runCostUsd) {
+      calls += 1;
+      if (calls === 1) return;
+      if (perRunUsd !== undefined && runCostUsd >= perRunUsd) {
+        throw new BudgetExceededError(`The run reached its cost limit of $${perRunUsd} (max_cost_per_run_usd) before its next model call`);
+      }
+      hold?.check();
+    },
+    charge: (usd) => hold?.charge(usd),
+    release({ completed, costUsd }) {
+      hold?.release();
+      // Runs that failed before or during their first call would drag the estimate toward 0.
+      if (hold && completed && costUsd > 0) learn(costUsd);
+    },
+  };
+}

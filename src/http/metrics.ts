@@ -1,0 +1,95 @@
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+
+/** Response header of chat completions: the gateway's own time, in milliseconds (see docs/decisions.md). */
+export const GATEWAY_OVERHEAD_HEADER = 'x-gateway-overhead-ms';
+
+/** A label value for anything outside the bounded set, so a series count never grows with traffic. */
+export const OTHER_LABEL = '_other';
+
+export interface MetricsOptions {
+  /** Configured agents get their own label; others (transient autopilot agents) count as `_other`. */
+  agentNames: Iterable<string>;
+  /** Distinct model labels at most; later models count as `_other`. Default 64. */
+  maxModels?: number;
+  /** Runs executing in this process, read when scraped. */
+  activeRuns(): number;
+  /** Sessions active within the admin session window, read when scraped. */
+  activeSessions(): Promise<number>;
+}
+
+/** What the runtime reports; shapes, not types of other folders, so http/ stays a leaf. */
+export interface UsageObservation {
+  agent_name: string;
+  model: string;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  status: 'ok' | 'error';
+}
+
+export interface Metrics {
+  readonly registry: Registry;
+  observeRequest(method: string, route: string, status: number, seconds: number): void;
+  observeOverhead(route: string, seconds: number): void;
+  observeUsage(usage: UsageObservation): void;
+  observeRisk(event: { agent_name: string; type: string; action: string }): void;
+  observeRunEnd(agentName: string, status: string, errorCode?: string): void;
+}
+
+const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+// The gateway's own share is meant to be sub-millisecond to a few milliseconds.
+const OVERHEAD_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
+
+/** A Prometheus registry of its own per app, so two apps in one process (tests) never share series. */
+export function createMetrics(options: MetricsOptions): Metrics {
+  const registry = new Registry();
+  collectDefaultMetrics({ register: registry });
+  const registers = [registry];
+  const requests = new Counter({ name: 'agent_gateway_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers });
+  const duration = new Histogram({ name: 'agent_gateway_http_request_duration_seconds', help: 'HTTP request time until the response ended', labelNames: ['method', 'route'], buckets: LATENCY_BUCKETS, registers });
+  const overhead = new Histogram({ name: 'agent_gateway_overhead_seconds', help: 'Request time minus the time spent waiting on model and tool calls (streams: to the first byte)', labelNames: ['route'], buckets: OVERHEAD_BUCKETS, registers });
+  const tokens = new Counter({ name: 'agent_gateway_tokens_total', help: 'Model tokens by agent, model and kind (input includes cached)', labelNames: ['agent', 'model', 'kind'], registers });
+  const cost = new Counter({ name: 'agent_gateway_cost_usd_total', help: 'Model cost in USD by agent and model', labelNames: ['agent', 'model'], registers });
+  const calls = new Counter({ name: 'agent_gateway_model_calls_total', help: 'Model calls by agent, model and status', labelNames: ['agent', 'model', 'status'], registers });
+  const risks = new Counter({ name: 'agent_gateway_guardrail_events_total', help: 'Guardrail hits by agent, type and action', labelNames: ['agent', 'type', 'action'], registers });
+  const runs = new Counter({ name: 'agent_gateway_runs_total', help: 'Finished runs by agent and status', labelNames: ['agent', 'status'], registers });
+  const rejections = new Counter({ name: 'agent_gateway_budget_rejections_total', help: 'Runs failed with budget_exceeded, by agent', labelNames: ['agent'], registers });
+  new Gauge({ name: 'agent_gateway_active_runs', help: 'Runs executing in this process', registers, collect() { this.set(options.activeRuns()); } });
+  new Gauge({ name: 'agent_gateway_active_sessions', help: 'Sessions active within the admin session window', registers, async collect() { this.set(await options.activeSessions()); } });
+
+  const agentLabel = boundedLabel(new Set(options.agentNames), 0);
+  const modelLabel = boundedLabel(new Set(), options.maxModels ?? 64);
+  return {
+    registry,
+    observeRequest(method, route, status, seconds) {
+      requests.inc({ method, route, status });
+      duration.observe({ method, route }, seconds);
+    },
+    observeOverhead: (route, seconds) => overhead.observe({ route }, seconds),
+    observeUsage(usage) {
+      const labels = { agent: agentLabel(usage.agent_name), model: modelLabel(usage.model) };
+      tokens.inc({ ...labels, kind: 'input' }, usage.input_tokens);
+      tokens.inc({ ...labels, kind: 'output' }, usage.output_tokens);
+      cost.inc(labels, usage.cost_usd);
+      calls.inc({ ...labels, status: usage.status });
+    },
+    observeRisk: (event) => risks.inc({ agent: agentLabel(event.agent_name), type: event.type, action: event.action }),
+    observeRunEnd(agentName, status, errorCode) {
+      const agent = agentLabel(agentName);
+      runs.inc({ agent, status });
+      if (errorCode === 'budget_exceeded') rejections.inc({ agent });
+    },
+  };
+}
+
+/** Known values pass; up to `extra` more are admitted as they appear; the rest read `_other`. */
+function boundedLabel(known: Set<string>, extra: number): (value: string) => string {
+  let admitted = 0;
+  return (value) => {
+    if (known.has(value)) return value;
+    if (admitted >= extra) return OTHER_LABEL;
+    admitted += 1;
+    known.add(value);
+    return value;
+  };
+}
