@@ -13,7 +13,7 @@ export { mergeSessionHistory, type MergedConversation } from './merge-session-hi
 export type { RunPricing } from './run-recorder.js';
 export type { ModelUsageRecord, RiskEventRecord, UsageSink } from './usage-sink.js';
 export type { RunTiming } from './run-context.js';
-export type { RunLogger } from './run-execution.js';
+export type { RunLogger } from './run-logger.js';
 export type { RunResult, RunUsage } from './run-result.js';
 /** The runtime's message, tool and finish-reason types, for adapters that may not import llm/ directly. */
 export type { ChatMessage, FinishReason, ToolDefinition } from '../llm/index.js';

@@ -1,7 +1,7 @@
 import type { RunControlCommand, RunEventBus } from '../bus/index.js';
 import { ConflictError, NotFoundError } from '../errors.js';
 import type { RunControlState } from './run-coordination.store.js';
-import type { RunLogger } from './run-execution.js';
+import type { RunLogger } from './run-logger.js';
 import type { LiveRun } from './run-handle.js';
 import type { RunStore } from './run.store.js';
 import { isActiveRunStatus, type RunStatus } from './run.types.js';

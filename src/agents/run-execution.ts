@@ -11,13 +11,9 @@ import type { RunResult } from './run-result.js';
 import type { RunStore } from './run.store.js';
 import { runAgentLoop, type LoopOutcome } from './runtime-loop.js';
 import type { SessionService } from './session.service.js';
+import type { RunLogger } from './run-logger.js';
 
 /** The slice of a pino logger the runtime uses. */
-export interface RunLogger {
-  error(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
-
 export interface RunExecution {
   runId: string;
   ctx: RunContext;

@@ -1,6 +1,6 @@
 import { isoNow } from '../ids.js';
 import type { RunCommands } from './run-commands.js';
-import type { RunLogger } from './run-execution.js';
+import type { RunLogger } from './run-logger.js';
 import type { LiveRun } from './run-handle.js';
 import type { RunStore } from './run.store.js';
 

@@ -1,7 +1,7 @@
 import type { RunEventBody, RunSource } from '../bus/index.js';
 import type { GuardrailVerdict } from '../guardrails/index.js';
 import { isoNow } from '../ids.js';
-import type { RunLogger } from './run-execution.js';
+import type { RunLogger } from './run-logger.js';
 import type { ModelUsageRecord, UsageSink } from './usage-sink.js';
 
 /** The per-call part of a usage record; the run fills in the rest. */

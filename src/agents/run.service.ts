@@ -9,7 +9,7 @@ import { createBudgetLedger } from './budget-ledger.js';
 import { attachRun, type AttachOptions } from './run-attach.js';
 import { createRunCommands, type RunControlResult } from './run-commands.js';
 import { cancelledError } from './run-control.js';
-import type { RunLogger } from './run-execution.js';
+import type { RunLogger } from './run-logger.js';
 import type { LiveRun, RunHandle, StartRunRequest } from './run-handle.js';
 import { RUN_LEASE_INTERVAL_MS, RUN_LEASE_STALE_MS, startRunLease } from './run-lease.js';
 import { createRunBudgets } from './run-budget.js';
