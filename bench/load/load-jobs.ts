@@ -1,0 +1,81 @@
+/** What the bench asks its load-generator process to do, and what comes back (over IPC, so plain data). */
+
+/** Closed loop (`rate` unset: each connection sends its next request when the previous answer arrived) or open loop. */
+export interface HttpLoadJob {
+  kind: 'http';
+  url: string;
+  method: 'GET' | 'POST';
+  headers: Record<string, string>;
+  body?: string;
+  connections: number;
+  seconds: number;
+  /** Requests per second across all connections: open loop. */
+  rate?: number;
+  /** Gives every request a unique webhook body signed with hex HMAC-SHA256 in this header. */
+  sign?: { secret: string; header: string };
+}
+
+export interface HttpLoadResult {
+  /** Answers with a 2xx status. */
+  ok: number;
+  non2xx: number;
+  /** Connection errors and timeouts. */
+  errors: number;
+  statusCodes: Record<string, number>;
+  seconds: number;
+  /** Latency of every 2xx answer, ms with sub-ms resolution (autocannon's own histogram rounds to whole ms). */
+  latenciesMs: number[];
+}
+
+/** Streamed chat completions from `concurrency` clients, each timestamping every chunk. */
+export interface StreamLoadJob {
+  kind: 'stream';
+  url: string;
+  headers: Record<string, string>;
+  body: string;
+  concurrency: number;
+  seconds: number;
+}
+
+export interface StreamLoadResult {
+  requests: number;
+  errors: number;
+  /** Request sent to first content chunk received. */
+  ttftMs: number[];
+  /** Between two consecutive content chunks of one response. */
+  gapMs: number[];
+  /** Upstream wrote a chunk (its stamp) to the client received it. */
+  lagMs: number[];
+  chunks: number;
+}
+
+/** One AG-UI run started with POST /agui/runs, and `subscribers` SSE clients attached with GET /agui/ws?run_id=. */
+export interface FanoutJob {
+  kind: 'fanout';
+  baseUrl: string;
+  apiKey: string;
+  agent: string;
+  message: string;
+  subscribers: number;
+  attachBatch: number;
+  timeoutMs: number;
+}
+
+export interface FanoutResult {
+  runId: string;
+  attached: number;
+  failed: number;
+  /** From the first attach request to the last subscriber's 200. */
+  attachMs: number;
+  /** Delivery lag of the chunks the upstream sent after every subscriber was attached, all subscribers together. */
+  lagMs: number[];
+  /** The same for the client that started the run (one stream, for comparison). */
+  ownerLagMs: number[];
+  /** Stamped chunks each subscriber received, fewest and most. */
+  chunksPerSubscriber: { min: number; max: number };
+  /** Subscriber streams that ended before the run did, or errored. */
+  dropped: number;
+}
+
+export type LoadJob = HttpLoadJob | StreamLoadJob | FanoutJob;
+export type LoadResult<J extends LoadJob> = J extends HttpLoadJob ? HttpLoadResult : J extends StreamLoadJob ? StreamLoadResult : FanoutResult;

@@ -1,0 +1,18 @@
+import { aguiFanoutScenario } from './agui-fanout.scenario.js';
+import { analyticsScenario } from './analytics.scenario.js';
+import { memoryScenario } from './memory.scenario.js';
+import { nonStreamScenario } from './non-stream.scenario.js';
+import { profileScenario } from './profile.scenario.js';
+import type { Scenario } from './scenario.js';
+import { startupScenario } from './startup.scenario.js';
+import { streamScenario } from './stream.scenario.js';
+import { webhooksScenario } from './webhooks.scenario.js';
+
+/**
+ * In run order: start-up before any load, memory after every other load (its "after" reading covers them),
+ * analytics last because it needs no gateway and loads the disk.
+ */
+export const DEFAULT_SCENARIOS: Scenario[] = [startupScenario, nonStreamScenario, streamScenario, aguiFanoutScenario, webhooksScenario, memoryScenario, analyticsScenario];
+
+/** `profile` only runs when named: it restarts gateways under --cpu-prof and would not fit the 10-minute budget. */
+export const ALL_SCENARIOS: Scenario[] = [...DEFAULT_SCENARIOS, profileScenario];
