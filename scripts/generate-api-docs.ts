@@ -28,26 +28,72 @@ interface Operation {
   responses?: Record<string, { description?: string; content?: Record<string, { schema: Schema }> }>;
 }
 
+// The bundled config in a throwaway data dir, with every feature flag on whatever the file says, so that
+// every route family is mounted (a disabled feature's routes are not, and would be missing here).
 const dataDir = mkdtempSync(join(tmpdir(), 'agent-gateway-docs-'));
 const { config } = loadConfig({ file: BUNDLED_CONFIG_PATH, env: {}, overrides: { data_dir: dataDir } });
-const app = await createApp({ config: { ...config, server: { ...config.server, log_level: 'silent' } } });
-const document = app.server.swagger() as unknown as { paths: Record<string, Record<string, Operation>> };
-await app.close();
-rmSync(dataDir, { recursive: true, force: true });
+const everything = {
+  ...config,
+  server: { ...config.server, log_level: 'silent' as const, database_url: undefined, redis_url: undefined },
+  gateway: { enabled: true, openai_compat: true, agui: true, webhooks: true, a2a: true },
+};
+const app = await createApp({ config: everything });
+let document: { paths: Record<string, Record<string, Operation>> };
+const access = new Map<string, string>();
+try {
+  document = app.server.swagger() as unknown as { paths: Record<string, Record<string, Operation>> };
+  await probeAccess();
+} finally {
+  await app.close();
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * Who may call each route, asked of the auth hook itself (the OpenAPI `security` field does not say):
+ * a request without credentials tells public routes apart, and an access token holding no granting
+ * scope is refused before any handler runs, naming the scope the route wants (or operator_only).
+ */
+async function probeAccess(): Promise<void> {
+  const agent = everything.agents[0]?.name ?? 'helper';
+  const probe = await app.tokens.create({ agent_name: agent, scopes: ['docs-probe'] });
+  for (const [path, methods] of Object.entries(document.paths)) {
+    const url = path.replace(/\{[^}]+\}/g, encodeURIComponent(agent));
+    for (const method of Object.keys(methods)) {
+      const verb = method.toUpperCase() as 'GET';
+      const anonymous = await app.server.inject({ method: verb, url });
+      // Only the auth hook's own refusal counts: a webhook's 401 invalid_signature is a public route's answer.
+      if (anonymous.statusCode !== 401 || !anonymous.body.includes('missing_credentials')) {
+        access.set(`${method} ${path}`, 'public');
+        continue;
+      }
+      const withToken = await app.server.inject({ method: verb, url, headers: { authorization: `Bearer ${probe.token}` } });
+      // Read from the raw body: A2A answers in JSON-RPC form, the other routes with the usual error shape.
+      const scope = /lacks the \\?"([^"\\]+)\\?" scope/.exec(withToken.body)?.[1];
+      if (!scope) {
+        access.set(`${method} ${path}`, 'operator credentials (API key or JWT); access tokens get 403');
+        continue;
+      }
+      const viaQuery = method === 'get' && (await app.server.inject({ method: verb, url: `${url}?access_token=${probe.token}` })).statusCode !== 401;
+      access.set(`${method} ${path}`, `operator credentials, or an access token with the \`${scope}\` scope bound to the agent${viaQuery ? ' (also as `?access_token=`)' : ''}`);
+    }
+  }
+}
 
 const lines: string[] = [
   '# API reference',
   '',
   'Generated from the route schemas by `npm run docs:api`; do not edit by hand. The same document is served',
   'as OpenAPI 3.1 at `/openapi.json` and rendered at `/docs`. Errors everywhere have the shape',
-  '`{"error": {"type", "code", "message"}}` (see docs/decisions.md for the status codes).',
+  '`{"error": {"type", "code", "message"}}` (see docs/decisions.md for the status codes), except on the A2A',
+  'JSON-RPC endpoint, which answers with JSON-RPC errors. Each route\'s "Auth" line is read from the running',
+  'server: operator credentials are an API key or a JWT; access tokens (`sat-…`) work only where a scope is named.',
   '',
 ];
 for (const [path, methods] of Object.entries(document.paths).sort(([a], [b]) => a.localeCompare(b))) {
   for (const [method, operation] of Object.entries(methods)) {
     lines.push(`## ${method.toUpperCase()} ${path}`, '');
     if (operation.summary) lines.push(operation.summary, '');
-    lines.push(`Auth: ${operation.security && operation.security.length === 0 ? 'public' : 'credentials required'}`, '');
+    lines.push(`Auth: ${access.get(`${method} ${path}`) ?? 'credentials required'}`, '');
     const params = operation.parameters ?? [];
     if (params.length > 0) {
       lines.push('| parameter | in | type | required | notes |', '|---|---|---|---|---|');

@@ -7,7 +7,6 @@ const FINE_TUNE_DEFAULTS = {
   scope: 'blueprint' as const,
   poll_interval_ms: 10_000,
   max_poll_interval_ms: 300_000,
-  held_out_samples: 3,
 };
 
 /**

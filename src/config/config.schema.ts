@@ -16,8 +16,8 @@ import { triggerSettingsSchema } from './trigger-settings.schema.js';
 import { checkWebhookAgents, webhookSettingsSchema, webhooksSchema } from './webhooks.schema.js';
 
 /**
- * The whole configuration file. Each section has its own schema file; a later feature adds its
- * section here (guardrails, webhooks, pollers, listeners, a2a, autopilot).
+ * The whole configuration file. Each section has its own schema file; a new feature adds its section
+ * here, and cross-section checks (agents, providers, tools named elsewhere) run below.
  */
 export const configSchema = z
   .strictObject({
