@@ -268,9 +268,10 @@ export interface MissionStepsTable {
   finished_at: string;
 }
 
-/** One A2A task (gateway/a2a/a2a.tables.ts declares the same shape for its store). */
+/** One A2A task: the SDK task as proto-JSON plus the columns that tasks/list filters and sorts on. */
 export interface A2aTasksTable {
   task_id: string;
+  /** The agent the task was sent to: tasks are scoped to it. */
   agent_name: string;
   context_id: string;
   run_id: string | null;
