@@ -64,7 +64,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: createSqliteDialect(sqlite) });
+  const db = new Kysely<Database>({ dialect: createSqliteDialect(withStatementCache(sqlite)) });
   return {
     db,
     engine: 'sqlite',
@@ -79,6 +79,47 @@ function openSqlite(dataDir: string): DatabaseHandle {
     },
     close: () => db.destroy(),
   };
+}
+
+/** How many distinct SQL texts keep a prepared statement. The hot path uses a few dozen. */
+export const SQLITE_STATEMENT_CACHE_SIZE = 256;
+
+/**
+ * The better-sqlite3 handle kysely gets, with `prepare` memoized by SQL text: kysely's driver prepares
+ * every query afresh, and preparing was a large part of each write's cost. better-sqlite3 statements are
+ * reusable and re-prepare themselves after a schema change (migrations). The cache is bounded (least
+ * recently used goes first), and a statement still busy (an open `iterate` of kysely's `stream()`) is not
+ * handed out twice: a fresh one is prepared for that call instead.
+ */
+export function withStatementCache(database: SqliteDatabase.Database, maxSize = SQLITE_STATEMENT_CACHE_SIZE): SqliteDatabase.Database {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  const prepare = (source: string): SqliteDatabase.Statement => {
+    const cached = statements.get(source);
+    if (cached) {
+      if (cached.busy) return database.prepare(source);
+      // Re-insert: Map keeps insertion order, so the first key is the least recently used.
+      statements.delete(source);
+      statements.set(source, cached);
+      return cached;
+    }
+    const statement = database.prepare(source);
+    statements.set(source, statement);
+    if (statements.size > maxSize) statements.delete(statements.keys().next().value!);
+    return statement;
+  };
+  return new Proxy(database, {
+    get(target, property) {
+      if (property === 'prepare') return prepare;
+      if (property === 'close') {
+        return () => {
+          statements.clear();
+          return target.close();
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }
 
 /**
