@@ -1,7 +1,7 @@
-import type { RunSource } from '../bus/index.js';
+import type { RunsTable } from '../db/index.js';
 import type { ChatMessage, FinishReason, ToolCall } from '../llm/index.js';
 
-export type RunStatus = 'running' | 'paused' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+export type RunStatus = RunsTable['status'];
 
 export const RUN_STATUSES: readonly RunStatus[] = ['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted'];
 
@@ -12,26 +12,8 @@ export function isActiveRunStatus(status: RunStatus): boolean {
   return ACTIVE_RUN_STATUSES.includes(status);
 }
 
-/** A run as stored; the admin API and analytics read these. */
-export interface RunRecord {
-  run_id: string;
-  agent_name: string;
-  status: RunStatus;
-  source: RunSource;
-  session_id: string | null;
-  model: string;
-  started_at: string;
-  finished_at: string | null;
-  total_tokens: number;
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number;
-  steps: number;
-  output: string | null;
-  error_code: string | null;
-  error_message: string | null;
-  token_id: string | null;
-}
+/** A run as stored; the admin API and analytics read these (the coordination columns stay inside the stores). */
+export type RunRecord = Omit<RunsTable, 'control_request' | 'heartbeat_at'>;
 
 /** The fields written when a run ends. */
 export type RunEnd = Pick<
