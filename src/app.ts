@@ -83,7 +83,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     const nodeAgents = createNodeAgents(agents);
     // Scraped only after start-up, so the gauges may read the runtime built below.
     const metrics = createMetrics({ agentNames: agents.list().map((agent) => agent.name), activeRuns: () => runs.active().length, activeSessions: () => sessions.countActive(activeSince(config)) });
-    const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(database.db) });
+    const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(database.db, database.writes) });
     const usage = meterUsage(recorder, metrics);
     const { runs, sessions, models } = buildRuntime(config, database, nodeAgents.registry, tools, runBus, server.log, { usage, tokens, metrics });
     const interrupted = await runs.recoverInterrupted();
@@ -172,7 +172,7 @@ function buildRuntime(config: Config, database: DatabaseHandle, agents: AgentReg
   const pricing = createPricing({ overrides: config.pricing, providerTypes, onUnpriced });
   // With Redis, other replicas share the store and the bus: commands and heartbeats go through them.
   const runs = createRunService({
-    agents, models, tools, runStore: createRunStore(database.db), sessions, bus, multiProcess: Boolean(config.server.redis_url), log,
+    agents, models, tools, runStore: createRunStore(database.db, database.writes), sessions, bus, multiProcess: Boolean(config.server.redis_url), log,
     // Costs are rounded as analytics stores them, so a run's cost is exactly the sum of its usage records.
     pricing: { price: (model, usage) => pricing.price(model, usage), round: roundUsd },
     usage: deps.usage,

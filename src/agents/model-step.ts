@@ -26,7 +26,7 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
   } catch (error) {
     const callMs = performance.now() - step.startedMs;
     ctx.timing.upstreamMs += callMs;
-    const charge = await ctx.recorder.end(step, { status: 'failed', promptLog: { ...log, error: describeError(error) } });
+    const charge = ctx.recorder.end(step, { status: 'failed', promptLog: { ...log, error: describeError(error) } });
     reportUsage(ctx, step, log, callMs, charge, undefined);
     throw error;
   }
@@ -42,7 +42,7 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
     output_tokens: end.usage.outputTokens,
     usage_estimated: end.usage.estimated,
   });
-  const charge = await ctx.recorder.end(step, { status: 'completed', usage: end.usage, promptLog: log });
+  const charge = ctx.recorder.end(step, { status: 'completed', usage: end.usage, promptLog: log });
   ctx.budget?.charge(charge.costUsd);
   reportUsage(ctx, step, log, callMs, charge, end);
   return result;

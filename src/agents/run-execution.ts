@@ -55,7 +55,7 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
     events.emit({ type: 'run-error', code: result.error.code, message: result.error.message });
   }
   await events.settled();
-  await Promise.all([persistEnd(execution, result, loop), ctx.reporter.settled()]);
+  await Promise.all([persistEnd(execution, result, loop), ctx.reporter.settled(), persistSteps(execution)]);
   // After the run's cost is stored: an account loaded again from the store must see it.
   ctx.budget?.release({ completed: result.status === 'completed', costUsd: result.costUsd });
   return result;
@@ -84,6 +84,13 @@ function toAppError(error: unknown, execution: RunExecution): AppError {
   if (isAppError(error)) return error;
   execution.log?.error({ err: error, run_id: execution.runId }, 'run failed unexpectedly');
   return new AppError({ type: 'server_error', code: 'internal_error', status: 500, message: 'The run failed with an internal error', cause: error });
+}
+
+// Steps were queued as they ended; a failed one is logged like a failed run end.
+async function persistSteps(execution: RunExecution): Promise<void> {
+  await execution.ctx.recorder.settled().catch((error: unknown) => {
+    execution.log?.error({ err: error, run_id: execution.runId }, 'could not record a step of the run');
+  });
 }
 
 // A failed write must not turn a finished run into a hung request: it is logged and the client still gets its answer.

@@ -42,24 +42,31 @@ export interface StepOutcome {
   promptLog: PromptLog;
 }
 
-/** Numbers a run's steps, adds up their tokens and cost, and writes each step once, when it ends. */
+/**
+ * Numbers a run's steps, adds up their tokens and cost, and writes each step once, when it ends. The
+ * write is queued at once (it commits with the next group commit), but the run goes on without waiting
+ * for it: the run's end awaits `settled()` before its record, and the client's answer, go out.
+ */
 export interface RunRecorder {
   begin(kind: StepRecord['kind'], name: string): OpenStep;
-  end(step: OpenStep, outcome: StepOutcome): Promise<StepCharge>;
+  end(step: OpenStep, outcome: StepOutcome): StepCharge;
   totals(): StepTotals;
+  /** Resolves once every step ended so far is committed; rejects with the first failed write. */
+  settled(): Promise<void>;
 }
 
 export function createRunRecorder(options: { runId: string; model: string; store: RunStore; pricing?: RunPricing }): RunRecorder {
   const { pricing } = options;
   const totals: StepTotals = { inputTokens: 0, outputTokens: 0, costUsd: 0, steps: 0 };
   let nextIndex = 0;
+  const writes: Promise<void>[] = [];
   return {
     begin(kind, name) {
       const stepIndex = nextIndex;
       nextIndex += 1;
       return { stepId: createId('step'), stepIndex, kind, name, startedAt: isoNow(), startedMs: performance.now() };
     },
-    async end(step, { status, usage, promptLog }) {
+    end(step, { status, usage, promptLog }) {
       const price = usage && pricing ? pricing.price(options.model, usage) : { costUsd: 0, priced: false };
       const costUsd = pricing ? pricing.round(price.costUsd) : 0;
       const inputTokens = usage?.inputTokens ?? 0;
@@ -68,7 +75,7 @@ export function createRunRecorder(options: { runId: string; model: string; store
       totals.outputTokens += outputTokens;
       totals.costUsd = pricing ? pricing.round(totals.costUsd + costUsd) : 0;
       totals.steps += 1;
-      await options.store.insertStep({
+      const write = options.store.insertStep({
         step_id: step.stepId,
         run_id: options.runId,
         step_index: step.stepIndex,
@@ -83,8 +90,14 @@ export function createRunRecorder(options: { runId: string; model: string; store
         cost_usd: costUsd,
         prompt_log: promptLog,
       });
+      // Observed here so a failure is never unhandled; settled() reports it.
+      write.catch(() => undefined);
+      writes.push(write);
       return { costUsd, priced: price.priced };
     },
     totals: () => ({ ...totals }),
+    async settled() {
+      await Promise.all(writes);
+    },
   };
 }

@@ -1,6 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { RunEvent } from '../bus/index.js';
-import type { Database } from '../db/index.js';
+import { createDirectWrites, type Database, type WriteQueue } from '../db/index.js';
 import { isoNow } from '../ids.js';
 import { createRunCoordinationQueries, type RunCoordinationQueries } from './run-coordination.store.js';
 import { createRunCountQueries, type RunCountQueries } from './run-counts.store.js';
@@ -22,28 +22,30 @@ export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSp
   getEventLog(runId: string): Promise<RunEvent[] | undefined>;
 }
 
-export function createRunStore(db: Kysely<Database>): RunStore {
+/** `writes` carries the writes of the request path (app.ts: the database's group commit on SQLite). */
+export function createRunStore(db: Kysely<Database>, writes: WriteQueue = createDirectWrites(db)): RunStore {
   return {
     ...createRunCoordinationQueries(db),
     ...createRunCountQueries(db),
     ...createRunSpendQueries(db),
-    async insertRun(run) {
-      await db.insertInto('runs').values({ ...run, control_request: null, heartbeat_at: run.started_at }).execute();
-    },
-    async finishRun(runId, end, events) {
-      await db.transaction().execute(async (trx) => {
-        if (events && events.length > 0) {
-          const log = { events: JSON.stringify(events), event_count: events.length, persisted_at: isoNow() };
-          await trx.insertInto('run_event_logs').values({ run_id: runId, ...log }).onConflict((oc) => oc.column('run_id').doUpdateSet(log)).execute();
-        }
-        await trx.updateTable('runs').set(end).where('run_id', '=', runId).execute();
+    insertRun(run) {
+      const row = { ...run, control_request: null, heartbeat_at: run.started_at };
+      return writes.write(async (trx) => {
+        await trx.insertInto('runs').values(row).execute();
       });
     },
-    async insertStep(step) {
-      await db
-        .insertInto('run_steps')
-        .values({ ...step, prompt_log: JSON.stringify(step.prompt_log) })
-        .execute();
+    finishRun(runId, end, events) {
+      const log = events && events.length > 0 ? { events: JSON.stringify(events), event_count: events.length, persisted_at: isoNow() } : undefined;
+      return writes.write(async (trx) => {
+        if (log) await trx.insertInto('run_event_logs').values({ run_id: runId, ...log }).onConflict((oc) => oc.column('run_id').doUpdateSet(log)).execute();
+        await trx.updateTable('runs').set(end).where('run_id', '=', runId).execute();
+      }, { atomic: true });
+    },
+    insertStep(step) {
+      const row = { ...step, prompt_log: JSON.stringify(step.prompt_log) };
+      return writes.write(async (trx) => {
+        await trx.insertInto('run_steps').values(row).execute();
+      });
     },
     async getRun(runId) {
       const row = await db.selectFrom('runs').selectAll().where('run_id', '=', runId).executeTakeFirst();

@@ -19,7 +19,7 @@ export async function runToolStep(ctx: RunContext, call: ToolCall): Promise<Tool
   } catch (error) {
     failure = describeError(error);
     if (ctx.control.signal.aborted) {
-      await ctx.recorder.end(step, { status: 'failed', promptLog: { tool_call_id: call.id, arguments: call.arguments, error: failure } });
+      ctx.recorder.end(step, { status: 'failed', promptLog: { tool_call_id: call.id, arguments: call.arguments, error: failure } });
       throw ctx.control.signal.reason;
     }
     result = `Error: ${failure.message}`;
@@ -27,7 +27,7 @@ export async function runToolStep(ctx: RunContext, call: ToolCall): Promise<Tool
   ctx.emit({ type: 'tool-result', toolCallId: call.id, name: call.name, result, isError: failure !== undefined });
   if (!failure) ctx.sources.push(result);
   const promptLog = failure ? { tool_call_id: call.id, arguments: call.arguments, error: failure } : { tool_call_id: call.id, arguments: call.arguments, result };
-  await ctx.recorder.end(step, { status: failure ? 'failed' : 'completed', promptLog });
+  ctx.recorder.end(step, { status: failure ? 'failed' : 'completed', promptLog });
   return { role: 'tool', content: result, tool_call_id: call.id, name: call.name };
 }
 

@@ -1,5 +1,5 @@
-import type { Kysely, Transaction } from 'kysely';
-import type { Database, UsageDailyTable } from '../db/index.js';
+import type { Kysely } from 'kysely';
+import { createDirectWrites, type Database, type UsageDailyTable, type WriteQueue } from '../db/index.js';
 import type { AnalyticsBatch, UsageRow } from './analytics.types.js';
 import { toCostNanos } from './cost-nanos.js';
 
@@ -16,20 +16,21 @@ const USAGE_COLUMNS = 19;
 const RISK_COLUMNS = 7;
 const DAILY_COLUMNS = 9;
 
-export function createAnalyticsWriteStore(db: Kysely<Database>): AnalyticsWriteStore {
+/** `writes`: app.ts passes the database's group commit, so on SQLite usage rows share the run ends' transaction. */
+export function createAnalyticsWriteStore(db: Kysely<Database>, writes: WriteQueue = createDirectWrites(db)): AnalyticsWriteStore {
   return {
     async writeBatch({ usage, risks }) {
       if (usage.length === 0 && risks.length === 0) return;
-      await db.transaction().execute(async (trx) => {
+      await writes.write(async (trx) => {
         for (const rows of chunks(usage, USAGE_COLUMNS)) await trx.insertInto('usage_records').values(rows).execute();
         for (const rows of chunks(risks, RISK_COLUMNS)) await trx.insertInto('risk_events').values(rows).execute();
         for (const rows of chunks(sumByDay(usage), DAILY_COLUMNS)) await addToDailyTotals(trx, rows);
-      });
+      }, { atomic: true });
     },
   };
 }
 
-function addToDailyTotals(trx: Transaction<Database>, rows: DailyRow[]): Promise<unknown> {
+function addToDailyTotals(trx: Kysely<Database>, rows: DailyRow[]): Promise<unknown> {
   return trx
     .insertInto('usage_daily')
     .values(rows)

@@ -18,6 +18,7 @@ import {
 import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { createDirectWrites, createGroupCommit, type WriteQueue } from './write-queue.js';
 
 export type DatabaseEngine = 'sqlite' | 'postgres';
 
@@ -35,6 +36,8 @@ export interface DatabaseHandle {
   engine: DatabaseEngine;
   /** Where the data lives, with any password removed: safe to log. */
   location: string;
+  /** Hot-path writes: group commit on SQLite (one writer), straight to the pool on PostgreSQL. */
+  writes: WriteQueue;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -65,10 +68,12 @@ function openSqlite(dataDir: string): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: createSqliteDialect(withStatementCache(sqlite)) });
+  const writes = createGroupCommit(db);
   return {
     db,
     engine: 'sqlite',
     location: file,
+    writes,
     ping: async () => {
       try {
         sqlite.prepare('select 1').get();
@@ -77,7 +82,10 @@ function openSqlite(dataDir: string): DatabaseHandle {
         return false;
       }
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await writes.flush();
+      await db.destroy();
+    },
   };
 }
 
@@ -155,10 +163,12 @@ function openPostgres(url: string, maxConnections = 10): DatabaseHandle {
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const location = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+  const writes = createDirectWrites(db);
   return {
     db,
     engine: 'postgres',
     location,
+    writes,
     ping: async () => {
       try {
         await sql`select 1`.execute(db);
@@ -167,7 +177,10 @@ function openPostgres(url: string, maxConnections = 10): DatabaseHandle {
         return false;
       }
     },
-    close: () => db.destroy(),
+    close: async () => {
+      await writes.flush();
+      await db.destroy();
+    },
   };
 }
 
