@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import type { AuthConfig } from '../config/index.js';
 import { AuthenticationError } from '../errors.js';
@@ -67,5 +67,5 @@ export function createAuthenticator({ config, apiKeys, tokens }: AuthenticatorOp
 }
 
 function digest(value: string): Buffer {
-  return createHash('sha256').update(value).digest();
+  return hash('sha256', value, 'buffer');
 }

@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from 'node:crypto';
+import { hash, randomBytes } from 'node:crypto';
 import type { AuthConfig } from '../config/index.js';
 import { AuthenticationError, NotFoundError, PermissionError, ValidationError } from '../errors.js';
 import { createId, isoAfterSeconds, isoNow } from '../ids.js';
@@ -57,7 +57,7 @@ export interface TokenServiceOptions {
 }
 
 export function hashToken(plaintext: string): string {
-  return createHash('sha256').update(plaintext).digest('hex');
+  return hash('sha256', plaintext, 'hex');
 }
 
 export function createTokenService({ store, config, agentExists, now = () => new Date() }: TokenServiceOptions): TokenService {

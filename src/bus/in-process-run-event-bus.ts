@@ -5,7 +5,6 @@ import { isTerminalEvent, type RunEvent, type RunEventBody } from './events.js';
 import { RunLog } from './run-log.js';
 import {
   DEFAULT_LOG_LIMIT,
-  DEFAULT_RETENTION_MS,
   type RunControlCommand,
   type RunEventBus,
   type RunEventBusOptions,
@@ -13,6 +12,13 @@ import {
 } from './run-event-bus.js';
 
 export type InProcessRunEventBusOptions = Pick<RunEventBusOptions, 'logLimit' | 'retentionMs' | 'onError'>;
+
+/**
+ * A finished run's log is persisted with the run's end, and attach reads the stored copy from then on; the
+ * copy in memory only has to bridge the moment between the terminal event and that write. Keeping it for
+ * minutes held tens of thousands of finished runs in memory under load.
+ */
+export const IN_PROCESS_RETENTION_MS = 10_000;
 
 interface RunEntry {
   log: RunLog;
@@ -23,7 +29,7 @@ interface RunEntry {
 /** The embedded bus: one bounded log per run in memory; control commands reach this process only. */
 export function createInProcessRunEventBus(options: InProcessRunEventBusOptions = {}): RunEventBus {
   const logLimit = options.logLimit ?? DEFAULT_LOG_LIMIT;
-  const retentionMs = options.retentionMs ?? DEFAULT_RETENTION_MS;
+  const retentionMs = options.retentionMs ?? IN_PROCESS_RETENTION_MS;
   const runs = new Map<string, RunEntry>();
   const control = new ControlHandlers(options.onError ?? (() => undefined));
   let closed = false;

@@ -41,7 +41,7 @@ export interface RunEventBusOptions {
   redisUrl?: string;
   /** Events kept per run. Default 1000. */
   logLimit?: number;
-  /** How long a finished run's log stays readable after its terminal event. Default 5 minutes. */
+  /** How long a finished run's log stays readable after its terminal event. Default 5 minutes on Redis, 10 s in process. */
   retentionMs?: number;
   /** Prefix of every Redis key and channel (tests isolate themselves with it). Default `agent-gateway:`. */
   keyPrefix?: string;
