@@ -1,6 +1,6 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { RunEvent } from '../bus/index.js';
-import { createDirectWrites, type Database, type WriteQueue } from '../db/index.js';
+import { createDirectWrites, prepareQuery, type Database, type WriteQueue } from '../db/index.js';
 import { isoNow } from '../ids.js';
 import { createRunCoordinationQueries, type RunCoordinationQueries } from './run-coordination.store.js';
 import { createRunCountQueries, type RunCountQueries } from './run-counts.store.js';
@@ -24,28 +24,31 @@ export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSp
 
 /** `writes` carries the writes of the request path (app.ts: the database's group commit on SQLite). */
 export function createRunStore(db: Kysely<Database>, writes: WriteQueue = createDirectWrites(db)): RunStore {
+  // Every request writes these: compiled once (db/prepared-query.ts).
+  const insertRunRow = prepareQuery((trx, row: Insertable<Database['runs']>) => trx.insertInto('runs').values(row));
+  const insertStepRow = prepareQuery((trx, row: Insertable<Database['run_steps']>) => trx.insertInto('run_steps').values(row));
+  const upsertEventLog = prepareQuery((trx, row: Insertable<Database['run_event_logs']>) =>
+    trx.insertInto('run_event_logs').values(row).onConflict((oc) => oc.column('run_id').doUpdateSet({ events: row.events, event_count: row.event_count, persisted_at: row.persisted_at })),
+  );
+  const updateRunEnd = prepareQuery((trx, { run_id, ...end }: RunEnd & { run_id: string }) => trx.updateTable('runs').set(end).where('run_id', '=', run_id));
   return {
     ...createRunCoordinationQueries(db),
     ...createRunCountQueries(db),
     ...createRunSpendQueries(db),
     insertRun(run) {
       const row = { ...run, control_request: null, heartbeat_at: run.started_at };
-      return writes.write(async (trx) => {
-        await trx.insertInto('runs').values(row).execute();
-      });
+      return writes.write((trx) => insertRunRow(trx, row));
     },
     finishRun(runId, end, events) {
-      const log = events && events.length > 0 ? { events: JSON.stringify(events), event_count: events.length, persisted_at: isoNow() } : undefined;
+      const log = events && events.length > 0 ? { run_id: runId, events: JSON.stringify(events), event_count: events.length, persisted_at: isoNow() } : undefined;
       return writes.write(async (trx) => {
-        if (log) await trx.insertInto('run_event_logs').values({ run_id: runId, ...log }).onConflict((oc) => oc.column('run_id').doUpdateSet(log)).execute();
-        await trx.updateTable('runs').set(end).where('run_id', '=', runId).execute();
+        if (log) await upsertEventLog(trx, log);
+        await updateRunEnd(trx, { ...end, run_id: runId });
       }, { atomic: true });
     },
     insertStep(step) {
       const row = { ...step, prompt_log: JSON.stringify(step.prompt_log) };
-      return writes.write(async (trx) => {
-        await trx.insertInto('run_steps').values(row).execute();
-      });
+      return writes.write((trx) => insertStepRow(trx, row));
     },
     async getRun(runId) {
       const row = await db.selectFrom('runs').selectAll().where('run_id', '=', runId).executeTakeFirst();

@@ -2,3 +2,4 @@ export { createDatabase, isPostgresUrl, migrateToLatest, type DatabaseEngine, ty
 export type { A2aTasksTable, Database, RunsTable, RiskEventsTable, UsageDailyTable, UsageRecordsTable, TriggerEventsTable, TriggerEventStatus, WebhookDeliveriesTable, WebhookDeliveryStatus } from './schema.js';
 export { isUniqueViolation } from './driver-errors.js';
 export { createDirectWrites, createGroupCommit, type GroupCommitOptions, type Write, type WriteOptions, type WriteQueue } from './write-queue.js';
+export { prepareQuery, type PreparedQuery } from './prepared-query.js';

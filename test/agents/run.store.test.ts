@@ -32,7 +32,7 @@ for (const dialect of await dialects()) {
     beforeAll(async () => {
       testDb = await dialect.create();
       database = await createDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
-      store = createRunStore(database.db);
+      store = createRunStore(database.db, database.writes);
     });
     afterAll(async () => {
       await database?.close();
@@ -71,6 +71,17 @@ for (const dialect of await dialects()) {
       expect(await ids({ agentName: 'helper', limit: 50, offset: 0 })).toEqual(['run_c', 'run_a']);
       expect(await ids({ status: 'failed', limit: 50, offset: 0 })).toEqual(['run_c']);
       expect(await ids({ limit: 1, offset: 1 })).toEqual(['run_b']);
+    });
+
+    it('stores the event log with the run end, and replaces it when the end is written again', async () => {
+      await store.insertRun(run('run_log'));
+      const event = (seq: number, delta: string) => ({ type: 'text-delta' as const, delta, runId: 'run_log', seq, at: '2026-01-01T00:00:00.000Z' });
+      const end = { status: 'completed' as const, finished_at: '2026-01-01T00:00:02.000Z', total_tokens: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, steps: 0, output: 'ab', error_code: null, error_message: null };
+      await store.finishRun('run_log', end, [event(1, 'a'), event(2, 'b')]);
+      expect(await store.getEventLog('run_log')).toEqual([event(1, 'a'), event(2, 'b')]);
+      await store.finishRun('run_log', { ...end, status: 'failed', error_code: 'x', error_message: 'y' }, [event(1, 'c')]);
+      expect(await store.getEventLog('run_log')).toEqual([event(1, 'c')]);
+      expect(await store.getRun('run_log')).toMatchObject({ status: 'failed', error_code: 'x', error_message: 'y' });
     });
   });
 }
