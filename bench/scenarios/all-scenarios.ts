@@ -4,6 +4,7 @@ import { memoryScenario } from './memory.scenario.js';
 import { nonStreamScenario } from './non-stream.scenario.js';
 import { profileScenario } from './profile.scenario.js';
 import type { Scenario } from './scenario.js';
+import { soakScenario } from './soak.scenario.js';
 import { startupScenario } from './startup.scenario.js';
 import { streamScenario } from './stream.scenario.js';
 import { webhooksScenario } from './webhooks.scenario.js';
@@ -14,5 +15,5 @@ import { webhooksScenario } from './webhooks.scenario.js';
  */
 export const DEFAULT_SCENARIOS: Scenario[] = [startupScenario, nonStreamScenario, streamScenario, aguiFanoutScenario, webhooksScenario, memoryScenario, analyticsScenario];
 
-/** `profile` only runs when named: it restarts gateways under --cpu-prof and would not fit the 10-minute budget. */
-export const ALL_SCENARIOS: Scenario[] = [...DEFAULT_SCENARIOS, profileScenario];
+/** `profile` and `soak` only run when named: they start gateways of their own and would not fit the 10-minute budget. */
+export const ALL_SCENARIOS: Scenario[] = [...DEFAULT_SCENARIOS, profileScenario, soakScenario];
