@@ -25,7 +25,7 @@ import { aguiRoutes } from './gateway/agui/index.js';
 import { openaiRoutes } from './gateway/openai/index.js';
 import { createWebhookDeliveryStore, createWebhookIntake, createWebhookWorker, webhooksRoutes, type WebhookWorker } from './gateway/webhooks/index.js';
 import { createTriggerEventStore, createTriggers, triggersRoutes, type Triggers, type WebhookInboxView } from './gateway/triggers/index.js';
-import { createMetrics, createServer, healthRoutes, registerAuthHooks, registerMetrics, type Metrics } from './http/index.js';
+import { createMetrics, createServer, healthRoutes, registerAuthHooks, registerMetrics, startIdleHeapTrim, type Metrics } from './http/index.js';
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
 import { createToolRegistry, toolsRoutes, type ToolRegistry } from './tools/index.js';
@@ -116,6 +116,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     await autopilot.start({ recover: !config.server.redis_url });
 
     const registry = tools;
+    let stopHeapTrim: (() => void) | undefined;
     return {
       server,
       config,
@@ -128,8 +129,13 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       bus: runBus,
       autopilot,
       generatedAdminKey,
-      listen: () => listen(server, config),
+      async listen() {
+        const url = await listen(server, config);
+        stopHeapTrim ??= startIdleHeapTrim();
+        return url;
+      },
       async close() {
+        stopHeapTrim?.();
         // Runs still going (e.g. non-streamed ones whose client left) finish, or are cancelled at the deadline, before the store closes.
         await Promise.all([server.close(), webhooks?.worker.stop(), triggers.stop(), autopilot.close(config.server.shutdown_timeout_ms), runs.drain(config.server.shutdown_timeout_ms)]);
         // The drained runs' last usage records are written before the store closes.

@@ -5,3 +5,4 @@ export { healthRoutes } from './health.routes.js';
 export type { RouteAuth } from './route-auth.js';
 export { createMetrics, GATEWAY_OVERHEAD_HEADER, OTHER_LABEL, type Metrics, type MetricsOptions, type UsageObservation } from './metrics.js';
 export { registerMetrics } from './metrics.routes.js';
+export { startIdleHeapTrim, type IdleHeapTrimOptions } from './idle-heap-trim.js';
