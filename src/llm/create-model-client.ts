@@ -2,16 +2,19 @@ import type { ProvidersConfig } from '../config/index.js';
 import { ValidationError } from '../errors.js';
 import { createProviderEntry, type ProviderEntry } from './create-provider-entry.js';
 import { generateModelCall } from './generate-model-call.js';
-import { prepareModelCall, type LlmLogger, type ModelCall } from './model-call.js';
+import { prepareModelCall, type ModelCall } from './model-call.js';
 import { parseModelRef } from './parse-model-ref.js';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry-policy.js';
 import { streamModelCall } from './stream-model-call.js';
-import type { ModelCallRequest, ModelClient } from './types.js';
+import type { LlmLogger, ModelCallRequest, ModelClient } from './types.js';
 
 export interface ModelClientOptions {
   providers: ProvidersConfig;
   logger?: LlmLogger;
-  /** Defaults to the global fetch, whose undici pool keeps connections alive. */
+  /**
+   * The fetch of the AI SDK providers (openai, anthropic); defaults to the global fetch. openai-compatible
+   * providers ignore it: their lean client keeps one undici Pool per provider.
+   */
   fetch?: typeof fetch;
   /** Backoff tuning; tests shorten it. */
   retry?: Partial<RetrySettings>;
@@ -22,7 +25,7 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
   const retry: RetrySettings = { ...DEFAULT_RETRY_SETTINGS, ...options.retry };
   const entries = new Map<string, ProviderEntry>();
   for (const [name, config] of Object.entries(options.providers)) {
-    entries.set(name, createProviderEntry(name, config, { fetch: options.fetch }));
+    entries.set(name, createProviderEntry(name, config, { fetch: options.fetch, logger: options.logger }));
     if (config.type === 'dev') {
       options.logger?.warn({ provider: name }, `provider "${name}" is the offline development model: it echoes messages and is not a real LLM (see docs/dev-model.md)`);
     }

@@ -1,5 +1,4 @@
 export { createModelClient, type ModelClientOptions } from './create-model-client.js';
-export type { LlmLogger } from './model-call.js';
 export type { RetrySettings } from './retry-policy.js';
-export type { ChatMessage, FinishReason, JsonSchemaObject, ModelCallRequest, ModelCallResult, ModelClient, ModelInfo, ModelStreamPart, ToolCall, ToolDefinition, Usage } from './types.js';
+export type { ChatMessage, FinishReason, JsonSchemaObject, LlmLogger, ModelCallRequest, ModelCallResult, ModelClient, ModelInfo, ModelStreamPart, ToolCall, ToolDefinition, Usage } from './types.js';
 export { createPricing, type Price, type Pricing, type PricingOptions } from './pricing.js';

@@ -1,5 +1,5 @@
-import type { LanguageModelV3Usage } from '@ai-sdk/provider';
 import { countCompletionTokens, countPromptTokens } from './count-tokens.js';
+import type { ReportedUsage } from './model-transport.js';
 import type { ChatMessage, ToolCall, ToolDefinition, Usage } from './types.js';
 
 export interface UsageContext {
@@ -10,13 +10,13 @@ export interface UsageContext {
 }
 
 /** Takes the provider's counts; whatever it did not report is counted locally and marked estimated. */
-export function mapUsage(usage: LanguageModelV3Usage | undefined, context: UsageContext): Usage {
-  const reportedInput = usage?.inputTokens.total;
-  const reportedOutput = usage?.outputTokens.total;
+export function mapUsage(usage: ReportedUsage | undefined, context: UsageContext): Usage {
+  const reportedInput = usage?.inputTokens;
+  const reportedOutput = usage?.outputTokens;
   return {
     inputTokens: reportedInput ?? countPromptTokens(context.messages, context.tools),
     outputTokens: reportedOutput ?? countCompletionTokens(context.text, context.toolCalls),
-    cachedInputTokens: usage?.inputTokens.cacheRead ?? 0,
+    cachedInputTokens: usage?.cachedInputTokens ?? 0,
     estimated: reportedInput === undefined || reportedOutput === undefined,
   };
 }

@@ -1,17 +1,14 @@
-import type { LanguageModelV3StreamPart } from '@ai-sdk/provider';
 import { createCallSignal } from './call-signal.js';
-import { mapCallFailure, reportWarnings, type ModelCall } from './model-call.js';
+import { mapCallFailure, type ModelCall } from './model-call.js';
+import type { PartReader } from './model-transport.js';
 import { runWithRetries } from './run-with-retries.js';
 import { StreamCollector } from './stream-collector.js';
 import type { ModelStreamPart } from './types.js';
 
-type PartReader = ReadableStreamDefaultReader<LanguageModelV3StreamPart>;
-
 /** Reads until the first part for the caller (or the end); until then a failure may still be retried. */
 async function openStream(call: ModelCall, signal: AbortSignal): Promise<{ reader: PartReader; collector: StreamCollector; first?: ModelStreamPart }> {
-  const { stream } = await call.model.doStream({ ...call.options, abortSignal: signal });
-  const reader = stream.getReader();
-  const collector = new StreamCollector((warnings) => reportWarnings(call, warnings));
+  const reader = await call.entry.openStream(call.modelId, call.request, signal);
+  const collector = new StreamCollector();
   try {
     for (;;) {
       const { done, value } = await reader.read();

@@ -60,9 +60,15 @@ export interface ModelCallResult {
   toolCalls: ToolCall[];
   finishReason: FinishReason;
   usage: Usage;
-  /** Milliseconds from request to the first streamed part (equal to latency for non-streamed calls). */
+  /** Milliseconds from request to the first text or tool-call part (equal to latency when there was none). */
   timeToFirstTokenMs: number;
   latencyMs: number;
+}
+
+/** The logger shape llm/ needs; a pino logger fits. */
+export interface LlmLogger {
+  warn(obj: object, msg: string): void;
+  info(obj: object, msg: string): void;
 }
 
 export interface ModelInfo {

@@ -1,6 +1,5 @@
 import type { ProviderConfig, ProvidersConfig } from '../../src/config/index.js';
 import { createModelClient, type ModelClient, type ModelStreamPart } from '../../src/llm/index.js';
-import type { FakeUpstream } from '../support/fake-upstream.js';
 
 export const FAKE_API_KEY = 'sk-fake-secret-key-0123456789';
 
@@ -15,11 +14,21 @@ export function recordingLogger(): RecordingLogger {
   return { warnings, warn: (obj, msg) => warnings.push({ obj, msg }), info: () => undefined };
 }
 
-/** A client whose provider "up" (openai-compatible) points at the fake upstream, with fast backoff. */
-export function clientFor(upstream: FakeUpstream, overrides: Partial<Extract<ProviderConfig, { type: 'openai-compatible' }>> = {}, logger = recordingLogger()): { client: ModelClient; logger: RecordingLogger } {
-  const providers: ProvidersConfig = {
-    up: { type: 'openai-compatible', base_url: upstream.url, api_key: FAKE_API_KEY, timeout_ms: 5_000, max_retries: 2, headers: {}, ...overrides },
-  };
+/** The provider types behind a Chat Completions upstream: openai-compatible (lean client) and openai (AI SDK). */
+export const CHAT_PROVIDER_TYPES = ['openai-compatible', 'openai'] as const;
+export type ChatProviderType = (typeof CHAT_PROVIDER_TYPES)[number];
+
+type ChatProviderOverrides = Partial<Omit<Extract<ProviderConfig, { type: 'openai-compatible' }>, 'type'>>;
+
+/** The config of provider "up" of the given type, pointing at `baseUrl`. */
+export function chatProvider(type: ChatProviderType, baseUrl: string, overrides: ChatProviderOverrides = {}): ProviderConfig {
+  const settings = { base_url: baseUrl, api_key: FAKE_API_KEY, timeout_ms: 5_000, max_retries: 2, headers: {}, ...overrides };
+  return type === 'openai' ? { type, ...settings, api_key: settings.api_key ?? FAKE_API_KEY } : { type, ...settings };
+}
+
+/** A client whose provider "up" (openai-compatible unless `type` says otherwise) points at the upstream, with fast backoff. */
+export function clientFor(upstream: { url: string }, overrides: ChatProviderOverrides = {}, logger = recordingLogger(), type: ChatProviderType = 'openai-compatible'): { client: ModelClient; logger: RecordingLogger } {
+  const providers: ProvidersConfig = { up: chatProvider(type, upstream.url, overrides) };
   return { client: createModelClient({ providers, logger, retry: { baseDelayMs: 10, maxDelayMs: 50 } }), logger };
 }
 

@@ -4,7 +4,7 @@ import { recordingLogger } from './model-client-fixtures.js';
 
 const ANTHROPIC_KEY = 'sk-ant-test-key-0123456789';
 
-/** A recorded-shape Anthropic Messages API answer, served through the injected fetch. */
+/** Serves queued answers through the injected fetch and records what the provider sent. */
 function anthropicFetch(answers: Response[]) {
   const requests: { url: string; headers: Headers; body: any }[] = [];
   const fetchImpl = (async (input: string | URL | Request, init?: RequestInit) => {
@@ -18,15 +18,31 @@ function anthropicFetch(answers: Response[]) {
 
 const json = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
+type Block = { type: 'text'; text: string } | { type: 'tool_use'; id: string; name: string; input: string };
+
+/** A Messages API stream in the recorded event shape: message_start, one start/delta/stop per block, message_delta, message_stop. */
+function anthropicStream(model: string, blocks: Block[], stopReason: string, usage: { input_tokens: number; output_tokens: number }): Response {
+  const events: [string, object][] = [
+    ['message_start', { type: 'message_start', message: { id: 'msg_1', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: usage.input_tokens, output_tokens: 1 } } }],
+  ];
+  blocks.forEach((block, index) => {
+    const start = block.type === 'text' ? { type: 'text', text: '' } : { type: 'tool_use', id: block.id, name: block.name, input: {} };
+    const delta = block.type === 'text' ? { type: 'text_delta', text: block.text } : { type: 'input_json_delta', partial_json: block.input };
+    events.push(['content_block_start', { type: 'content_block_start', index, content_block: start }]);
+    events.push(['content_block_delta', { type: 'content_block_delta', index, delta }]);
+    events.push(['content_block_stop', { type: 'content_block_stop', index }]);
+  });
+  events.push(['message_delta', { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: usage.output_tokens } }]);
+  events.push(['message_stop', { type: 'message_stop' }]);
+  const body = events.map(([name, data]) => `event: ${name}\ndata: ${JSON.stringify(data)}\n\n`).join('');
+  return new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } });
+}
+
 describe('anthropic provider', () => {
   it('maps messages, tool results and usage, and retries an overloaded (529) answer', async () => {
     const { fetchImpl, requests } = anthropicFetch([
       json(529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }),
-      json(200, {
-        id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5',
-        content: [{ type: 'tool_use', id: 'toolu_1', name: 'get_current_time', input: { timezone: 'UTC' } }],
-        stop_reason: 'tool_use', stop_sequence: null, usage: { input_tokens: 21, output_tokens: 9 },
-      }),
+      anthropicStream('claude-sonnet-4-5', [{ type: 'tool_use', id: 'toolu_1', name: 'get_current_time', input: '{"timezone":"UTC"}' }], 'tool_use', { input_tokens: 21, output_tokens: 9 }),
     ]);
     const client = createModelClient({
       providers: { claude: { type: 'anthropic', api_key: ANTHROPIC_KEY, base_url: 'http://anthropic.invalid/v1', timeout_ms: 5_000, max_retries: 1, headers: {} } },
@@ -54,7 +70,7 @@ describe('anthropic provider', () => {
 
   it('sends parallel tool results back as one user turn', async () => {
     const { fetchImpl, requests } = anthropicFetch([
-      json(200, { id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-sonnet-4-5', content: [{ type: 'text', text: 'Done.' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 30, output_tokens: 2 } }),
+      anthropicStream('claude-sonnet-4-5', [{ type: 'text', text: 'Done.' }], 'end_turn', { input_tokens: 30, output_tokens: 2 }),
     ]);
     const client = createModelClient({ providers: { claude: { type: 'anthropic', api_key: ANTHROPIC_KEY, timeout_ms: 5_000, max_retries: 0, headers: {} } }, fetch: fetchImpl });
     const result = await client.generate({
@@ -73,7 +89,7 @@ describe('anthropic provider', () => {
   });
 
   it('logs once when the provider drops a setting the model rejects', async () => {
-    const answer = () => json(200, { id: 'msg_3', type: 'message', role: 'assistant', model: 'claude-next', content: [{ type: 'text', text: 'ok' }], stop_reason: 'end_turn', stop_sequence: null, usage: { input_tokens: 3, output_tokens: 1 } });
+    const answer = () => anthropicStream('claude-next', [{ type: 'text', text: 'ok' }], 'end_turn', { input_tokens: 3, output_tokens: 1 });
     const { fetchImpl, requests } = anthropicFetch([answer(), answer()]);
     const logger = recordingLogger();
     const client = createModelClient({ providers: { claude: { type: 'anthropic', api_key: ANTHROPIC_KEY, timeout_ms: 5_000, max_retries: 0, headers: {} } }, fetch: fetchImpl, logger });

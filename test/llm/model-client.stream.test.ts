@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { clientFor, collect, USER_HELLO } from './model-client-fixtures.js';
+import { CHAT_PROVIDER_TYPES, clientFor, collect, recordingLogger, USER_HELLO } from './model-client-fixtures.js';
 
 const TIME_TOOL = { name: 'get_current_time', description: 'Current time', parameters: { type: 'object' as const, properties: { timezone: { type: 'string' } }, required: ['timezone'] } };
 
-describe('ModelClient.stream against an OpenAI-compatible upstream', () => {
+describe.each(CHAT_PROVIDER_TYPES)('ModelClient.stream through a %s provider', (type) => {
   let upstream: FakeUpstream;
   beforeAll(async () => {
     upstream = await startFakeUpstream();
@@ -16,7 +16,7 @@ describe('ModelClient.stream against an OpenAI-compatible upstream', () => {
 
   it('streams text deltas, then an end part with the reported usage', async () => {
     upstream.enqueue({ kind: 'text', text: 'Hello there, friend', chunks: 3, usage: { prompt_tokens: 12, completion_tokens: 4, cached_tokens: 3 } });
-    const { client } = clientFor(upstream);
+    const { client } = clientFor(upstream, {}, recordingLogger(), type);
     const parts = await collect(client.stream({ model: 'up/llama3.1', messages: USER_HELLO }));
     const deltas = parts.filter((part) => part.type === 'text-delta');
     expect(deltas.length).toBe(3);
@@ -31,7 +31,7 @@ describe('ModelClient.stream against an OpenAI-compatible upstream', () => {
   });
 
   it('sends the model, temperature, max tokens, history and stream_options.include_usage upstream', async () => {
-    const { client } = clientFor(upstream);
+    const { client } = clientFor(upstream, {}, recordingLogger(), type);
     const messages = [
       { role: 'system' as const, content: 'Be brief.' },
       { role: 'user' as const, content: 'first' },
@@ -47,7 +47,7 @@ describe('ModelClient.stream against an OpenAI-compatible upstream', () => {
 
   it('counts tokens locally and marks usage estimated when the upstream sends none', async () => {
     upstream.enqueue({ kind: 'text', text: 'no usage here', usage: null });
-    const { client } = clientFor(upstream);
+    const { client } = clientFor(upstream, {}, recordingLogger(), type);
     const end = (await collect(client.stream({ model: 'up/m', messages: USER_HELLO }))).at(-1);
     expect(end?.type).toBe('end');
     if (end?.type !== 'end') return;
@@ -64,7 +64,7 @@ describe('ModelClient.stream against an OpenAI-compatible upstream', () => {
         { name: 'get_current_time', arguments: { timezone: 'Asia/Tokyo' }, id: 'call_b' },
       ],
     });
-    const { client } = clientFor(upstream);
+    const { client } = clientFor(upstream, {}, recordingLogger(), type);
     const parts = await collect(client.stream({ model: 'up/m', messages: USER_HELLO, tools: [TIME_TOOL] }));
     const calls = parts.flatMap((part) => (part.type === 'tool-call' ? [part.toolCall] : []));
     expect(calls).toEqual([
@@ -78,7 +78,7 @@ describe('ModelClient.stream against an OpenAI-compatible upstream', () => {
   });
 
   it('sends tool results back in the OpenAI shape', async () => {
-    const { client } = clientFor(upstream);
+    const { client } = clientFor(upstream, {}, recordingLogger(), type);
     const messages = [
       { role: 'user' as const, content: 'time?' },
       { role: 'assistant' as const, content: '', tool_calls: [{ id: 'call_a', name: 'get_current_time', arguments: '{"timezone":"UTC"}' }] },

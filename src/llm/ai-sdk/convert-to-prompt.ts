@@ -1,5 +1,5 @@
 import type { LanguageModelV3FunctionTool, LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultPart } from '@ai-sdk/provider';
-import type { ChatMessage, ToolCall, ToolDefinition } from './types.js';
+import type { ChatMessage, ToolCall, ToolDefinition } from '../types.js';
 
 function parseArguments(call: ToolCall): unknown {
   try {

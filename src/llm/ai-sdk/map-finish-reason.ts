@@ -1,5 +1,5 @@
 import type { LanguageModelV3FinishReason } from '@ai-sdk/provider';
-import type { FinishReason } from './types.js';
+import type { FinishReason } from '../types.js';
 
 export function mapFinishReason(reason: LanguageModelV3FinishReason | undefined): FinishReason {
   switch (reason?.unified) {

@@ -1,0 +1,78 @@
+import { createAnthropic } from '@ai-sdk/anthropic';
+import { createOpenAI } from '@ai-sdk/openai';
+import type { LanguageModelV3, SharedV3Warning } from '@ai-sdk/provider';
+import type { ProviderConfig } from '../../config/index.js';
+import { createDevModel } from '../dev/dev-model.js';
+import type { ModelTransport } from '../model-transport.js';
+import type { LlmLogger } from '../types.js';
+import { convertToPrompt, convertToTools } from './convert-to-prompt.js';
+import { createAiSdkPartReader } from './create-ai-sdk-part-reader.js';
+
+/** The provider types served through the AI SDK; openai-compatible has its own lean client. */
+export type AiSdkProviderConfig = Exclude<ProviderConfig, { type: 'openai-compatible' }>;
+
+export interface AiSdkTransportOptions {
+  fetch?: typeof fetch;
+  logger?: LlmLogger;
+}
+
+function createModelFactory(name: string, config: AiSdkProviderConfig, fetchImpl: typeof fetch | undefined): (modelId: string) => LanguageModelV3 {
+  switch (config.type) {
+    case 'openai': {
+      const provider = createOpenAI({ name, apiKey: config.api_key, baseURL: config.base_url, organization: config.organization, headers: config.headers, fetch: fetchImpl });
+      // Chat Completions (not Responses): it is what OpenAI-compatible fakes and proxies speak too.
+      return (modelId) => provider.chat(modelId);
+    }
+    case 'anthropic': {
+      const provider = createAnthropic({ name, apiKey: config.api_key, baseURL: config.base_url, headers: config.headers, fetch: fetchImpl });
+      return (modelId) => provider.messages(modelId);
+    }
+    case 'dev':
+      return (modelId) => createDevModel({ provider: name, modelId });
+    default: {
+      const exhaustive: never = config;
+      throw new Error(`unknown provider type in ${JSON.stringify(exhaustive)}`);
+    }
+  }
+}
+
+/** Streams through an AI SDK language model, which knows the provider's quirks (reasoning models, Anthropic's API). */
+export function createAiSdkTransport(name: string, config: AiSdkProviderConfig, options: AiSdkTransportOptions = {}): ModelTransport {
+  const factory = createModelFactory(name, config, options.fetch);
+  const models = new Map<string, LanguageModelV3>();
+  const reportedWarnings = new Set<string>();
+
+  function modelFor(modelId: string): LanguageModelV3 {
+    let model = models.get(modelId);
+    if (!model) {
+      model = factory(modelId);
+      models.set(modelId, model);
+    }
+    return model;
+  }
+
+  /** Logs what the provider changed or dropped (say, a temperature the model rejects), once per model and warning. */
+  function reportWarnings(modelId: string, warnings: SharedV3Warning[]): void {
+    for (const warning of warnings) {
+      const text = warning.type === 'other' ? warning.message : `${warning.feature}${warning.details ? `: ${warning.details}` : ''}`;
+      const key = `${modelId}\u0000${warning.type}\u0000${text}`;
+      if (reportedWarnings.has(key)) continue;
+      reportedWarnings.add(key);
+      options.logger?.warn({ provider: name, model: modelId, warning: warning.type }, `model call setting adjusted by the provider: ${text}`);
+    }
+  }
+
+  return {
+    async openStream(modelId, request, signal) {
+      const tools = convertToTools(request.tools);
+      const { stream } = await modelFor(modelId).doStream({
+        prompt: convertToPrompt(request.messages),
+        temperature: request.temperature,
+        maxOutputTokens: request.maxTokens,
+        ...(tools ? { tools, toolChoice: { type: 'auto' as const } } : {}),
+        abortSignal: signal,
+      });
+      return createAiSdkPartReader(stream, (warnings) => reportWarnings(modelId, warnings));
+    },
+  };
+}

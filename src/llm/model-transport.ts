@@ -1,0 +1,27 @@
+import type { FinishReason, ModelCallRequest, ToolCall } from './types.js';
+
+/** Token counts as the provider reported them; a missing count is estimated later. */
+export interface ReportedUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+}
+
+/** What a transport yields for one streamed call; failures (including in-stream error chunks) are thrown by `read`. */
+export type TransportPart =
+  | { type: 'text-delta'; delta: string }
+  | { type: 'tool-call'; toolCall: ToolCall }
+  | { type: 'finish'; finishReason: FinishReason; usage?: ReportedUsage };
+
+/** A pull reader over one call's parts, shaped like a web stream reader. */
+export interface PartReader {
+  read(): Promise<{ done: true; value?: undefined } | { done: false; value: TransportPart }>;
+  /** Stops reading and closes the upstream request. */
+  cancel(): Promise<void>;
+}
+
+/** How a provider opens a streamed model call: through an AI SDK model or the lean Chat Completions client. */
+export interface ModelTransport {
+  /** Resolves once the upstream accepted the call (HTTP 2xx); the signal aborts the request at any point. */
+  openStream(modelId: string, request: ModelCallRequest, signal: AbortSignal): Promise<PartReader>;
+}
