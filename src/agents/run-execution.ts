@@ -27,6 +27,8 @@ export interface RunExecution {
   /** Reserves the run's budgets once its input passed the guardrails, before the first model call. */
   admit?: (conversation: ChatMessage[]) => Promise<RunBudget | undefined>;
   log?: RunLogger;
+  /** The run's insert, queued at start: the run's end is written, and its answer given, only after it. */
+  inserted: Promise<void>;
 }
 
 /**
@@ -46,6 +48,15 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
     const cancelled = controller.cancellation;
     result = { ...summarize(execution), status: cancelled ? 'cancelled' : 'failed', error: cancelled ?? toAppError(error, execution) };
   }
+  const stored = await execution.inserted.then(
+    () => true,
+    (error: unknown) => {
+      execution.log?.error({ err: error, run_id: execution.runId }, 'could not record the run');
+      return false;
+    },
+  );
+  // An answer nobody could record is not given: the client gets an error instead.
+  if (!stored) result = { ...summarize(execution), status: 'failed', error: new AppError({ type: 'server_error', code: 'internal_error', status: 500, message: 'The run could not be recorded' }) };
   // A run that fails while paused (its in-flight call failed) ends at once: what it held goes out first.
   controller.end(result.status);
   events.release();
@@ -55,7 +66,7 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
     events.emit({ type: 'run-error', code: result.error.code, message: result.error.message });
   }
   await events.settled();
-  await Promise.all([persistEnd(execution, result, loop), ctx.reporter.settled(), persistSteps(execution)]);
+  await Promise.all([stored && persistEnd(execution, result, loop), ctx.reporter.settled(), persistSteps(execution)]);
   // After the run's cost is stored: an account loaded again from the store must see it.
   ctx.budget?.release({ completed: result.status === 'completed', costUsd: result.costUsd });
   return result;

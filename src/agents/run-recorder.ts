@@ -55,7 +55,17 @@ export interface RunRecorder {
   settled(): Promise<void>;
 }
 
-export function createRunRecorder(options: { runId: string; model: string; store: RunStore; pricing?: RunPricing }): RunRecorder {
+export interface RunRecorderOptions {
+  runId: string;
+  model: string;
+  store: RunStore;
+  pricing?: RunPricing;
+  /** The run's own insert: a step is written after it (its row refers to the run's). */
+  inserted?: Promise<void>;
+}
+
+export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
+  const inserted = options.inserted ?? Promise.resolve();
   const { pricing } = options;
   const totals: StepTotals = { inputTokens: 0, outputTokens: 0, costUsd: 0, steps: 0 };
   let nextIndex = 0;
@@ -75,7 +85,7 @@ export function createRunRecorder(options: { runId: string; model: string; store
       totals.outputTokens += outputTokens;
       totals.costUsd = pricing ? pricing.round(totals.costUsd + costUsd) : 0;
       totals.steps += 1;
-      const write = options.store.insertStep({
+      const row = {
         step_id: step.stepId,
         run_id: options.runId,
         step_index: step.stepIndex,
@@ -89,7 +99,8 @@ export function createRunRecorder(options: { runId: string; model: string; store
         output_tokens: outputTokens,
         cost_usd: costUsd,
         prompt_log: promptLog,
-      });
+      };
+      const write = inserted.then(() => options.store.insertStep(row));
       // Observed here so a failure is never unhandled; settled() reports it.
       write.catch(() => undefined);
       writes.push(write);

@@ -6,7 +6,7 @@ import type { GuardrailsFor } from './agent-guardrails.js';
 import type { AgentRegistry, RegisteredAgent } from './agent-registry.js';
 import type { RunBudgets } from './run-budget.js';
 import type { RunContext } from './run-context.js';
-import { createRunControl } from './run-control.js';
+import { cancelledError, createRunControl } from './run-control.js';
 import { createRunEventPublisher } from './run-event-publisher.js';
 import { executeRun } from './run-execution.js';
 import type { RunLogger } from './run-logger.js';
@@ -44,7 +44,10 @@ export async function startRun(deps: StartRunDeps, request: StartRunRequest): Pr
   const merged = request.sessionId ? await deps.sessions.open(request.sessionId, agent.name, request.messages) : undefined;
   const offered = offerTools(deps.tools, agent, request.clientTools ?? []);
   const runId = createId('run');
-  await deps.runStore.insertRun(initialRecord(runId, agent, request));
+  // The first model call starts while the insert commits (startRun resolves only after it, so nobody
+  // outside learns of a run that is not stored). Everything written later waits for it (executeRun).
+  const inserted = deps.runStore.insertRun(initialRecord(runId, agent, request));
+  inserted.catch(() => undefined);
 
   let run: LiveRun | undefined;
   const controller = createRunControl({ signal: request.signal, beforeCheckpoint: deps.beforeCheckpoint && (() => deps.beforeCheckpoint!(run!)) });
@@ -52,10 +55,10 @@ export async function startRun(deps: StartRunDeps, request: StartRunRequest): Pr
   controller.onChange((status) => status !== 'paused' && events.release());
   events.emit({ type: 'run-start', agentName: agent.name, model: agent.model, source: request.source, sessionId: request.sessionId ?? null });
 
-  let statusWrites: Promise<void> = Promise.resolve();
+  let statusWrites: Promise<void> = inserted;
   let result: Promise<RunResult> | undefined;
   const conversation = merged?.conversation ?? request.messages;
-  const ctx = createContext(deps, request, { runId, agent, offered, controller, emit: events.emit, conversation });
+  const ctx = createContext(deps, request, { runId, agent, offered, controller, emit: events.emit, conversation, inserted });
   run = {
     runId,
     controller,
@@ -77,7 +80,14 @@ export async function startRun(deps: StartRunDeps, request: StartRunRequest): Pr
   const session = request.sessionId && merged ? { id: request.sessionId, pending: merged.pending, service: deps.sessions } : undefined;
   const budgets = deps.budgets;
   const admit = budgets && ((messages: ChatMessage[]) => budgets.admit({ agent, messages, maxTokens: ctx.maxTokens, tokenId: request.tokenId, tokenMaxCostUsd: request.tokenMaxCostUsd }));
-  result = executeRun({ runId, ctx, conversation, controller, store: deps.runStore, bus: deps.bus, events, session, admit, log: deps.log });
+  result = executeRun({ runId, ctx, conversation, controller, store: deps.runStore, bus: deps.bus, events, session, admit, log: deps.log, inserted });
+  try {
+    await inserted;
+  } catch (error) {
+    controller.cancel(cancelledError('The run could not be recorded', 'internal_error'));
+    await result;
+    throw error;
+  }
   return run;
 }
 
@@ -88,6 +98,7 @@ interface RunParts {
   controller: RunContext['control'];
   emit: RunContext['emit'];
   conversation: ChatMessage[];
+  inserted: Promise<void>;
 }
 
 function createContext(deps: StartRunDeps, request: StartRunRequest, parts: RunParts): RunContext {
@@ -103,7 +114,7 @@ function createContext(deps: StartRunDeps, request: StartRunRequest, parts: RunP
     temperature: request.temperature ?? agent.temperature,
     maxTokens: request.maxTokens ?? agent.max_tokens,
     control: parts.controller,
-    recorder: createRunRecorder({ runId, model: agent.model, store: deps.runStore, pricing: deps.pricing }),
+    recorder: createRunRecorder({ runId, model: agent.model, store: deps.runStore, pricing: deps.pricing, inserted: parts.inserted }),
     reporter: createRunReporter({ sink: deps.usage, emit, run, log: deps.log }),
     guardrails: deps.guardrails?.(agent),
     sources: [...(request.context ?? []), ...clientSources],

@@ -35,6 +35,8 @@ export interface RunHarnessOptions {
   lease?: { intervalMs: number; staleMs: number };
   /** More run service options (pricing, usage sink, guardrails). */
   service?: Partial<RunServiceOptions>;
+  /** Wraps the run store the service writes through (to make a write fail). */
+  wrapStore?: (store: RunStore) => RunStore;
 }
 
 export function agentConfig(overrides: Partial<AgentConfig> & { name: string }): AgentConfig {
@@ -48,10 +50,10 @@ export async function createRunHarness(agents: AgentConfig[], tools: Record<stri
   const registry = await createAgentRegistry({ agents, store: createAgentStore(database.db) });
   const models = createFakeModelClient();
   const registryOfTools = createFakeToolRegistry(tools);
-  const runStore = createRunStore(database.db);
+  const runStore = createRunStore(database.db, database.writes);
   const bus = options.bus ?? createRunEventBus();
   const build = (serviceBus: RunEventBus, multiProcess: boolean) =>
-    buildRunService({ ...options.service, database, agents: registry, models, tools: registryOfTools, bus: serviceBus, multiProcess, lease: options.lease });
+    buildRunService({ ...options.service, database, agents: registry, models, tools: registryOfTools, bus: serviceBus, multiProcess, lease: options.lease, wrapStore: options.wrapStore });
   const runs = build(bus, options.multiProcess ?? false);
   const peers: RunService[] = [];
   return {
@@ -75,7 +77,7 @@ export async function createRunHarness(agents: AgentConfig[], tools: Record<stri
   };
 }
 
-interface RunServiceDeps extends Pick<RunHarnessOptions, 'lease'>, Partial<Omit<RunServiceOptions, 'agents' | 'models' | 'tools' | 'bus' | 'runStore' | 'sessions'>> {
+interface RunServiceDeps extends Pick<RunHarnessOptions, 'lease' | 'wrapStore'>, Partial<Omit<RunServiceOptions, 'agents' | 'models' | 'tools' | 'bus' | 'runStore' | 'sessions'>> {
   database: DatabaseHandle;
   agents: AgentRegistry;
   models: FakeModelClient;
@@ -84,7 +86,7 @@ interface RunServiceDeps extends Pick<RunHarnessOptions, 'lease'>, Partial<Omit<
   multiProcess: boolean;
 }
 
-function buildRunService({ database, ...deps }: RunServiceDeps): RunService {
+function buildRunService({ database, wrapStore = (store) => store, ...deps }: RunServiceDeps): RunService {
   const sessions = createSessionService({ store: createSessionStore(database.db) });
-  return createRunService({ ...deps, runStore: createRunStore(database.db), sessions });
+  return createRunService({ ...deps, runStore: wrapStore(createRunStore(database.db, database.writes)), sessions });
 }

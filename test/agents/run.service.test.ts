@@ -33,6 +33,16 @@ describe('run service', () => {
     expect(log.ttft_ms).toBeTypeOf('number');
   });
 
+  it('refuses to start a run it cannot record', async () => {
+    harness = await createRunHarness([agentConfig({ name: 'helper' })], {}, {
+      wrapStore: (store) => ({ ...store, insertRun: async () => Promise.reject(new Error('disk full')) }),
+    });
+    harness.models.script({ text: 'Hello', usage: { inputTokens: 1, outputTokens: 1 } });
+    await expect(harness.runs.start({ agentName: 'helper', messages: [{ role: 'user', content: 'hi' }], source: 'chat' })).rejects.toThrow('disk full');
+    expect(harness.runs.active()).toEqual([]);
+    expect(await harness.runStore.listRuns({ limit: 10, offset: 0 })).toEqual([]);
+  });
+
   it('runs tool calls in parallel, feeds results (and tool errors) back, then answers', async () => {
     harness = await createRunHarness([agentConfig({ name: 'helper', tools: ['clock', 'broken'] })], {
       clock: () => '10:00',
