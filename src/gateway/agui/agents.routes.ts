@@ -5,7 +5,6 @@ import { CLIENT_CLOSED } from '../../agents/index.js';
 import type { AguiRouteSettings } from './agui-routes-options.js';
 import { agentParams, formatQuery } from './agui.schema.js';
 import { convertRunAgentInput } from './convert-run-agent-input.js';
-import { createEventMapper } from './create-event-mapper.js';
 import { createReplySseWriter } from './sse-writer.js';
 import { streamRunEvents } from './stream-run-events.js';
 
@@ -14,7 +13,7 @@ import { streamRunEvents } from './stream-run-events.js';
  * runs our agents. The client owns the thread: its messages are the whole conversation, nothing is
  * stored server-side, and the events echo its threadId and runId (ours is in the X-Run-Id header).
  */
-export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs }) => {
+export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs, frames }) => {
   app.withTypeProvider<ZodTypeProvider>().post('/agui/agents/:name', {
     config: { auth: { scope: 'chat', agent: (request) => (request.params as { name: string }).name } },
     schema: {
@@ -42,8 +41,8 @@ export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, {
     const sse = createReplySseWriter(reply, heartbeatMs);
     sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
     sse.open();
-    const mapper = createEventMapper(request.query.format, { threadId: input.threadId, runId: input.runId });
-    await streamRunEvents(run, mapper, sse, { beforeTerminal: () => run.result });
+    const framer = frames.open({ runId: run.runId, format: request.query.format, identity: { threadId: input.threadId, runId: input.runId } });
+    await streamRunEvents(run, framer, sse, { beforeTerminal: () => run.result });
     sse.end();
     return reply;
   });

@@ -2,6 +2,7 @@ import websocket from '@fastify/websocket';
 import type { FastifyPluginAsync } from 'fastify';
 import { agentsRoutes } from './agents.routes.js';
 import { DEFAULT_HEARTBEAT_MS, type AguiRoutesOptions } from './agui-routes-options.js';
+import { createRunFrameCache } from './run-frame-cache.js';
 import { runsRoutes } from './runs.routes.js';
 import { wsRoutes } from './ws.routes.js';
 
@@ -17,7 +18,7 @@ export const aguiRoutes: FastifyPluginAsync<AguiRoutesOptions> = async (app, opt
   app.addHook('onResponse', async (request) => {
     if (!request.ws && request.headers.upgrade) request.raw.socket.destroy();
   });
-  const settings = { ...options, heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS };
+  const settings = { ...options, heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, frames: options.frames ?? createRunFrameCache() };
   await app.register(runsRoutes, settings);
   await app.register(agentsRoutes, settings);
   await app.register(wsRoutes, settings);

@@ -3,12 +3,11 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CLIENT_CLOSED } from '../../agents/index.js';
 import type { AguiRouteSettings } from './agui-routes-options.js';
 import { formatQuery, runsBody } from './agui.schema.js';
-import { createEventMapper } from './create-event-mapper.js';
 import { createReplySseWriter } from './sse-writer.js';
 import { streamRunEvents } from './stream-run-events.js';
 
 /** POST /agui/runs (spec 4.2): starts a run and streams it. Leaving the stream cancels the run. */
-export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs }) => {
+export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs, frames }) => {
   app.withTypeProvider<ZodTypeProvider>().post('/agui/runs', {
     config: { auth: { scope: 'chat', agent: (request) => (request.body as { agent_name?: string } | undefined)?.agent_name } },
     schema: {
@@ -34,7 +33,7 @@ export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { a
     const sse = createReplySseWriter(reply, heartbeatMs);
     sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
     sse.open();
-    await streamRunEvents(run, createEventMapper(request.query.format), sse, { beforeTerminal: () => run.result });
+    await streamRunEvents(run, frames.open({ runId: run.runId, format: request.query.format }), sse, { beforeTerminal: () => run.result });
     sse.end();
     return reply;
   });

@@ -1,17 +1,14 @@
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import type { StreamEvent } from './agui-event.js';
+import type { RunFrame } from './run-frame.js';
+import type { EventSink } from './stream-run-events.js';
 
-/** The AG-UI side of an SSE response: `id:` + `event:` + `data:` blocks, LF framing, heartbeats, backpressure. */
-export interface SseWriter {
+/** The AG-UI side of an SSE response: frames (`id:` + `event:` + `data:` blocks, LF framing), heartbeats, backpressure. */
+export interface SseWriter extends EventSink {
   /** Sends the status line and headers and starts the heartbeat; later calls do nothing. */
   open(): void;
-  /**
-   * Writes the events one RunEvent became, in one write. Only the last carries `id:`, so a client that
-   * resumes with Last-Event-ID never gets half of a group.
-   */
-  send(events: StreamEvent[], id?: number): Promise<void>;
+  /** Writes the frame's SSE block in one write; a promise only while the socket buffer is full. */
+  write(frame: RunFrame): Promise<void> | undefined;
   end(): void;
   /** True once the client went away (or end() was called). */
   readonly closed: boolean;
@@ -36,15 +33,6 @@ export const SSE_HEADERS = {
   connection: 'keep-alive',
 } as const;
 
-export function formatSseEvents(events: StreamEvent[], id?: number): string {
-  return events
-    .map((event, index) => {
-      const idLine = id !== undefined && index === events.length - 1 ? `id: ${id}\n` : '';
-      return `${idLine}event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`;
-    })
-    .join('');
-}
-
 export function createSseWriter(res: ServerResponse, options: SseWriterOptions): SseWriter {
   let opened = false;
   let heartbeat: NodeJS.Timeout | undefined;
@@ -54,9 +42,9 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions):
   res.on('error', () => undefined);
   res.on('close', stopHeartbeat);
 
-  const write = async (text: string) => {
-    if (gone()) return;
-    if (!res.write(text)) await Promise.race([once(res, 'drain'), once(res, 'close')]).catch(() => undefined);
+  const write = (chunk: string | Buffer): Promise<void> | undefined => {
+    if (gone() || res.write(chunk)) return undefined;
+    return drained(res);
   };
 
   return {
@@ -73,8 +61,8 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions):
       heartbeat = setInterval(() => void write(': ping\n\n'), options.heartbeatMs);
       heartbeat.unref();
     },
-    async send(events, id) {
-      if (events.length > 0) await write(formatSseEvents(events, id));
+    write(frame) {
+      return frame.events.length > 0 ? write(frame.sse) : undefined;
     },
     end() {
       stopHeartbeat();
@@ -87,6 +75,19 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions):
       });
     },
   };
+}
+
+/** Resolves on 'drain' or 'close', removing both listeners, so a long stream that is often behind collects none. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
 }
 
 /** The SSE writer for a Fastify reply: the reply is hijacked when the stream opens, keeping the headers decided so far. */

@@ -1,12 +1,12 @@
 import { isTerminalEvent, type RunEvent } from '../../bus/index.js';
 import { isAppError } from '../../errors.js';
-import type { StreamEvent } from './agui-event.js';
-import type { EventMapper } from './create-event-mapper.js';
+import type { RunFrame } from './run-frame.js';
+import type { RunFramer } from './run-frame-cache.js';
 
-/** Where mapped events go: an SSE response or a WebSocket. */
+/** Where frames go: an SSE response or a WebSocket. */
 export interface EventSink {
-  /** The events one RunEvent became, and that RunEvent's seq (the SSE id). */
-  send(events: StreamEvent[], seq?: number): Promise<void>;
+  /** Writes a frame; returns a promise only when the client is behind (await it before the next write). */
+  write(frame: RunFrame): Promise<void> | undefined;
   /** True once the client is gone: the stream stops reading. */
   readonly closed: boolean;
 }
@@ -21,22 +21,41 @@ export interface StreamRunEventsOptions {
   beforeTerminal?: () => Promise<unknown>;
 }
 
+type StreamFailure = { code: string; message: string };
+
+const INTERRUPTED: StreamFailure = { code: 'stream_interrupted', message: 'The run event stream ended before the run did' };
+
 /**
- * Sends a run's events through `mapper` until the run's terminal event. A source that ends or fails
- * before it (a lost bus connection, a lagging reader) still ends the stream with exactly one error event.
+ * Sends a run's events, as `framer` frames them, until the run's terminal event, then releases the
+ * framer. A source that ends or fails before it (a lost bus connection, a lagging reader) still ends the
+ * stream with exactly one error event.
  */
-export async function streamRunEvents(source: AsyncIterable<RunEvent>, mapper: EventMapper, sink: EventSink, options: StreamRunEventsOptions = {}): Promise<void> {
+export async function streamRunEvents(source: AsyncIterable<RunEvent>, framer: RunFramer, sink: EventSink, options: StreamRunEventsOptions = {}): Promise<void> {
+  try {
+    const failure = await forward(source, framer, sink, options);
+    if (failure && !sink.closed) await sink.write(framer.fail(failure));
+  } finally {
+    framer.release();
+  }
+}
+
+/** Undefined once the terminal event went out or the client left; otherwise why the events stopped. */
+async function forward(source: AsyncIterable<RunEvent>, framer: RunFramer, sink: EventSink, options: StreamRunEventsOptions): Promise<StreamFailure | undefined> {
   const afterSeq = options.afterSeq ?? 0;
-  let failure = { code: 'stream_interrupted', message: 'The run event stream ended before the run did' };
   try {
     for await (const event of source) {
-      const events = mapper.map(event);
-      if (isTerminalEvent(event)) await options.beforeTerminal?.();
-      if (event.seq > afterSeq) await sink.send(events, event.seq);
-      if (isTerminalEvent(event) || sink.closed) return;
+      const frame = framer.frame(event);
+      const terminal = isTerminalEvent(event);
+      if (terminal && options.beforeTerminal) await options.beforeTerminal();
+      if (event.seq > afterSeq) {
+        // Most writes fit the socket buffer: no promise, no await per subscriber and event.
+        const behind = sink.write(frame);
+        if (behind) await behind;
+      }
+      if (terminal || sink.closed) return undefined;
     }
   } catch (error) {
-    if (isAppError(error)) failure = { code: error.code, message: error.message };
+    return isAppError(error) ? { code: error.code, message: error.message } : INTERRUPTED;
   }
-  if (!sink.closed) await sink.send(mapper.fail(failure));
+  return INTERRUPTED;
 }

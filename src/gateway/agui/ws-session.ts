@@ -4,7 +4,7 @@ import { AppError, isAppError, ValidationError } from '../../errors.js';
 import { createId } from '../../ids.js';
 import type { StreamFormat } from './agui-event.js';
 import { clientFrame, type ClientFrame } from './agui.schema.js';
-import { createEventMapper } from './create-event-mapper.js';
+import type { RunFrameCache } from './run-frame-cache.js';
 import { streamRunEvents, type EventSink } from './stream-run-events.js';
 
 export interface WsSessionOptions {
@@ -17,6 +17,8 @@ export interface WsSessionOptions {
   tokenMaxCostUsd?: number | null;
   /** A ping frame this often; a socket that did not answer the previous one is dropped. */
   heartbeatMs: number;
+  /** The run's frames, shared with any SSE stream attached to the same run. */
+  frames: RunFrameCache;
   log: { error(details: object, message: string): void };
 }
 
@@ -38,8 +40,10 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
   };
   const sink: EventSink = {
-    async send(events) {
-      for (const event of events) send(event);
+    // One text frame per event: the JSON text an SSE stream of the run sends as `data:` too.
+    write(frame) {
+      for (const text of frame.json) if (socket.readyState === socket.OPEN) socket.send(text);
+      return undefined;
     },
     get closed() {
       return socket.readyState !== socket.OPEN;
@@ -56,7 +60,7 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
     }
     const run = current;
     if (socket.readyState !== socket.OPEN) run.control.cancel(CLIENT_CLOSED());
-    await streamRunEvents(run, createEventMapper(options.format), sink, { beforeTerminal: () => run.result });
+    await streamRunEvents(run, options.frames.open({ runId: run.runId, format: options.format }), sink, { beforeTerminal: () => run.result });
     current = undefined;
   };
 

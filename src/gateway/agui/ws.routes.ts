@@ -3,7 +3,6 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AguiRouteSettings } from './agui-routes-options.js';
 import { wsQuery } from './agui.schema.js';
-import { createEventMapper } from './create-event-mapper.js';
 import { createReplySseWriter } from './sse-writer.js';
 import { streamRunEvents } from './stream-run-events.js';
 import { serveWsSession } from './ws-session.js';
@@ -15,7 +14,7 @@ type WsQuery = { run_id?: string; agent_name?: string };
  * SSE (its log, then live events; leaving only detaches), and a WebSocket upgrade with `agent_name`
  * opens a conversation. Both accept `?access_token=` for browsers.
  */
-export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs }) => {
+export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs, frames }) => {
   // The agent a request reaches, found before the auth preHandler binds an access token to it.
   const targetAgent = new WeakMap<FastifyRequest, string>();
 
@@ -51,7 +50,7 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { age
       const sse = createReplySseWriter(reply, heartbeatMs);
       sse.onClientGone(() => detach.abort());
       sse.open();
-      await streamRunEvents(source, createEventMapper(request.query.format), sse, { afterSeq: lastEventId(request) });
+      await streamRunEvents(source, frames.open({ runId, format: request.query.format }), sse, { afterSeq: lastEventId(request) });
       sse.end();
       detach.abort();
       return reply;
@@ -66,6 +65,7 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { age
         tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
         tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
         heartbeatMs,
+        frames,
         log: request.log,
       });
     },

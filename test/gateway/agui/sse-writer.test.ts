@@ -1,7 +1,9 @@
 import { EventEmitter } from 'node:events';
 import type { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createSseWriter, formatSseEvents } from '../../../src/gateway/agui/sse-writer.js';
+import { formatSseEvents } from '../../../src/gateway/agui/format-sse-events.js';
+import { RunFrame } from '../../../src/gateway/agui/run-frame.js';
+import { createSseWriter } from '../../../src/gateway/agui/sse-writer.js';
 
 /** The slice of a ServerResponse the writer uses, recording what it wrote. */
 class FakeResponse extends EventEmitter {
@@ -74,7 +76,7 @@ describe('createSseWriter', () => {
     res.emit('close');
     expect(gone).toHaveBeenCalledOnce();
     expect(sse.closed).toBe(true);
-    await sse.send([{ type: 'text_delta', delta: 'x' }]);
+    expect(sse.write(new RunFrame([{ type: 'text_delta', delta: 'x' }], 1))).toBeUndefined();
     expect(res.chunks).toEqual([]);
   });
 });
