@@ -18,9 +18,19 @@ export function createId(prefix: IdPrefix): string {
   return `${prefix}_${hex}`;
 }
 
+let lastMs = Number.NaN;
+let lastIso = '';
+
 /** ISO 8601 UTC timestamp with milliseconds; the one format stored and returned everywhere. */
-export function isoNow(now: Date = new Date()): string {
-  return now.toISOString();
+export function isoNow(now?: Date): string {
+  if (now) return now.toISOString();
+  // Every run event is stamped: within one millisecond the text is the same, so it is formatted once.
+  const ms = Date.now();
+  if (ms !== lastMs) {
+    lastMs = ms;
+    lastIso = new Date(ms).toISOString();
+  }
+  return lastIso;
 }
 
 export function isoAfterSeconds(seconds: number, from: Date = new Date()): string {
