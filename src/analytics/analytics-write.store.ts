@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { createDirectWrites, type Database, type UsageDailyTable, type WriteQueue } from '../db/index.js';
-import type { AnalyticsBatch, UsageRow } from './analytics.types.js';
+import { createDirectWrites, prepareQuery, type Database, type UsageDailyTable, type WriteQueue } from '../db/index.js';
+import type { AnalyticsBatch, RiskRow, UsageRow } from './analytics.types.js';
 import { toCostNanos } from './cost-nanos.js';
 
 export interface AnalyticsWriteStore {
@@ -18,19 +18,23 @@ const DAILY_COLUMNS = 9;
 
 /** `writes`: app.ts passes the database's group commit, so on SQLite usage rows share the run ends' transaction. */
 export function createAnalyticsWriteStore(db: Kysely<Database>, writes: WriteQueue = createDirectWrites(db)): AnalyticsWriteStore {
+  // Every batch size compiles once (db/prepared-query.ts): batches are small and their sizes repeat.
+  const insertUsage = prepareQuery((trx, rows: UsageRow[]) => trx.insertInto('usage_records').values(rows));
+  const insertRisks = prepareQuery((trx, rows: RiskRow[]) => trx.insertInto('risk_events').values(rows));
+  const addToDailyTotals = prepareQuery(buildDailyUpsert);
   return {
     async writeBatch({ usage, risks }) {
       if (usage.length === 0 && risks.length === 0) return;
       await writes.write(async (trx) => {
-        for (const rows of chunks(usage, USAGE_COLUMNS)) await trx.insertInto('usage_records').values(rows).execute();
-        for (const rows of chunks(risks, RISK_COLUMNS)) await trx.insertInto('risk_events').values(rows).execute();
+        for (const rows of chunks(usage, USAGE_COLUMNS)) await insertUsage(trx, rows);
+        for (const rows of chunks(risks, RISK_COLUMNS)) await insertRisks(trx, rows);
         for (const rows of chunks(sumByDay(usage), DAILY_COLUMNS)) await addToDailyTotals(trx, rows);
       }, { atomic: true });
     },
   };
 }
 
-function addToDailyTotals(trx: Kysely<Database>, rows: DailyRow[]): Promise<unknown> {
+function buildDailyUpsert(trx: Kysely<Database>, rows: DailyRow[]) {
   return trx
     .insertInto('usage_daily')
     .values(rows)
@@ -43,8 +47,7 @@ function addToDailyTotals(trx: Kysely<Database>, rows: DailyRow[]): Promise<unkn
         total_tokens: eb('usage_daily.total_tokens', '+', eb.ref('excluded.total_tokens')),
         cost_nanos: eb('usage_daily.cost_nanos', '+', eb.ref('excluded.cost_nanos')),
       })),
-    )
-    .execute();
+    );
 }
 
 /**

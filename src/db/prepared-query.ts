@@ -3,41 +3,51 @@ import type { Database } from './schema.js';
 
 const PLACEHOLDER = '\u0000value:';
 
+/** One row's values, or the rows of a multi-row statement. */
+type Values = object;
+
 /** Runs a query prepared by `prepareQuery` with these values, on the database or inside a transaction. */
-export type PreparedQuery<V extends object> = (executor: Kysely<Database>, values: V) => Promise<void>;
+export type PreparedQuery<V extends Values> = (executor: Kysely<Database>, values: V) => Promise<void>;
+
+/** Shapes kept compiled per query: multi-row statements of rarely seen sizes are compiled each time. */
+const MAX_SHAPES = 64;
 
 /**
- * A query that kysely builds and compiles once, then runs again with new values: for the few statements
- * every request makes, where building and compiling took twice as long as SQLite executing them
+ * A query that kysely builds and compiles once, then runs again with new values: for the statements every
+ * request makes, where building and compiling took twice as long as SQLite executing them
  * (bench/README.md). `build` is called with a placeholder in place of each value; it runs again only for
- * values with another set of keys.
+ * values of another shape (other keys, or for an array of rows another length or other keys).
  */
-export function prepareQuery<V extends object>(build: (db: Kysely<Database>, values: V) => Compilable): PreparedQuery<V> {
-  const byKeys = new Map<string, Compiled<V>>();
+export function prepareQuery<V extends Values>(build: (db: Kysely<Database>, values: V) => Compilable): PreparedQuery<V> {
+  const byShape = new Map<string, Compiled>();
   return async (executor, values) => {
-    const keys = Object.keys(values).join(',');
-    let compiled = byKeys.get(keys);
+    const rows: object[] = Array.isArray(values) ? values : [values];
+    const shape = `${Array.isArray(values) ? rows.length : '-'}:${Object.keys(rows[0] ?? {}).join(',')}`;
+    let compiled = byShape.get(shape);
     if (!compiled) {
       compiled = compile(build, executor, values);
-      byKeys.set(keys, compiled);
+      if (byShape.size < MAX_SHAPES) byShape.set(shape, compiled);
     }
-    const parameters = compiled.bind.map((bind) => bind(values));
+    const parameters = compiled.bind.map((bind) => bind(rows));
     await executor.executeQuery(CompiledQuery.raw(compiled.sql, parameters));
   };
 }
 
-interface Compiled<V> {
+interface Compiled {
   sql: string;
-  bind: Array<(values: V) => unknown>;
+  bind: Array<(rows: object[]) => unknown>;
 }
 
-function compile<V extends object>(build: (db: Kysely<Database>, values: V) => Compilable, db: Kysely<Database>, example: V): Compiled<V> {
-  const placeholders = Object.fromEntries(Object.keys(example).map((key) => [key, `${PLACEHOLDER}${key}`])) as V;
+function compile<V extends Values>(build: (db: Kysely<Database>, values: V) => Compilable, db: Kysely<Database>, example: V): Compiled {
+  const withPlaceholders = (row: object, index: number) => Object.fromEntries(Object.keys(row).map((key) => [key, `${PLACEHOLDER}${index}:${key}`]));
+  const placeholders = (Array.isArray(example) ? example.map(withPlaceholders) : withPlaceholders(example, 0)) as V;
   const query = build(db, placeholders).compile();
-  const bind = query.parameters.map((parameter): ((values: V) => unknown) => {
+  const bind = query.parameters.map((parameter): ((rows: object[]) => unknown) => {
     if (typeof parameter === 'string' && parameter.startsWith(PLACEHOLDER)) {
-      const key = parameter.slice(PLACEHOLDER.length) as keyof V;
-      return (values) => values[key] ?? null;
+      const separator = parameter.indexOf(':', PLACEHOLDER.length);
+      const index = Number(parameter.slice(PLACEHOLDER.length, separator));
+      const key = parameter.slice(separator + 1);
+      return (rows) => (rows[index] as Record<string, unknown>)[key] ?? null;
     }
     return () => parameter;
   });
