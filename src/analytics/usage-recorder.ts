@@ -1,3 +1,4 @@
+import { createBatcher } from '../db/index.js';
 import type { AnalyticsWriteStore } from './analytics-write.store.js';
 import type { RiskEventInput, RiskRow, UsageRecordInput, UsageRow } from './analytics.types.js';
 import { convertToRiskRow, convertToUsageRow } from './convert-to-rows.js';
@@ -28,89 +29,37 @@ export interface UsageRecorder {
   close(): Promise<void>;
 }
 
-interface Pending {
-  usage?: UsageRow;
-  risk?: RiskRow;
-  resolve(): void;
-  reject(error: unknown): void;
-}
+type Row = { usage: UsageRow; risk?: undefined } | { risk: RiskRow; usage?: undefined };
 
 export function createUsageRecorder(options: UsageRecorderOptions): UsageRecorder {
-  const flushIntervalMs = options.flushIntervalMs ?? 0;
-  const maxBatch = Math.max(1, options.maxBatch ?? 500);
-  const queue: Pending[] = [];
-  let timer: NodeJS.Timeout | undefined;
-  let immediate: NodeJS.Immediate | undefined;
-  // Batches are written one after another; what arrives during a write forms the next batch.
-  let writing: Promise<void> = Promise.resolve();
+  // The transaction rolls back as a whole: every caller in a failed batch learns that its record is not stored.
+  const batcher = createBatcher<Row>({
+    maxBatch: options.maxBatch ?? 500,
+    delayMs: options.flushIntervalMs,
+    writeBatch: (rows) =>
+      options.store.writeBatch({
+        usage: rows.flatMap((row) => (row.usage ? [row.usage] : [])),
+        risks: rows.flatMap((row) => (row.risk ? [row.risk] : [])),
+      }),
+  });
   let closed = false;
 
-  function accept(row: Pick<Pending, 'usage' | 'risk'>): Promise<void> {
+  function accept(convert: () => Row): Promise<void> {
     if (closed) return Promise.reject(new Error('The usage recorder is closed'));
-    return new Promise<void>((resolve, reject) => {
-      queue.push({ ...row, resolve, reject });
-      if (queue.length >= maxBatch) void writeSoon();
-      else schedule();
-    });
-  }
-
-  function schedule(): void {
-    if (timer || immediate) return;
-    // setImmediate still gathers every record of the current turn (e.g. a burst of concurrent callers).
-    if (flushIntervalMs > 0) timer = setTimeout(writeSoon, flushIntervalMs);
-    else immediate = setImmediate(writeSoon);
-  }
-
-  function writeSoon(): Promise<void> {
-    clearTimeout(timer);
-    clearImmediate(immediate);
-    timer = undefined;
-    immediate = undefined;
-    writing = writing.then(writeOneBatch);
-    return writing;
-  }
-
-  async function writeOneBatch(): Promise<void> {
-    const batch = queue.splice(0, maxBatch);
-    if (batch.length === 0) return;
     try {
-      await options.store.writeBatch({
-        usage: batch.flatMap((pending) => (pending.usage ? [pending.usage] : [])),
-        risks: batch.flatMap((pending) => (pending.risk ? [pending.risk] : [])),
-      });
-      for (const pending of batch) pending.resolve();
+      return batcher.add(convert());
     } catch (error) {
-      // The transaction rolled back as a whole: every caller in it learns that its record is not stored.
-      for (const pending of batch) pending.reject(error);
+      return Promise.reject(error);
     }
-    // What arrived during this write has already waited as long as a write takes.
-    if (queue.length > 0) void writeSoon();
-  }
-
-  async function flush(): Promise<void> {
-    while (queue.length > 0) await writeSoon();
-    await writing;
   }
 
   return {
-    record: (usage) => {
-      try {
-        return accept({ usage: convertToUsageRow(usage) });
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
-    recordRisk: (event) => {
-      try {
-        return accept({ risk: convertToRiskRow(event) });
-      } catch (error) {
-        return Promise.reject(error);
-      }
-    },
-    flush,
+    record: (usage) => accept(() => ({ usage: convertToUsageRow(usage) })),
+    recordRisk: (event) => accept(() => ({ risk: convertToRiskRow(event) })),
+    flush: () => batcher.flush(),
     async close() {
       closed = true;
-      await flush();
+      await batcher.flush();
     },
   };
 }

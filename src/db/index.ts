@@ -3,3 +3,4 @@ export type { A2aTasksTable, Database, RunsTable, RiskEventsTable, UsageDailyTab
 export { isUniqueViolation } from './driver-errors.js';
 export { createDirectWrites, createGroupCommit, type GroupCommitOptions, type Write, type WriteOptions, type WriteQueue } from './write-queue.js';
 export { prepareQuery, type PreparedQuery } from './prepared-query.js';
+export { createBatcher, type Batcher, type BatcherOptions } from './batcher.js';
