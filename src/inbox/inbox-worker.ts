@@ -52,6 +52,8 @@ export function createInboxWorker<T extends InboxItem>(options: InboxWorkerOptio
   let timer: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let claiming: Promise<number> | undefined;
+  let claimAgain = false;
+  let looping = false;
   let lastRelease = 0;
 
   const leaseUntil = () => isoAfterSeconds(settings.lease_seconds, now());
@@ -79,27 +81,48 @@ export function createInboxWorker<T extends InboxItem>(options: InboxWorkerOptio
     }
   }
 
-  /** One claim round at a time, so concurrent wakes never claim beyond the concurrency limit. */
+  /**
+   * Claims while there is capacity and due work. One loop at a time, so concurrent wakes never claim
+   * beyond the concurrency limit; a wake that arrives while the loop runs makes it go round once more,
+   * and a handler that finishes wakes it again, so a full worker can never miss work.
+   */
   function claim(): Promise<number> {
-    claiming ??= (async () => {
+    if (looping) {
+      claimAgain = true;
+      return claiming ?? Promise.resolve(0);
+    }
+    // Set and cleared synchronously around the loop, so no wake can fall between a finished loop and the next.
+    looping = true;
+    claiming = (async () => {
+      let taken = 0;
       try {
-        const capacity = settings.concurrency - inFlight.size;
-        if (capacity <= 0 || stopping) return 0;
-        const claimed = await store.claimDue({ now: isoNow(now()), workerId, leaseUntil: leaseUntil(), limit: capacity });
-        for (const item of claimed) {
-          const { id } = options.describe(item);
-          const done = handle(item).finally(() => {
-            inFlight.delete(id);
-            if (started) wake();
-          });
-          inFlight.set(id, done);
-        }
-        return claimed.length;
+        do {
+          claimAgain = false;
+          const capacity = settings.concurrency - inFlight.size;
+          if (capacity <= 0 || stopping) break;
+          const claimed = await store.claimDue({ now: isoNow(now()), workerId, leaseUntil: leaseUntil(), limit: capacity });
+          for (const item of claimed) {
+            const { id } = options.describe(item);
+            const done = handle(item).finally(() => {
+              inFlight.delete(id);
+              if (started) claimInBackground();
+            });
+            inFlight.set(id, done);
+          }
+          taken += claimed.length;
+          // A full batch means more may be due.
+          if (claimed.length === capacity) claimAgain = true;
+        } while (claimAgain && !stopping);
+        return taken;
       } finally {
-        claiming = undefined;
+        looping = false;
       }
     })();
     return claiming;
+  }
+
+  function claimInBackground(): void {
+    claim().catch((error: unknown) => logger.error({ err: error }, `${label}: claim failed`));
   }
 
   async function releaseStale(all = false): Promise<void> {
