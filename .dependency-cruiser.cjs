@@ -5,10 +5,6 @@
 const LEAVES = 'errors\\.ts|ids\\.ts';
 const ALLOWED = {
   config: [],
-  // Prompt rendering and event matching shared by every trigger (webhooks, pollers, listeners).
-  templates: [],
-  // The durable inbox's claim/lease/retry loop, shared by the webhook and trigger inboxes.
-  inbox: ['templates'],
   db: ['config'],
   bus: ['config'],
   llm: ['config'],
@@ -19,7 +15,7 @@ const ALLOWED = {
   agents: ['llm', 'tools', 'guardrails', 'bus', 'db', 'http', 'config'],
   analytics: ['bus', 'db', 'http', 'config'],
   // gateway adapters keep their own inboxes and task stores (*.store.ts) in the database.
-  gateway: ['agents', 'auth', 'bus', 'db', 'http', 'config', 'templates', 'inbox'],
+  gateway: ['agents', 'auth', 'bus', 'db', 'http', 'config'],
   admin: ['agents', 'analytics', 'tools', 'auth', 'http', 'config'],
   autopilot: ['agents', 'llm', 'bus', 'db', 'http', 'config'],
 };

@@ -23,7 +23,7 @@ import { createDatabase, type DatabaseHandle } from './db/index.js';
 import { a2aRoutes, createA2aTaskStore, type CardTool } from './gateway/a2a/index.js';
 import { aguiRoutes } from './gateway/agui/index.js';
 import { openaiRoutes } from './gateway/openai/index.js';
-import { createWebhookDeliveryStore, createWebhookIntake, createWebhookWorker, webhooksRoutes, type WebhookWorker } from './gateway/webhooks/index.js';
+import { createWebhookDeliveryStore, createWebhookIntake, createWebhookWorker, webhooksRoutes, type WebhookWorker } from './gateway/triggers/webhooks/index.js';
 import { createTriggerEventStore, createTriggers, triggersRoutes, type Triggers, type WebhookInboxView } from './gateway/triggers/index.js';
 import { createMetrics, createServer, healthRoutes, registerAuthHooks, registerMetrics, startIdleHeapTrim, type Metrics } from './http/index.js';
 import { isoNow } from './ids.js';

@@ -1,5 +1,5 @@
 import type { ListenerConfig, ListenersConfig, PollersConfig, TriggerSettings } from '../../config/index.js';
-import type { InboxWorker } from '../../inbox/index.js';
+import type { InboxWorker } from './inbox/index.js';
 import { createListener } from './listeners/create-listener.js';
 import type { OpenConnection } from './listeners/listener-connection.js';
 import { openConnectionFor } from './listeners/open-connection-for.js';

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
 import { isUniqueViolation } from '../../db/index.js';
-import type { InboxOutcome, InboxStore } from '../../inbox/index.js';
+import type { InboxOutcome, InboxStore } from './inbox/index.js';
 import type { TriggerEventsTable, TriggerEventStatus, TriggerTables } from './trigger.tables.js';
 import type { TriggerKind, TriggerRef } from './trigger.types.js';
 

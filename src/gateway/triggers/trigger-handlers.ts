@@ -1,5 +1,5 @@
 import type { ListenersConfig, PollersConfig } from '../../config/index.js';
-import type { EventHandler } from '../../templates/index.js';
+import type { EventHandler } from './templates/index.js';
 import { triggerKey, type TriggerRef } from './trigger.types.js';
 
 /** Poller items carry this event name: a poller has one handler, which takes every item. */

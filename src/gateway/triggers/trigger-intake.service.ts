@@ -1,5 +1,5 @@
 import { createId, isoNow } from '../../ids.js';
-import { matchHandlers, type EventHandler } from '../../templates/index.js';
+import { matchHandlers, type EventHandler } from './templates/index.js';
 import type { TriggerEvent, TriggerEventStore } from './trigger-event.store.js';
 import { handlersOf } from './trigger-handlers.js';
 import { triggerKey, type TriggerLogger, type TriggerRef } from './trigger.types.js';

@@ -1,6 +1,6 @@
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
-import type { InboxWorker, InboxWorkerStats } from '../../inbox/index.js';
+import type { InboxWorker, InboxWorkerStats } from './inbox/index.js';
 import type { TriggerEvent, TriggerEventStore } from './trigger-event.store.js';
 import type { TriggerIntake } from './trigger-intake.service.js';
 import type { TriggerSource, TriggerSourceState } from './trigger-source.js';

@@ -1,7 +1,7 @@
 import type { TriggerSettings } from '../../config/index.js';
 import { isoNow } from '../../ids.js';
-import { createInboxWorker, runHandlers, type InboxWorker } from '../../inbox/index.js';
-import { matchHandlers, type EventHandler } from '../../templates/index.js';
+import { createInboxWorker, runHandlers, type InboxWorker } from './inbox/index.js';
+import { matchHandlers, type EventHandler } from './templates/index.js';
 import type { TriggerEventStore } from './trigger-event.store.js';
 import { handlersOf } from './trigger-handlers.js';
 import { triggerKey, type StartRun, type TriggerLogger } from './trigger.types.js';

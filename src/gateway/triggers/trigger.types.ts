@@ -1,4 +1,4 @@
-import type { HandlerRunResult } from '../../inbox/index.js';
+import type { HandlerRunResult } from './inbox/index.js';
 
 export type TriggerKind = 'poller' | 'listener';
 

@@ -1,4 +1,4 @@
-import type { InboxWorkerStats } from '../../inbox/index.js';
+import type { InboxWorkerStats } from './inbox/index.js';
 
 export type DeliveryStatus = 'pending' | 'processing' | 'done' | 'failed' | 'ignored';
 

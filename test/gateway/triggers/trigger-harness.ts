@@ -13,7 +13,7 @@ import {
   type TriggerSourceStatus,
 } from '../../../src/gateway/triggers/index.js';
 import { tempDataDir, type TestDatabase } from '../../support/databases.js';
-import { CapturingLogger, TestClock } from '../webhooks/webhook-harness.js';
+import { CapturingLogger, TestClock } from './webhooks/webhook-harness.js';
 
 export { CapturingLogger, TestClock };
 

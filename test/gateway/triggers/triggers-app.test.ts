@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, TEST_API_KEY, type TestApp } from '../../support/app.js';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
 import { runCli } from '../../cli/run-cli.js';
-import { hmacHex } from '../webhooks/signing.js';
+import { hmacHex } from './webhooks/signing.js';
 import { startItemsServer, type ItemsServer } from './items-server.fixture.js';
 import { startSseSource, type SseSource } from './sse-source.fixture.js';
 

@@ -1,7 +1,7 @@
-import type { WebhooksConfig } from '../../config/index.js';
-import { AuthenticationError, NotFoundError } from '../../errors.js';
-import { createId, isoNow } from '../../ids.js';
-import { matchHandlers } from '../../templates/index.js';
+import type { WebhooksConfig } from '../../../config/index.js';
+import { AuthenticationError, NotFoundError } from '../../../errors.js';
+import { createId, isoNow } from '../../../ids.js';
+import { matchHandlers } from '../templates/index.js';
 import { parseWebhookPayload } from './parse-webhook-payload.js';
 import { resolveDedupeKey } from './resolve-dedupe-key.js';
 import { resolveEventName } from './resolve-event-name.js';

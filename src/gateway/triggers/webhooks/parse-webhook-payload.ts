@@ -1,4 +1,4 @@
-import { ValidationError } from '../../errors.js';
+import { ValidationError } from '../../../errors.js';
 
 export type WebhookPayload = Record<string, unknown>;
 

@@ -1,4 +1,4 @@
-import type { WebhookVerification } from '../../config/index.js';
+import type { WebhookVerification } from '../../../config/index.js';
 import type { WebhookPayload } from './parse-webhook-payload.js';
 import { headerValue, type SignedRequest } from './verification.types.js';
 

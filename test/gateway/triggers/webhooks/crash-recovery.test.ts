@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createInterface } from 'node:readline';
 import { afterAll, expect, it } from 'vitest';
-import { tempDataDir } from '../../support/databases.js';
+import { tempDataDir } from '../../../support/databases.js';
 import { CRASH_YAML } from './crash-config.js';
 import { hmacHex } from './signing.js';
 import { startWebhookHarness } from './webhook-harness.js';
@@ -11,7 +11,7 @@ const { dataDir, remove } = tempDataDir();
 afterAll(() => remove());
 
 it('runs deliveries accepted just before kill -9 after the restart, including the one in progress', async () => {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'test/gateway/webhooks/webhook-server.fixture.ts', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'test/gateway/triggers/webhooks/webhook-server.fixture.ts', dataDir], { stdio: ['ignore', 'pipe', 'inherit'] });
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const nextLine = async (prefix: string) => {
     for (let line = await lines.next(); !line.done; line = await lines.next()) if (line.value.startsWith(prefix)) return line.value.slice(prefix.length);

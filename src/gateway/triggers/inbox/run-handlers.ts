@@ -1,4 +1,4 @@
-import { isoAfterSeconds, isoNow } from '../ids.js';
+import { isoAfterSeconds, isoNow } from '../../../ids.js';
 import { handlerKey, renderPrompt, type EventHandler } from '../templates/index.js';
 import type { InboxItem, InboxOutcome, InboxRetrySettings } from './inbox.types.js';
 

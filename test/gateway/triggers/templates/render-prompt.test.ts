@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { renderPrompt } from '../../src/templates/index.js';
+import { renderPrompt } from '../../../../src/gateway/triggers/templates/index.js';
 
 const payload = { type: 'invoice.paid', data: { object: { id: 'in_1', amount: 1200, paid: false, lines: [{ sku: 'a' }, { sku: 'b' }], meta: { k: 'v' } } }, note: '<b>&"\'</b>' };
 

@@ -1,6 +1,6 @@
 import { sql, type Kysely, type Selectable } from 'kysely';
-import { isUniqueViolation } from '../../db/index.js';
-import type { InboxOutcome } from '../../inbox/index.js';
+import { isUniqueViolation } from '../../../db/index.js';
+import type { InboxOutcome } from '../inbox/index.js';
 import type { WebhookDeliveriesTable, WebhookDeliveryStatus, WebhookTables } from './webhook.tables.js';
 
 /** A stored delivery as the rest of the service sees it: JSON columns parsed, claim columns hidden. */

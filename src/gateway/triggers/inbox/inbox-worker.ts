@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isoAfterSeconds, isoNow } from '../ids.js';
+import { isoAfterSeconds, isoNow } from '../../../ids.js';
 import type { InboxItem, InboxLogger, InboxOutcome, InboxStore, InboxWorkerSettings } from './inbox.types.js';
 
 export interface InboxWorkerOptions<T extends InboxItem> {

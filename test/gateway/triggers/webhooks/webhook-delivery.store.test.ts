@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle } from '../../../src/db/index.js';
-import { createWebhookDeliveryStore, type NewWebhookDelivery, type WebhookDeliveryStore } from '../../../src/gateway/webhooks/index.js';
-import { dialects, type TestDatabase } from '../../support/databases.js';
+import { createDatabase, type DatabaseHandle } from '../../../../src/db/index.js';
+import { createWebhookDeliveryStore, type NewWebhookDelivery, type WebhookDeliveryStore } from '../../../../src/gateway/triggers/webhooks/index.js';
+import { dialects, type TestDatabase } from '../../../support/databases.js';
 import { migrateWebhookTables } from './webhook-harness.js';
 
 const T0 = '2030-01-01T00:00:00.000Z';

@@ -1,7 +1,7 @@
-import type { WebhookConfig, WebhookSettings } from '../../config/index.js';
-import { isoNow } from '../../ids.js';
-import { runHandlers, type InboxOutcome } from '../../inbox/index.js';
-import { matchHandlers } from '../../templates/index.js';
+import type { WebhookConfig, WebhookSettings } from '../../../config/index.js';
+import { isoNow } from '../../../ids.js';
+import { runHandlers, type InboxOutcome } from '../inbox/index.js';
+import { matchHandlers } from '../templates/index.js';
 import type { WebhookDelivery } from './webhook-delivery.store.js';
 import type { StartRun } from './webhook.types.js';
 

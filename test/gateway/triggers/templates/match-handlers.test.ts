@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { handlerKey, matchesEvent } from '../../src/templates/index.js';
+import { handlerKey, matchesEvent } from '../../../../src/gateway/triggers/templates/index.js';
 
 describe('matchesEvent', () => {
   it.each([

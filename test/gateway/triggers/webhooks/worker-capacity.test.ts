@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { dialects, type TestDatabase } from '../../support/databases.js';
+import { dialects, type TestDatabase } from '../../../support/databases.js';
 import { hmacHex } from './signing.js';
 import { startWebhookHarness, type WebhookHarness } from './webhook-harness.js';
 

@@ -1,5 +1,5 @@
-import type { WebhookSettings, WebhooksConfig } from '../../config/index.js';
-import { createInboxWorker, type InboxWorker } from '../../inbox/index.js';
+import type { WebhookSettings, WebhooksConfig } from '../../../config/index.js';
+import { createInboxWorker, type InboxWorker } from '../inbox/index.js';
 import { handleDelivery } from './handle-delivery.js';
 import type { WebhookDeliveryStore } from './webhook-delivery.store.js';
 import type { StartRun, WebhookLogger } from './webhook.types.js';

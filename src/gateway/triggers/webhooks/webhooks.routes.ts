@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { WebhookSettings } from '../../config/index.js';
-import { NotFoundError } from '../../errors.js';
+import type { WebhookSettings } from '../../../config/index.js';
+import { NotFoundError } from '../../../errors.js';
 import type { WebhookIntake } from './webhook-intake.service.js';
 import { acceptedDelivery, slackChallenge, webhookParams } from './webhooks.schema.js';
 

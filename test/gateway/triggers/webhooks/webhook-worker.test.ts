@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WebhookRunResult } from '../../../src/gateway/webhooks/index.js';
-import { dialects, type TestDatabase } from '../../support/databases.js';
+import type { WebhookRunResult } from '../../../../src/gateway/triggers/webhooks/index.js';
+import { dialects, type TestDatabase } from '../../../support/databases.js';
 import { startWebhookHarness, type WebhookHarness } from './webhook-harness.js';
 import { hmacHex } from './signing.js';
 

@@ -1,4 +1,4 @@
-import type { WebhookConfig, WebhookVerification } from '../../config/index.js';
+import type { WebhookConfig, WebhookVerification } from '../../../config/index.js';
 import { verifyGithubSignature, verifyHmacSignature } from './verify-hmac-signature.js';
 import { verifySlackSignature } from './verify-slack-signature.js';
 import { verifyStripeSignature } from './verify-stripe-signature.js';

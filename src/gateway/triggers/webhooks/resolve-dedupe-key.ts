@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { WebhookVerification } from '../../config/index.js';
+import type { WebhookVerification } from '../../../config/index.js';
 import type { WebhookPayload } from './parse-webhook-payload.js';
 import { headerValue, type SignedRequest } from './verification.types.js';
 

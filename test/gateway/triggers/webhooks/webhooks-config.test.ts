@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseConfigText } from '../../../src/config/index.js';
-import { ConfigError } from '../../../src/errors.js';
+import { parseConfigText } from '../../../../src/config/index.js';
+import { ConfigError } from '../../../../src/errors.js';
 
 /** Line n of the text is lines[n - 1]. */
 const yaml = (...lines: string[]) => `${lines.join('\n')}\n`;

@@ -1,9 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Kysely } from 'kysely';
-import { createAuthenticator, createTokenService, createTokenStore } from '../../../src/auth/index.js';
-import { parseConfigText, type AuthConfig, type Config } from '../../../src/config/index.js';
-import { createDatabase, type DatabaseHandle } from '../../../src/db/index.js';
-import { up as migrateWebhooks } from '../../../src/db/migrations/2026-11-22-004-webhooks.js';
+import { createAuthenticator, createTokenService, createTokenStore } from '../../../../src/auth/index.js';
+import { parseConfigText, type AuthConfig, type Config } from '../../../../src/config/index.js';
+import { createDatabase, type DatabaseHandle } from '../../../../src/db/index.js';
+import { up as migrateWebhooks } from '../../../../src/db/migrations/2026-11-22-004-webhooks.js';
 import {
   createWebhookDeliveryStore,
   createWebhookIntake,
@@ -16,9 +16,9 @@ import {
   type WebhookRunResult,
   type WebhookWorker,
   type WebhookWorkerOptions,
-} from '../../../src/gateway/webhooks/index.js';
-import { createServer, registerAuthHooks } from '../../../src/http/index.js';
-import { tempDataDir, type TestDatabase } from '../../support/databases.js';
+} from '../../../../src/gateway/triggers/webhooks/index.js';
+import { createServer, registerAuthHooks } from '../../../../src/http/index.js';
+import { tempDataDir, type TestDatabase } from '../../../support/databases.js';
 
 export const AGENTS_YAML = `
 providers:
