@@ -23,8 +23,7 @@ import { createDatabase, type DatabaseHandle } from './db/index.js';
 import { a2aRoutes, createA2aTaskStore, type CardTool } from './gateway/a2a/index.js';
 import { aguiRoutes } from './gateway/agui/index.js';
 import { openaiRoutes } from './gateway/openai/index.js';
-import { createWebhookDeliveryStore, createWebhookIntake, createWebhookWorker, webhooksRoutes, type WebhookWorker } from './gateway/triggers/webhooks/index.js';
-import { createTriggerEventStore, createTriggers, triggersRoutes, type Triggers, type WebhookInboxView } from './gateway/triggers/index.js';
+import { createInboxStore, createTriggers, triggersRoutes, webhooksRoutes, type StartRun, type Triggers } from './gateway/triggers/index.js';
 import { createMetrics, createServer, healthRoutes, registerAuthHooks, registerMetrics, startIdleHeapTrim, type Metrics } from './http/index.js';
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
@@ -82,7 +81,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     // Autopilot nodes run as transient agents: the run service resolves agents through this registry.
     const nodeAgents = createNodeAgents(agents);
     // Scraped only after start-up, so the gauges may read the runtime built below.
-    const metrics = createMetrics({ agentNames: agents.list().map((agent) => agent.name), activeRuns: () => runs.active().length, activeSessions: () => sessions.countActive(activeSince(config)) });
+    const metrics = createMetrics({ agentNames: agents.list().map((agent) => agent.name), activeRuns: () => runs.active().length, activeSessions: () => sessions.countActive(activeSince(config)), inboxStats: () => triggers.operations.inboxStats() });
     const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(database.db, database.writes) });
     const usage = meterUsage(recorder, metrics);
     const { runs, sessions, models } = buildRuntime(config, database, nodeAgents.registry, tools, runBus, server.log, { usage, tokens, metrics });
@@ -106,11 +105,9 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     if (config.gateway.enabled && config.gateway.a2a) {
       await server.register(a2aRoutes, { agents, runs, tasks: createA2aTaskStore(database.db), publicBaseUrl: config.server.public_base_url, version: VERSION, toolsOf: cardToolsOf(tools) });
     }
-    const webhooks = await buildWebhooks(server, config, database, runs);
-    const triggers = await buildTriggers(server, config, database, runs, webhooks?.view);
+    const triggers = await buildTriggers(server, config, database, runs);
     const autopilot = await buildAutopilot(server, config, database, { runs, models, nodeAgents, tools, clock });
     await server.ready();
-    await webhooks?.worker.start();
     await triggers.start();
     // On SQLite only this process runs missions, so executions a crash left running are recovered at start.
     await autopilot.start({ recover: !config.server.redis_url });
@@ -137,7 +134,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       async close() {
         stopHeapTrim?.();
         // Runs still going (e.g. non-streamed ones whose client left) finish, or are cancelled at the deadline, before the store closes.
-        await Promise.all([server.close(), webhooks?.worker.stop(), triggers.stop(), autopilot.close(config.server.shutdown_timeout_ms), runs.drain(config.server.shutdown_timeout_ms)]);
+        await Promise.all([server.close(), triggers.stop(), autopilot.close(config.server.shutdown_timeout_ms), runs.drain(config.server.shutdown_timeout_ms)]);
         // The drained runs' last usage records are written before the store closes.
         await recorder.close();
         await runBus.close();
@@ -208,37 +205,27 @@ function activeSince(config: Config): string {
   return isoNow(new Date(Date.now() - config.admin.session_window_minutes * 60_000));
 }
 
-/** Starts a run for a trigger (webhook, poller, listener) and waits for its end; fits both webhooks' and triggers' StartRun. */
-function createTriggerRunStarter(runs: RunService) {
-  return async ({ agentName, prompt, source }: { agentName: string; prompt: string; source: 'webhook' | 'poller' | 'listener' }) => {
+/** Starts a run for a trigger (webhook, poller, listener) and waits for its end. */
+function createTriggerRunStarter(runs: RunService): StartRun {
+  return async ({ agentName, prompt, source }) => {
     const result = await (await runs.start({ agentName, messages: [{ role: 'user', content: prompt }], source })).result;
     return { runId: result.runId, status: result.status, error: result.status === 'completed' ? undefined : result.error.message };
   };
 }
 
-/** Mounts the signed-webhook routes and returns the inbox worker (not started) and the operators' view, or undefined when webhooks are off. */
-async function buildWebhooks(server: FastifyInstance, config: Config, database: DatabaseHandle, runs: RunService): Promise<{ worker: WebhookWorker; view: WebhookInboxView } | undefined> {
-  if (!config.gateway.enabled || !config.gateway.webhooks) return undefined;
-  const store = createWebhookDeliveryStore(database.db);
-  // On SQLite only this process can hold claims, so every delivery left `processing` by a crash is taken back at start.
-  const worker = createWebhookWorker({ store, startRun: createTriggerRunStarter(runs), config, logger: server.log, reclaimAllOnStart: database.engine === 'sqlite' });
-  const intake = createWebhookIntake({ store, webhooks: config.webhooks, logger: server.log, onAccepted: () => worker.wake() });
-  await server.register(webhooksRoutes, { intake, settings: config.webhook_settings });
-  return { worker, view: { webhooks: config.webhooks, intake, worker, store } };
-}
-
-/** Builds the pollers and listeners (not started) and mounts the operators' trigger routes, which also list webhooks. */
-async function buildTriggers(server: FastifyInstance, config: Config, database: DatabaseHandle, runs: RunService, webhooks: WebhookInboxView | undefined): Promise<Triggers> {
+/** Builds the trigger inbox, its worker, the pollers and listeners (not started); mounts the webhook routes (when on) and the operators' trigger routes. */
+async function buildTriggers(server: FastifyInstance, config: Config, database: DatabaseHandle, runs: RunService): Promise<Triggers> {
   const triggers = createTriggers({
-    store: createTriggerEventStore(database.db),
+    store: createInboxStore(database.db),
     startRun: createTriggerRunStarter(runs),
     config,
     logger: server.log,
     enabled: config.gateway.enabled,
-    webhooks,
-    // As for webhooks: on SQLite this process is the only one that can hold claims.
+    webhooksEnabled: config.gateway.enabled && config.gateway.webhooks,
+    // On SQLite this process is the only one that can hold claims: every item a crash left running is taken back at start.
     reclaimAllOnStart: database.engine === 'sqlite',
   });
+  if (triggers.webhookIntake) await server.register(webhooksRoutes, { intake: triggers.webhookIntake, settings: config.webhook_settings });
   await server.register(triggersRoutes, { operations: triggers.operations });
   return triggers;
 }

@@ -21,8 +21,7 @@ export interface Database {
   mission_executions: MissionExecutionsTable;
   mission_steps: MissionStepsTable;
   a2a_tasks: A2aTasksTable;
-  webhook_deliveries: WebhookDeliveriesTable;
-  trigger_events: TriggerEventsTable;
+  inbox_items: InboxItemsTable;
   curator_datasets: CuratorDatasetsTable;
   curator_samples: CuratorSamplesTable;
   fine_tune_jobs: FineTuneJobsTable;
@@ -284,64 +283,40 @@ export interface A2aTasksTable {
   updated_at: string;
 }
 
-export type WebhookDeliveryStatus = 'pending' | 'processing' | 'done' | 'failed' | 'ignored';
+/** `running`: claimed by a worker; `dead`: its handlers failed every attempt (a dead letter an operator can replay). */
+export type InboxStatus = 'pending' | 'running' | 'done' | 'dead' | 'ignored';
 
-/** One verified inbound webhook request, stored before it is acknowledged. */
-export interface WebhookDeliveriesTable {
-  delivery_id: string;
-  /** The configured webhook's name. */
-  webhook: string;
-  /** `<webhook>.<event type>`. */
+export type InboxSourceKind = 'webhook' | 'poller' | 'listener';
+
+/** One event any trigger received (webhook delivery, poller item, listener message), stored before it is acknowledged. */
+export interface InboxItemsTable {
+  /** `del_…` for webhook deliveries, `evt_…` for poller and listener events. */
+  item_id: string;
+  source_kind: InboxSourceKind;
+  /** The configured webhook's, poller's or listener's name. */
+  source_name: string;
+  /** `<webhook>.<event type>` for webhooks, the message's type for listeners, `item` for poller items. */
   event: string;
-  /** Provider event id, delivery header or body hash; unique per webhook. */
-  dedupe_key: string;
-  /** The JSON payload as received. */
-  payload: string;
-  /** JSON object of the few request headers worth keeping (event and delivery ids, content type). */
-  headers: string;
-  status: WebhookDeliveryStatus;
-  /** Handler attempts started so far (claims). */
-  attempts: number;
-  next_attempt_at: string;
-  last_error: string | null;
-  received_at: string;
-  finished_at: string | null;
-  /** JSON array of every run id started for this delivery, across attempts. */
-  run_ids: string;
-  /** JSON array of the keys of handlers whose run succeeded, so a retry runs only the others. */
-  completed_handlers: string;
-  /** The worker holding the claim while processing. */
-  locked_by: string | null;
-  /** When that claim lapses unless renewed. */
-  locked_until: string | null;
-}
-
-export type TriggerEventStatus = WebhookDeliveryStatus;
-
-/** One event a poller or listener received, stored before its source is acknowledged. */
-export interface TriggerEventsTable {
-  event_id: string;
-  trigger_kind: 'poller' | 'listener';
-  /** The configured poller's or listener's name. */
-  trigger_name: string;
-  /** The event type read from the message (`item` for poller items). */
-  event: string;
-  /** The broker's message id, the configured id field or the poller item's id; NULL when the message has none. */
+  /** Signed provider id or body hash (webhooks), broker message id or item id; NULL when a message has none. */
   dedupe_key: string | null;
   /** The JSON payload as received. */
   payload: string;
-  status: TriggerEventStatus;
+  /** JSON object of the few request headers worth keeping (webhooks); `{}` for other sources. */
+  headers: string;
+  status: InboxStatus;
   /** Handler attempts started so far (claims). */
   attempts: number;
   next_attempt_at: string;
   last_error: string | null;
   received_at: string;
   finished_at: string | null;
-  /** JSON array of every run id started for this event, across attempts. */
+  /** JSON array of every run id started for this item, across attempts. */
   run_ids: string;
   /** JSON array of the keys of handlers whose run succeeded, so a retry runs only the others. */
   completed_handlers: string;
+  /** The worker holding the claim while running. */
   locked_by: string | null;
+  /** When that claim lapses unless renewed. */
   locked_until: string | null;
 }
 

@@ -15,7 +15,23 @@ export interface MetricsOptions {
   activeRuns(): number;
   /** Sessions active within the admin session window, read when scraped. */
   activeSessions(): Promise<number>;
+  /** The trigger inbox's stored items per source, read when scraped. */
+  inboxStats?(): Promise<InboxObservation[]>;
 }
+
+/** One trigger source's stored inbox items by state (a shape, so http/ stays a leaf). */
+export interface InboxObservation {
+  kind: string;
+  name: string;
+  pending: number;
+  running: number;
+  done: number;
+  dead: number;
+  ignored: number;
+  oldest_pending_at: string | null;
+}
+
+const INBOX_STATES = ['pending', 'running', 'done', 'dead', 'ignored'] as const;
 
 /** What the runtime reports; shapes, not types of other folders, so http/ stays a leaf. */
 export interface UsageObservation {
@@ -56,6 +72,32 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const rejections = new Counter({ name: 'agent_gateway_budget_rejections_total', help: 'Runs failed with budget_exceeded, by agent', labelNames: ['agent'], registers });
   new Gauge({ name: 'agent_gateway_active_runs', help: 'Runs executing in this process', registers, collect() { this.set(options.activeRuns()); } });
   new Gauge({ name: 'agent_gateway_active_sessions', help: 'Sessions active within the admin session window', registers, async collect() { this.set(await options.activeSessions()); } });
+  // Both inbox gauges are collected in the same scrape: they share one read of the store.
+  let inboxRead: Promise<InboxObservation[]> | undefined;
+  const readInbox = () => (inboxRead ??= (options.inboxStats?.() ?? Promise.resolve([])).finally(() => (inboxRead = undefined)));
+  new Gauge({
+    name: 'agent_gateway_inbox_items',
+    help: 'Trigger inbox items stored now (every replica), by source and state',
+    labelNames: ['kind', 'name', 'state'],
+    registers,
+    async collect() {
+      const sources = await readInbox();
+      this.reset();
+      for (const source of sources) for (const state of INBOX_STATES) this.set({ kind: source.kind, name: source.name, state }, source[state]);
+    },
+  });
+  new Gauge({
+    name: 'agent_gateway_inbox_oldest_pending_age_seconds',
+    help: 'Age of the oldest pending trigger inbox item, by source (0 when none is pending)',
+    labelNames: ['kind', 'name'],
+    registers,
+    async collect() {
+      const sources = await readInbox();
+      this.reset();
+      const now = Date.now();
+      for (const source of sources) this.set({ kind: source.kind, name: source.name }, source.oldest_pending_at ? Math.max(0, (now - Date.parse(source.oldest_pending_at)) / 1000) : 0);
+    },
+  });
 
   const agentLabel = boundedLabel(new Set(options.agentNames), 0);
   const modelLabel = boundedLabel(new Set(), options.maxModels ?? 64);

@@ -1,29 +1,28 @@
-import type { ListenerConfig, ListenersConfig, PollersConfig, TriggerSettings } from '../../config/index.js';
-import type { InboxWorker } from './inbox/index.js';
+import type { ListenerConfig, ListenersConfig, PollersConfig, TriggerSettings, WebhookSettings, WebhooksConfig } from '../../config/index.js';
+import { handleTriggerEvent } from './handle-trigger-event.js';
+import { createInboxWorker, type InboxStore, type InboxWorker } from './inbox/index.js';
 import { createListener } from './listeners/create-listener.js';
 import type { OpenConnection } from './listeners/listener-connection.js';
 import { openConnectionFor } from './listeners/open-connection-for.js';
 import { createPoller } from './pollers/create-poller.js';
 import type { Sleep } from './source-backoff.js';
-import type { TriggerEventStore } from './trigger-event.store.js';
 import { collectTriggerHandlers } from './trigger-handlers.js';
 import { createTriggerIntake, type TriggerIntake } from './trigger-intake.service.js';
 import { createTriggerOperations, type TriggerOperations } from './trigger-operations.service.js';
 import type { TriggerSource } from './trigger-source.js';
-import { createTriggerWorker } from './trigger-worker.js';
 import type { StartRun, TriggerLogger } from './trigger.types.js';
-import type { WebhookInboxView } from './webhook-inbox-view.js';
+import { createWebhookIntake, handleDelivery, type WebhookIntake } from './webhooks/index.js';
 
 export interface TriggersOptions {
-  store: TriggerEventStore;
+  store: InboxStore;
   startRun: StartRun;
-  /** The `pollers`, `listeners` and `trigger_settings` sections (the whole Config fits). */
-  config: { pollers: PollersConfig; listeners: ListenersConfig; trigger_settings: TriggerSettings };
+  /** The trigger sections of the config (the whole Config fits). */
+  config: { webhooks: WebhooksConfig; webhook_settings: WebhookSettings; pollers: PollersConfig; listeners: ListenersConfig; trigger_settings: TriggerSettings };
   logger: TriggerLogger;
   /** False when the gateway is off: nothing polls or listens (sources are listed as stopped), but stored events stay visible. */
   enabled?: boolean;
-  /** The webhook inbox, for the operators' view (absent when the webhook router is off). */
-  webhooks?: WebhookInboxView;
+  /** False when the webhook router is off: no webhook intake, and webhooks are not listed. */
+  webhooksEnabled?: boolean;
   reclaimAllOnStart?: boolean;
   workerId?: string;
   now?: () => Date;
@@ -36,31 +35,53 @@ export interface TriggersOptions {
 export interface Triggers {
   sources: TriggerSource[];
   intake: TriggerIntake;
+  /** Undefined when the webhook router is off. */
+  webhookIntake: WebhookIntake | undefined;
   worker: InboxWorker;
   operations: TriggerOperations;
-  /** Starts the inbox worker (recovering events a crash left behind), then every poller and listener. */
+  /** Starts the inbox worker (recovering items a crash left behind), then every poller and listener. */
   start(): Promise<void>;
   /** Stops the sources first, so nothing new arrives, then lets the worker finish what it holds. */
   stop(): Promise<void>;
 }
 
-/** Builds the pollers, the listeners and the inbox they share from the config. */
+/** Builds the one inbox every trigger feeds, its worker, the webhook intake, the pollers and the listeners from the config. */
 export function createTriggers(options: TriggersOptions): Triggers {
-  const { store, config, logger } = options;
+  const { store, config, logger, startRun } = options;
+  const now = options.now ?? (() => new Date());
   const handlers = collectTriggerHandlers(config);
-  const worker = createTriggerWorker({ store, startRun: options.startRun, handlers, settings: config.trigger_settings, logger, now: options.now, workerId: options.workerId, reclaimAllOnStart: options.reclaimAllOnStart });
-  const intake = createTriggerIntake({ store, handlers, logger, now: options.now, onAccepted: () => worker.wake() });
+  const webhookConfigs = new Map(config.webhooks.map((webhook) => [webhook.name, webhook]));
+  const worker = createInboxWorker({
+    store,
+    logger,
+    now,
+    workerId: options.workerId,
+    reclaimAllOnStart: options.reclaimAllOnStart,
+    lanes: [
+      { kinds: ['webhook'], settings: config.webhook_settings },
+      { kinds: ['poller', 'listener'], settings: config.trigger_settings },
+    ],
+    handle: (item, stopping) =>
+      item.source_kind === 'webhook'
+        ? handleDelivery(item, { webhook: webhookConfigs.get(item.source_name), settings: config.webhook_settings, startRun, now, stopping })
+        : handleTriggerEvent(item, { handlers, settings: config.trigger_settings, startRun, now, stopping }),
+  });
+  const onAccepted = () => worker.wake();
+  const intake = createTriggerIntake({ store, handlers, logger, now: options.now, onAccepted });
+  const webhookIntake = options.webhooksEnabled === false ? undefined : createWebhookIntake({ store, webhooks: config.webhooks, logger, now: options.now, onAccepted });
   const common = { intake, settings: config.trigger_settings, logger, now: options.now, sleep: options.sleep };
   const sources: TriggerSource[] = [
     ...config.pollers.map((poller) => createPoller({ ...common, poller, fetch: options.fetch })),
     ...config.listeners.map((listener) => createListener({ ...common, listener, open: (options.openConnection ?? openConnectionFor)(listener) })),
   ];
   const enabled = options.enabled ?? true;
-  const operations = createTriggerOperations({ sources, intake, store, worker, webhooks: options.webhooks, now: options.now });
+  const webhooks = webhookIntake && { configs: config.webhooks, intake: webhookIntake };
+  const operations = createTriggerOperations({ sources, intake, store, worker, webhooks, now: options.now });
 
   return {
     sources,
     intake,
+    webhookIntake,
     worker,
     operations,
     async start() {

@@ -1,11 +1,11 @@
 export { createTriggers, type Triggers, type TriggersOptions } from './create-triggers.js';
-export { createTriggerEventStore, type ListTriggerEventsFilter, type NewTriggerEvent, type TriggerEvent, type TriggerEventStore } from './trigger-event.store.js';
+export { createInboxStore, type InboxItem, type InboxSourceKind, type InboxStatus, type InboxStore, type InboxWorker, type ListInboxFilter, type NewInboxItem } from './inbox/index.js';
 export { triggersRoutes, type TriggersRoutesOptions } from './triggers.routes.js';
-export type { DeliveryView, ListDeliveriesQuery, TriggerOperations, TriggerView } from './trigger-operations.service.js';
+export { webhooksRoutes, type WebhookIntake, type WebhooksRoutesOptions } from './webhooks/index.js';
+export type { DeliveryView, InboxView, ListDeliveriesQuery, TriggerOperations, TriggerView } from './trigger-operations.service.js';
 export type { TriggerIntake, TriggerIntakeStats } from './trigger-intake.service.js';
 export { PermanentSourceError, type TriggerSource, type TriggerSourceState, type TriggerSourceStatus } from './trigger-source.js';
 export type { Sleep } from './source-backoff.js';
 export type { Deliver, ListenerConnection, OpenConnection } from './listeners/listener-connection.js';
-export type { DeliveryStatus, WebhookDeliveryView, WebhookInboxView } from './webhook-inbox-view.js';
 export type { StartRun, TriggerKind, TriggerLogger, TriggerRunRequest } from './trigger.types.js';
-export type { TriggerTables } from './trigger.tables.js';
+export type { HandlerRunResult } from './inbox/index.js';

@@ -1,6 +1,6 @@
 import { createId, isoNow } from '../../ids.js';
 import { matchHandlers, type EventHandler } from './templates/index.js';
-import type { TriggerEvent, TriggerEventStore } from './trigger-event.store.js';
+import type { InboxItem, InboxStore } from './inbox/index.js';
 import { handlersOf } from './trigger-handlers.js';
 import { triggerKey, type TriggerLogger, type TriggerRef } from './trigger.types.js';
 
@@ -25,7 +25,7 @@ export interface TriggerIntakeStats {
 
 export interface TriggerIntake {
   /** Stores one event; resolves once it is durable, so the source may acknowledge it. Throws when the store fails. */
-  receive(incoming: IncomingTriggerEvent): Promise<{ event: TriggerEvent; duplicate: boolean }>;
+  receive(incoming: IncomingTriggerEvent): Promise<{ item: InboxItem; duplicate: boolean }>;
   /** Counts a message the source could not use (not JSON, no id); it is acknowledged and dropped. */
   reject(trigger: TriggerRef, reason: string): void;
   /** Which of these keys the trigger has stored before. */
@@ -34,12 +34,12 @@ export interface TriggerIntake {
 }
 
 export interface TriggerIntakeOptions {
-  store: TriggerEventStore;
+  store: InboxStore;
   handlers: Map<string, EventHandler[]>;
   logger: TriggerLogger;
   now?: () => Date;
   /** Called once a new event is stored and waits for the worker (wire it to the worker's wake). */
-  onAccepted?: (event: TriggerEvent) => void;
+  onAccepted?: (event: InboxItem) => void;
 }
 
 export function createTriggerIntake(options: TriggerIntakeOptions): TriggerIntake {
@@ -57,9 +57,9 @@ export function createTriggerIntake(options: TriggerIntakeOptions): TriggerIntak
       const receivedAt = isoNow(now());
       const matched = matchHandlers(handlersOf(options.handlers, trigger) ?? [], event);
       const stored = await options.store.insert({
-        event_id: createId('evt'),
-        trigger_kind: trigger.kind,
-        trigger_name: trigger.name,
+        item_id: createId('evt'),
+        source_kind: trigger.kind,
+        source_name: trigger.name,
         event,
         dedupe_key: dedupeKey ?? null,
         payload: JSON.stringify(payload),
@@ -70,8 +70,8 @@ export function createTriggerIntake(options: TriggerIntakeOptions): TriggerIntak
       counts.received += 1;
       counts.last_event_at = receivedAt;
       if (stored.duplicate) counts.duplicates += 1;
-      else if (stored.event.status === 'pending') options.onAccepted?.(stored.event);
-      options.logger.info({ trigger: triggerKey(trigger), event_id: stored.event.event_id, event, duplicate: stored.duplicate, status: stored.event.status }, 'trigger event stored');
+      else if (stored.item.status === 'pending') options.onAccepted?.(stored.item);
+      options.logger.info({ trigger: triggerKey(trigger), item_id: stored.item.item_id, event, duplicate: stored.duplicate, status: stored.item.status }, 'trigger event stored');
       return stored;
     },
 

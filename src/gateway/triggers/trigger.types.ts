@@ -1,5 +1,6 @@
-import type { HandlerRunResult } from './inbox/index.js';
+import type { HandlerRunResult, InboxLogger, InboxSourceKind } from './inbox/index.js';
 
+/** The sources that run in the background; webhooks are pushed to their route instead. */
 export type TriggerKind = 'poller' | 'listener';
 
 /** Names one configured poller or listener. */
@@ -8,24 +9,20 @@ export interface TriggerRef {
   name: string;
 }
 
-/** What a poller or listener handler asks of the agent runtime: one run, resolved when it has ended. */
+/** What a handler asks of the agent runtime: one run, resolved when it has ended. */
 export interface TriggerRunRequest {
   agentName: string;
   prompt: string;
-  source: TriggerKind;
-  metadata: { event_id: string; event: string; trigger: string };
+  source: InboxSourceKind;
+  metadata: { item_id: string; event: string; source: string };
 }
 
-/** The seam to the agent runtime, wired to the run service in app.ts (the same adapter webhooks use). */
+/** The seam to the agent runtime, wired to the run service in app.ts. */
 export type StartRun = (request: TriggerRunRequest) => Promise<HandlerRunResult>;
 
 /** The slice of pino's logger the triggers use. */
-export interface TriggerLogger {
-  info(object: Record<string, unknown>, message: string): void;
-  warn(object: Record<string, unknown>, message: string): void;
-  error(object: Record<string, unknown>, message: string): void;
-}
+export type TriggerLogger = InboxLogger;
 
-export function triggerKey(ref: TriggerRef): string {
+export function triggerKey(ref: { kind: InboxSourceKind; name: string }): string {
   return `${ref.kind}:${ref.name}`;
 }

@@ -9,8 +9,9 @@ export interface TriggersRoutesOptions {
 }
 
 /**
- * The operators' view of every trigger, under /api/v1/admin/triggers. Registered here rather than in
- * admin/ because gateway adapters may not be imported there; every route keeps the default operator auth.
+ * The operators' view of every trigger and of the inbox they share, under /api/v1/admin/triggers.
+ * Registered here rather than in admin/ because gateway adapters may not be imported there; every route
+ * keeps the default operator auth.
  */
 export const triggersRoutes: FastifyPluginAsync<TriggersRoutesOptions> = async (app, { operations }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
@@ -18,14 +19,15 @@ export const triggersRoutes: FastifyPluginAsync<TriggersRoutesOptions> = async (
   const prefix = '/api/v1/admin/triggers';
 
   routes.get(prefix, {
-    schema: { tags, summary: 'List webhooks, pollers and listeners with their state and counts', response: { 200: z.array(triggerItem) } },
+    schema: { tags, summary: 'List webhooks, pollers and listeners with their state, counts and inbox (pending, running, done, dead, oldest pending age)', response: { 200: z.array(triggerItem) } },
   }, () => operations.listTriggers());
 
   routes.get(`${prefix}/deliveries`, {
     schema: { tags, summary: 'List stored webhook deliveries and trigger events, newest first', querystring: listDeliveriesQuery, response: { 200: z.array(deliveryItem) } },
   }, (request) => operations.listDeliveries(request.query));
 
-  routes.post(`${prefix}/deliveries/:id/retry`, {
-    schema: { tags, summary: 'Queue a failed delivery or trigger event again with fresh attempts', description: '404 for an unknown id; 409 when it has not failed', params: deliveryIdParams, response: { 200: deliveryItem } },
-  }, (request) => operations.retry(request.params.id));
+  const replay = { tags, summary: 'Replay a dead delivery or trigger event: it is queued again with fresh attempts', description: '404 for an unknown id; 409 when it is not dead', params: deliveryIdParams, response: { 200: deliveryItem } };
+  routes.post(`${prefix}/deliveries/:id/replay`, { schema: replay }, (request) => operations.replay(request.params.id));
+  // The name before dead letters were called dead; kept so existing scripts go on working.
+  routes.post(`${prefix}/deliveries/:id/retry`, { schema: { ...replay, deprecated: true, summary: 'Same as /replay (deprecated name)' } }, (request) => operations.replay(request.params.id));
 };

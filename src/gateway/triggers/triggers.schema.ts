@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 const triggerKind = z.enum(['webhook', 'poller', 'listener']);
-const deliveryStatus = z.enum(['pending', 'processing', 'done', 'failed', 'ignored']);
+const deliveryStatus = z.enum(['pending', 'running', 'done', 'dead', 'ignored']).describe('running: claimed by a worker; dead: every attempt failed (replay it); ignored: no handler matched');
 
 export const triggerItem = z.object({
   kind: triggerKind,
@@ -11,18 +11,28 @@ export const triggerItem = z.object({
   last_error: z.string().nullable(),
   next_attempt_at: z.string().nullable().describe('When the next connection attempt or poll is due'),
   counts: z.object({
-    received: z.number().int().describe('Events received since the process started, duplicates included'),
+    received: z.number().int().describe('Events received by this process since it started, duplicates included'),
     duplicates: z.number().int(),
     rejected: z.number().int().describe('Webhook requests failing verification; listener messages or poller items that were unusable'),
-    runs_started: z.number().int().describe('Agent runs started since the process started, retries included'),
-    failed: z.number().int().describe('Stored deliveries in the failed state now; retry them through /deliveries/{id}/retry'),
+    runs_started: z.number().int().describe('Agent runs started by this process since it started, retries included'),
   }),
+  inbox: z
+    .object({
+      pending: z.number().int(),
+      running: z.number().int(),
+      done: z.number().int(),
+      dead: z.number().int().describe('Dead letters: replay them with POST /deliveries/{id}/replay'),
+      ignored: z.number().int(),
+      oldest_pending_age_seconds: z.number().int().describe('Age of the oldest pending item; 0 when none is pending'),
+    })
+    .describe('Items of this source stored now, across every replica'),
   last_event_at: z.string().nullable(),
 });
 
 export const listDeliveriesQuery = z.strictObject({
-  status: deliveryStatus.optional().describe('Only deliveries in this state, e.g. failed'),
+  status: deliveryStatus.optional().describe('Only items in this state, e.g. dead'),
   kind: triggerKind.optional().describe('Only webhook deliveries, poller events or listener events'),
+  trigger: z.string().min(1).max(200).optional().describe('Only items of the webhook, poller or listener with this name'),
   limit: z.coerce.number().int().min(1).max(500).default(50),
   offset: z.coerce.number().int().min(0).default(0),
 });
@@ -40,4 +50,4 @@ export const deliveryItem = z.object({
   run_ids: z.array(z.string()),
 });
 
-export const deliveryIdParams = z.object({ id: z.string().min(1) });
+export const deliveryIdParams = z.object({ id: z.string().min(1).max(100) });

@@ -42,7 +42,7 @@ for (const dialect of await dialects()) {
       await start();
       await harness.runsStarted(2);
       expect(harness.runs.prompts()).toEqual(['Ticket 1: t1', 'Ticket 2: t2']);
-      expect(harness.runs.calls[0]).toMatchObject({ agentName: 'triage', source: 'poller', metadata: { trigger: 'poller:tickets', event: 'item' } });
+      expect(harness.runs.calls[0]).toMatchObject({ agentName: 'triage', source: 'poller', metadata: { source: 'poller:tickets', event: 'item' } });
       expect(server.requests[0].authorization).toBe('Bearer poll-token');
       expect(await sleep.sleeping(1)).toBe(30_000);
       expect(harness.status('tickets')).toMatchObject({ state: 'connected', failures: 0 });

@@ -2,11 +2,11 @@ import { vi } from 'vitest';
 import { parseConfigText, type Config } from '../../../src/config/index.js';
 import { createDatabase, type DatabaseHandle } from '../../../src/db/index.js';
 import {
-  createTriggerEventStore,
+  createInboxStore,
   createTriggers,
+  type InboxStore,
   type Sleep,
   type StartRun,
-  type TriggerEventStore,
   type TriggerRunRequest,
   type Triggers,
   type TriggersOptions,
@@ -71,7 +71,7 @@ export class ManualSleep {
 export interface TriggerHarness {
   config: Config;
   database: DatabaseHandle;
-  store: TriggerEventStore;
+  store: InboxStore;
   runs: FakeRuns;
   logger: CapturingLogger;
   triggers: Triggers;
@@ -88,7 +88,7 @@ export async function startTriggerHarness(yaml: string, options: { database?: Te
   const temp = options.database ? undefined : tempDataDir();
   const config = parseConfigText(`${AGENTS_YAML}\n${yaml}`, 'triggers.yaml', options.env ?? {});
   const database = await createDatabase({ databaseUrl: options.database?.databaseUrl, dataDir: options.database?.dataDir ?? temp!.dataDir });
-  const store = createTriggerEventStore(database.db);
+  const store = createInboxStore(database.db);
   const runs = new FakeRuns();
   const logger = new CapturingLogger();
   const build = (overrides: Partial<TriggersOptions> = {}) => createTriggers({ store, startRun: runs.startRun, config, logger, ...options.triggers, ...overrides });

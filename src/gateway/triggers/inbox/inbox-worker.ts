@@ -1,90 +1,114 @@
 import { randomUUID } from 'node:crypto';
 import { isoAfterSeconds, isoNow } from '../../../ids.js';
-import type { InboxItem, InboxLogger, InboxOutcome, InboxStore, InboxWorkerSettings } from './inbox.types.js';
+import type { InboxStore } from './inbox.store.js';
+import type { InboxItem, InboxLaneSettings, InboxLogger, InboxOutcome, InboxSourceKind } from './inbox.types.js';
 
-export interface InboxWorkerOptions<T extends InboxItem> {
-  store: InboxStore<T>;
-  settings: InboxWorkerSettings;
+/** A share of the worker: the source kinds it takes, with their own concurrency and retry policy. */
+export interface InboxLane {
+  kinds: readonly InboxSourceKind[];
+  settings: InboxLaneSettings;
+}
+
+export interface InboxWorkerOptions {
+  store: InboxStore;
+  /** A flood of one lane's items never takes another lane's capacity (webhooks vs pollers and listeners). */
+  lanes: readonly InboxLane[];
   /** Runs one claimed item's handlers; `stopping()` is true while the worker shuts down. */
-  handle(item: T, stopping: () => boolean): Promise<InboxOutcome>;
-  /** The item's id, the group its counters are kept under (webhook or trigger name) and its log fields. */
-  describe(item: T): { id: string; group: string; log: Record<string, unknown> };
-  /** Prefixes log lines, e.g. "webhook inbox". */
-  label: string;
+  handle(item: InboxItem, stopping: () => boolean): Promise<InboxOutcome>;
   logger: InboxLogger;
   now?: () => Date;
   /** Identifies this worker's claims; unique per process by default. */
   workerId?: string;
   /**
-   * Take back every processing item at start, without waiting for its lease to lapse. Only right when
-   * this process is the database's sole user (embedded SQLite); replicas sharing PostgreSQL rely on leases.
+   * Take back every running item at start, without waiting for its lease to lapse. Only right when this
+   * process is the database's sole user (embedded SQLite); replicas sharing PostgreSQL rely on leases.
    */
   reclaimAllOnStart?: boolean;
 }
 
-/** Counters since this worker was created, per group. */
+/** Runs started since this worker was created, per source (`<kind>:<name>`). */
 export interface InboxWorkerStats {
   group: string;
   runs_started: number;
 }
 
 export interface InboxWorker {
-  /** Recovers items orphaned by a crash, then polls for due items until stop(). */
+  /** Recovers items orphaned by a crash, then claims due items until stop(). */
   start(): Promise<void>;
   /** Stops claiming and waits for the items in hand; runs failing meanwhile leave their item pending. */
   stop(): Promise<void>;
-  /** Looks for due items now instead of at the next poll (after one is stored or retried). */
+  /** Claims now: a new item was stored or queued again. */
   wake(): void;
   /** Claims and handles due items until none is left; resolves with how many it handled. */
   processDue(): Promise<number>;
   stats(): InboxWorkerStats[];
 }
 
-/** A durable inbox's consumer: claims due items, runs their handlers, retries with backoff. */
-export function createInboxWorker<T extends InboxItem>(options: InboxWorkerOptions<T>): InboxWorker {
-  const { store, logger, settings, label } = options;
+const LABEL = 'inbox';
+
+/**
+ * The durable inbox's consumer. Claiming is driven by three wake-ups: an item stored (wake), a handler
+ * finished (capacity freed) and a timer set for the next due retry, capped at the poll interval so items
+ * stored by other replicas and lapsed leases are seen too. Capacity is derived from the items in hand.
+ */
+export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
+  const { store, logger, lanes } = options;
   const now = options.now ?? (() => new Date());
   const workerId = options.workerId ?? randomUUID();
-  const inFlight = new Map<string, Promise<void>>();
+  const inHand = lanes.map(() => new Map<string, Promise<void>>());
   const counters = new Map<string, InboxWorkerStats>();
+  const pollMs = Math.min(...lanes.map((lane) => lane.settings.poll_interval_ms));
+  const leaseMs = Math.min(...lanes.map((lane) => lane.settings.lease_seconds)) * 1000;
   let started = false;
   let stopping = false;
   let timer: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let claiming: Promise<number> | undefined;
-  let claimAgain = false;
   let looping = false;
+  let claimAgain = false;
   let lastRelease = 0;
 
-  const leaseUntil = () => isoAfterSeconds(settings.lease_seconds, now());
-
-  function count(group: string, item: T, outcome: InboxOutcome): void {
-    const entry = counters.get(group) ?? { group, runs_started: 0 };
-    entry.runs_started += outcome.runIds.length - item.run_ids.length;
-    counters.set(group, entry);
-  }
-
-  async function handle(item: T): Promise<void> {
-    const { id, group, log } = options.describe(item);
+  async function handle(item: InboxItem): Promise<void> {
+    const group = `${item.source_kind}:${item.source_name}`;
+    const fields = { item_id: item.item_id, source: group, event: item.event, attempt: item.attempts };
     try {
       const outcome = await options.handle(item, () => stopping);
-      count(group, item, outcome);
-      const settled = await store.settle(id, workerId, outcome);
-      const fields = { ...log, attempt: item.attempts, status: outcome.status, run_ids: outcome.runIds, error: outcome.lastError ?? undefined };
-      if (!settled) logger.warn(fields, `${label}: item was taken over by another worker; outcome discarded`);
-      else if (outcome.status === 'failed') logger.error(fields, `${label}: item failed for good`);
-      else if (outcome.lastError) logger.warn(fields, `${label}: attempt failed; will retry`);
-      else logger.info(fields, `${label}: item handled`);
+      const entry = counters.get(group) ?? { group, runs_started: 0 };
+      entry.runs_started += outcome.runIds.length - item.run_ids.length;
+      counters.set(group, entry);
+      const settled = await store.settle(item.item_id, workerId, outcome);
+      const logged = { ...fields, status: outcome.status, run_ids: outcome.runIds, error: outcome.lastError ?? undefined };
+      if (!settled) logger.warn(logged, `${LABEL}: item was taken over by another worker; outcome discarded`);
+      else if (outcome.status === 'dead') logger.error(logged, `${LABEL}: item failed every attempt and is kept as a dead letter`);
+      else if (outcome.lastError) logger.warn(logged, `${LABEL}: attempt failed; will retry`);
+      else logger.info(logged, `${LABEL}: item handled`);
     } catch (error) {
       // The claim stays; its lease lapses and the item is picked up again.
-      logger.error({ ...log, err: error }, `${label}: item could not be handled`);
+      logger.error({ ...fields, err: error }, `${LABEL}: item could not be handled`);
     }
   }
 
+  async function claimLane(index: number): Promise<{ taken: number; full: boolean }> {
+    const lane = lanes[index]!;
+    const held = inHand[index]!;
+    const capacity = lane.settings.concurrency - held.size;
+    if (capacity <= 0) return { taken: 0, full: false };
+    const leaseUntil = isoAfterSeconds(lane.settings.lease_seconds, now());
+    const claimed = await store.claimDue({ now: isoNow(now()), workerId, leaseUntil, limit: capacity, kinds: lane.kinds });
+    for (const item of claimed) {
+      const done = handle(item).finally(() => {
+        held.delete(item.item_id);
+        if (started) claimInBackground();
+      });
+      held.set(item.item_id, done);
+    }
+    // A full batch means more may be due.
+    return { taken: claimed.length, full: claimed.length === capacity };
+  }
+
   /**
-   * Claims while there is capacity and due work. One loop at a time, so concurrent wakes never claim
-   * beyond the concurrency limit; a wake that arrives while the loop runs makes it go round once more,
-   * and a handler that finishes wakes it again, so a full worker can never miss work.
+   * Claims for every lane while there is capacity and due work. One loop at a time, so concurrent wakes
+   * never claim beyond a lane's concurrency; a wake during the loop makes it go round once more.
    */
   function claim(): Promise<number> {
     if (looping) {
@@ -98,20 +122,12 @@ export function createInboxWorker<T extends InboxItem>(options: InboxWorkerOptio
       try {
         do {
           claimAgain = false;
-          const capacity = settings.concurrency - inFlight.size;
-          if (capacity <= 0 || stopping) break;
-          const claimed = await store.claimDue({ now: isoNow(now()), workerId, leaseUntil: leaseUntil(), limit: capacity });
-          for (const item of claimed) {
-            const { id } = options.describe(item);
-            const done = handle(item).finally(() => {
-              inFlight.delete(id);
-              if (started) claimInBackground();
-            });
-            inFlight.set(id, done);
+          if (stopping) break;
+          for (let index = 0; index < lanes.length; index++) {
+            const round = await claimLane(index);
+            taken += round.taken;
+            if (round.full) claimAgain = true;
           }
-          taken += claimed.length;
-          // A full batch means more may be due.
-          if (claimed.length === capacity) claimAgain = true;
         } while (claimAgain && !stopping);
         return taken;
       } finally {
@@ -122,24 +138,29 @@ export function createInboxWorker<T extends InboxItem>(options: InboxWorkerOptio
   }
 
   function claimInBackground(): void {
-    claim().catch((error: unknown) => logger.error({ err: error }, `${label}: claim failed`));
+    claim().catch((error: unknown) => logger.error({ err: error }, `${LABEL}: claim failed`));
   }
 
   async function releaseStale(all = false): Promise<void> {
     lastRelease = now().getTime();
-    const released = await store.releaseStale({ now: isoNow(now()), maxAttempts: settings.max_attempts, all });
-    if (released > 0) logger.warn({ released }, `${label}: items left in processing by a stopped worker were taken back`);
+    for (const lane of lanes) {
+      const released = await store.releaseStale({ now: isoNow(now()), maxAttempts: lane.settings.max_attempts, kinds: lane.kinds, all });
+      if (released > 0) logger.warn({ released, kinds: lane.kinds }, `${LABEL}: items left running by a stopped worker were taken back`);
+    }
   }
 
+  /** The timer's wake-up: lapsed leases every half lease, a claim, then sleep until the next due retry or poll. */
   async function tick(): Promise<void> {
+    let delayMs = pollMs;
     try {
-      // Lapsed leases are looked for every half lease rather than on every poll.
-      if (now().getTime() - lastRelease >= (settings.lease_seconds * 1000) / 2) await releaseStale();
+      if (now().getTime() - lastRelease >= leaseMs / 2) await releaseStale();
       await claim();
+      const due = await store.nextDueAt(lanes.flatMap((lane) => lane.kinds));
+      if (due !== undefined) delayMs = Math.max(0, Math.min(pollMs, Date.parse(due) - now().getTime()));
     } catch (error) {
-      logger.error({ err: error }, `${label}: poll failed`);
+      logger.error({ err: error }, `${LABEL}: poll failed`);
     } finally {
-      if (started) schedule(settings.poll_interval_ms);
+      if (started) schedule(delayMs);
     }
   }
 
@@ -150,10 +171,6 @@ export function createInboxWorker<T extends InboxItem>(options: InboxWorkerOptio
     timer.unref();
   }
 
-  function wake(): void {
-    if (started) schedule(0);
-  }
-
   return {
     async start() {
       if (started) return;
@@ -161,8 +178,12 @@ export function createInboxWorker<T extends InboxItem>(options: InboxWorkerOptio
       await releaseStale(options.reclaimAllOnStart ?? false);
       started = true;
       heartbeat = setInterval(() => {
-        store.renewLeases({ ids: [...inFlight.keys()], workerId, leaseUntil: leaseUntil() }).catch((error: unknown) => logger.error({ err: error }, `${label}: lease renewal failed`));
-      }, (settings.lease_seconds * 1000) / 3);
+        lanes.forEach((lane, index) => {
+          const ids = [...inHand[index]!.keys()];
+          const leaseUntil = isoAfterSeconds(lane.settings.lease_seconds, now());
+          store.renewLeases({ ids, workerId, leaseUntil }).catch((error: unknown) => logger.error({ err: error }, `${LABEL}: lease renewal failed`));
+        });
+      }, leaseMs / 3);
       heartbeat.unref();
       schedule(0);
     },
@@ -172,20 +193,23 @@ export function createInboxWorker<T extends InboxItem>(options: InboxWorkerOptio
       stopping = true;
       clearTimeout(timer);
       await claiming;
-      await Promise.allSettled([...inFlight.values()]);
+      await Promise.allSettled(inHand.flatMap((held) => [...held.values()]));
       // Leases are renewed until the last item in hand is settled.
       clearInterval(heartbeat);
     },
 
-    wake,
+    wake() {
+      if (started) claimInBackground();
+    },
 
     async processDue() {
       await releaseStale();
       let handled = 0;
       for (;;) {
         handled += await claim();
-        if (inFlight.size === 0) return handled;
-        await Promise.race(inFlight.values());
+        const pending = inHand.flatMap((held) => [...held.values()]);
+        if (pending.length === 0) return handled;
+        await Promise.race(pending);
       }
     },
 

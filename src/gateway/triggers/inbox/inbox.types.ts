@@ -1,37 +1,68 @@
-/** The columns of a stored inbox item (webhook delivery, trigger event) that the worker reads. */
+import type { InboxSourceKind, InboxStatus } from '../../../db/index.js';
+
+export type { InboxSourceKind, InboxStatus };
+
+/** Names one configured webhook, poller or listener: the source an inbox item came from. */
+export interface SourceRef {
+  kind: InboxSourceKind;
+  name: string;
+}
+
+/** A stored inbox item as the rest of the service sees it: JSON columns parsed, claim columns hidden. */
 export interface InboxItem {
+  item_id: string;
+  source_kind: InboxSourceKind;
+  source_name: string;
+  event: string;
+  dedupe_key: string | null;
+  payload: string;
+  headers: Record<string, string>;
+  status: InboxStatus;
   attempts: number;
+  next_attempt_at: string;
+  last_error: string | null;
+  received_at: string;
+  finished_at: string | null;
   run_ids: string[];
   completed_handlers: string[];
 }
 
+export type NewInboxItem = Pick<InboxItem, 'item_id' | 'source_kind' | 'source_name' | 'event' | 'dedupe_key' | 'payload' | 'received_at'> & {
+  headers?: Record<string, string>;
+  /** `ignored` when no handler matches: kept for deduplication and for operators. */
+  status: 'pending' | 'ignored';
+};
+
 /** What an attempt's worker writes when it lets go of an item. */
 export type InboxOutcome = { runIds: string[]; completedHandlers: string[]; lastError: string | null } & (
-  | { status: 'done' | 'failed' | 'ignored'; finishedAt: string }
+  | { status: 'done' | 'dead' | 'ignored'; finishedAt: string }
   | { status: 'pending'; nextAttemptAt: string; /** The attempt did not really happen (shutdown): do not count it. */ refundAttempt?: boolean }
 );
 
-/** The claim-and-lease operations a durable inbox table offers its worker. */
-export interface InboxStore<T> {
-  /** Moves up to `limit` due pending items to processing for `workerId`; an item is claimed by one worker only. */
-  claimDue(options: { now: string; workerId: string; leaseUntil: string; limit: number }): Promise<T[]>;
-  renewLeases(options: { ids: string[]; workerId: string; leaseUntil: string }): Promise<void>;
-  /** Records the end of an attempt; false when the claim was lost (another worker took the item over). */
-  settle(id: string, workerId: string, outcome: InboxOutcome): Promise<boolean>;
-  /** Returns processing items whose claim lapsed (`all`: every one) to pending, or to failed once out of attempts. */
-  releaseStale(options: { now: string; maxAttempts: number; all?: boolean }): Promise<number>;
+/** Item counts of one source by state, with the age of its oldest pending item. */
+export interface InboxSourceStats {
+  kind: InboxSourceKind;
+  name: string;
+  pending: number;
+  running: number;
+  done: number;
+  dead: number;
+  ignored: number;
+  /** When the oldest pending item was received; null when none is pending. */
+  oldest_pending_at: string | null;
 }
 
 /** How failed handler runs are retried. */
 export interface InboxRetrySettings {
-  /** Handler runs per item, counting the first; then the item is kept as failed. */
+  /** Handler runs per item, counting the first; then the item is kept as a dead letter. */
   max_attempts: number;
   /** Delay before the first retry; it doubles on each further attempt up to max_backoff_seconds. */
   backoff_seconds: number;
   max_backoff_seconds: number;
 }
 
-export interface InboxWorkerSettings extends InboxRetrySettings {
+/** One lane of the worker: the source kinds it takes, how many at once, and how they are retried. */
+export interface InboxLaneSettings extends InboxRetrySettings {
   concurrency: number;
   poll_interval_ms: number;
   lease_seconds: number;

@@ -1,3 +1,15 @@
-export { createInboxWorker, type InboxWorker, type InboxWorkerOptions, type InboxWorkerStats } from './inbox-worker.js';
+export { createInboxWorker, type InboxLane, type InboxWorker, type InboxWorkerOptions, type InboxWorkerStats } from './inbox-worker.js';
+export { createInboxStore, type ClaimOptions, type InboxStore, type ListInboxFilter } from './inbox.store.js';
 export { computeBackoffSeconds, runHandlers, type HandlerRunResult, type RunHandlersContext } from './run-handlers.js';
-export type { InboxItem, InboxLogger, InboxOutcome, InboxRetrySettings, InboxStore, InboxWorkerSettings } from './inbox.types.js';
+export type {
+  InboxItem,
+  InboxLaneSettings,
+  InboxLogger,
+  InboxOutcome,
+  InboxRetrySettings,
+  InboxSourceKind,
+  InboxSourceStats,
+  InboxStatus,
+  NewInboxItem,
+  SourceRef,
+} from './inbox.types.js';

@@ -29,9 +29,9 @@ export function computeBackoffSeconds(attempts: number, settings: InboxRetrySett
 
 /**
  * Runs one claimed item's handlers that have not yet succeeded, in parallel, and decides what becomes
- * of the item: done, retried later with backoff, or failed once it has used every attempt.
+ * of the item: done, retried later with backoff, or a dead letter once it has used every attempt.
  */
-export async function runHandlers<H extends EventHandler>(item: InboxItem, context: RunHandlersContext<H>): Promise<InboxOutcome> {
+export async function runHandlers<H extends EventHandler>(item: Pick<InboxItem, 'attempts' | 'run_ids' | 'completed_handlers'>, context: RunHandlersContext<H>): Promise<InboxOutcome> {
   if (context.handlers.length === 0) return { status: 'ignored', finishedAt: isoNow(context.now()), lastError: null, runIds: item.run_ids, completedHandlers: item.completed_handlers };
   const pending = context.handlers.filter((handler) => !item.completed_handlers.includes(handlerKey(handler)));
   const results = await Promise.all(
@@ -53,6 +53,6 @@ export async function runHandlers<H extends EventHandler>(item: InboxItem, conte
   if (errors.length === 0) return { status: 'done', finishedAt: isoNow(now), lastError: null, runIds, completedHandlers };
   const lastError = errors.join('; ');
   if (context.stopping()) return { status: 'pending', nextAttemptAt: isoNow(now), lastError, runIds, completedHandlers, refundAttempt: true };
-  if (item.attempts >= context.settings.max_attempts) return { status: 'failed', finishedAt: isoNow(now), lastError, runIds, completedHandlers };
+  if (item.attempts >= context.settings.max_attempts) return { status: 'dead', finishedAt: isoNow(now), lastError, runIds, completedHandlers };
   return { status: 'pending', nextAttemptAt: isoAfterSeconds(computeBackoffSeconds(item.attempts, context.settings), now), lastError, runIds, completedHandlers };
 }

@@ -1,9 +1,8 @@
 import type { WebhookConfig, WebhookSettings } from '../../../config/index.js';
 import { isoNow } from '../../../ids.js';
-import { runHandlers, type InboxOutcome } from '../inbox/index.js';
+import { runHandlers, type InboxItem, type InboxOutcome } from '../inbox/index.js';
 import { matchHandlers } from '../templates/index.js';
-import type { WebhookDelivery } from './webhook-delivery.store.js';
-import type { StartRun } from './webhook.types.js';
+import type { StartRun } from '../trigger.types.js';
 
 export interface HandleDeliveryContext {
   /** The delivery's webhook as configured now; undefined when it was removed from the config. */
@@ -15,11 +14,11 @@ export interface HandleDeliveryContext {
   stopping: () => boolean;
 }
 
-/** Runs one claimed delivery's matching handlers against the current config and decides what becomes of it. */
-export async function handleDelivery(delivery: WebhookDelivery, context: HandleDeliveryContext): Promise<InboxOutcome> {
+/** Runs one claimed webhook delivery's matching handlers against the current config and decides what becomes of it. */
+export async function handleDelivery(delivery: InboxItem, context: HandleDeliveryContext): Promise<InboxOutcome> {
   const { webhook } = context;
-  if (!webhook) return { status: 'failed', finishedAt: isoNow(context.now()), lastError: `webhook "${delivery.webhook}" is no longer configured`, runIds: delivery.run_ids, completedHandlers: delivery.completed_handlers };
-  const metadata = { delivery_id: delivery.delivery_id, event: delivery.event, webhook: delivery.webhook };
+  if (!webhook) return { status: 'dead', finishedAt: isoNow(context.now()), lastError: `webhook "${delivery.source_name}" is no longer configured`, runIds: delivery.run_ids, completedHandlers: delivery.completed_handlers };
+  const metadata = { item_id: delivery.item_id, event: delivery.event, source: `webhook:${delivery.source_name}` };
   return runHandlers(delivery, {
     handlers: matchHandlers(webhook.handlers, delivery.event),
     payload: JSON.parse(delivery.payload) as unknown,

@@ -7,8 +7,8 @@ import { resolveDedupeKey } from './resolve-dedupe-key.js';
 import { resolveEventName } from './resolve-event-name.js';
 import type { SignedRequest } from './verification.types.js';
 import { verifyWebhookSignature } from './verify-webhook-signature.js';
-import type { WebhookDelivery, WebhookDeliveryStore } from './webhook-delivery.store.js';
-import type { WebhookLogger } from './webhook.types.js';
+import type { InboxItem, InboxStore } from '../inbox/index.js';
+import type { TriggerLogger } from '../trigger.types.js';
 
 /** Request headers kept with a delivery: ids and event names for operators, never signatures. */
 const KEPT_HEADERS = ['content-type', 'user-agent', 'x-event-type', 'webhook-id', 'x-webhook-id', 'x-github-event', 'x-github-delivery', 'x-github-hook-id', 'x-slack-retry-num', 'x-slack-retry-reason', 'x-slack-request-timestamp'];
@@ -37,12 +37,12 @@ export interface WebhookIntake {
 }
 
 export interface WebhookIntakeOptions {
-  store: WebhookDeliveryStore;
+  store: InboxStore;
   webhooks: WebhooksConfig;
-  logger: WebhookLogger;
+  logger: TriggerLogger;
   now?: () => Date;
   /** Called once a new delivery is stored and waits for the worker (wire it to the worker's wake). */
-  onAccepted?: (delivery: WebhookDelivery) => void;
+  onAccepted?: (delivery: InboxItem) => void;
 }
 
 export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntake {
@@ -72,9 +72,10 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
         return { kind: 'challenge', challenge: payload.challenge };
       }
       const event = resolveEventName(webhook, payload, request);
-      const { delivery, duplicate } = await options.store.insert({
-        delivery_id: createId('del'),
-        webhook: name,
+      const { item: delivery, duplicate } = await options.store.insert({
+        item_id: createId('del'),
+        source_kind: 'webhook',
+        source_name: name,
         event,
         dedupe_key: resolveDedupeKey(webhook.verification, payload, request),
         payload: json,
@@ -86,8 +87,8 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
       counters.last_received_at = isoNow(receivedAt);
       if (duplicate) counters.duplicates += 1;
       else if (delivery.status === 'pending') options.onAccepted?.(delivery);
-      options.logger.info({ webhook: name, delivery_id: delivery.delivery_id, event: delivery.event, duplicate, status: delivery.status }, 'webhook delivery accepted');
-      return { kind: 'accepted', delivery_id: delivery.delivery_id, event: delivery.event, duplicate };
+      options.logger.info({ webhook: name, delivery_id: delivery.item_id, event: delivery.event, duplicate, status: delivery.status }, 'webhook delivery accepted');
+      return { kind: 'accepted', delivery_id: delivery.item_id, event: delivery.event, duplicate };
     },
   };
 }

@@ -36,7 +36,7 @@ it('runs deliveries accepted just before kill -9 after the restart, including th
     await worker.start();
     await worker.processDue();
     await worker.stop();
-    expect(restarted.runs.calls.map((call) => [call.metadata.delivery_id, call.prompt]).sort()).toEqual([[inProgress, 'order o-1'], [waiting, 'order o-2']].sort());
+    expect(restarted.runs.calls.map((call) => [call.metadata.item_id, call.prompt]).sort()).toEqual([[inProgress, 'order o-1'], [waiting, 'order o-2']].sort());
     expect((await restarted.store.list()).map((delivery) => delivery.status)).toEqual(['done', 'done']);
   } finally {
     await restarted.close();

@@ -27,7 +27,7 @@ async function postTwice(name: string, body: string, sign: () => Promise<Record<
 
 async function runsOfDelivery(deliveryId: unknown): Promise<number> {
   await harness.worker.processDue();
-  return harness.runs.calls.filter((call) => call.metadata.delivery_id === deliveryId).length;
+  return harness.runs.calls.filter((call) => call.metadata.item_id === deliveryId).length;
 }
 
 it.each([

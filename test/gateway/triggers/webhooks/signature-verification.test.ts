@@ -54,22 +54,22 @@ async function expectAccepted(name: string, body: string, headers: Record<string
 /** Handles every due delivery and returns the run request made for this one. */
 async function runFor(deliveryId: string) {
   await harness.worker.processDue();
-  return harness.runs.calls.find((call) => call.metadata.delivery_id === deliveryId);
+  return harness.runs.calls.find((call) => call.metadata.item_id === deliveryId);
 }
 
 /** 401 in our error shape, and nothing stored for the webhook. */
 async function expectRejected(name: string, body: string, headers: Record<string, string>): Promise<void> {
-  const before = (await harness.store.list({ webhook: name })).length;
+  const before = (await harness.store.list({ kind: 'webhook', name: name })).length;
   const response = await harness.post(name, body, headers);
   expect(response).toMatchObject({ status: 401, body: { error: { type: 'authentication_error', code: 'invalid_signature' } } });
-  expect(await harness.store.list({ webhook: name })).toHaveLength(before);
+  expect(await harness.store.list({ kind: 'webhook', name: name })).toHaveLength(before);
 }
 
 describe('stripe verification', () => {
   it('accepts a delivery signed by the stripe library and runs the handler with the rendered prompt', async () => {
     const body = stripeEvent();
     const id = await expectAccepted('stripe', body, { 'stripe-signature': stripeSignature(body, 'whsec_new_secret', harness.clock.seconds()) }, 'stripe.invoice.paid');
-    expect(await runFor(id)).toEqual({ agentName: 'billing', prompt: `Invoice in_${sequence} paid by cus_42.`, source: 'webhook', metadata: { delivery_id: id, event: 'stripe.invoice.paid', webhook: 'stripe' } });
+    expect(await runFor(id)).toEqual({ agentName: 'billing', prompt: `Invoice in_${sequence} paid by cus_42.`, source: 'webhook', metadata: { item_id: id, event: 'stripe.invoice.paid', source: 'webhook:stripe' } });
     expect(await harness.store.get(id)).toMatchObject({ status: 'done', attempts: 1 });
   });
 
@@ -173,7 +173,7 @@ it('runs start only for stored deliveries, and no secret reaches the logs', asyn
   await harness.worker.processDue();
   const stored = await harness.store.list({ limit: 1000 });
   expect(stored.every((delivery) => delivery.status === 'done')).toBe(true);
-  expect(harness.runs.calls.map((call) => call.metadata.delivery_id).sort()).toEqual(stored.map((delivery) => delivery.delivery_id).sort());
+  expect(harness.runs.calls.map((call) => call.metadata.item_id).sort()).toEqual(stored.map((delivery) => delivery.item_id).sort());
   expect(harness.logger.entries.some((entry) => entry.message === 'webhook signature verification failed' && entry.object.reason === 'timestamp outside the tolerance')).toBe(true);
   for (const secret of ['whsec_old_secret', 'whsec_new_secret', 'github-hook-secret', 'slack-signing-secret', 'generic-hook-secret']) expect(harness.logger.text).not.toContain(secret);
 });

@@ -1,22 +1,19 @@
 import type { FastifyInstance } from 'fastify';
-import type { Kysely } from 'kysely';
 import { createAuthenticator, createTokenService, createTokenStore } from '../../../../src/auth/index.js';
 import { parseConfigText, type AuthConfig, type Config } from '../../../../src/config/index.js';
 import { createDatabase, type DatabaseHandle } from '../../../../src/db/index.js';
-import { up as migrateWebhooks } from '../../../../src/db/migrations/2026-11-22-004-webhooks.js';
 import {
-  createWebhookDeliveryStore,
-  createWebhookIntake,
-  createWebhookWorker,
+  createInboxStore,
+  createTriggers,
   webhooksRoutes,
+  type HandlerRunResult,
+  type InboxStore,
+  type InboxWorker,
   type StartRun,
-  type WebhookDeliveryStore,
-  type WebhookLogger,
-  type WebhookRunRequest,
-  type WebhookRunResult,
-  type WebhookWorker,
-  type WebhookWorkerOptions,
-} from '../../../../src/gateway/triggers/webhooks/index.js';
+  type TriggerLogger,
+  type TriggerRunRequest,
+  type TriggersOptions,
+} from '../../../../src/gateway/triggers/index.js';
 import { createServer, registerAuthHooks } from '../../../../src/http/index.js';
 import { tempDataDir, type TestDatabase } from '../../../support/databases.js';
 
@@ -40,15 +37,15 @@ export class TestClock {
 
 /** A stand-in for the agent runtime: records every run request and answers with `behaviour`. */
 export class FakeRuns {
-  readonly calls: WebhookRunRequest[] = [];
-  behaviour: (request: WebhookRunRequest, index: number) => Promise<WebhookRunResult> | WebhookRunResult = (_request, index) => ({ runId: `run_${index}`, status: 'completed' });
+  readonly calls: TriggerRunRequest[] = [];
+  behaviour: (request: TriggerRunRequest, index: number) => Promise<HandlerRunResult> | HandlerRunResult = (_request, index) => ({ runId: `run_${index}`, status: 'completed' });
   readonly startRun: StartRun = async (request) => {
     this.calls.push(request);
     return this.behaviour(request, this.calls.length);
   };
 }
 
-export class CapturingLogger implements WebhookLogger {
+export class CapturingLogger implements TriggerLogger {
   readonly entries: { level: string; object: Record<string, unknown>; message: string }[] = [];
   info = (object: Record<string, unknown>, message: string) => void this.entries.push({ level: 'info', object, message });
   warn = (object: Record<string, unknown>, message: string) => void this.entries.push({ level: 'warn', object, message });
@@ -58,25 +55,19 @@ export class CapturingLogger implements WebhookLogger {
   }
 }
 
-/** Runs this feature's migration unless the app's migration list already did. */
-export async function migrateWebhookTables(db: Kysely<unknown>): Promise<void> {
-  const tables = await db.introspection.getTables();
-  if (!tables.some((table) => table.name === 'webhook_deliveries')) await migrateWebhooks(db);
-}
-
 export interface WebhookHarness {
   url: string;
   config: Config;
   database: DatabaseHandle;
-  store: WebhookDeliveryStore;
-  worker: WebhookWorker;
+  store: InboxStore;
+  worker: InboxWorker;
   runs: FakeRuns;
   clock: TestClock;
   logger: CapturingLogger;
   server: FastifyInstance;
   post(name: string, body: string | Buffer, headers?: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Another worker over the same store, as a second replica (or the restarted process) would have. */
-  createWorker(overrides?: Partial<WebhookWorkerOptions>): WebhookWorker;
+  createWorker(overrides?: Partial<TriggersOptions>): InboxWorker;
   close(): Promise<void>;
 }
 
@@ -85,14 +76,16 @@ export async function startWebhookHarness(yaml: string, options: { database?: Te
   const temp = options.database ? undefined : tempDataDir();
   const config = parseConfigText(`${AGENTS_YAML}\n${yaml}`, 'webhooks.yaml');
   const database = await createDatabase({ databaseUrl: options.database?.databaseUrl, dataDir: options.database?.dataDir ?? temp!.dataDir });
-  await migrateWebhookTables(database.db as Kysely<unknown>);
   const clock = new TestClock();
   const runs = new FakeRuns();
   const logger = new CapturingLogger();
-  const store = createWebhookDeliveryStore(database.db);
-  const createWorker = (overrides: Partial<WebhookWorkerOptions> = {}) => createWebhookWorker({ store, startRun: runs.startRun, config, logger, now: clock.now, ...overrides });
-  const worker = createWorker();
-  const intake = createWebhookIntake({ store, webhooks: config.webhooks, logger, now: clock.now, onAccepted: () => worker.wake() });
+  const store = createInboxStore(database.db);
+  // Wired as src/app.ts wires it: one inbox, its worker and the webhook intake.
+  const build = (overrides: Partial<TriggersOptions> = {}) => createTriggers({ store, startRun: runs.startRun, config, logger, now: clock.now, ...overrides });
+  const triggers = build();
+  const worker = triggers.worker;
+  const intake = triggers.webhookIntake!;
+  const createWorker = (overrides: Partial<TriggersOptions> = {}) => build(overrides).worker;
 
   const authConfig: AuthConfig = { api_keys: ['webhook-test-api-key'], jwt: undefined, tokens: { default_expires_in_seconds: 60, max_expires_in_seconds: 60 } };
   const tokens = createTokenService({ store: createTokenStore(database.db), config: authConfig.tokens, agentExists: () => true });

@@ -48,7 +48,7 @@ describe('statuses', () => {
     const body = JSON.stringify({ type: 'order.created', padding: 'x'.repeat(5000) });
     const response = await harness.post('generic', body, signed(body));
     expect(response).toMatchObject({ status: 413, body: { error: { type: 'payload_too_large_error', code: 'payload_too_large' } } });
-    expect(await harness.store.list({ webhook: 'generic' })).toEqual([]);
+    expect(await harness.store.list({ kind: 'webhook', name: 'generic' })).toEqual([]);
   });
 
   it('answers 400 for a verified body that is not JSON, or not a JSON object, and stores nothing', async () => {
@@ -56,7 +56,7 @@ describe('statuses', () => {
       const response = await harness.post('generic', body, signed(body));
       expect(response).toMatchObject({ status: 400, body: { error: { type: 'invalid_request_error', code } } });
     }
-    expect(await harness.store.list({ webhook: 'generic' })).toEqual([]);
+    expect(await harness.store.list({ kind: 'webhook', name: 'generic' })).toEqual([]);
   });
 
   it('checks the signature before the JSON: an unsigned malformed body gets 401', async () => {
@@ -77,7 +77,7 @@ describe('slack url_verification', () => {
     const body = JSON.stringify({ token: 'legacy', challenge: 'challenge-3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P', type: 'url_verification' });
     const response = await harness.post('slack', body, slackHeaders(body, 'slack-signing-secret', harness.clock.seconds()));
     expect(response).toEqual({ status: 200, body: { challenge: 'challenge-3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P' } });
-    expect(await harness.store.list({ webhook: 'slack' })).toEqual([]);
+    expect(await harness.store.list({ kind: 'webhook', name: 'slack' })).toEqual([]);
   });
 
   it('rejects an unsigned challenge', async () => {
@@ -94,7 +94,7 @@ describe('event names and handlers', () => {
     return response.body as { delivery_id: string; event: string };
   }
 
-  const runsOf = (deliveryId: string) => harness.runs.calls.filter((call) => call.metadata.delivery_id === deliveryId).map((call) => [call.agentName, call.prompt]);
+  const runsOf = (deliveryId: string) => harness.runs.calls.filter((call) => call.metadata.item_id === deliveryId).map((call) => [call.agentName, call.prompt]);
 
   it('runs every handler that matches, exactly or by a trailing .* wildcard', async () => {
     const { delivery_id, event } = await deliver({ type: 'order.created', id: 'o-1' });

@@ -5,7 +5,7 @@ import { CRASH_YAML } from './crash-config.js';
 
 const harness = await startWebhookHarness(CRASH_YAML, { database: { dataDir: process.argv[2], drop: async () => undefined } });
 harness.runs.behaviour = (request) => {
-  console.log(`run-started ${request.metadata.delivery_id}`);
+  console.log(`run-started ${request.metadata.item_id}`);
   return new Promise(() => undefined);
 };
 await harness.worker.start();

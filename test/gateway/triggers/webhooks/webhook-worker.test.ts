@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { WebhookRunResult } from '../../../../src/gateway/triggers/webhooks/index.js';
+import type { HandlerRunResult } from '../../../../src/gateway/triggers/index.js';
 import { dialects, type TestDatabase } from '../../../support/databases.js';
 import { startWebhookHarness, type WebhookHarness } from './webhook-harness.js';
 import { hmacHex } from './signing.js';
@@ -20,7 +20,7 @@ webhooks:
       - { event: pair.*, agent: triage, prompt: "triage {{id}}" }
 `;
 
-const failed = (runId: string): WebhookRunResult => ({ runId, status: 'failed', error: 'model unavailable' });
+const failed = (runId: string): HandlerRunResult => ({ runId, status: 'failed', error: 'model unavailable' });
 
 for (const dialect of await dialects()) {
   describe.skipIf(dialect.skip)(`webhook worker on ${dialect.name}`, () => {
@@ -45,9 +45,9 @@ for (const dialect of await dialects()) {
       expect(response.status).toBe(202);
       return response.body.delivery_id as string;
     }
-    const callsFor = (deliveryId: string) => harness.runs.calls.filter((call) => call.metadata.delivery_id === deliveryId);
+    const callsFor = (deliveryId: string) => harness.runs.calls.filter((call) => call.metadata.item_id === deliveryId);
 
-    it('retries a failing handler with doubling backoff, then keeps the delivery as failed', async () => {
+    it('retries a failing handler with doubling backoff, then keeps the delivery as a dead letter', async () => {
       harness.runs.behaviour = (_request, index) => failed(`run_${index}`);
       const id = await deliver();
       await harness.worker.processDue();
@@ -68,17 +68,17 @@ for (const dialect of await dialects()) {
       harness.clock.advance(15);
       await harness.worker.processDue();
       const final = await harness.store.get(id);
-      expect(final).toMatchObject({ status: 'failed', attempts: 3, finished_at: harness.clock.now().toISOString() });
+      expect(final).toMatchObject({ status: 'dead', attempts: 3, finished_at: harness.clock.now().toISOString() });
       expect(final!.run_ids).toHaveLength(3);
-      expect((await harness.store.list({ status: 'failed' })).map((item) => item.delivery_id)).toContain(id);
+      expect((await harness.store.list({ status: 'dead' })).map((item) => item.item_id)).toContain(id);
 
       harness.clock.advance(3600);
       await harness.worker.processDue();
       expect(callsFor(id)).toHaveLength(3);
 
-      // An operator's retry queues it again with fresh attempts.
+      // An operator's replay queues it again with fresh attempts.
       harness.runs.behaviour = (_request, index) => ({ runId: `run_${index}`, status: 'completed' });
-      await harness.store.retry(id, harness.clock.now().toISOString());
+      await harness.store.replay(id, harness.clock.now().toISOString());
       await harness.worker.processDue();
       expect(await harness.store.get(id)).toMatchObject({ status: 'done', attempts: 1 });
       expect(callsFor(id)).toHaveLength(4);
@@ -119,7 +119,7 @@ for (const dialect of await dialects()) {
       const pending = await deliver();
       const claimed = await deliver();
       // The crashed process had claimed one of them; its lease is still running.
-      await harness.store.claimDue({ now: harness.clock.now().toISOString(), workerId: 'crashed', leaseUntil: new Date(harness.clock.now().getTime() + 60_000).toISOString(), limit: 10 });
+      await harness.store.claimDue({ now: harness.clock.now().toISOString(), workerId: 'crashed', leaseUntil: new Date(harness.clock.now().getTime() + 60_000).toISOString(), limit: 10, kinds: ['webhook'] });
       const restarted = harness.createWorker({ reclaimAllOnStart: true });
       await restarted.start();
       await restarted.processDue();
@@ -131,7 +131,7 @@ for (const dialect of await dialects()) {
 
     it('leaves another live worker its claim, and takes it over once the lease lapses', async () => {
       const id = await deliver();
-      await harness.store.claimDue({ now: harness.clock.now().toISOString(), workerId: 'replica-a', leaseUntil: new Date(harness.clock.now().getTime() + 60_000).toISOString(), limit: 10 });
+      await harness.store.claimDue({ now: harness.clock.now().toISOString(), workerId: 'replica-a', leaseUntil: new Date(harness.clock.now().getTime() + 60_000).toISOString(), limit: 10, kinds: ['webhook'] });
       const replica = harness.createWorker();
       await replica.start();
       await replica.processDue();
@@ -150,7 +150,7 @@ for (const dialect of await dialects()) {
     });
 
     it('leaves a delivery whose run ends during shutdown pending, without counting the attempt', async () => {
-      const finishers: ((result: WebhookRunResult) => void)[] = [];
+      const finishers: ((result: HandlerRunResult) => void)[] = [];
       harness.runs.behaviour = () => new Promise((resolve) => finishers.push(resolve));
       const worker = harness.createWorker();
       await worker.start();

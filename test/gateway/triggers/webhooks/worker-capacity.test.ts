@@ -46,8 +46,8 @@ for (const dialect of await dialects()) {
           return response.body.delivery_id as string;
         }),
       );
-      await expect.poll(async () => (await harness.store.countByStatus('burst')).done, { timeout: 20_000, interval: 50 }).toBe(40);
-      const handled = new Set(harness.runs.calls.map((call) => call.metadata.delivery_id));
+      await expect.poll(async () => (await harness.store.stats())[0]?.done, { timeout: 20_000, interval: 50 }).toBe(40);
+      const handled = new Set(harness.runs.calls.map((call) => call.metadata.item_id));
       expect([...handled].sort()).toEqual([...ids].sort());
       expect(peak).toBeLessThanOrEqual(2);
     });
