@@ -10,7 +10,7 @@ export type { ContentFilterConfig, GuardrailsConfig, GuardrailsOverrideConfig, H
 export type { PricingConfig } from './pricing.schema.js';
 export type { ProviderConfig, ProvidersConfig } from './providers.schema.js';
 export type { ServerConfig } from './server.schema.js';
-export { WEBHOOK_VERIFICATIONS } from './webhooks.schema.js';
+export { STANDARD_WEBHOOKS_SECRET_PREFIX, WEBHOOK_VERIFICATIONS } from './webhooks.schema.js';
 export type { WebhookConfig, WebhookHandlerConfig, WebhookSettings, WebhooksConfig, WebhookVerification } from './webhooks.schema.js';
 export type { BuiltinToolConfig, HttpToolConfig, McpToolConfig, ToolsConfig } from './tools.schema.js';
 export { BUILTIN_TOOL_NAMES } from './tools.schema.js';

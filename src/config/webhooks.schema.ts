@@ -1,7 +1,12 @@
 import Mustache from 'mustache';
 import { z } from 'zod';
 
-export const WEBHOOK_VERIFICATIONS = ['hmac-sha256', 'stripe', 'slack', 'github'] as const;
+export const WEBHOOK_VERIFICATIONS = ['hmac-sha256', 'stripe', 'slack', 'github', 'standard-webhooks'] as const;
+
+/** Standard Webhooks secrets are `whsec_` plus base64 key bytes; a secret without the prefix is used as its raw bytes. */
+export const STANDARD_WEBHOOKS_SECRET_PREFIX = 'whsec_';
+
+const HEADER_NAME = /^[A-Za-z0-9-]+$/;
 
 /** Webhook names become a path segment and the first part of every event name, so no dots or slashes. */
 export const WEBHOOK_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -33,8 +38,13 @@ export const webhookSchema = z
     /** Several secrets while one is being rotated: a signature made with any of them is accepted. */
     secrets: z.array(z.string().min(1)).min(1).optional(),
     /** Overrides the mode's signature header (X-Signature, Stripe-Signature, X-Slack-Signature, X-Hub-Signature-256). */
-    signature_header: z.string().regex(/^[A-Za-z0-9-]+$/, 'signature_header must be an HTTP header name').optional(),
-    /** Maximum age (and clock skew) of a signed timestamp, for stripe and slack. */
+    signature_header: z.string().regex(HEADER_NAME, 'signature_header must be an HTTP header name').optional(),
+    /**
+     * `hmac-sha256` only: the header carrying the unix-seconds timestamp the sender signs with the body
+     * (`<timestamp>.<body>`). Without it a captured delivery stays valid forever (only the dedupe stops it).
+     */
+    timestamp_header: z.string().regex(HEADER_NAME, 'timestamp_header must be an HTTP header name').optional(),
+    /** Maximum age (and clock skew) of a signed timestamp: stripe, slack, standard-webhooks, hmac-sha256 with timestamp_header. */
     tolerance_seconds: z.number().int().positive().default(300),
     handlers: z.array(webhookHandlerSchema).default([]),
   })
@@ -42,12 +52,29 @@ export const webhookSchema = z
     if ((webhook.secret === undefined) === (webhook.secrets === undefined)) {
       ctx.addIssue({ code: 'custom', path: ['secret'], message: 'give exactly one of "secret" or "secrets"' });
     }
+    if (webhook.timestamp_header !== undefined && webhook.verification !== 'hmac-sha256') {
+      ctx.addIssue({ code: 'custom', path: ['timestamp_header'], message: 'timestamp_header applies to verification "hmac-sha256" only (the other modes define their own timestamp)' });
+    }
+    if (webhook.verification === 'standard-webhooks') {
+      const secrets = webhook.secrets ?? (webhook.secret === undefined ? [] : [webhook.secret]);
+      secrets.forEach((secret, index) => {
+        if (secret.startsWith(STANDARD_WEBHOOKS_SECRET_PREFIX) && !isBase64Key(secret.slice(STANDARD_WEBHOOKS_SECRET_PREFIX.length))) {
+          ctx.addIssue({ code: 'custom', path: webhook.secrets ? ['secrets', index] : ['secret'], message: 'a "whsec_" secret must be followed by its key in base64' });
+        }
+      });
+    }
     webhook.handlers.forEach((handler, index) => {
       if (handler.event !== '*' && !handler.event.startsWith(`${webhook.name}.`)) {
         ctx.addIssue({ code: 'custom', path: ['handlers', index, 'event'], message: `event must start with "${webhook.name}." (events are named <webhook>.<event type>) or be "*"` });
       }
     });
   });
+
+/** Non-empty standard base64, padding optional: Buffer.from would silently skip bad characters, so a typo'd secret is caught at load. */
+function isBase64Key(text: string): boolean {
+  const bytes = Buffer.from(text, 'base64');
+  return bytes.length > 0 && bytes.toString('base64').replace(/=+$/, '') === text.replace(/=+$/, '');
+}
 
 export const webhooksSchema = z
   .array(webhookSchema)

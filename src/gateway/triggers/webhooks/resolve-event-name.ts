@@ -25,6 +25,9 @@ function resolveEventType(verification: WebhookVerification, payload: WebhookPay
     }
     case 'hmac-sha256':
       return text(payload.type) ?? headerValue(request, 'x-event-type');
+    case 'standard-webhooks':
+      // The specification's payload is `{ type, timestamp, data }`.
+      return text(payload.type);
     default: {
       const unhandled: never = verification;
       return unhandled;

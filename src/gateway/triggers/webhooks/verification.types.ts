@@ -8,6 +8,8 @@ export interface VerifySignatureOptions {
   secrets: readonly string[];
   /** Lower-cased header name that carries the signature. */
   signatureHeader: string;
+  /** Lower-cased header with the signed unix-seconds timestamp (`hmac-sha256`'s `timestamp_header`); unset: none. */
+  timestampHeader?: string;
   toleranceSeconds: number;
   now: Date;
 }
@@ -21,6 +23,11 @@ export type SignatureVerifier = (request: SignedRequest, options: VerifySignatur
 export function headerValue(request: SignedRequest, name: string): string | undefined {
   const value = request.headers[name];
   return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** A unix-seconds timestamp as senders write it: digits only. */
+export function isUnixSeconds(value: string | undefined): value is string {
+  return value !== undefined && /^\d{1,12}$/.test(value);
 }
 
 export function isWithinTolerance(timestampSeconds: number, options: VerifySignatureOptions): boolean {

@@ -10,8 +10,12 @@ import { verifyWebhookSignature } from './verify-webhook-signature.js';
 import type { InboxItem, InboxStore } from '../inbox/index.js';
 import type { TriggerLogger } from '../trigger.types.js';
 
-/** Request headers kept with a delivery: ids and event names for operators, never signatures. */
-const KEPT_HEADERS = ['content-type', 'user-agent', 'x-event-type', 'webhook-id', 'x-webhook-id', 'x-github-event', 'x-github-delivery', 'x-github-hook-id', 'x-slack-retry-num', 'x-slack-retry-reason', 'x-slack-request-timestamp'];
+/**
+ * Request headers kept with a delivery: ids, timestamps and event names for operators, never signatures
+ * (`webhook-signature`, `x-signature`, …). The unsigned ids (`x-webhook-id`, `x-github-delivery`) are kept
+ * to look deliveries up, but are not used as dedupe keys.
+ */
+const KEPT_HEADERS = ['content-type', 'user-agent', 'x-event-type', 'webhook-id', 'webhook-timestamp', 'x-webhook-id', 'x-github-event', 'x-github-delivery', 'x-github-hook-id', 'x-slack-retry-num', 'x-slack-retry-reason', 'x-slack-request-timestamp'];
 
 export type IntakeResult =
   | { kind: 'challenge'; challenge: string }

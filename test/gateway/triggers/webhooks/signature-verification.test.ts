@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startWebhookHarness, type WebhookHarness } from './webhook-harness.js';
-import { githubSignature, hmacHex, slackHeaders, stripeSignature } from './signing.js';
+import { githubSignature, hmacHex, hmacTimestampHex, slackHeaders, standardWebhookHeaders, stripeSignature } from './signing.js';
+
+// Standard Webhooks secrets as senders issue them: `whsec_` plus the base64 of the key bytes.
+const SW_OLD = `whsec_${Buffer.from('standard-webhooks-old-key-0123456').toString('base64')}`;
+const SW_NEW = `whsec_${Buffer.from('standard-webhooks-new-key-6543210').toString('base64')}`;
 
 const YAML = `
 webhooks:
@@ -30,6 +34,22 @@ webhooks:
     signature_header: X-Custom-Signature
     handlers:
       - { event: "*", agent: billing, prompt: "custom" }
+  - name: sw
+    verification: standard-webhooks
+    secrets: ["${SW_OLD}", "${SW_NEW}"]
+    handlers:
+      - { event: sw.invoice.paid, agent: billing, prompt: "Standard {{data.invoice}}" }
+  - name: swraw
+    verification: standard-webhooks
+    secret: a-shared-secret-that-is-not-base64!
+    handlers:
+      - { event: "*", agent: billing, prompt: "raw" }
+  - name: stamped
+    verification: hmac-sha256
+    secret: stamped-hook-secret
+    timestamp_header: X-Webhook-Timestamp
+    handlers:
+      - { event: "*", agent: billing, prompt: "stamped {{n}}" }
 `;
 
 let harness: WebhookHarness;
@@ -42,6 +62,8 @@ afterAll(() => harness.close());
 const stripeEvent = (type = 'invoice.paid') => JSON.stringify({ id: `evt_${++sequence}`, type, data: { object: { id: `in_${sequence}`, customer: 'cus_42' } } });
 const githubEvent = () => JSON.stringify({ action: 'opened', issue: { number: ++sequence, title: 'Crash on start' } });
 const slackEvent = () => JSON.stringify({ type: 'event_callback', event_id: `Ev${++sequence}`, event: { type: 'app_mention', text: 'hello <@bot>' } });
+const standardEvent = () => JSON.stringify({ type: 'invoice.paid', timestamp: '2030-01-01T00:00:00Z', data: { invoice: `inv_${++sequence}` } });
+const stampedEvent = () => JSON.stringify({ n: ++sequence });
 const genericEvent = () => JSON.stringify({ type: 'order.created', note: `a&b ${++sequence}` });
 
 async function expectAccepted(name: string, body: string, headers: Record<string, string>, event: string): Promise<string> {
@@ -169,11 +191,88 @@ describe('hmac-sha256 verification', () => {
   });
 });
 
+describe('standard-webhooks verification', () => {
+  it('accepts a delivery signed by the standardwebhooks library and runs the handler', async () => {
+    const body = standardEvent();
+    const id = await expectAccepted('sw', body, standardWebhookHeaders(body, SW_NEW, `msg_${sequence}`, harness.clock.seconds()), 'sw.invoice.paid');
+    expect(await runFor(id)).toMatchObject({ agentName: 'billing', prompt: `Standard inv_${sequence}` });
+    const { headers } = (await harness.store.get(id))!;
+    expect(headers).toMatchObject({ 'webhook-id': `msg_${sequence}`, 'webhook-timestamp': String(harness.clock.seconds()) });
+    expect(headers).not.toHaveProperty('webhook-signature');
+  });
+
+  it('accepts either secret while one is rotated, and any v1 entry of several; other versions are skipped', async () => {
+    const old = standardEvent();
+    await expectAccepted('sw', old, standardWebhookHeaders(old, SW_OLD, `msg_${sequence}`, harness.clock.seconds()), 'sw.invoice.paid');
+    const both = standardEvent();
+    const id = `msg_${sequence}`;
+    const valid = standardWebhookHeaders(both, SW_NEW, id, harness.clock.seconds());
+    const other = standardWebhookHeaders(both, `whsec_${Buffer.from('not-a-configured-key').toString('base64')}`, id, harness.clock.seconds());
+    const signature = `v1a,${'A'.repeat(86)}== ${other['webhook-signature']} ${valid['webhook-signature']}`;
+    await expectAccepted('sw', both, { ...valid, 'webhook-signature': signature }, 'sw.invoice.paid');
+  });
+
+  it('uses a secret without the whsec_ prefix as its raw bytes, as the library does with format "raw"', async () => {
+    const body = standardEvent();
+    await expectAccepted('swraw', body, standardWebhookHeaders(body, 'a-shared-secret-that-is-not-base64!', `msg_${sequence}`, harness.clock.seconds(), { raw: true }), 'swraw.invoice.paid');
+  });
+
+  it('accepts a timestamp just inside the tolerance', async () => {
+    const body = standardEvent();
+    await expectAccepted('sw', body, standardWebhookHeaders(body, SW_NEW, `msg_${sequence}`, harness.clock.seconds() - 300), 'sw.invoice.paid');
+  });
+
+  it.each([
+    ['a wrong secret', (body: string, now: number) => ({ body, headers: standardWebhookHeaders(body, `whsec_${Buffer.from('wrong-key').toString('base64')}`, 'msg_x', now) })],
+    ['the whsec_ secret used as raw bytes', (body: string, now: number) => ({ body, headers: standardWebhookHeaders(body, SW_NEW, 'msg_x', now, { raw: true }) })],
+    ['a tampered body', (body: string, now: number) => ({ body: body.replace('invoice.paid', 'invoice.void'), headers: standardWebhookHeaders(body, SW_NEW, 'msg_x', now) })],
+    ['a webhook-id other than the signed one', (body: string, now: number) => ({ body, headers: { ...standardWebhookHeaders(body, SW_NEW, 'msg_x', now), 'webhook-id': 'msg_y' } })],
+    ['a webhook-timestamp other than the signed one', (body: string, now: number) => ({ body, headers: { ...standardWebhookHeaders(body, SW_NEW, 'msg_x', now), 'webhook-timestamp': String(now - 1) } })],
+    ['a stale timestamp', (body: string, now: number) => ({ body, headers: standardWebhookHeaders(body, SW_NEW, 'msg_x', now - 301) })],
+    ['a timestamp too far ahead', (body: string, now: number) => ({ body, headers: standardWebhookHeaders(body, SW_NEW, 'msg_x', now + 301) })],
+    ['no webhook-id', (body: string, now: number) => ({ body, headers: { ...standardWebhookHeaders(body, SW_NEW, 'msg_x', now), 'webhook-id': '' } })],
+    ['no webhook-timestamp', (body: string, now: number) => ({ body, headers: { ...standardWebhookHeaders(body, SW_NEW, 'msg_x', now), 'webhook-timestamp': '' } })],
+    ['no signature header', (body: string, now: number) => ({ body, headers: { 'webhook-id': 'msg_x', 'webhook-timestamp': String(now) } })],
+    ['a valid signature under another version', (body: string, now: number) => {
+      const headers = standardWebhookHeaders(body, SW_NEW, 'msg_x', now);
+      return { body, headers: { ...headers, 'webhook-signature': headers['webhook-signature'].replace('v1,', 'v2,') } };
+    }],
+  ])('rejects %s with 401 and stores nothing', async (_case, make) => {
+    const { body, headers } = make(standardEvent(), harness.clock.seconds());
+    await expectRejected('sw', body, headers);
+  });
+});
+
+describe('hmac-sha256 verification with timestamp_header', () => {
+  const stamped = (body: string, timestamp: number) => ({ 'x-webhook-timestamp': String(timestamp), 'x-signature': hmacTimestampHex(body, 'stamped-hook-secret', timestamp) });
+
+  it('accepts a fresh timestamp signed with the body, and one just inside the tolerance', async () => {
+    const body = stampedEvent();
+    const id = await expectAccepted('stamped', body, stamped(body, harness.clock.seconds()), 'stamped.unknown');
+    expect(await runFor(id)).toMatchObject({ prompt: `stamped ${sequence}` });
+    const older = stampedEvent();
+    await expectAccepted('stamped', older, stamped(older, harness.clock.seconds() - 300), 'stamped.unknown');
+  });
+
+  it.each([
+    ['a stale timestamp', (body: string, now: number) => ({ body, headers: stamped(body, now - 301) })],
+    ['a timestamp too far ahead', (body: string, now: number) => ({ body, headers: stamped(body, now + 301) })],
+    ['a timestamp header other than the signed one', (body: string, now: number) => ({ body, headers: { ...stamped(body, now - 10), 'x-webhook-timestamp': String(now) } })],
+    ['no timestamp header (a signature of the body alone)', (body: string) => ({ body, headers: { 'x-signature': hmacHex(body, 'stamped-hook-secret') } })],
+    ['a signature of the body alone, with a timestamp header', (body: string, now: number) => ({ body, headers: { 'x-webhook-timestamp': String(now), 'x-signature': hmacHex(body, 'stamped-hook-secret') } })],
+    ['a tampered body', (body: string, now: number) => ({ body: `${body} `, headers: stamped(body, now) })],
+    ['a wrong secret', (body: string, now: number) => ({ body, headers: { 'x-webhook-timestamp': String(now), 'x-signature': hmacTimestampHex(body, 'wrong', now) } })],
+  ])('rejects %s with 401 and stores nothing', async (_case, make) => {
+    const { body, headers } = make(stampedEvent(), harness.clock.seconds());
+    await expectRejected('stamped', body, headers);
+  });
+});
+
 it('runs start only for stored deliveries, and no secret reaches the logs', async () => {
   await harness.worker.processDue();
   const stored = await harness.store.list({ limit: 1000 });
   expect(stored.every((delivery) => delivery.status === 'done')).toBe(true);
   expect(harness.runs.calls.map((call) => call.metadata.item_id).sort()).toEqual(stored.map((delivery) => delivery.item_id).sort());
   expect(harness.logger.entries.some((entry) => entry.message === 'webhook signature verification failed' && entry.object.reason === 'timestamp outside the tolerance')).toBe(true);
-  for (const secret of ['whsec_old_secret', 'whsec_new_secret', 'github-hook-secret', 'slack-signing-secret', 'generic-hook-secret']) expect(harness.logger.text).not.toContain(secret);
+  for (const secret of ['whsec_old_secret', 'whsec_new_secret', 'github-hook-secret', 'slack-signing-secret', 'generic-hook-secret', SW_OLD, SW_NEW, 'stamped-hook-secret']) expect(harness.logger.text).not.toContain(secret);
 });

@@ -24,11 +24,23 @@ describe('webhooks config', () => {
     expect(parseConfigText(yaml(...BASE.slice(0, 4)), 'gw.yaml').webhooks).toEqual([]);
   });
 
+  it('takes a standard-webhooks secret with or without whsec_ (padding optional), and a timestamp_header for hmac-sha256', () => {
+    const config = parseConfigText(
+      yaml(...BASE, '  - { name: sw, verification: standard-webhooks, secrets: [whsec_c2VjcmV0, "whsec_c2VjcmV0Mg==", whsec_c2VjcmV0Mg, plain-secret] }', '  - { name: hm, verification: hmac-sha256, secret: s, timestamp_header: X-Webhook-Timestamp }'),
+      'gw.yaml',
+    );
+    expect(config.webhooks.map((webhook) => webhook.verification)).toEqual(['standard-webhooks', 'hmac-sha256']);
+    expect(config.webhooks[1]).toMatchObject({ timestamp_header: 'X-Webhook-Timestamp', tolerance_seconds: 300 });
+  });
+
   it.each([
     [['  - name: gh', '    verification: github', '    handlers:', '      - { event: gh.push, agent: nobody, prompt: hi }', '    secret: s'], 'gw.yaml:9: webhooks.0.handlers.0.agent: unknown agent "nobody"'],
     [['  - name: gh', '    verification: github'], 'gw.yaml:6: webhooks.0.secret: give exactly one of "secret" or "secrets"'],
     [['  - name: gh', '    verification: github', '    secret: a', '    secrets: [b]'], 'gw.yaml:8: webhooks.0.secret: give exactly one of "secret" or "secrets"'],
-    [['  - name: gh', '    verification: gitlab', '    secret: a'], 'gw.yaml:7: webhooks.0.verification: Invalid option: expected one of "hmac-sha256"|"stripe"|"slack"|"github"'],
+    [['  - name: gh', '    verification: gitlab', '    secret: a'], 'gw.yaml:7: webhooks.0.verification: Invalid option: expected one of "hmac-sha256"|"stripe"|"slack"|"github"|"standard-webhooks"'],
+    [['  - { name: gh, verification: github, secret: a, timestamp_header: X-Timestamp }'], 'gw.yaml:6: webhooks.0.timestamp_header: timestamp_header applies to verification "hmac-sha256" only (the other modes define their own timestamp)'],
+    [['  - { name: sw, verification: standard-webhooks, secret: "whsec_not base64!" }'], 'gw.yaml:6: webhooks.0.secret: a "whsec_" secret must be followed by its key in base64'],
+    [['  - name: sw', '    verification: standard-webhooks', '    secrets:', '      - whsec_c2VjcmV0', '      - whsec_'], 'gw.yaml:10: webhooks.0.secrets.1: a "whsec_" secret must be followed by its key in base64'],
     [['  - name: gh', '    verification: github', '    secret: a', '    handlers:', '      - { event: push, agent: billing, prompt: hi }'], 'gw.yaml:10: webhooks.0.handlers.0.event: event must start with "gh." (events are named <webhook>.<event type>) or be "*"'],
     [['  - name: gh', '    verification: github', '    secret: a', '    handlers:', '      - { event: gh.push, agent: billing, prompt: "{{#items}}open" }'], 'gw.yaml:10: webhooks.0.handlers.0.prompt: invalid prompt template: Unclosed section "items" at 14'],
     [['  - name: gh', '    verification: github', '    secret: a', '    handlers:', '      - { event: gh.*.push, agent: billing, prompt: hi }'], 'gw.yaml:10: webhooks.0.handlers.0.event: event is a dotted name such as "stripe.invoice.paid", optionally ending in ".*"'],
