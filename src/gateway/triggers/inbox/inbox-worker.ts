@@ -206,10 +206,12 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       await releaseStale();
       let handled = 0;
       for (;;) {
-        handled += await claim();
+        const taken = await claim();
+        handled += taken;
         const pending = inHand.flatMap((held) => [...held.values()]);
-        if (pending.length === 0) return handled;
-        await Promise.race(pending);
+        // Handlers may all have finished while the claim ran: only a claim that found nothing ends the round.
+        if (pending.length > 0) await Promise.race(pending);
+        else if (taken === 0) return handled;
       }
     },
 
