@@ -14,7 +14,7 @@ export type ModelStepResult = Extract<ModelStreamPart, { type: 'end' }>;
  */
 export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Promise<ModelStepResult> {
   await ctx.control.checkpoint();
-  ctx.budget?.beforeModelCall(ctx.recorder.totals().costUsd);
+  await ctx.budget?.beforeModelCall(ctx.recorder.totals().costUsd);
   const step = ctx.recorder.begin('model', ctx.agent.model);
   ctx.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'model' });
   const log = createPromptLog(ctx, messages);
@@ -43,7 +43,7 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
     usage_estimated: end.usage.estimated,
   });
   const charge = ctx.recorder.end(step, { status: 'completed', usage: end.usage, promptLog: log });
-  ctx.budget?.charge(charge.costUsd);
+  await ctx.budget?.charge(charge.costUsd);
   reportUsage(ctx, step, log, callMs, charge, end);
   return result;
 }

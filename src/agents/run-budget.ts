@@ -1,7 +1,7 @@
 import { BudgetExceededError } from '../errors.js';
 import type { ChatMessage } from '../llm/index.js';
 import type { RegisteredAgent } from './agent-registry.js';
-import type { BudgetAccount, BudgetHold, BudgetLedger } from './budget-ledger.js';
+import { toNanos, type BudgetAccount, type BudgetHold, type BudgetLedger } from './budget-ledger.js';
 import type { RunPricing } from './run-recorder.js';
 import type { RunSpendQueries } from './run-spend.store.js';
 
@@ -20,6 +20,7 @@ export interface RunBudgetsOptions {
 }
 
 export interface RunBudgetRequest {
+  runId: string;
   agent: RegisteredAgent;
   messages: ChatMessage[];
   maxTokens?: number;
@@ -31,9 +32,9 @@ export interface RunBudgetRequest {
 /** One run's budgets: admitted once, checked before every later model call, released at the end. */
 export interface RunBudget {
   /** Throws BudgetExceededError (402) once a budget is used up; the first call was checked at admission. */
-  beforeModelCall(runCostUsd: number): void;
-  charge(usd: number): void;
-  release(outcome: { completed: boolean; costUsd: number }): void;
+  beforeModelCall(runCostUsd: number): Promise<void>;
+  charge(usd: number): Promise<void>;
+  release(outcome: { completed: boolean; costUsd: number }): Promise<void>;
 }
 
 export interface RunBudgets {
@@ -64,7 +65,7 @@ export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
       const accounts = await accountsOf(request, options);
       const perRun = request.agent.max_cost_per_run_usd;
       if (accounts.length === 0 && perRun === undefined) return undefined;
-      const hold = accounts.length > 0 ? await options.ledger.admit(accounts, estimate(request)) : undefined;
+      const hold = accounts.length > 0 ? await options.ledger.admit(request.runId, accounts, estimate(request)) : undefined;
       return createRunBudget(hold, perRun, (costUsd) => learn(request.agent.name, costUsd));
     },
   };
@@ -77,10 +78,8 @@ async function accountsOf(request: RunBudgetRequest, options: RunBudgetsOptions)
     const day = (options.now?.() ?? new Date()).toISOString().slice(0, 10);
     accounts.push({
       key: `daily:${agent.name}:${day}`,
-      scope: `daily:${agent.name}`,
       limitUsd: agent.daily_budget_usd,
       label: `daily budget of agent "${agent.name}"`,
-      keepIdle: true,
       loadSpent: () => options.spend.spentByAgentSince(agent.name, `${day}T00:00:00.000Z`),
     });
   }
@@ -88,7 +87,7 @@ async function accountsOf(request: RunBudgetRequest, options: RunBudgetsOptions)
     const limit = request.tokenMaxCostUsd === undefined ? await options.tokenLimit?.(tokenId) : request.tokenMaxCostUsd;
     if (limit !== undefined && limit !== null) {
       const loadSpent = () => options.spend.spentByToken(tokenId);
-      accounts.push({ key: `token:${tokenId}`, scope: `token:${tokenId}`, limitUsd: limit, label: `max_cost_usd of access token ${tokenId}`, keepIdle: false, loadSpent });
+      accounts.push({ key: `token:${tokenId}`, limitUsd: limit, label: `max_cost_usd of access token ${tokenId}`, loadSpent });
     }
   }
   return accounts;
@@ -97,17 +96,17 @@ async function accountsOf(request: RunBudgetRequest, options: RunBudgetsOptions)
 function createRunBudget(hold: BudgetHold | undefined, perRunUsd: number | undefined, learn: (costUsd: number) => void): RunBudget {
   let calls = 0;
   return {
-    beforeModelCall(runCostUsd) {
+    async beforeModelCall(runCostUsd) {
       calls += 1;
       if (calls === 1) return;
-      if (perRunUsd !== undefined && runCostUsd >= perRunUsd) {
+      if (perRunUsd !== undefined && toNanos(runCostUsd) >= toNanos(perRunUsd)) {
         throw new BudgetExceededError(`The run reached its cost limit of $${perRunUsd} (max_cost_per_run_usd) before its next model call`);
       }
-      hold?.check();
+      await hold?.check();
     },
-    charge: (usd) => hold?.charge(usd),
-    release({ completed, costUsd }) {
-      hold?.release();
+    charge: async (usd) => hold?.charge(usd),
+    async release({ completed, costUsd }) {
+      await hold?.release();
       // Runs that failed before or during their first call would drag the estimate toward 0.
       if (hold && completed && costUsd > 0) learn(costUsd);
     },

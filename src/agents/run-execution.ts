@@ -68,7 +68,7 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
   await events.settled();
   await Promise.all([stored && persistEnd(execution, result, loop), ctx.reporter.settled(), persistSteps(execution)]);
   // After the run's cost is stored: an account loaded again from the store must see it.
-  ctx.budget?.release({ completed: result.status === 'completed', costUsd: result.costUsd });
+  await ctx.budget?.release({ completed: result.status === 'completed', costUsd: result.costUsd });
   return result;
 }
 

@@ -34,6 +34,8 @@ export function startRunLease(options: RunLeaseOptions): () => void {
       for (const run of options.live.values()) options.commands.reconcile(run, states.get(run.runId));
     }
     await options.store.interruptOrphans({ now: isoNow(new Date(now)), staleBefore: isoNow(new Date(now - options.staleMs)) });
+    // Budget reservations of runs that ended on a dead replica go back to their accounts.
+    await options.store.releaseEndedBudgetHolds();
   };
   const timer = setInterval(() => {
     if (busy) return;

@@ -86,7 +86,8 @@ export function createRunService(options: RunServiceOptions): RunService {
     ? async (run: LiveRun) => commands.reconcile(run, (await store.controlStates([run.runId])).get(run.runId))
     : undefined;
   const guardrails = options.guardrails && createAgentGuardrails(options.guardrails);
-  const budgets = createRunBudgets({ ledger: createBudgetLedger(), spend: store, pricing: options.pricing, tokenLimit: options.tokenLimit });
+  const ledger = createBudgetLedger(store);
+  const budgets = createRunBudgets({ ledger, spend: store, pricing: options.pricing, tokenLimit: options.tokenLimit });
 
   return {
     async start(request) {
@@ -113,7 +114,9 @@ export function createRunService(options: RunServiceOptions): RunService {
       const now = Date.now();
       // Alone, every unfinished run is an orphan; with other processes, only those whose executor stopped beating.
       const staleBefore = multiProcess ? isoNow(new Date(now - lease.staleMs)) : undefined;
-      return store.interruptOrphans({ now: isoNow(new Date(now)), staleBefore });
+      const interrupted = await store.interruptOrphans({ now: isoNow(new Date(now)), staleBefore });
+      await ledger.releaseEnded();
+      return interrupted;
     },
     async drain(timeoutMs) {
       await drainRuns([...live.values()], timeoutMs);

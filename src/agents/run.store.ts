@@ -2,13 +2,14 @@ import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { RunEvent } from '../bus/index.js';
 import { createDirectWrites, prepareQuery, type Database, type WriteQueue } from '../db/index.js';
 import { isoNow } from '../ids.js';
+import { createBudgetQueries, type BudgetQueries } from './budget.store.js';
 import { createRunCoordinationQueries, type RunCoordinationQueries } from './run-coordination.store.js';
 import { createRunCountQueries, type RunCountQueries } from './run-counts.store.js';
 import { createRunSpendQueries, type RunSpendQueries } from './run-spend.store.js';
 import type { ListRunsFilter, PromptLog, RunEnd, RunRecord, StepRecord } from './run.types.js';
 
 /** Persistence of runs, their steps and their event logs. A run is written at start and at its end; a step once, when it ends. */
-export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSpendQueries {
+export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSpendQueries, BudgetQueries {
   insertRun(run: RunRecord): Promise<void>;
   /** Writes the run's end and, in the same transaction, its event log: a run that reads as ended has its log. */
   finishRun(runId: string, end: RunEnd, events?: RunEvent[]): Promise<void>;
@@ -35,6 +36,7 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
     ...createRunCoordinationQueries(db),
     ...createRunCountQueries(db),
     ...createRunSpendQueries(db),
+    ...createBudgetQueries(db),
     insertRun(run) {
       const row = { ...run, control_request: null, heartbeat_at: run.started_at };
       return writes.write((trx) => insertRunRow(trx, row));

@@ -79,7 +79,7 @@ export async function startRun(deps: StartRunDeps, request: StartRunRequest): Pr
   };
   const session = request.sessionId && merged ? { id: request.sessionId, pending: merged.pending, service: deps.sessions } : undefined;
   const budgets = deps.budgets;
-  const admit = budgets && ((messages: ChatMessage[]) => budgets.admit({ agent, messages, maxTokens: ctx.maxTokens, tokenId: request.tokenId, tokenMaxCostUsd: request.tokenMaxCostUsd }));
+  const admit = budgets && ((messages: ChatMessage[]) => budgets.admit({ runId, agent, messages, maxTokens: ctx.maxTokens, tokenId: request.tokenId, tokenMaxCostUsd: request.tokenMaxCostUsd }));
   result = executeRun({ runId, ctx, conversation, controller, store: deps.runStore, bus: deps.bus, events, session, admit, log: deps.log, inserted });
   try {
     await inserted;

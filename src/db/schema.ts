@@ -22,6 +22,8 @@ export interface Database {
   mission_steps: MissionStepsTable;
   a2a_tasks: A2aTasksTable;
   inbox_items: InboxItemsTable;
+  budget_accounts: BudgetAccountsTable;
+  budget_holds: BudgetHoldsTable;
   curator_datasets: CuratorDatasetsTable;
   curator_samples: CuratorSamplesTable;
   fine_tune_jobs: FineTuneJobsTable;
@@ -373,4 +375,24 @@ export interface ModelActivationsTable {
   job_id: string | null;
   activated_at: string;
   rolled_back_at: string | null;
+}
+
+/** A budget shared by every replica (`daily:<agent>:<day>`, `token:<id>`), in integer nano-dollars. */
+export interface BudgetAccountsTable {
+  account_key: string;
+  /** What finished model calls charged (and, when the account opened, what stored runs had spent). */
+  spent_nanos: ColumnType<number, number, number>;
+  /** Live runs' reservations not yet charged. */
+  reserved_nanos: ColumnType<number, number | undefined, number>;
+  /** Live runs holding the account. */
+  holds: ColumnType<number, number | undefined, number>;
+}
+
+/** One run's reservation on one account, released when the run ends (or by the sweep once it ended elsewhere). */
+export interface BudgetHoldsTable {
+  run_id: string;
+  account_key: string;
+  /** What is still reserved: the estimate less what the run has been charged, never below 0. */
+  reserved_nanos: number;
+  charged_nanos: ColumnType<number, number | undefined, number>;
 }

@@ -1,71 +1,117 @@
-import { describe, expect, it, vi } from 'vitest';
-import { createBudgetLedger, type BudgetAccount } from '../../src/agents/budget-ledger.js';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createBudgetLedger, type BudgetAccount, type BudgetLedger } from '../../src/agents/budget-ledger.js';
+import { createRunStore, type RunStore } from '../../src/agents/run.store.js';
+import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { BudgetExceededError } from '../../src/errors.js';
+import { dialects, type TestDatabase } from '../support/databases.js';
 
-function account(overrides: Partial<BudgetAccount> = {}): BudgetAccount {
-  return { key: 'daily:a:2026-01-01', scope: 'daily:a', limitUsd: 1, label: 'daily budget of agent "a"', keepIdle: true, loadSpent: async () => 0, ...overrides };
+let sequence = 0;
+const runId = () => `run_${String(++sequence).padStart(20, '0')}`;
+
+for (const dialect of await dialects()) {
+  describe.skipIf(dialect.skip)(`shared budget ledger on ${dialect.name}`, () => {
+    let testDb: TestDatabase;
+    let database: DatabaseHandle;
+    let store: RunStore;
+    let ledger: BudgetLedger;
+    let key = '';
+    const account = (overrides: Partial<BudgetAccount> = {}): BudgetAccount => ({ key, limitUsd: 1, label: 'daily budget of agent "a"', loadSpent: async () => 0, ...overrides });
+
+    beforeAll(async () => {
+      testDb = await dialect.create();
+      database = await createDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
+      store = createRunStore(database.db);
+      ledger = createBudgetLedger(store);
+    });
+    afterAll(async () => {
+      await database.close();
+      await testDb.drop();
+    });
+    beforeEach(() => {
+      key = `daily:a:${++sequence}`;
+    });
+
+    it('admits concurrent runs while their estimates fit, and refuses the rest, reading the stored spend once', async () => {
+      const load = vi.fn(async () => 0.2);
+      const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => ledger.admit(runId(), [account({ loadSpent: load })], 0.25)));
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
+      const refused = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
+      expect(refused.reason).toBeInstanceOf(BudgetExceededError);
+      expect(refused.reason.message).toContain('daily budget of agent "a" ($1) is used up');
+      // Concurrent first admissions may each read it, but only one opening is kept.
+      const again = await ledger.admit(runId(), [account({ loadSpent: load })], 0).catch((error: unknown) => error);
+      expect(load.mock.calls.length).toBeLessThanOrEqual(10);
+      expect(again).toBeDefined();
+    });
+
+    it('counts money in whole nano-dollars: ten charges of $0.01 fill a $0.10 budget exactly', async () => {
+      const limited = account({ limitUsd: 0.1 });
+      for (let call = 0; call < 10; call += 1) {
+        const hold = await ledger.admit(runId(), [limited], 0.01);
+        await hold.charge(0.01);
+        await hold.release();
+      }
+      await expect(ledger.admit(runId(), [limited], 0.01)).rejects.toBeInstanceOf(BudgetExceededError);
+      await expect(ledger.admit(runId(), [limited], 0)).rejects.toBeInstanceOf(BudgetExceededError);
+    });
+
+    it('lets 40 concurrent runs with exact estimates take a $0.10 budget exactly ten times, across two ledgers (two replicas)', async () => {
+      const other = createBudgetLedger(createRunStore(database.db));
+      const limited = account({ limitUsd: 0.1 });
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 40 }, async (_, index) => {
+          const hold = await (index % 2 === 0 ? ledger : other).admit(runId(), [limited], 0.01);
+          await hold.charge(0.01);
+          await hold.release();
+        }),
+      );
+      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(10);
+      expect((await store.budgetSpent([key])).get(key)).toBe(100_000_000);
+    });
+
+    it('lets one run past an estimate that does not fit, only while no other run holds the account', async () => {
+      const first = await ledger.admit(runId(), [account()], 5);
+      await expect(ledger.admit(runId(), [account()], 0.01)).rejects.toBeInstanceOf(BudgetExceededError);
+      await first.charge(0.4);
+      await first.release();
+      const second = await ledger.admit(runId(), [account()], 5);
+      await second.charge(0.7);
+      await second.release();
+      // 1.1 spent: the limit is reached, nothing more is admitted.
+      await expect(ledger.admit(runId(), [account()], 0)).rejects.toBeInstanceOf(BudgetExceededError);
+    });
+
+    it('frees what a run reserved beyond its charges when it ends, keeps its charges spent, and checks actual spend', async () => {
+      const hold = await ledger.admit(runId(), [account()], 0.6);
+      await expect(ledger.admit(runId(), [account()], 0.6)).rejects.toBeInstanceOf(BudgetExceededError);
+      await hold.charge(0.1);
+      await hold.release();
+      await hold.release();
+      const next = await ledger.admit(runId(), [account()], 0.85);
+      await next.charge(0.5);
+      await expect(next.check()).resolves.toBeUndefined();
+      await next.charge(0.4);
+      await expect(next.check()).rejects.toBeInstanceOf(BudgetExceededError);
+    });
+
+    it('reserves on every account or on none', async () => {
+      const token = account({ key: `token:t${sequence}`, limitUsd: 0.05, label: 'max_cost_usd of access token t' });
+      await expect(ledger.admit(runId(), [account(), token], 0.1)).resolves.toBeDefined();
+      // The token refuses a second run: the day keeps nothing of that attempt.
+      await expect(ledger.admit(runId(), [account(), token], 0.1)).rejects.toThrow('max_cost_usd of access token t');
+      const day = await ledger.admit(runId(), [account()], 0.9);
+      await expect(ledger.admit(runId(), [account()], 0.01)).rejects.toBeInstanceOf(BudgetExceededError);
+      await day.release();
+    });
+
+    it('gives back the reservation of a run that ended on a dead replica', async () => {
+      const orphan = runId();
+      await ledger.admit(orphan, [account()], 0.9);
+      await expect(ledger.admit(runId(), [account()], 0.5)).rejects.toBeInstanceOf(BudgetExceededError);
+      // The dead replica's run was marked interrupted by the sweep; its hold was never released.
+      await database.db.insertInto('runs').values({ run_id: orphan, agent_name: 'a', model: 'm', status: 'interrupted', started_at: '2030-01-01T00:00:00.000Z', finished_at: null, source: 'chat', input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_usd: 0, steps: 0, error_code: null, error_message: null, output: null, token_id: null, session_id: null, control_request: null, heartbeat_at: null }).execute();
+      expect(await ledger.releaseEnded()).toBe(1);
+      await expect(ledger.admit(runId(), [account()], 0.5)).resolves.toBeDefined();
+    });
+  });
 }
-
-describe('budget ledger', () => {
-  it('admits concurrent runs while their estimates fit, and refuses the rest', async () => {
-    const ledger = createBudgetLedger();
-    const load = vi.fn(async () => 0.2);
-    const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => ledger.admit([account({ loadSpent: load })], 0.25)));
-    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
-    const refused = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
-    expect(refused.reason).toBeInstanceOf(BudgetExceededError);
-    expect(refused.reason.message).toContain('daily budget of agent "a" ($1) is used up');
-    expect(load).toHaveBeenCalledTimes(1);
-  });
-
-  it('lets one run past an estimate that does not fit, only while no other run holds the account', async () => {
-    const ledger = createBudgetLedger();
-    const first = await ledger.admit([account()], 5);
-    await expect(ledger.admit([account()], 0.01)).rejects.toBeInstanceOf(BudgetExceededError);
-    first.charge(0.4);
-    first.release();
-    const second = await ledger.admit([account()], 5);
-    second.charge(0.7);
-    second.release();
-    // 1.1 spent: the limit is reached, nothing more is admitted.
-    await expect(ledger.admit([account()], 0)).rejects.toBeInstanceOf(BudgetExceededError);
-  });
-
-  it('frees what a run reserved beyond its charges when it ends, and keeps its charges spent', async () => {
-    const ledger = createBudgetLedger();
-    const hold = await ledger.admit([account()], 0.6);
-    await expect(ledger.admit([account()], 0.6)).rejects.toBeInstanceOf(BudgetExceededError);
-    hold.charge(0.1);
-    hold.release();
-    const next = await ledger.admit([account()], 0.85);
-    next.charge(0.5);
-    // Only actual spend counts for the check before a later call: 0.1 + 0.5 is below the limit.
-    expect(() => next.check()).not.toThrow();
-    next.charge(0.4);
-    expect(() => next.check()).toThrow(BudgetExceededError);
-  });
-
-  it('drops an idle token account and loads it again, but keeps an agent’s day', async () => {
-    const ledger = createBudgetLedger();
-    const tokenLoad = vi.fn(async () => 0);
-    const dayLoad = vi.fn(async () => 0);
-    for (let i = 0; i < 3; i += 1) {
-      const hold = await ledger.admit([account({ key: 'token:t', scope: 'token:t', keepIdle: false, loadSpent: tokenLoad }), account({ loadSpent: dayLoad })], 0.1);
-      hold.release();
-    }
-    expect(tokenLoad).toHaveBeenCalledTimes(3);
-    expect(dayLoad).toHaveBeenCalledTimes(1);
-    // A new day replaces the idle old one.
-    await ledger.admit([account({ key: 'daily:a:2026-01-02', loadSpent: dayLoad })], 0.1);
-    expect(dayLoad).toHaveBeenCalledTimes(2);
-  });
-
-  it('refuses admission when the stored spend cannot be read, and reads it again next time', async () => {
-    const ledger = createBudgetLedger();
-    const load = vi.fn().mockRejectedValueOnce(new Error('db down')).mockResolvedValue(0);
-    await expect(ledger.admit([account({ loadSpent: load })], 0.1)).rejects.toThrow('db down');
-    await new Promise((resolve) => setImmediate(resolve));
-    await expect(ledger.admit([account({ loadSpent: load })], 0.1)).resolves.toBeDefined();
-    expect(load).toHaveBeenCalledTimes(2);
-  });
-});
