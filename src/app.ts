@@ -72,6 +72,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     const server = await createServer({
       logLevel: config.server.log_level,
       bodyLimitBytes: config.server.body_limit_bytes,
+      maxJsonDepth: config.server.max_json_depth,
       corsOrigins: config.server.cors.origins,
       version: VERSION,
       logStream,
@@ -222,7 +223,7 @@ async function buildWebhooks(server: FastifyInstance, config: Config, database: 
   const store = createWebhookDeliveryStore(database.db);
   // On SQLite only this process can hold claims, so every delivery left `processing` by a crash is taken back at start.
   const worker = createWebhookWorker({ store, startRun: createTriggerRunStarter(runs), config, logger: server.log, reclaimAllOnStart: database.engine === 'sqlite' });
-  const intake = createWebhookIntake({ store, webhooks: config.webhooks, logger: server.log, onAccepted: () => worker.wake() });
+  const intake = createWebhookIntake({ store, webhooks: config.webhooks, maxJsonDepth: config.server.max_json_depth, logger: server.log, onAccepted: () => worker.wake() });
   await server.register(webhooksRoutes, { intake, settings: config.webhook_settings });
   return { worker, view: { webhooks: config.webhooks, intake, worker, store } };
 }

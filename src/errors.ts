@@ -35,6 +35,13 @@ export class ValidationError extends AppError {
   }
 }
 
+/** A JSON body nested deeper than `server.max_json_depth`: refused before anything parses or walks it. */
+export class JsonTooDeepError extends ValidationError {
+  constructor(readonly limit: number) {
+    super(`The JSON body is nested more than ${limit} levels deep`, 'json_too_deep');
+  }
+}
+
 export class AuthenticationError extends AppError {
   constructor(message = 'Missing or invalid credentials', code = 'invalid_credentials') {
     super({ type: 'authentication_error', code, status: 401, message });
