@@ -60,6 +60,15 @@ export class NotFoundError extends AppError {
   }
 }
 
+/** The path exists, but not for this method; `allowed` becomes the `Allow` header. */
+export class MethodNotAllowedError extends AppError {
+  readonly allowed: string[];
+  constructor(method: string, path: string, allowed: string[]) {
+    super({ type: 'invalid_request_error', code: 'method_not_allowed', status: 405, message: `${method} is not allowed on ${path}; use ${allowed.join(', ')}` });
+    this.allowed = allowed;
+  }
+}
+
 export class ConflictError extends AppError {
   constructor(message: string, code = 'conflict', details?: Record<string, unknown>) {
     super({ type: 'conflict_error', code, status: 409, message, details });

@@ -6,7 +6,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { DEFAULT_MAX_JSON_DEPTH } from '../config/index.js';
 import { JsonTooDeepError, UnavailableError } from '../errors.js';
 import { createId } from '../ids.js';
-import { registerErrorHandler } from './error-handler.js';
+import { answerClientError, answerFrameworkError, registerErrorHandler } from './error-handler.js';
 import { exceedsJsonDepth } from './exceeds-json-depth.js';
 
 export interface ServerOptions {
@@ -48,6 +48,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     forceCloseConnections: 'idle',
     // Fastify's own 503 has a body of its own shape; the hook below answers in ours.
     return503OnClosing: false,
+    // Errors Fastify answers before any route or hook runs get our shape too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   // Some clients send `content-type: application/json` with no body on POST/DELETE routes that take none
   // (revoke, cancel). Treat that as no body; anything else goes to Fastify's own (poisoning-safe) parser,
