@@ -224,7 +224,7 @@ async function buildWebhooks(server: FastifyInstance, config: Config, database: 
   // On SQLite only this process can hold claims, so every delivery left `processing` by a crash is taken back at start.
   const worker = createWebhookWorker({ store, startRun: createTriggerRunStarter(runs), config, logger: server.log, reclaimAllOnStart: database.engine === 'sqlite' });
   const intake = createWebhookIntake({ store, webhooks: config.webhooks, maxJsonDepth: config.server.max_json_depth, logger: server.log, onAccepted: () => worker.wake() });
-  await server.register(webhooksRoutes, { intake, settings: config.webhook_settings });
+  await server.register(webhooksRoutes, { intake, settings: config.webhook_settings, webhooks: config.webhooks, redisUrl: config.server.redis_url });
   return { worker, view: { webhooks: config.webhooks, intake, worker, store } };
 }
 

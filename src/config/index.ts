@@ -11,7 +11,7 @@ export type { PricingConfig } from './pricing.schema.js';
 export type { ProviderConfig, ProvidersConfig } from './providers.schema.js';
 export { DEFAULT_MAX_JSON_DEPTH, type ServerConfig } from './server.schema.js';
 export { WEBHOOK_VERIFICATIONS } from './webhooks.schema.js';
-export type { WebhookConfig, WebhookHandlerConfig, WebhookSettings, WebhooksConfig, WebhookVerification } from './webhooks.schema.js';
+export type { RateLimitConfig, WebhookConfig, WebhookHandlerConfig, WebhookSettings, WebhooksConfig, WebhookVerification } from './webhooks.schema.js';
 export type { BuiltinToolConfig, HttpToolConfig, McpToolConfig, ToolsConfig } from './tools.schema.js';
 export { BUILTIN_TOOL_NAMES } from './tools.schema.js';
 export { resolveClientSettings, type ClientSettings } from './client-env.js';
