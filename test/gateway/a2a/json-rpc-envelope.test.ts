@@ -53,6 +53,12 @@ describe('the JSON-RPC envelope is checked before the SDK sees the body', () => 
     expect(await call(body)).toEqual(invalid(id, message));
   });
 
+  it('message metadata nested 10,000 deep is refused by the depth limit (400 -32600), never "Maximum call stack size exceeded"', async () => {
+    const metadata = `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`;
+    const body = `{"jsonrpc":"2.0","id":5,"method":"message/send","params":{"message":{"kind":"message","messageId":"m1","role":"user","parts":[{"kind":"text","text":"hi"}],"metadata":${metadata}}}}`;
+    expect(await call(body)).toMatchObject({ status: 400, body: { jsonrpc: '2.0', error: { code: -32600, message: 'The JSON body is nested more than 64 levels deep' } } });
+  });
+
   it('a valid request still reaches the SDK', async () => {
     expect(await call('{"jsonrpc":"2.0","id":9,"method":"tasks/get","params":{"id":"no-such-task"}}')).toMatchObject({ status: 200, body: { id: 9, error: { code: -32001 } } });
   });
