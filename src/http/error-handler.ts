@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, MethodNotAllowedError, RateLimitError, UpstreamError, type ErrorType } from '../errors.js';
+import { AppError, MethodNotAllowedError, NotFoundError, RateLimitError, UpstreamError, type ErrorType } from '../errors.js';
 import { createRouteMethods } from './route-methods.js';
 
 export interface ErrorBody {
@@ -29,7 +29,7 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const path = request.url.split('?')[0];
     const allowed = routes.allowedFor(path);
     if (allowed.length > 0) throw new MethodNotAllowedError(request.method, path, allowed);
-    throw new AppError({ type: 'not_found_error', code: 'route_not_found', status: 404, message: `No route ${request.method} ${path}` });
+    throw new NotFoundError(`No route ${request.method} ${path}`, 'route_not_found');
   });
 }
 
