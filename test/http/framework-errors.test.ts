@@ -36,27 +36,35 @@ function sendRaw(bytes: string): Promise<string> {
   });
 }
 
-const ID_ROUTES: [string, string][] = [
-  ['GET', '/api/v1/admin/runs/{}'],
-  ['POST', '/api/v1/admin/runs/{}/cancel'],
-  ['GET', '/api/v1/admin/agents/{}'],
-  ['GET', '/gateway/tokens/{}'],
-  ['DELETE', '/gateway/tokens/{}'],
-  ['GET', '/api/v1/tools/{}'],
-  ['GET', '/v1/models/{}'],
-  ['POST', '/webhooks/{}'],
-];
+/** Every route with a path parameter, as the running server documents it: `{id}`, `{name}`, `{run_id}`, ... */
+async function parameterRoutes(): Promise<[string, string][]> {
+  const document = (await (await fetch(`${app.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, unknown>> };
+  return Object.entries(document.paths)
+    .filter(([path]) => path.includes('{'))
+    .flatMap(([path, methods]) => Object.keys(methods).map((method): [string, string] => [method.toUpperCase(), path]));
+}
 
-describe('path problems on the {id} routes and /webhooks/{name}', () => {
-  it.each(ID_ROUTES)('%s %s: a path parameter over 100 characters is 414 path_parameter_too_long', async (method, route) => {
-    const answer = await send(route.replace('{}', 'x'.repeat(101)), { method });
-    expect(answer).toMatchObject({ status: 414, body: { error: { type: 'invalid_request_error', code: 'path_parameter_too_long', message: 'A path parameter is longer than 100 characters' } } });
-    expect(answer.headers.get('x-request-id')).toMatch(/^req_/);
+describe('path problems on every {id} route and /webhooks/{name}', () => {
+  it('covers the routes that take a path parameter', async () => {
+    const routes = await parameterRoutes();
+    expect(routes.length).toBeGreaterThanOrEqual(20);
+    expect(routes).toContainEqual(['POST', '/webhooks/{name}']);
+    expect(routes).toContainEqual(['GET', '/api/v1/admin/runs/{run_id}']);
   });
 
-  it.each(ID_ROUTES)('%s %s: a percent-escape that is not UTF-8 is 400 invalid_url', async (method, route) => {
-    const answer = await send(route.replace('{}', '%ED%A0%80'), { method });
-    expect(answer).toMatchObject({ status: 400, body: { error: { type: 'invalid_request_error', code: 'invalid_url', message: 'The URL path is not valid: a %-escape does not decode to UTF-8' } } });
+  it('a path parameter over 100 characters is 414 path_parameter_too_long on each of them', async () => {
+    for (const [method, route] of await parameterRoutes()) {
+      const answer = await send(route.replace(/\{[^}]+\}/, 'x'.repeat(101)), { method });
+      expect([method, route, answer.status, answer.body]).toEqual([method, route, 414, { error: { type: 'invalid_request_error', code: 'path_parameter_too_long', message: 'A path parameter is longer than 100 characters' } }]);
+      expect(answer.headers.get('x-request-id')).toMatch(/^req_/);
+    }
+  });
+
+  it('a percent-escape that is not UTF-8 is 400 invalid_url on each of them', async () => {
+    for (const [method, route] of await parameterRoutes()) {
+      const answer = await send(route.replace(/\{[^}]+\}/, '%ED%A0%80'), { method });
+      expect([method, route, answer.status, answer.body]).toEqual([method, route, 400, { error: { type: 'invalid_request_error', code: 'invalid_url', message: 'The URL path is not valid: a %-escape does not decode to UTF-8' } }]);
+    }
   });
 });
 
