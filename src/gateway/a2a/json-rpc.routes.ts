@@ -54,10 +54,12 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (ap
     // Answered as the SDK answers its own -32600: HTTP 200, the id echoed when there is a valid one.
     const problem = checkJsonRpcEnvelope(request.body);
     if (problem) return reply.code(200).send({ jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `Invalid Request: ${problem}` } });
+    // Once the request is valid JSON-RPC every failure is a JSON-RPC error with HTTP 200, as the SDK answers
+    // errors inside its responses and before a stream's first event: odd params must never make a 500.
     const fail = (error: unknown) => {
       const rpcError = dispatcher.mapError(error, legacy);
       if (rpcError.code === INTERNAL_ERROR) request.log.error({ err: error }, 'A2A request failed');
-      return reply.code(rpcError.code === INTERNAL_ERROR ? 500 : 200).send({ jsonrpc: '2.0', id, error: rpcError });
+      return reply.code(200).send({ jsonrpc: '2.0', id, error: rpcError });
     };
 
     let outcome;
