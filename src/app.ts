@@ -71,6 +71,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     const server = await createServer({
       logLevel: config.server.log_level,
       bodyLimitBytes: config.server.body_limit_bytes,
+      maxJsonDepth: config.server.max_json_depth,
       corsOrigins: config.server.cors.origins,
       version: VERSION,
       logStream,
@@ -222,10 +223,11 @@ async function buildTriggers(server: FastifyInstance, config: Config, database: 
     logger: server.log,
     enabled: config.gateway.enabled,
     webhooksEnabled: config.gateway.enabled && config.gateway.webhooks,
+    maxJsonDepth: config.server.max_json_depth,
     // On SQLite this process is the only one that can hold claims: every item a crash left running is taken back at start.
     reclaimAllOnStart: database.engine === 'sqlite',
   });
-  if (triggers.webhookIntake) await server.register(webhooksRoutes, { intake: triggers.webhookIntake, settings: config.webhook_settings });
+  if (triggers.webhookIntake) await server.register(webhooksRoutes, { intake: triggers.webhookIntake, settings: config.webhook_settings, webhooks: config.webhooks, redisUrl: config.server.redis_url });
   await server.register(triggersRoutes, { operations: triggers.operations });
   return triggers;
 }

@@ -35,6 +35,13 @@ export class ValidationError extends AppError {
   }
 }
 
+/** A JSON body nested deeper than `server.max_json_depth`: refused before anything parses or walks it. */
+export class JsonTooDeepError extends ValidationError {
+  constructor(readonly limit: number) {
+    super(`The JSON body is nested more than ${limit} levels deep`, 'json_too_deep');
+  }
+}
+
 export class AuthenticationError extends AppError {
   constructor(message = 'Missing or invalid credentials', code = 'invalid_credentials') {
     super({ type: 'authentication_error', code, status: 401, message });
@@ -50,6 +57,15 @@ export class PermissionError extends AppError {
 export class NotFoundError extends AppError {
   constructor(message: string, code = 'not_found') {
     super({ type: 'not_found_error', code, status: 404, message });
+  }
+}
+
+/** The path exists, but not for this method; `allowed` becomes the `Allow` header. */
+export class MethodNotAllowedError extends AppError {
+  readonly allowed: string[];
+  constructor(method: string, path: string, allowed: string[]) {
+    super({ type: 'invalid_request_error', code: 'method_not_allowed', status: 405, message: `${method} is not allowed on ${path}; use ${allowed.join(', ')}` });
+    this.allowed = allowed;
   }
 }
 

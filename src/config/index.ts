@@ -9,9 +9,9 @@ export { guardrailsSchema, guardrailsOverrideSchema, PII_TYPES } from './guardra
 export type { ContentFilterConfig, GuardrailsConfig, GuardrailsOverrideConfig, HallucinationConfig, PiiConfig, PiiType } from './guardrails.schema.js';
 export type { PricingConfig } from './pricing.schema.js';
 export type { ProviderConfig, ProvidersConfig } from './providers.schema.js';
-export type { ServerConfig } from './server.schema.js';
+export { DEFAULT_MAX_JSON_DEPTH, type ServerConfig } from './server.schema.js';
 export { STANDARD_WEBHOOKS_SECRET_PREFIX, WEBHOOK_VERIFICATIONS } from './webhooks.schema.js';
-export type { WebhookConfig, WebhookHandlerConfig, WebhookSettings, WebhooksConfig, WebhookVerification } from './webhooks.schema.js';
+export type { RateLimitConfig, WebhookConfig, WebhookHandlerConfig, WebhookSettings, WebhooksConfig, WebhookVerification } from './webhooks.schema.js';
 export type { BuiltinToolConfig, HttpToolConfig, McpToolConfig, ToolsConfig } from './tools.schema.js';
 export { BUILTIN_TOOL_NAMES } from './tools.schema.js';
 export { resolveClientSettings, type ClientSettings } from './client-env.js';

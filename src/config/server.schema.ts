@@ -1,5 +1,9 @@
 import { z } from 'zod';
 
+export const DEFAULT_MAX_JSON_DEPTH = 64;
+/** Above this, recursive code (schema validation, the A2A SDK) can overflow the stack again. */
+const MAX_JSON_DEPTH_CEILING = 1000;
+
 export const serverSchema = z.strictObject({
   host: z.string().min(1).default('127.0.0.1'),
   port: z.number().int().min(0).max(65535).default(8000),
@@ -9,6 +13,8 @@ export const serverSchema = z.strictObject({
   redis_url: z.string().optional(),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   body_limit_bytes: z.number().int().positive().default(1_048_576),
+  /** Deepest nesting of arrays and objects any JSON body may have (webhooks included); deeper is 400 json_too_deep. */
+  max_json_depth: z.number().int().min(1).max(MAX_JSON_DEPTH_CEILING).default(DEFAULT_MAX_JSON_DEPTH),
   /** Base URL that other systems use to reach this gateway (A2A cards); defaults to the request's host. */
   public_base_url: z.url().optional(),
   cors: z.strictObject({ origins: z.array(z.string()).default([]) }).default({ origins: [] }),

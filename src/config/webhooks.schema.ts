@@ -1,5 +1,6 @@
 import Mustache from 'mustache';
 import { z } from 'zod';
+import { rateLimitSchema } from './rate-limit.schema.js';
 
 export const WEBHOOK_VERIFICATIONS = ['hmac-sha256', 'stripe', 'slack', 'github', 'standard-webhooks'] as const;
 
@@ -47,6 +48,8 @@ export const webhookSchema = z
     /** Maximum age (and clock skew) of a signed timestamp: stripe, slack, standard-webhooks, hmac-sha256 with timestamp_header. */
     tolerance_seconds: z.number().int().positive().default(300),
     handlers: z.array(webhookHandlerSchema).default([]),
+    /** This webhook's own request limit (or false for none); webhook_settings.rate_limit when unset. */
+    rate_limit: rateLimitSchema.optional(),
   })
   .superRefine((webhook, ctx) => {
     if ((webhook.secret === undefined) === (webhook.secrets === undefined)) {
@@ -95,6 +98,7 @@ const WEBHOOK_SETTINGS_DEFAULTS = {
   concurrency: 4,
   poll_interval_ms: 1000,
   lease_seconds: 60,
+  rate_limit: { max: 1000, time_window_seconds: 60 } as const,
 };
 
 /** How the webhook router is mounted and how its inbox worker retries. */
@@ -113,6 +117,8 @@ export const webhookSettingsSchema = z
     poll_interval_ms: z.number().int().min(10).default(WEBHOOK_SETTINGS_DEFAULTS.poll_interval_ms),
     /** A claimed delivery whose worker stops renewing its lease this long is taken over by another worker. */
     lease_seconds: z.number().int().min(5).default(WEBHOOK_SETTINGS_DEFAULTS.lease_seconds),
+    /** Requests each webhook (each source) may receive per window, counted before verification; false turns it off. */
+    rate_limit: rateLimitSchema.default(WEBHOOK_SETTINGS_DEFAULTS.rate_limit),
   })
   .default(WEBHOOK_SETTINGS_DEFAULTS);
 
@@ -131,3 +137,4 @@ export type WebhookHandlerConfig = z.infer<typeof webhookHandlerSchema>;
 export type WebhookConfig = z.infer<typeof webhookSchema>;
 export type WebhooksConfig = z.infer<typeof webhooksSchema>;
 export type WebhookSettings = z.infer<typeof webhookSettingsSchema>;
+export type { RateLimitConfig } from './rate-limit.schema.js';

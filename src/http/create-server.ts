@@ -3,13 +3,17 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
-import { UnavailableError } from '../errors.js';
+import { DEFAULT_MAX_JSON_DEPTH } from '../config/index.js';
+import { JsonTooDeepError, UnavailableError } from '../errors.js';
 import { createId } from '../ids.js';
-import { registerErrorHandler } from './error-handler.js';
+import { answerClientError, answerFrameworkError, registerErrorHandler } from './error-handler.js';
+import { exceedsJsonDepth } from './exceeds-json-depth.js';
 
 export interface ServerOptions {
   logLevel: string;
   bodyLimitBytes: number;
+  /** Deepest nesting a JSON body may have (`server.max_json_depth`); 64 by default. */
+  maxJsonDepth?: number;
   corsOrigins: string[];
   version: string;
   /** A pino destination stream for tests; stdout by default. */
@@ -44,14 +48,20 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     forceCloseConnections: 'idle',
     // Fastify's own 503 has a body of its own shape; the hook below answers in ours.
     return503OnClosing: false,
+    // Errors Fastify answers before any route or hook runs get our shape too.
+    frameworkErrors: answerFrameworkError,
+    clientErrorHandler: answerClientError,
   });
   // Some clients send `content-type: application/json` with no body on POST/DELETE routes that take none
-  // (revoke, cancel). Treat that as no body; anything else goes to Fastify's own (poisoning-safe) parser.
+  // (revoke, cancel). Treat that as no body; anything else goes to Fastify's own (poisoning-safe) parser,
+  // once the text is known not to nest deeper than anything recursive downstream can take.
   const parseJson = app.getDefaultJsonParser('error', 'error');
+  const maxJsonDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = body.toString();
     if (text === '') done(null, undefined);
+    else if (exceedsJsonDepth(text, maxJsonDepth)) done(new JsonTooDeepError(maxJsonDepth), undefined);
     else parseJson(request, text, done);
   });
   app.setValidatorCompiler(validatorCompiler);

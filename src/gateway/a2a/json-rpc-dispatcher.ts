@@ -1,14 +1,15 @@
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
 import { JsonRpcTransportHandler, validateVersion, type A2ARequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
+import { hideInternalError, type JsonRpcError } from './hide-internal-error.js';
 
 /** A JSON-RPC answer: one response object, or (message/stream, tasks/resubscribe) a stream of them. */
 export type JsonRpcOutcome = { kind: 'single'; response: object } | { kind: 'stream'; responses: AsyncGenerator<object, void, undefined> };
 
 export interface JsonRpcDispatcher {
   dispatch(body: unknown, context: ServerCallContext): Promise<JsonRpcOutcome>;
-  /** The JSON-RPC `error` member for a failure, in the shape of the caller's protocol version. */
-  mapError(error: unknown, legacy: boolean): { code: number; message: string; data?: unknown };
+  /** The JSON-RPC `error` member for a failure, in the shape of the caller's protocol version; an internal one says only "Internal error". */
+  mapError(error: unknown, legacy: boolean): JsonRpcError;
 }
 
 /** Absent (A2A 1.0 §3.6.2) or any 0.x version is a v0.3 peer, served by the SDK's compatibility layer. */
@@ -37,7 +38,7 @@ export function createJsonRpcDispatcher(requestHandler: A2ARequestHandler): Json
       return isAsyncGenerator(outcome) ? { kind: 'stream', responses: outcome } : { kind: 'single', response: outcome };
     },
     mapError(error, useLegacy) {
-      return useLegacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) : JsonRpcTransportHandler.mapToJSONRPCError(error);
+      return hideInternalError(useLegacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) : JsonRpcTransportHandler.mapToJSONRPCError(error));
     },
   };
 }

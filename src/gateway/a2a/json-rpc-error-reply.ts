@@ -4,9 +4,17 @@ import { isAppError } from '../../errors.js';
 /** JSON-RPC's "server error" code: A2A defines none for authentication, so our HTTP-level errors use it. */
 export const GATEWAY_ERROR_CODE = -32000;
 const PARSE_ERROR = -32700;
+const INVALID_REQUEST = -32600;
 const INTERNAL_ERROR = -32603;
 const CONTENT_TYPE_NOT_SUPPORTED = -32005;
 const ERROR_DOMAIN = 'agent-gateway';
+
+/** Our error codes that have a JSON-RPC or A2A code of their own. */
+const RPC_CODES: Partial<Record<string, number>> = {
+  invalid_json: PARSE_ERROR,
+  json_too_deep: INVALID_REQUEST,
+  unsupported_media_type: CONTENT_TYPE_NOT_SUPPORTED,
+};
 
 export interface JsonRpcErrorReply {
   status: number;
@@ -28,7 +36,7 @@ interface HttpError {
  */
 export function mapToJsonRpcErrorReply(error: unknown, id: string | number | null, legacy: boolean): JsonRpcErrorReply {
   const { status, type, code, message } = describe(error as HttpError);
-  const rpcCode = code === 'invalid_json' ? PARSE_ERROR : code === 'unsupported_media_type' ? CONTENT_TYPE_NOT_SUPPORTED : status >= 500 ? INTERNAL_ERROR : GATEWAY_ERROR_CODE;
+  const rpcCode = RPC_CODES[code] ?? (status >= 500 ? INTERNAL_ERROR : GATEWAY_ERROR_CODE);
   const data = legacy ? { type, code } : [{ '@type': ERROR_INFO_TYPE, reason: code.toUpperCase(), domain: ERROR_DOMAIN, metadata: { type, code } }];
   const headers: Record<string, string> = status === 401 ? { 'www-authenticate': `Bearer realm="${ERROR_DOMAIN}"` } : {};
   return { status, headers, body: { jsonrpc: '2.0', id, error: { code: rpcCode, message, data } } };

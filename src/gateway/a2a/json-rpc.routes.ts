@@ -8,6 +8,8 @@ import { AuthenticationError, NotFoundError } from '../../errors.js';
 import { a2aVersionHeaders, agentNameParams } from './a2a.schema.js';
 import type { AgentHandlers } from './agent-handlers.js';
 import { createCallContext } from './call-context.js';
+import { checkJsonRpcEnvelope } from './check-json-rpc-envelope.js';
+import { hideInternalErrorIn, INTERNAL_ERROR } from './hide-internal-error.js';
 import { createJsonRpcDispatcher, isLegacyVersion, normalizeVersion, type JsonRpcDispatcher } from './json-rpc-dispatcher.js';
 import { jsonRpcIdOf, mapToJsonRpcErrorReply } from './json-rpc-error-reply.js';
 import { writeSseStream } from './sse-stream.js';
@@ -16,7 +18,7 @@ export interface JsonRpcRoutesOptions {
   handlers: AgentHandlers;
 }
 
-const INTERNAL_ERROR = -32603;
+const INVALID_REQUEST = -32600;
 
 /**
  * POST /a2a/{name}: the SDK's JSON-RPC transport on our server. A2A 1.0 methods (SendMessage,
@@ -25,6 +27,8 @@ const INTERNAL_ERROR = -32603;
  */
 export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, { handlers }) => {
   const dispatchers = new Map(handlers.names().map((name) => [name, createJsonRpcDispatcher(handlers.get(name)!)]));
+  // JSON-RPC comes as application/json only, as the SDK's own server requires: text/plain is 415 (-32005).
+  app.removeContentTypeParser('text/plain');
 
   // Encapsulated: failures before the SDK (401/403 from the auth hook, 404, bad JSON) answer as JSON-RPC.
   app.setErrorHandler((error, request, reply) => {
@@ -47,10 +51,15 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (ap
     if (!dispatcher) throw new NotFoundError(`No agent named "${request.params.name}" is published over A2A`, 'agent_not_found');
     const { context, legacy } = callContextOf(request);
     const id = jsonRpcIdOf(request.body);
+    // Answered as the SDK answers its own -32600: HTTP 200, the id echoed when there is a valid one.
+    const problem = checkJsonRpcEnvelope(request.body);
+    if (problem) return reply.code(200).send({ jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `Invalid Request: ${problem}` } });
+    // Once the request is valid JSON-RPC every failure is a JSON-RPC error with HTTP 200, as the SDK answers
+    // errors inside its responses and before a stream's first event: odd params must never make a 500.
     const fail = (error: unknown) => {
       const rpcError = dispatcher.mapError(error, legacy);
       if (rpcError.code === INTERNAL_ERROR) request.log.error({ err: error }, 'A2A request failed');
-      return reply.code(rpcError.code === INTERNAL_ERROR ? 500 : 200).send({ jsonrpc: '2.0', id, error: rpcError });
+      return reply.code(200).send({ jsonrpc: '2.0', id, error: rpcError });
     };
 
     let outcome;
@@ -59,7 +68,11 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (ap
     } catch (error) {
       return fail(error);
     }
-    if (outcome.kind === 'single') return reply.code(200).send(outcome.response);
+    if (outcome.kind === 'single') {
+      const { response, hidden } = hideInternalErrorIn(outcome.response);
+      if (hidden !== undefined) request.log.error({ a2a_error: hidden }, 'A2A request failed inside the SDK');
+      return reply.code(200).send(response);
+    }
 
     // The first event decides: an error before it is a plain JSON-RPC answer, after it an SSE error event.
     const iterator = outcome.responses;

@@ -24,6 +24,8 @@ export interface TriggersOptions {
   /** False when the webhook router is off: no webhook intake, and webhooks are not listed. */
   webhooksEnabled?: boolean;
   reclaimAllOnStart?: boolean;
+  /** Deepest JSON nesting a webhook payload may have (server.max_json_depth). */
+  maxJsonDepth?: number;
   workerId?: string;
   now?: () => Date;
   sleep?: Sleep;
@@ -68,7 +70,7 @@ export function createTriggers(options: TriggersOptions): Triggers {
   });
   const onAccepted = () => worker.wake();
   const intake = createTriggerIntake({ store, handlers, logger, now: options.now, onAccepted });
-  const webhookIntake = options.webhooksEnabled === false ? undefined : createWebhookIntake({ store, webhooks: config.webhooks, logger, now: options.now, onAccepted });
+  const webhookIntake = options.webhooksEnabled === false ? undefined : createWebhookIntake({ store, webhooks: config.webhooks, maxJsonDepth: options.maxJsonDepth, logger, now: options.now, onAccepted });
   const common = { intake, settings: config.trigger_settings, logger, now: options.now, sleep: options.sleep };
   const sources: TriggerSource[] = [
     ...config.pollers.map((poller) => createPoller({ ...common, poller, fetch: options.fetch })),

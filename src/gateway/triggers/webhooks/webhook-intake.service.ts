@@ -1,4 +1,4 @@
-import type { WebhooksConfig } from '../../../config/index.js';
+import { DEFAULT_MAX_JSON_DEPTH, type WebhooksConfig } from '../../../config/index.js';
 import { AuthenticationError, NotFoundError } from '../../../errors.js';
 import { createId, isoNow } from '../../../ids.js';
 import { matchHandlers } from '../templates/index.js';
@@ -45,6 +45,8 @@ export interface WebhookIntakeOptions {
   webhooks: WebhooksConfig;
   logger: TriggerLogger;
   now?: () => Date;
+  /** `server.max_json_depth`: a verified body nested deeper is 400 `json_too_deep` and not stored. */
+  maxJsonDepth?: number;
   /** Called once a new delivery is stored and waits for the worker (wire it to the worker's wake). */
   onAccepted?: (delivery: InboxItem) => void;
 }
@@ -70,7 +72,7 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
         throw new AuthenticationError('Webhook signature verification failed', 'invalid_signature');
       }
       const contentType = typeof request.headers['content-type'] === 'string' ? request.headers['content-type'] : undefined;
-      const { payload, json } = parseWebhookPayload(request.body, contentType);
+      const { payload, json } = parseWebhookPayload(request.body, contentType, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
       // Slack confirms the URL once with a signed challenge that must be echoed; it is not an event.
       if (webhook.verification === 'slack' && payload.type === 'url_verification' && typeof payload.challenge === 'string') {
         return { kind: 'challenge', challenge: payload.challenge };

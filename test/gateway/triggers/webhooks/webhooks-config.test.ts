@@ -20,7 +20,7 @@ describe('webhooks config', () => {
   it('fills the defaults', () => {
     const config = parseConfigText(yaml(...BASE, '  - { name: stripe, verification: stripe, secret: "${STRIPE_SECRET}" }'), 'gw.yaml', { STRIPE_SECRET: 'whsec_from_env' });
     expect(config.webhooks).toEqual([{ name: 'stripe', verification: 'stripe', secret: 'whsec_from_env', tolerance_seconds: 300, handlers: [] }]);
-    expect(config.webhook_settings).toEqual({ path_prefix: '/webhooks', max_attempts: 5, backoff_seconds: 30, max_backoff_seconds: 3600, concurrency: 4, poll_interval_ms: 1000, lease_seconds: 60 });
+    expect(config.webhook_settings).toEqual({ path_prefix: '/webhooks', max_attempts: 5, backoff_seconds: 30, max_backoff_seconds: 3600, concurrency: 4, poll_interval_ms: 1000, lease_seconds: 60, rate_limit: { max: 1000, time_window_seconds: 60 } });
     expect(parseConfigText(yaml(...BASE.slice(0, 4)), 'gw.yaml').webhooks).toEqual([]);
   });
 
