@@ -24,7 +24,7 @@ import { a2aRoutes, createA2aTaskStore, type CardTool } from './gateway/a2a/inde
 import { aguiRoutes } from './gateway/agui/index.js';
 import { openaiRoutes } from './gateway/openai/index.js';
 import { createWebhookDeliveryStore, createWebhookIntake, createWebhookWorker, webhooksRoutes, type WebhookWorker } from './gateway/triggers/webhooks/index.js';
-import { createTriggerEventStore, createTriggers, triggersRoutes, type Triggers, type WebhookInboxView } from './gateway/triggers/index.js';
+import { createSourceLeaseStore, createTriggerEventStore, createTriggers, triggersRoutes, type Triggers, type WebhookInboxView } from './gateway/triggers/index.js';
 import { createMetrics, createServer, healthRoutes, registerAuthHooks, registerMetrics, startIdleHeapTrim, type Metrics } from './http/index.js';
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
@@ -238,6 +238,8 @@ async function buildTriggers(server: FastifyInstance, config: Config, database: 
     webhooks,
     // As for webhooks: on SQLite this process is the only one that can hold claims.
     reclaimAllOnStart: database.engine === 'sqlite',
+    // An external SSE stream is read by one replica at a time, the one holding its lease.
+    sourceLeases: createSourceLeaseStore(database.db),
   });
   await server.register(triggersRoutes, { operations: triggers.operations });
   return triggers;

@@ -23,6 +23,7 @@ export interface Database {
   a2a_tasks: A2aTasksTable;
   webhook_deliveries: WebhookDeliveriesTable;
   trigger_events: TriggerEventsTable;
+  source_leases: SourceLeasesTable;
   curator_datasets: CuratorDatasetsTable;
   curator_samples: CuratorSamplesTable;
   fine_tune_jobs: FineTuneJobsTable;
@@ -398,4 +399,15 @@ export interface ModelActivationsTable {
   job_id: string | null;
   activated_at: string;
   rolled_back_at: string | null;
+}
+
+/** A source only one replica reads at a time (an external SSE stream): its holder, lease and read position. */
+export interface SourceLeasesTable {
+  /** `<kind>:<name>`, e.g. `listener:feed`. */
+  source_key: string;
+  holder: string;
+  expires_at: string;
+  /** Where the holder has read up to (the last stored SSE event id), for the next holder to resume from. */
+  cursor: string | null;
+  updated_at: string;
 }

@@ -1,8 +1,10 @@
 import type { ListenerConfig, ListenersConfig, PollersConfig, TriggerSettings } from '../../config/index.js';
 import type { InboxWorker } from './inbox/index.js';
 import { createListener } from './listeners/create-listener.js';
+import { defaultReplicaId } from './listeners/default-replica-id.js';
 import type { OpenConnection } from './listeners/listener-connection.js';
 import { openConnectionFor } from './listeners/open-connection-for.js';
+import type { SourceLeaseStore } from './listeners/source-lease.store.js';
 import { createPoller } from './pollers/create-poller.js';
 import type { Sleep } from './source-backoff.js';
 import type { TriggerEventStore } from './trigger-event.store.js';
@@ -31,6 +33,10 @@ export interface TriggersOptions {
   fetch?: typeof fetch;
   /** The client each listener uses; the real one for its source by default. */
   openConnection?: (listener: ListenerConfig) => OpenConnection;
+  /** Leases in the shared database, so an SSE source is read by one replica at a time; without, this process reads it. */
+  sourceLeases?: SourceLeaseStore;
+  /** This replica's id among those sharing the database and brokers; host name and pid by default. */
+  replicaId?: string;
 }
 
 export interface Triggers {
@@ -51,9 +57,11 @@ export function createTriggers(options: TriggersOptions): Triggers {
   const worker = createTriggerWorker({ store, startRun: options.startRun, handlers, settings: config.trigger_settings, logger, now: options.now, workerId: options.workerId, reclaimAllOnStart: options.reclaimAllOnStart });
   const intake = createTriggerIntake({ store, handlers, logger, now: options.now, onAccepted: () => worker.wake() });
   const common = { intake, settings: config.trigger_settings, logger, now: options.now, sleep: options.sleep };
+  const replicaId = options.replicaId ?? defaultReplicaId();
+  const openFor = options.openConnection ?? ((listener: ListenerConfig) => openConnectionFor(listener, { leases: options.sourceLeases }));
   const sources: TriggerSource[] = [
     ...config.pollers.map((poller) => createPoller({ ...common, poller, fetch: options.fetch })),
-    ...config.listeners.map((listener) => createListener({ ...common, listener, open: (options.openConnection ?? openConnectionFor)(listener) })),
+    ...config.listeners.map((listener) => createListener({ ...common, listener, replicaId, open: openFor(listener) })),
   ];
   const enabled = options.enabled ?? true;
   const operations = createTriggerOperations({ sources, intake, store, worker, webhooks: options.webhooks, now: options.now });

@@ -2,6 +2,7 @@ import { vi } from 'vitest';
 import { parseConfigText, type Config } from '../../../src/config/index.js';
 import { createDatabase, type DatabaseHandle } from '../../../src/db/index.js';
 import {
+  createSourceLeaseStore,
   createTriggerEventStore,
   createTriggers,
   type Sleep,
@@ -91,7 +92,8 @@ export async function startTriggerHarness(yaml: string, options: { database?: Te
   const store = createTriggerEventStore(database.db);
   const runs = new FakeRuns();
   const logger = new CapturingLogger();
-  const build = (overrides: Partial<TriggersOptions> = {}) => createTriggers({ store, startRun: runs.startRun, config, logger, ...options.triggers, ...overrides });
+  const sourceLeases = createSourceLeaseStore(database.db);
+  const build = (overrides: Partial<TriggersOptions> = {}) => createTriggers({ store, startRun: runs.startRun, config, logger, sourceLeases, ...options.triggers, ...overrides });
   let current = build();
   return {
     config,
