@@ -19,7 +19,11 @@ export const openNatsConnection: OpenConnection<NatsListener> = async ({ listene
   const log = (error: unknown) => logger.error({ trigger: `listener:${listener.name}`, err: error }, 'nats message could not be stored');
   try {
     if (listener.stream) await consumeStream(nc, listener, listener.stream, deliver, log);
-    else consumeSubject(nc, listener, deliver, log);
+    else {
+      consumeSubject(nc, listener, deliver, log);
+      // Connected means subscribed: once the server has answered, it routes the subject to us.
+      await nc.flush();
+    }
   } catch (error) {
     await nc.close().catch(() => undefined);
     throw error;
