@@ -6,6 +6,7 @@ import {
   createTriggerEventStore,
   createTriggers,
   type Sleep,
+  type SourceLeaseStore,
   type StartRun,
   type TriggerEventStore,
   type TriggerRunRequest,
@@ -73,6 +74,8 @@ export interface TriggerHarness {
   config: Config;
   database: DatabaseHandle;
   store: TriggerEventStore;
+  /** The lease store the listeners hold SSE leases through (patch its methods to simulate a stalled database). */
+  leases: SourceLeaseStore;
   runs: FakeRuns;
   logger: CapturingLogger;
   triggers: Triggers;
@@ -99,6 +102,7 @@ export async function startTriggerHarness(yaml: string, options: { database?: Te
     config,
     database,
     store,
+    leases: sourceLeases,
     runs,
     logger,
     get triggers() {

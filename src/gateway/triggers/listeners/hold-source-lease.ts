@@ -19,81 +19,115 @@ export interface HeldLease {
   cursor: string | undefined;
   /** Resolves with the reason once the lease is lost (taken over, or not renewed before it lapsed); never after release(). */
   lost: Promise<Error>;
-  /** Records the read position (and renews); false when another replica holds the lease now. */
-  saveCursor(cursor: string): Promise<boolean>;
-  /** Stops renewing and frees the lease at once for another replica, keeping the cursor. */
+  /** Records the read position with the lease, in the background and in order. */
+  saveCursor(cursor: string): void;
+  /** Stops renewing and frees the lease at once for another replica, with the last cursor. */
   release(): Promise<void>;
 }
 
 /**
  * Waits until this replica holds the source's lease, calling onStandby while another replica does, then
  * renews it every third of its length. A holder that cannot renew stops reading when its lease lapses
- * (by its own clock), before another replica can take it, so two replicas never read at once.
- * Resolves undefined when the signal aborts first.
+ * (by its own clock, counted from before the write that took it), before another replica can take it
+ * over, so two replicas never read at once. Resolves undefined when the signal aborts first.
  */
 export async function holdSourceLease(options: SourceLeaseOptions, signal: AbortSignal, onStandby: () => void): Promise<HeldLease | undefined> {
   const { store, key, holder, ttlMs, logger } = options;
   const now = options.now ?? (() => new Date());
   const intervalMs = Math.max(50, Math.floor(ttlMs / 3));
   const until = () => isoNow(new Date(now().getTime() + ttlMs));
-
-  let acquired: { cursor: string | null } | undefined;
-  while (!signal.aborted) {
-    const startedAt = now().getTime();
-    acquired = await store.acquire({ key, holder, now: isoNow(now()), until: until() }).catch((error: unknown) => {
-      logger.warn({ trigger: key, err: error }, 'source lease could not be read; trying again');
-      return undefined;
-    });
-    if (acquired) {
-      if (signal.aborted) await store.release({ key, holder, now: isoNow(now()) }).catch(() => undefined);
-      else return keep(acquired.cursor ?? undefined, startedAt);
-      return undefined;
+  let onAbort!: () => void;
+  const stopped = new Promise<undefined>((resolve) => (onAbort = () => resolve(undefined)));
+  signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    while (!signal.aborted) {
+      const startedAt = now().getTime();
+      const attempt = store.acquire({ key, holder, now: isoNow(now()), until: until() }).catch((error: unknown) => {
+        logger.warn({ trigger: key, err: error }, 'source lease could not be read; trying again');
+        return undefined;
+      });
+      // A stalled database must not keep stop() waiting.
+      const acquired = await Promise.race([attempt, stopped]);
+      if (signal.aborted) {
+        void attempt.then((won) => won && store.release({ key, holder, now: isoNow(now()) })).catch(() => undefined);
+        return undefined;
+      }
+      if (acquired) return keep({ store, key, holder, ttlMs, logger, now, intervalMs, until }, acquired.cursor ?? undefined, startedAt);
+      onStandby();
+      await abortableSleep(intervalMs, signal);
     }
-    onStandby();
-    await abortableSleep(intervalMs, signal);
+    return undefined;
+  } finally {
+    signal.removeEventListener('abort', onAbort);
   }
-  return undefined;
+}
 
-  function keep(cursor: string | undefined, acquiredAt: number): HeldLease {
-    let settle!: (reason: Error) => void;
-    const lost = new Promise<Error>((resolve) => (settle = resolve));
-    let done = false;
-    const stop = () => {
-      done = true;
-      clearInterval(renewal);
-      clearTimeout(fence);
-    };
-    const lose = (reason: Error) => {
+interface Holding {
+  store: SourceLeaseStore;
+  key: string;
+  holder: string;
+  ttlMs: number;
+  logger: TriggerLogger;
+  now: () => Date;
+  intervalMs: number;
+  until: () => string;
+}
+
+function keep(held: Holding, cursor: string | undefined, acquiredAt: number): HeldLease {
+  const { store, key, holder, ttlMs, logger, now } = held;
+  let settle!: (reason: Error) => void;
+  const lost = new Promise<Error>((resolve) => (settle = resolve));
+  let done = false;
+  let latest = cursor;
+  // A fifth of the lease (at most 2 s) early, for clock skew and the time closing the stream takes.
+  const margin = Math.min(ttlMs / 5, 2000);
+  const lapse = (since: number) => setTimeout(() => lose(new Error('the source lease could not be renewed before it lapsed')), ttlMs - margin - (now().getTime() - since));
+  let fence = lapse(acquiredAt);
+  const stop = () => {
+    done = true;
+    clearInterval(renewal);
+    clearTimeout(fence);
+  };
+  const lose = (reason: Error) => {
+    if (done) return;
+    stop();
+    settle(reason);
+  };
+
+  // Writes go one after another and each carries the latest cursor, so the stored cursor never moves back.
+  let chain = Promise.resolve();
+  let queued = false;
+  const schedule = () => {
+    if (queued || done) return;
+    queued = true;
+    chain = chain
+      .then(async () => {
+        queued = false;
+        if (done) return;
+        const sentAt = now().getTime();
+        const ours = await store.renew({ key, holder, now: isoNow(now()), until: held.until(), cursor: latest });
+        if (done) return;
+        if (!ours) return lose(new Error('another replica took over the source lease'));
+        clearTimeout(fence);
+        fence = lapse(sentAt);
+      })
+      .catch((error: unknown) => logger.warn({ trigger: key, err: error }, 'source lease renewal failed; trying again until it lapses'));
+  };
+  const renewal = setInterval(schedule, held.intervalMs);
+
+  return {
+    cursor,
+    lost,
+    saveCursor(next) {
+      latest = next;
+      schedule();
+    },
+    async release() {
       if (done) return;
       stop();
-      settle(reason);
-    };
-    // Counted from before the write that took the lease, so this clock never runs past the stored expiry.
-    let fence = setTimeout(() => lose(new Error('the source lease could not be renewed before it lapsed')), ttlMs - (now().getTime() - acquiredAt));
-    const renewed = (sentAt: number) => {
-      clearTimeout(fence);
-      fence = setTimeout(() => lose(new Error('the source lease could not be renewed before it lapsed')), ttlMs - (now().getTime() - sentAt));
-    };
-    const write = async (latest?: string): Promise<boolean> => {
-      const sentAt = now().getTime();
-      const ours = await store.renew({ key, holder, now: isoNow(now()), until: until(), cursor: latest });
-      if (done) return false;
-      if (!ours) lose(new Error('another replica took over the source lease'));
-      else renewed(sentAt);
-      return ours;
-    };
-    const renewal = setInterval(() => {
-      write().catch((error: unknown) => logger.warn({ trigger: key, err: error }, 'source lease renewal failed; trying again until it lapses'));
-    }, intervalMs);
-    return {
-      cursor,
-      lost,
-      saveCursor: (latest) => (done ? Promise.resolve(false) : write(latest)),
-      async release() {
-        if (done) return;
-        stop();
-        await store.release({ key, holder, now: isoNow(now()) }).catch((error: unknown) => logger.warn({ trigger: key, err: error }, 'source lease could not be released; it lapses on its own'));
-      },
-    };
-  }
+      // A renewal still in flight would otherwise land after the release and hold the lease again.
+      await Promise.race([chain, new Promise((resolve) => setTimeout(resolve, ttlMs).unref())]);
+      await store.release({ key, holder, now: isoNow(now()), cursor: latest }).catch((error: unknown) => logger.warn({ trigger: key, err: error }, 'source lease could not be released; it lapses on its own'));
+    },
+  };
 }

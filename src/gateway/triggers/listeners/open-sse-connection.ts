@@ -82,12 +82,8 @@ export function createSseOpener(options: SseOpenerOptions = {}): OpenConnection<
         }
         if (event.id === undefined) return;
         lastEventId = event.id;
-        // A cursor that could not be saved only means the next holder replays a few stored events, which dedupe.
-        const ours = await lease?.saveCursor(event.id).catch((error: unknown) => {
-          logger.warn({ trigger: `listener:${listener.name}`, err: error }, 'sse cursor could not be saved with the lease');
-          return true;
-        });
-        if (ours === false) end(new Error('another replica took over the source lease'));
+        // Saved in the background: a cursor that lags only makes the next holder replay stored events, which dedupe.
+        lease?.saveCursor(event.id);
       });
     };
     const parser = createParser({ onEvent });
