@@ -109,4 +109,31 @@ listeners:
       await publisher.endAsync();
     }
   });
+
+  it('keeps the share of a replica that is away in its session, and hands it over when that replica comes back with its id', async () => {
+    const suffix = uniqueSuffix();
+    const prefix = `agrep-${suffix}`;
+    const publisher = await connectMqtt('mqtt://127.0.0.1:1883', { clientId: `${prefix}-pub` });
+    const replicas = await startReplicas(`${FAST_SETTINGS_YAML}
+listeners:
+  - { name: jobs, source: mqtt, url: "mqtt://127.0.0.1:1883", topic: "agrep/${suffix}/#", client_id: ${prefix}, handlers: ${HANDLER} }
+`, { connected: ['jobs'] });
+    const [away, staying] = replicas.replicas;
+    try {
+      await away.triggers.stop();
+      await Promise.all(jobs().slice(0, 20).map((body, n) => publisher.publishAsync(`agrep/${suffix}/${n}`, body, { qos: 1 })));
+      // The broker deals shared messages to every member of the group, the absent one's session included.
+      await vi.waitFor(() => expect(staying.runs.calls.length).toBeGreaterThan(0));
+      const restarted = await away.restart();
+      await restarted.start();
+      await replicas.storedAtLeast('jobs', 20);
+      await vi.waitFor(() => expect(replicas.prompts()).toHaveLength(20), { timeout: 15_000 });
+      expect(new Set(replicas.prompts()).size).toBe(20);
+      expect(away.triggers.intake.stats()[0].received).toBeGreaterThan(0);
+    } finally {
+      await replicas.close();
+      for (const replica of ['replica-1', 'replica-2']) await (await connectMqtt('mqtt://127.0.0.1:1883', { clientId: `${prefix}-${replica}`, clean: true })).endAsync();
+      await publisher.endAsync();
+    }
+  });
 });
