@@ -240,6 +240,7 @@ async function buildTriggers(server: FastifyInstance, config: Config, database: 
     reclaimAllOnStart: database.engine === 'sqlite',
     // An external SSE stream is read by one replica at a time, the one holding its lease.
     sourceLeases: createSourceLeaseStore(database.db),
+    replicaId: config.server.replica_id,
   });
   await server.register(triggersRoutes, { operations: triggers.operations });
   return triggers;

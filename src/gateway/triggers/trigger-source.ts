@@ -20,7 +20,7 @@ export interface TriggerSourceStatus {
 export interface TriggerSource {
   readonly kind: 'poller' | 'listener';
   readonly name: string;
-  /** `http` for pollers; the listener's source (redis, amqp, nats, mqtt, sse). */
+  /** `http` for pollers; the listener's source (redis, redis-stream, amqp, nats, mqtt, sse). */
   readonly source: string;
   /** Begins polling or connecting in the background; failures are retried, never thrown. */
   start(): void;
