@@ -35,7 +35,7 @@ export interface TriggersOptions {
   openConnection?: (listener: ListenerConfig) => OpenConnection;
   /** Leases in the shared database, so an SSE source is read by one replica at a time; without, this process reads it. */
   sourceLeases?: SourceLeaseStore;
-  /** This replica's id among those sharing the database and brokers; host name and pid by default. */
+  /** This replica's id among those sharing the database and brokers; the host name by default. */
   replicaId?: string;
 }
 

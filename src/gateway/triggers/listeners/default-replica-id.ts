@@ -1,10 +1,11 @@
 import { hostname } from 'node:os';
 
 /**
- * This process's id among replicas: the host name and process id, unique among processes on one host
- * and stable across restarts of a container (whose process is pid 1), so a restarted replica resumes
- * its own MQTT session and Redis pending entries.
+ * This process's id among replicas when server.replica_id is unset: the host name, which is stable across
+ * restarts (a container keeps its host name, a StatefulSet pod its name), so a restarted gateway resumes
+ * its own MQTT session and Redis pending entries instead of leaving them to expire. Two replicas on one
+ * host must set server.replica_id.
  */
 export function defaultReplicaId(): string {
-  return `${hostname()}-${process.pid}`;
+  return hostname();
 }
