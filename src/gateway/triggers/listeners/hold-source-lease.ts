@@ -42,8 +42,10 @@ export async function holdSourceLease(options: SourceLeaseOptions, signal: Abort
   try {
     while (!signal.aborted) {
       const startedAt = now().getTime();
+      let unreadable = false;
       const attempt = store.acquire({ key, holder, now: isoNow(now()), until: until() }).catch((error: unknown) => {
         logger.warn({ trigger: key, err: error }, 'source lease could not be read; trying again');
+        unreadable = true;
         return undefined;
       });
       // A stalled database must not keep stop() waiting.
@@ -53,7 +55,8 @@ export async function holdSourceLease(options: SourceLeaseOptions, signal: Abort
         return undefined;
       }
       if (acquired) return keep({ store, key, holder, ttlMs, logger, now, intervalMs, until }, acquired.cursor ?? undefined, startedAt);
-      onStandby();
+      // Standby means another replica holds the lease, not that the database could not say.
+      if (!unreadable) onStandby();
       await abortableSleep(intervalMs, signal);
     }
     return undefined;

@@ -44,7 +44,7 @@ export const openRedisStreamConnection: OpenConnection<RedisStreamListener> = as
   const reader = createStreamReader(redis, listener, group, replicaId, deliver);
   void reader.run().catch((error: unknown) => {
     lastError = asError(error, 'redis stream read failed');
-    if (!reader.stopping) logger.error({ trigger: `listener:${listener.name}`, err: error }, 'redis stream entry could not be stored; it stays pending and is read again');
+    if (!reader.stopping) logger.error({ trigger: `listener:${listener.name}`, err: error }, 'redis stream read or store failed; reconnecting (unacknowledged entries stay pending and are read again)');
     redis.disconnect();
   });
   return {
