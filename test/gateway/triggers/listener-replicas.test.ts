@@ -1,5 +1,6 @@
 import { connect as connectAmqp } from 'amqplib';
 import { connectAsync as connectMqtt } from 'mqtt';
+import { Redis } from 'ioredis';
 import { connect as connectNats } from 'nats';
 import { describe, expect, it, vi } from 'vitest';
 import { brokerUnavailable, uniqueSuffix } from './broker-probe.js';
@@ -9,7 +10,7 @@ import { FAST_SETTINGS_YAML } from './trigger-harness.js';
 // Issue 14: with several replicas each message is stored and run once in total, using the broker's own sharing.
 const BURST = 200;
 const HANDLER = '[{ event: job, agent: billing, prompt: "job {{n}}" }]';
-const [amqpSkip, natsSkip, mqttSkip] = [await brokerUnavailable('RabbitMQ', 5672), await brokerUnavailable('NATS', 4222), await brokerUnavailable('Mosquitto (MQTT)', 1883)];
+const [amqpSkip, natsSkip, mqttSkip, redisSkip] = [await brokerUnavailable('RabbitMQ', 5672), await brokerUnavailable('NATS', 4222), await brokerUnavailable('Mosquitto (MQTT)', 1883), await brokerUnavailable('Redis', 6379)];
 const jobs = () => Array.from({ length: BURST }, (_, n) => JSON.stringify({ type: 'job', n }));
 
 /** Every message stored once, each replica took part, and every event was run once across replicas. */
@@ -134,6 +135,32 @@ listeners:
       await replicas.close();
       for (const replica of ['replica-1', 'replica-2']) await (await connectMqtt('mqtt://127.0.0.1:1883', { clientId: `${prefix}-${replica}`, clean: true })).endAsync();
       await publisher.endAsync();
+    }
+  });
+});
+
+describe.skipIf(redisSkip)('redis pub/sub listener on two replicas', () => {
+  it(`fans out: each replica receives all of a burst of ${BURST}, and id_field has the shared inbox store and run each once`, async () => {
+    const channel = `ag-test:${uniqueSuffix()}:jobs`;
+    const publisher = new Redis('redis://127.0.0.1:6379');
+    const replicas = await startReplicas(`${FAST_SETTINGS_YAML}
+listeners:
+  - { name: jobs, source: redis, url: "redis://127.0.0.1:6379", channel: "${channel}", id_field: n, handlers: ${HANDLER} }
+`, { connected: ['jobs'] });
+    try {
+      const pipeline = publisher.pipeline();
+      for (const body of jobs()) pipeline.publish(channel, body);
+      await pipeline.exec();
+      await replicas.storedAtLeast('jobs', BURST);
+      await vi.waitFor(() => expect(replicas.received('jobs')).toEqual([BURST, BURST]), { timeout: 30_000 });
+      expect(replicas.duplicates('jobs')).toBe(BURST);
+      expect(await replicas.stored('jobs')).toBe(BURST);
+      await vi.waitFor(() => expect(replicas.prompts().length).toBeGreaterThanOrEqual(BURST), { timeout: 30_000, interval: 50 });
+      expect(new Set(replicas.prompts()).size).toBe(BURST);
+      expect(replicas.prompts()).toHaveLength(BURST);
+    } finally {
+      await replicas.close();
+      publisher.disconnect();
     }
   });
 });

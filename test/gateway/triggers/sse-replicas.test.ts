@@ -109,3 +109,18 @@ it('drops a source that sends nothing for idle_timeout_seconds and reconnects wi
     await harness.close();
   }
 });
+
+it('stores a burst of 200 events once with two replicas: the holder reads them all, the standby none', async () => {
+  const replicas = await startReplicas(yaml(source.url));
+  try {
+    await holderAndStandby(replicas);
+    for (let n = 0; n < 200; n += 1) source.publish({ type: 'order.created', id: `b${n}` });
+    await replicas.storedAtLeast('feed', 200);
+    await vi.waitFor(() => expect(replicas.prompts()).toHaveLength(200), { timeout: 30_000 });
+    expect(replicas.received('feed').sort((a, b) => a - b)).toEqual([0, 200]);
+    expect(new Set(replicas.prompts()).size).toBe(200);
+    expect(source.maxConnections()).toBe(1);
+  } finally {
+    await replicas.close();
+  }
+});
