@@ -56,7 +56,7 @@ export const listenerSchema = z.discriminatedUnion('source', [
     /** The MQTT 5 shared subscription group (`$share/<group>/<topic>`), so each message reaches one replica; false subscribes every replica to every message. */
     shared_group: z.union([z.string().regex(/^[^/+#]+$/, 'shared_group may not contain /, + or #'), z.literal(false)]).optional(),
     /** Prefix of the client id; the replica id is appended, since two clients with one id take each other's session. */
-    client_id: z.string().min(1).max(64).optional(),
+    client_id: z.string().min(1).max(128).optional(),
     /** How long the broker keeps a disconnected replica's session (and queues its messages). */
     session_expiry_seconds: z.number().int().min(0).max(4_294_967_295).default(3600),
     username: z.string().optional(),
