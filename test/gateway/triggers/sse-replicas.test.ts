@@ -124,3 +124,18 @@ it('stores a burst of 200 events once with two replicas: the holder reads them a
     await replicas.close();
   }
 });
+
+it('a holder whose lease another replica took over stops reading and waits on standby', async () => {
+  const harness = await startTriggerHarness(yaml(source.url), { triggers: { replicaId: 'holder' } });
+  try {
+    await harness.triggers.start();
+    await waitForState(harness, 'feed', 'connected');
+    // As if another replica had judged the lease lapsed (a clock far ahead) and taken it.
+    await harness.database.db.updateTable('source_leases').set({ holder: 'intruder', expires_at: '2999-01-01T00:00:00.000Z' }).where('source_key', '=', 'listener:feed').execute();
+    await waitForState(harness, 'feed', 'standby');
+    expect(harness.logger.entries.some((entry) => entry.message === 'trigger source failed; backing off' && entry.object.error === 'another replica took over the source lease')).toBe(true);
+    await vi.waitFor(() => expect(source.connections()).toBe(0));
+  } finally {
+    await harness.close();
+  }
+});
