@@ -139,3 +139,21 @@ it('a holder whose lease another replica took over stops reading and waits on st
     await harness.close();
   }
 });
+
+it('stops while its database stalls: the lease is left to lapse instead of holding shutdown up', async () => {
+  const harness = await startTriggerHarness(yaml(source.url), { triggers: { replicaId: 'holder' } });
+  try {
+    await harness.triggers.start();
+    await waitForState(harness, 'feed', 'connected');
+    const never = () => new Promise<never>(() => undefined);
+    harness.leases.renew = never;
+    harness.leases.release = never;
+    source.publish({ type: 'order.created', id: 'o1' });
+    await harness.runsStarted(1);
+    await harness.triggers.stop();
+    expect(harness.status('feed').state).toBe('stopped');
+    expect(harness.logger.entries.some((entry) => entry.message === 'source lease release is taking long; it lapses on its own')).toBe(true);
+  } finally {
+    await harness.close();
+  }
+});

@@ -128,9 +128,31 @@ function keep(held: Holding, cursor: string | undefined, acquiredAt: number): He
     async release() {
       if (done) return;
       stop();
+      // Bounded, so a stalled database cannot hold up shutdown; an unreleased lease lapses on its own.
+      const bound = Math.min(ttlMs, RELEASE_WAIT_MS);
       // A renewal still in flight would otherwise land after the release and hold the lease again.
-      await Promise.race([chain, new Promise((resolve) => setTimeout(resolve, ttlMs).unref())]);
-      await store.release({ key, holder, now: isoNow(now()), cursor: latest }).catch((error: unknown) => logger.warn({ trigger: key, err: error }, 'source lease could not be released; it lapses on its own'));
+      await within(chain, bound);
+      const released = store.release({ key, holder, now: isoNow(now()), cursor: latest }).then(
+        () => true,
+        (error: unknown) => {
+          logger.warn({ trigger: key, err: error }, 'source lease could not be released; it lapses on its own');
+          return true;
+        },
+      );
+      if (!(await within(released, bound))) logger.warn({ trigger: key }, 'source lease release is taking long; it lapses on its own');
     },
   };
+}
+
+const RELEASE_WAIT_MS = 2000;
+
+/** True when the promise settles within `ms`. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
