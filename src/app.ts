@@ -23,7 +23,7 @@ import { createDatabase, type DatabaseHandle } from './db/index.js';
 import { a2aRoutes, createA2aTaskStore, type CardTool } from './gateway/a2a/index.js';
 import { aguiRoutes } from './gateway/agui/index.js';
 import { openaiRoutes } from './gateway/openai/index.js';
-import { createInboxStore, createTriggers, triggersRoutes, webhooksRoutes, type StartRun, type Triggers } from './gateway/triggers/index.js';
+import { createInboxStore, createSourceLeaseStore, createTriggers, triggersRoutes, webhooksRoutes, type StartRun, type Triggers } from './gateway/triggers/index.js';
 import { createMetrics, createServer, healthRoutes, registerAuthHooks, registerMetrics, startIdleHeapTrim, type Metrics } from './http/index.js';
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
@@ -226,6 +226,9 @@ async function buildTriggers(server: FastifyInstance, config: Config, database: 
     maxJsonDepth: config.server.max_json_depth,
     // On SQLite this process is the only one that can hold claims: every item a crash left running is taken back at start.
     reclaimAllOnStart: database.engine === 'sqlite',
+    // An external SSE stream is read by one replica at a time, the one holding its lease.
+    sourceLeases: createSourceLeaseStore(database.db),
+    replicaId: config.server.replica_id,
   });
   if (triggers.webhookIntake) await server.register(webhooksRoutes, { intake: triggers.webhookIntake, settings: config.webhook_settings, webhooks: config.webhooks, redisUrl: config.server.redis_url });
   await server.register(triggersRoutes, { operations: triggers.operations });

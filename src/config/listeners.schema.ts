@@ -44,7 +44,7 @@ export const listenerSchema = z.discriminatedUnion('source', [
     stream: z.string().min(1).optional(),
     /** The durable consumer's name; `agent-gateway-<listener name>` by default. */
     durable: z.string().regex(/^[A-Za-z0-9_-]+$/, 'durable is letters, digits, _ or -').optional(),
-    /** Core NATS queue group, so replicas share the messages instead of each getting all of them. */
+    /** Core NATS queue group shared by every replica, so each message reaches one of them; `agent-gateway-<listener name>` by default. */
     queue: z.string().min(1).optional(),
   }),
   z.strictObject({
@@ -53,16 +53,39 @@ export const listenerSchema = z.discriminatedUnion('source', [
     url: url(/^(mqtts?|wss?)$/, 'an mqtt://, mqtts://, ws:// or wss://'),
     /** Subscribed with QoS 1; MQTT wildcards (+, #) allowed. */
     topic: z.string().min(1),
-    /** A persistent session keeps messages sent while disconnected; give each replica its own id. */
+    /** The MQTT 5 shared subscription group (`$share/<group>/<topic>`), so each message reaches one replica; false subscribes every replica to every message. */
+    shared_group: z.union([z.string().regex(/^[^/+#]+$/, 'shared_group may not contain /, + or #'), z.literal(false)]).optional(),
+    /** Prefix of the client id; the replica id is appended, since two clients with one id take each other's session. */
     client_id: z.string().min(1).max(128).optional(),
+    /** How long the broker keeps a disconnected replica's session (and queues its messages). */
+    session_expiry_seconds: z.number().int().min(0).max(4_294_967_295).default(3600),
     username: z.string().optional(),
     password: z.string().optional(),
+  }),
+  z.strictObject({
+    ...common,
+    source: z.literal('redis-stream'),
+    url: url(/^rediss?$/, 'a redis:// or rediss://'),
+    /** A Redis stream read through a consumer group: each entry reaches one replica and is acknowledged (XACK) once stored. */
+    stream: z.string().min(1),
+    /** The consumer group, created at the end of the stream if missing; `agent-gateway-<listener name>` by default. */
+    group: z.string().min(1).optional(),
+    /** The entry field holding the JSON message; without it, the entry's fields themselves are the message. */
+    field: z.string().min(1).optional(),
+    /** Entries a consumer read but did not acknowledge for this long (a dead replica's) are claimed by another. */
+    claim_idle_seconds: z.number().positive().max(86_400).default(60),
+    /** Entries read per XREADGROUP. */
+    batch: z.number().int().min(1).max(1000).default(16),
   }),
   z.strictObject({
     ...common,
     source: z.literal('sse'),
     url: url(/^https?$/, 'an http(s)'),
     headers: z.record(z.string(), z.string()).default({}),
+    /** A stream with no bytes (events or comments) for this long is dropped and reopened with Last-Event-ID. */
+    idle_timeout_seconds: z.number().positive().max(86_400).default(60),
+    /** One replica reads the stream, holding a lease in the shared database this long; renewed at a third of it. */
+    lease_seconds: z.number().min(0.3).max(3600).default(30),
   }),
 ]);
 

@@ -24,6 +24,7 @@ export interface Database {
   inbox_items: InboxItemsTable;
   budget_accounts: BudgetAccountsTable;
   budget_holds: BudgetHoldsTable;
+  source_leases: SourceLeasesTable;
   curator_datasets: CuratorDatasetsTable;
   curator_samples: CuratorSamplesTable;
   fine_tune_jobs: FineTuneJobsTable;
@@ -395,4 +396,15 @@ export interface BudgetHoldsTable {
   /** What is still reserved: the estimate less what the run has been charged, never below 0. */
   reserved_nanos: number;
   charged_nanos: ColumnType<number, number | undefined, number>;
+}
+
+/** A source only one replica reads at a time (an external SSE stream): its holder, lease and read position. */
+export interface SourceLeasesTable {
+  /** `<kind>:<name>`, e.g. `listener:feed`. */
+  source_key: string;
+  holder: string;
+  expires_at: string;
+  /** Where the holder has read up to (the last stored SSE event id), for the next holder to resume from. */
+  cursor: string | null;
+  updated_at: string;
 }

@@ -68,6 +68,7 @@ describe('environment overrides', () => {
         DATABASE_URL: 'postgres://gw:secret@db.internal:5432/gw',
         REDIS_URL: 'redis://127.0.0.1:6379',
         LOG_LEVEL: 'debug',
+        REPLICA_ID: 'gateway-2',
       },
     });
     expect(config.server).toMatchObject({
@@ -77,6 +78,7 @@ describe('environment overrides', () => {
       database_url: 'postgres://gw:secret@db.internal:5432/gw',
       redis_url: 'redis://127.0.0.1:6379',
       log_level: 'debug',
+      replica_id: 'gateway-2',
     });
   });
 

@@ -10,6 +10,7 @@ import * as triggers from './2026-11-22-008-triggers.js';
 import * as budgets from './2026-11-22-009-budgets.js';
 import * as learningLoop from './2026-11-22-010-learning-loop.js';
 import * as inbox from './2026-11-24-001-inbox.js';
+import * as sourceLeases from './2026-11-24-002-source-leases.js';
 import * as budgetLedger from './2026-11-24-005-budget-ledger.js';
 
 /** Every migration in order. Names sort by date; a new one is appended, never edited once released. */
@@ -25,5 +26,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-009-budgets': budgets,
   '2026-11-22-010-learning-loop': learningLoop,
   '2026-11-24-001-inbox': inbox,
+  '2026-11-24-002-source-leases': sourceLeases,
   '2026-11-24-005-budget-ledger': budgetLedger,
 };

@@ -2,8 +2,10 @@ import type { ListenerConfig, ListenersConfig, PollersConfig, TriggerSettings, W
 import { handleTriggerEvent } from './handle-trigger-event.js';
 import { createInboxWorker, type InboxStore, type InboxWorker } from './inbox/index.js';
 import { createListener } from './listeners/create-listener.js';
+import { defaultReplicaId } from './listeners/default-replica-id.js';
 import type { OpenConnection } from './listeners/listener-connection.js';
 import { openConnectionFor } from './listeners/open-connection-for.js';
+import type { SourceLeaseStore } from './listeners/source-lease.store.js';
 import { createPoller } from './pollers/create-poller.js';
 import type { Sleep } from './source-backoff.js';
 import { collectTriggerHandlers } from './trigger-handlers.js';
@@ -32,6 +34,10 @@ export interface TriggersOptions {
   fetch?: typeof fetch;
   /** The client each listener uses; the real one for its source by default. */
   openConnection?: (listener: ListenerConfig) => OpenConnection;
+  /** Leases in the shared database, so an SSE source is read by one replica at a time; without, this process reads it. */
+  sourceLeases?: SourceLeaseStore;
+  /** This replica's id among those sharing the database and brokers; the host name by default. */
+  replicaId?: string;
 }
 
 export interface Triggers {
@@ -72,9 +78,11 @@ export function createTriggers(options: TriggersOptions): Triggers {
   const intake = createTriggerIntake({ store, handlers, logger, now: options.now, onAccepted });
   const webhookIntake = options.webhooksEnabled === false ? undefined : createWebhookIntake({ store, webhooks: config.webhooks, maxJsonDepth: options.maxJsonDepth, logger, now: options.now, onAccepted });
   const common = { intake, settings: config.trigger_settings, logger, now: options.now, sleep: options.sleep };
+  const replicaId = options.replicaId ?? defaultReplicaId();
+  const openFor = options.openConnection ?? ((listener: ListenerConfig) => openConnectionFor(listener, { leases: options.sourceLeases }));
   const sources: TriggerSource[] = [
     ...config.pollers.map((poller) => createPoller({ ...common, poller, fetch: options.fetch })),
-    ...config.listeners.map((listener) => createListener({ ...common, listener, open: (options.openConnection ?? openConnectionFor)(listener) })),
+    ...config.listeners.map((listener) => createListener({ ...common, listener, replicaId, open: openFor(listener) })),
   ];
   const enabled = options.enabled ?? true;
   const webhooks = webhookIntake && { configs: config.webhooks, intake: webhookIntake };

@@ -7,5 +7,6 @@ export type { TriggerIntake, TriggerIntakeStats } from './trigger-intake.service
 export { PermanentSourceError, type TriggerSource, type TriggerSourceState, type TriggerSourceStatus } from './trigger-source.js';
 export type { Sleep } from './source-backoff.js';
 export type { Deliver, ListenerConnection, OpenConnection } from './listeners/listener-connection.js';
+export { createSourceLeaseStore, type SourceLease, type SourceLeaseStore } from './listeners/source-lease.store.js';
 export type { StartRun, TriggerKind, TriggerLogger, TriggerRunRequest } from './trigger.types.js';
 export type { HandlerRunResult } from './inbox/index.js';

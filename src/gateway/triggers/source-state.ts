@@ -7,6 +7,8 @@ export interface SourceState {
   status(): TriggerSourceStatus;
   connecting(): void;
   connected(nextAttemptAt?: Date): void;
+  /** Another replica reads this source; this one waits to take over. */
+  standby(): void;
   /** Counts a failure and returns the consecutive failures so far (for the backoff). */
   failed(error: unknown): number;
   backingOff(until: Date): void;
@@ -32,6 +34,11 @@ export function createSourceState(fields: Record<string, unknown>, logger: Trigg
       failures = 0;
       nextAttemptAt = next ? isoNow(next) : null;
       state = 'connected';
+    },
+    standby() {
+      if (state !== 'standby') logger.info(fields, 'trigger source on standby: another replica holds its lease');
+      nextAttemptAt = null;
+      state = 'standby';
     },
     failed(error) {
       failures += 1;

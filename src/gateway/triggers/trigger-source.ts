@@ -1,9 +1,10 @@
 /**
  * Where a source stands: `connecting` before its first connection or poll, `connected` while connected
  * (a poller: its last poll succeeded), `backing_off` while waiting to retry after a failure, `error` when
- * it gave up on a failure retrying cannot fix, `stopped` after stop().
+ * it gave up on a failure retrying cannot fix, `standby` while another replica holds the source's lease
+ * (an external SSE stream is read by one replica at a time), `stopped` after stop().
  */
-export type TriggerSourceState = 'connecting' | 'connected' | 'backing_off' | 'error' | 'stopped';
+export type TriggerSourceState = 'connecting' | 'connected' | 'backing_off' | 'standby' | 'error' | 'stopped';
 
 export interface TriggerSourceStatus {
   state: TriggerSourceState;
@@ -19,7 +20,7 @@ export interface TriggerSourceStatus {
 export interface TriggerSource {
   readonly kind: 'poller' | 'listener';
   readonly name: string;
-  /** `http` for pollers; the listener's source (redis, amqp, nats, mqtt, sse). */
+  /** `http` for pollers; the listener's source (redis, redis-stream, amqp, nats, mqtt, sse). */
   readonly source: string;
   /** Begins polling or connecting in the background; failures are retried, never thrown. */
   start(): void;

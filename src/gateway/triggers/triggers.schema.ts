@@ -6,8 +6,8 @@ const deliveryStatus = z.enum(['pending', 'running', 'done', 'dead', 'ignored'])
 export const triggerItem = z.object({
   kind: triggerKind,
   name: z.string(),
-  source: z.string().describe('A webhook\'s verification mode, "http" for a poller, or the listener\'s source (redis, amqp, nats, mqtt, sse)'),
-  state: z.enum(['connecting', 'connected', 'backing_off', 'error', 'stopped']).describe('Webhooks are always connected; "error" means the source gave up on a failure retrying cannot fix'),
+  source: z.string().describe('A webhook\'s verification mode, "http" for a poller, or the listener\'s source (redis, redis-stream, amqp, nats, mqtt, sse)'),
+  state: z.enum(['connecting', 'connected', 'backing_off', 'standby', 'error', 'stopped']).describe('Webhooks are always connected; "error" means the source gave up on a failure retrying cannot fix; "standby" means another replica reads the source (an SSE listener\'s lease)'),
   last_error: z.string().nullable(),
   next_attempt_at: z.string().nullable().describe('When the next connection attempt or poll is due'),
   counts: z.object({

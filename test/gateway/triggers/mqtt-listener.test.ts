@@ -25,14 +25,14 @@ listeners:
     # MQTT messages carry no id of their own; QoS 1 may deliver one twice (e.g. a PUBACK lost in a dropped connection).
     id_field: reading_id
     handlers: [{ event: reading.*, agent: triage, prompt: "{{sensor}}={{value}}" }]
-`);
+`, { triggers: { replicaId: 'r1' } });
     await harness.triggers.start();
     await waitForState(harness, 'sensors', 'connected');
   });
   afterAll(async () => {
     await harness?.close();
     // A clean session with the same id drops the broker's persistent session for the listener.
-    await (await connectAsync('mqtt://127.0.0.1:1883', { clientId, clean: true })).endAsync();
+    await (await connectAsync('mqtt://127.0.0.1:1883', { clientId: `${clientId}-r1`, clean: true })).endAsync();
     await publisher?.endAsync();
     await proxy?.close();
   });

@@ -3,9 +3,11 @@ import { parseConfigText, type Config } from '../../../src/config/index.js';
 import { createDatabase, type DatabaseHandle } from '../../../src/db/index.js';
 import {
   createInboxStore,
+  createSourceLeaseStore,
   createTriggers,
   type InboxStore,
   type Sleep,
+  type SourceLeaseStore,
   type StartRun,
   type TriggerRunRequest,
   type Triggers,
@@ -72,6 +74,8 @@ export interface TriggerHarness {
   config: Config;
   database: DatabaseHandle;
   store: InboxStore;
+  /** The lease store the listeners hold SSE leases through (patch its methods to simulate a stalled database). */
+  leases: SourceLeaseStore;
   runs: FakeRuns;
   logger: CapturingLogger;
   triggers: Triggers;
@@ -91,12 +95,14 @@ export async function startTriggerHarness(yaml: string, options: { database?: Te
   const store = createInboxStore(database.db);
   const runs = new FakeRuns();
   const logger = new CapturingLogger();
-  const build = (overrides: Partial<TriggersOptions> = {}) => createTriggers({ store, startRun: runs.startRun, config, logger, ...options.triggers, ...overrides });
+  const sourceLeases = createSourceLeaseStore(database.db);
+  const build = (overrides: Partial<TriggersOptions> = {}) => createTriggers({ store, startRun: runs.startRun, config, logger, sourceLeases, ...options.triggers, ...overrides });
   let current = build();
   return {
     config,
     database,
     store,
+    leases: sourceLeases,
     runs,
     logger,
     get triggers() {

@@ -32,8 +32,14 @@ describe('pollers and listeners config', () => {
       '  - { name: n, source: nats, url: "nats://localhost:4222", subject: "orders.>", stream: ORDERS }',
       '  - { name: m, source: mqtt, url: "mqtt://localhost:1883", topic: "sensors/#" }',
       '  - { name: s, source: sse, url: "https://feed.example.com/events", headers: { authorization: "Bearer x" }, event_field: meta.kind }',
+      '  - { name: x, source: redis-stream, url: "redis://localhost:6379", stream: orders }',
     ), 'gw.yaml');
-    expect(config.listeners.map((listener) => listener.source)).toEqual(['redis', 'nats', 'mqtt', 'sse']);
+    expect(config.listeners.map((listener) => listener.source)).toEqual(['redis', 'nats', 'mqtt', 'sse', 'redis-stream']);
+    // Shared by default across replicas: the defaults name no group (the listener derives one from its name).
+    expect(config.listeners[2]).toMatchObject({ session_expiry_seconds: 3600 });
+    expect(config.listeners[2]).not.toHaveProperty('shared_group');
+    expect(config.listeners[3]).toMatchObject({ idle_timeout_seconds: 60, lease_seconds: 30 });
+    expect(config.listeners[4]).toMatchObject({ claim_idle_seconds: 60, batch: 16 });
   });
 
   it.each([
@@ -45,6 +51,7 @@ describe('pollers and listeners config', () => {
     [['listeners:', '  - { name: r, source: kafka, url: "kafka://localhost" }'], expect.stringMatching(/^gw\.yaml:6: listeners\.0\.source: /)],
     [['listeners:', '  - { name: q, source: amqp, url: "http://localhost", queue: jobs }'], 'gw.yaml:6: listeners.0.url: url must be an amqp:// or amqps:// URL'],
     [['listeners:', '  - { name: q, source: amqp, url: "amqp://localhost", queue: jobs, qeue: x }'], 'gw.yaml:6: unknown key "qeue" in listeners.0'],
+    [['listeners:', '  - { name: m, source: mqtt, url: "mqtt://localhost", topic: t, shared_group: "a/b" }'], 'gw.yaml:6: listeners.0.shared_group: shared_group may not contain /, + or #'],
     [['listeners:', '  - name: s', '    source: sse', '    url: "http://localhost/e"', '    handlers:', '      - { event: x, agent: nobody, prompt: hi }'], 'gw.yaml:10: listeners.0.handlers.0.agent: unknown agent "nobody"'],
   ])('reports a bad entry with its line (%#)', (lines, message) => {
     expect(configError(yaml(...BASE, ...lines))).toEqual(message);

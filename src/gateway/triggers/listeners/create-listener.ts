@@ -14,6 +14,8 @@ export interface ListenerOptions {
   intake: TriggerIntake;
   settings: TriggerSettings;
   logger: TriggerLogger;
+  /** Unique among the replicas sharing the database and brokers; see defaultReplicaId. */
+  replicaId: string;
   now?: () => Date;
   sleep?: Sleep;
 }
@@ -42,7 +44,7 @@ export function createListener(options: ListenerOptions): TriggerSource {
     while (!signal.aborted) {
       let lost: Error;
       try {
-        const connection = await options.open({ listener, deliver, logger: options.logger, signal });
+        const connection = await options.open({ listener, deliver, logger: options.logger, signal, replicaId: options.replicaId, standby: () => state.standby() });
         if (signal.aborted) {
           await connection.close();
           break;

@@ -21,6 +21,10 @@ export interface OpenConnectionContext<C extends ListenerConfig = ListenerConfig
   logger: TriggerLogger;
   /** Aborted by stop(): an attempt still connecting gives up. */
   signal: AbortSignal;
+  /** This replica's id, unique among the replicas sharing the database (MQTT client ids, Redis consumers, leases). */
+  replicaId: string;
+  /** Called while another replica holds the source's lease and this one waits to take over. */
+  standby(): void;
 }
 
 /** Connects, subscribes and starts delivering; rejects when any step fails (the listener backs off and retries). */

@@ -5,15 +5,21 @@ import { asError, closeSignal, type OpenConnection } from './listener-connection
 type MqttListener = Extract<ListenerConfig, { source: 'mqtt' }>;
 
 /**
- * Subscribes to an MQTT topic with QoS 1 in a persistent session (clean: false, a fixed client id), so
- * the broker keeps messages published while we are away. The PUBACK goes out only after the message is
- * stored: mqtt.js sends it when handleMessage calls back.
+ * Subscribes to an MQTT topic with QoS 1 over MQTT 5, as a shared subscription (`$share/<group>/<topic>`)
+ * by default, so each message reaches one replica. Each replica has its own client id (a shared id would
+ * make the broker drop one connection for the other) and a persistent session that outlives a dropped
+ * connection by session_expiry_seconds, so the broker keeps that replica's messages meanwhile. The
+ * PUBACK goes out only after the message is stored: mqtt.js sends it when handleMessage calls back.
  */
-export const openMqttConnection: OpenConnection<MqttListener> = async ({ listener, deliver, logger }) => {
+export const openMqttConnection: OpenConnection<MqttListener> = async ({ listener, deliver, logger, replicaId }) => {
+  const group = listener.shared_group ?? `agent-gateway-${listener.name}`;
+  const topic = group === false ? listener.topic : `$share/${group}/${listener.topic}`;
   const client = connect(listener.url, {
-    clientId: listener.client_id ?? `agent-gateway-${listener.name}`,
+    clientId: `${listener.client_id ?? `agent-gateway-${listener.name}`}-${replicaId}`,
     clean: false,
-    protocolVersion: 4,
+    protocolVersion: 5,
+    // MQTT 5 ends a session when the connection does unless it is given an expiry.
+    properties: { sessionExpiryInterval: listener.session_expiry_seconds },
     // The listener reconnects with its own backoff and state; the client must not retry behind its back.
     reconnectPeriod: 0,
     connectTimeout: 10_000,
@@ -44,7 +50,9 @@ export const openMqttConnection: OpenConnection<MqttListener> = async ({ listene
       client.once('connect', () => resolve());
       void closed.then(reject);
     });
-    await client.subscribeAsync(listener.topic, { qos: 1 });
+    const [granted] = await client.subscribeAsync(topic, { qos: 1 });
+    // MQTT 5 answers a refused subscription (e.g. a broker without shared subscriptions) with a reason code of 0x80 or more.
+    if (granted && granted.qos >= 0x80) throw new Error(`the broker refused the subscription to ${topic} (reason code ${granted.qos})`);
   } catch (error) {
     client.end(true);
     throw asError(error, 'mqtt connection failed');

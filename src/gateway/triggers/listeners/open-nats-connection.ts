@@ -8,7 +8,9 @@ type NatsListener = Extract<ListenerConfig, { source: 'nats' }>;
 /**
  * Subscribes to a NATS subject. With `stream`, reads through a JetStream durable consumer and acks each
  * message after it is stored (nak on failure, so it is redelivered); the stream position dedupes redeliveries.
- * Core NATS keeps nothing for absent subscribers, like Redis pub/sub.
+ * Every replica pulls from the same durable consumer, so each message goes to one of them. Core NATS
+ * subscribes in a queue group, so each message reaches one replica too, and keeps nothing for absent
+ * subscribers, like Redis pub/sub.
  */
 export const openNatsConnection: OpenConnection<NatsListener> = async ({ listener, deliver, logger }) => {
   // The listener reconnects with its own backoff and state; the client must not retry behind its back.
@@ -17,7 +19,11 @@ export const openNatsConnection: OpenConnection<NatsListener> = async ({ listene
   const log = (error: unknown) => logger.error({ trigger: `listener:${listener.name}`, err: error }, 'nats message could not be stored');
   try {
     if (listener.stream) await consumeStream(nc, listener, listener.stream, deliver, log);
-    else consumeSubject(nc, listener, deliver, log);
+    else {
+      consumeSubject(nc, listener, deliver, log);
+      // Connected means subscribed: once the server has answered, it routes the subject to us.
+      await nc.flush();
+    }
   } catch (error) {
     await nc.close().catch(() => undefined);
     throw error;
@@ -54,7 +60,7 @@ async function consumeStream(nc: NatsConnection, listener: NatsListener, stream:
 }
 
 function consumeSubject(nc: NatsConnection, listener: NatsListener, deliver: Deliver, log: (error: unknown) => void): void {
-  const subscription = nc.subscribe(listener.subject, listener.queue ? { queue: listener.queue } : {});
+  const subscription = nc.subscribe(listener.subject, { queue: listener.queue ?? `agent-gateway-${listener.name}` });
   void (async () => {
     // One at a time, so events are stored in the order they were published.
     for await (const message of subscription) await deliver(toRaw(message, message.headers?.get('Nats-Msg-Id') || undefined)).catch(log);
