@@ -177,6 +177,7 @@ function buildRuntime(config: Config, database: DatabaseHandle, agents: AgentReg
   // With Redis, other replicas share the store and the bus: commands and heartbeats go through them.
   const runs = createRunService({
     agents, models, tools, runStore: createRunStore(database.db, database.writes), sessions, bus, multiProcess: Boolean(config.server.redis_url), log,
+    lease: { intervalMs: (config.runs.lease_seconds * 1000) / 6, staleMs: config.runs.lease_seconds * 1000 },
     // Costs are rounded as analytics stores them, so a run's cost is exactly the sum of its usage records.
     pricing: { price: (model, usage) => pricing.price(model, usage), round: roundUsd },
     usage: deps.usage,

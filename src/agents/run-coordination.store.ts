@@ -21,8 +21,9 @@ export interface RunCoordinationQueries {
   /**
    * Ends runs left running or paused by a process that died: every such run, or only those whose
    * heartbeat is older than `staleBefore`. Their steps and tokens are summed from the recorded steps.
+   * Returns the ids of the runs it ended.
    */
-  interruptOrphans(options: { now: string; staleBefore?: string }): Promise<number>;
+  interruptOrphans(options: { now: string; staleBefore?: string }): Promise<string[]>;
 }
 
 export function createRunCoordinationQueries(db: Kysely<Database>): RunCoordinationQueries {
@@ -68,8 +69,8 @@ export function createRunCoordinationQueries(db: Kysely<Database>): RunCoordinat
         })
         .where('status', 'in', ACTIVE_RUN_STATUSES);
       if (staleBefore !== undefined) query = query.where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]));
-      const result = await query.executeTakeFirst();
-      return Number(result.numUpdatedRows);
+      const rows = await query.returning('run_id').execute();
+      return rows.map((row) => row.run_id);
     },
   };
 }

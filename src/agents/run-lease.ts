@@ -1,4 +1,5 @@
 import { isoNow } from '../ids.js';
+import type { RunEventBus } from '../bus/index.js';
 import type { RunCommands } from './run-commands.js';
 import type { RunLogger } from './run-logger.js';
 import type { LiveRun } from './run-handle.js';
@@ -7,6 +8,7 @@ import type { RunStore } from './run.store.js';
 export interface RunLeaseOptions {
   live: ReadonlyMap<string, LiveRun>;
   store: RunStore;
+  bus: RunEventBus;
   commands: RunCommands;
   intervalMs: number;
   /** A run whose heartbeat is older than this has lost its executor and is marked interrupted. */
@@ -33,7 +35,8 @@ export function startRunLease(options: RunLeaseOptions): () => void {
       const states = await options.store.controlStates(runIds);
       for (const run of options.live.values()) options.commands.reconcile(run, states.get(run.runId));
     }
-    await options.store.interruptOrphans({ now: isoNow(new Date(now)), staleBefore: isoNow(new Date(now - options.staleMs)) });
+    const interrupted = await options.store.interruptOrphans({ now: isoNow(new Date(now)), staleBefore: isoNow(new Date(now - options.staleMs)) });
+    await publishInterrupted(options.bus, interrupted);
     // Budget reservations of runs that ended on a dead replica go back to their accounts.
     await options.store.releaseEndedBudgetHolds();
   };
@@ -46,4 +49,12 @@ export function startRunLease(options: RunLeaseOptions): () => void {
   }, options.intervalMs);
   timer.unref();
   return () => clearInterval(timer);
+}
+
+/**
+ * Ends the event stream of runs whose process died, so every client attached through another replica
+ * gets the terminal event instead of keep-alives forever.
+ */
+export async function publishInterrupted(bus: RunEventBus, runIds: readonly string[]): Promise<void> {
+  await Promise.all(runIds.map((runId) => bus.publish(runId, { type: 'run-error', code: 'interrupted', message: 'The server running this run stopped before it finished' })));
 }

@@ -11,7 +11,7 @@ import { createRunCommands, type RunControlResult } from './run-commands.js';
 import { cancelledError } from './run-control.js';
 import type { RunLogger } from './run-logger.js';
 import type { LiveRun, RunHandle, StartRunRequest } from './run-handle.js';
-import { RUN_LEASE_INTERVAL_MS, RUN_LEASE_STALE_MS, startRunLease } from './run-lease.js';
+import { publishInterrupted, RUN_LEASE_INTERVAL_MS, RUN_LEASE_STALE_MS, startRunLease } from './run-lease.js';
 import { createRunBudgets } from './run-budget.js';
 import type { RunPricing } from './run-recorder.js';
 import type { RunResult } from './run-result.js';
@@ -80,7 +80,7 @@ export function createRunService(options: RunServiceOptions): RunService {
   const commands = createRunCommands({ live, store, bus, multiProcess, log: options.log });
   const attach = (runId: string, attachOptions?: AttachOptions) => attachRun({ live, store, bus }, runId, attachOptions);
   const stopListening = bus.onControl((runId, command) => commands.receive(runId, command));
-  const stopLease = multiProcess ? startRunLease({ live, store, commands, ...lease, log: options.log }) : undefined;
+  const stopLease = multiProcess ? startRunLease({ live, store, bus, commands, ...lease, log: options.log }) : undefined;
   // Reading the store at every checkpoint costs a query per model/tool call; only worth it when a command can come from elsewhere.
   const beforeCheckpoint = multiProcess
     ? async (run: LiveRun) => commands.reconcile(run, (await store.controlStates([run.runId])).get(run.runId))
@@ -115,8 +115,9 @@ export function createRunService(options: RunServiceOptions): RunService {
       // Alone, every unfinished run is an orphan; with other processes, only those whose executor stopped beating.
       const staleBefore = multiProcess ? isoNow(new Date(now - lease.staleMs)) : undefined;
       const interrupted = await store.interruptOrphans({ now: isoNow(new Date(now)), staleBefore });
+      await publishInterrupted(bus, interrupted);
       await ledger.releaseEnded();
-      return interrupted;
+      return interrupted.length;
     },
     async drain(timeoutMs) {
       await drainRuns([...live.values()], timeoutMs);

@@ -10,6 +10,7 @@ import { checkTriggerAgents, listenersSchema } from './listeners.schema.js';
 import { pollersSchema } from './pollers.schema.js';
 import { pricingSchema } from './pricing.schema.js';
 import { providersSchema } from './providers.schema.js';
+import { runsSchema } from './runs.schema.js';
 import { serverSchema } from './server.schema.js';
 import { BUILTIN_TOOL_NAMES, toolsSchema } from './tools.schema.js';
 import { triggerSettingsSchema } from './trigger-settings.schema.js';
@@ -29,6 +30,7 @@ export const configSchema = z
     agents: agentsSchema,
     tools: toolsSchema,
     admin: adminSchema,
+    runs: runsSchema,
     guardrails: guardrailsSchema,
     webhooks: webhooksSchema,
     webhook_settings: webhookSettingsSchema,

@@ -9,6 +9,7 @@ export { guardrailsSchema, guardrailsOverrideSchema, PII_TYPES } from './guardra
 export type { ContentFilterConfig, GuardrailsConfig, GuardrailsOverrideConfig, HallucinationConfig, PiiConfig, PiiType } from './guardrails.schema.js';
 export type { PricingConfig } from './pricing.schema.js';
 export type { ProviderConfig, ProvidersConfig } from './providers.schema.js';
+export type { RunsConfig } from './runs.schema.js';
 export { DEFAULT_MAX_JSON_DEPTH, type ServerConfig } from './server.schema.js';
 export { STANDARD_WEBHOOKS_SECRET_PREFIX, WEBHOOK_VERIFICATIONS } from './webhooks.schema.js';
 export type { RateLimitConfig, WebhookConfig, WebhookHandlerConfig, WebhookSettings, WebhooksConfig, WebhookVerification } from './webhooks.schema.js';

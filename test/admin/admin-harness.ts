@@ -67,3 +67,23 @@ export function readCompletion(stream: AsyncIterable<OpenAI.Chat.Completions.Cha
   })();
   return { pieces, done, text: () => pieces.join(''), failure: () => failure };
 }
+
+/** Reads an SSE response into {event, data} pairs as they arrive. */
+export function readSse(response: Response) {
+  const events: { event: string; data: any }[] = [];
+  const done = (async () => {
+    let buffer = '';
+    for await (const chunk of response.body!.pipeThrough(new TextDecoderStream())) {
+      buffer += chunk;
+      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+        const block = buffer.slice(0, end);
+        buffer = buffer.slice(end + 2);
+        const event = /^event: (.*)$/m.exec(block)?.[1];
+        const data = /^data: (.*)$/m.exec(block)?.[1];
+        if (event && data) events.push({ event, data: JSON.parse(data) });
+      }
+    }
+  })();
+  const text = () => events.filter((item) => /TEXT_MESSAGE_CONTENT|text_delta/.test(item.event)).map((item) => item.data.delta).join('');
+  return { events, done, text };
+}

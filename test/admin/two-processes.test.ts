@@ -7,7 +7,7 @@ import { TEST_API_KEY } from '../support/app.js';
 import { createPostgresDatabase, postgresUnavailable, type TestDatabase } from '../support/databases.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { redisUnavailable, TEST_REDIS_URL } from '../support/redis.js';
-import { callAdmin, readCompletion } from './admin-harness.js';
+import { callAdmin, readCompletion, readSse } from './admin-harness.js';
 import { spawnServer, type ServerProcess } from './spawn-server.js';
 
 const skip = (await postgresUnavailable()) ?? (await redisUnavailable());
@@ -22,26 +22,6 @@ agents:
   - { name: helper, model: upstream/test-model }
   - { name: slowpoke, model: second/test-model }
 `;
-
-/** Reads an SSE response into {event, data} pairs as they arrive. */
-function readSse(response: Response) {
-  const events: { event: string; data: any }[] = [];
-  const done = (async () => {
-    let buffer = '';
-    for await (const chunk of response.body!.pipeThrough(new TextDecoderStream())) {
-      buffer += chunk;
-      for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-        const block = buffer.slice(0, end);
-        buffer = buffer.slice(end + 2);
-        const event = /^event: (.*)$/m.exec(block)?.[1];
-        const data = /^data: (.*)$/m.exec(block)?.[1];
-        if (event && data) events.push({ event, data: JSON.parse(data) });
-      }
-    }
-  })();
-  const text = () => events.filter((item) => /TEXT_MESSAGE_CONTENT|text_delta/.test(item.event)).map((item) => item.data.delta).join('');
-  return { events, done, text };
-}
 
 describe.skipIf(skip !== undefined)(`two server processes on PostgreSQL and Redis${skip ? ` (skipped: ${skip})` : ''}`, () => {
   let db: TestDatabase;

@@ -62,12 +62,12 @@ for (const dialect of await dialects()) {
       await store.insertStep(step('run_old', 1, [20, 7], 0.25));
       await store.touch(['run_new'], '2026-01-01T00:10:00.000Z');
 
-      expect(await store.interruptOrphans({ now: '2026-01-01T00:11:00.000Z', staleBefore: '2026-01-01T00:05:00.000Z' })).toBe(1);
+      expect(await store.interruptOrphans({ now: '2026-01-01T00:11:00.000Z', staleBefore: '2026-01-01T00:05:00.000Z' })).toHaveLength(1);
       expect(await store.getRun('run_old')).toMatchObject({ status: 'interrupted', finished_at: '2026-01-01T00:11:00.000Z', error_code: 'interrupted', steps: 2, input_tokens: 30, output_tokens: 12, total_tokens: 42, cost_usd: 0.75 });
       expect((await store.getRun('run_new'))?.status).toBe('paused');
       expect((await store.countByAgent()).get('orphans')).toEqual({ total: 2, active: 1 });
 
-      expect(await store.interruptOrphans({ now: '2026-01-01T00:12:00.000Z' })).toBeGreaterThanOrEqual(1);
+      expect((await store.interruptOrphans({ now: '2026-01-01T00:12:00.000Z' })).length).toBeGreaterThanOrEqual(1);
       expect(await store.getRun('run_new')).toMatchObject({ status: 'interrupted', steps: 0, total_tokens: 0, cost_usd: 0 });
       expect(await store.countActive()).toBe(0);
     });
