@@ -6,7 +6,7 @@ import type { AgentDetail, AgentSummary } from './agents.schema.js';
 import { mapAgentDetail, mapAgentSummary } from './map-agent.js';
 import { mapRunDetail, mapRunItem } from './map-run.js';
 import type { ListRunsQuery, RunDetail, RunItem } from './runs.schema.js';
-import type { SessionItem, SystemStatus } from './system.schema.js';
+import type { SessionDetail, SessionItem, SystemStatus } from './system.schema.js';
 
 export interface AdminServiceOptions {
   agents: AgentRegistry;
@@ -26,6 +26,7 @@ export interface AdminService {
   getRun(runId: string): Promise<RunDetail>;
   control(runId: string, command: RunControlCommand): Promise<RunControlResult>;
   listSessions(): Promise<SessionItem[]>;
+  getSession(sessionId: string): Promise<SessionDetail>;
   status(): Promise<SystemStatus>;
 }
 
@@ -55,6 +56,11 @@ export function createAdminService(options: AdminServiceOptions): AdminService {
     },
     control: (runId, command) => runs.control(runId, command),
     listSessions: () => sessions.listActive(sessionsSince()),
+    async getSession(sessionId) {
+      const session = await sessions.find(sessionId);
+      if (!session) throw new NotFoundError(`No session "${sessionId}"`, 'session_not_found');
+      return { ...session, messages: await sessions.messages(sessionId) };
+    },
     async status() {
       const reasons = await options.health();
       // A store that is down must not take the status page with it: counts fall back to what this process knows.

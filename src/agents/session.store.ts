@@ -5,6 +5,8 @@ import type { ChatMessage } from '../llm/index.js';
 export interface SessionRecord {
   session_id: string;
   agent_name: string;
+  /** The principal that created it (see auth ownerOf); null for sessions older than ownership. */
+  owner: string | null;
   created_at: string;
   last_active: string;
   message_count: number;
@@ -13,10 +15,10 @@ export interface SessionRecord {
 /** Conversations kept per X-Session-Id. */
 export interface SessionStore {
   /**
-   * Creates the session for `agentName` or touches its last_active, and returns it. A session of
-   * another agent is returned unchanged, so the caller can refuse it.
+   * Creates the session for `agentName` and `owner` or touches its last_active, and returns it. A
+   * session of another agent or owner is returned unchanged, so the caller can refuse it.
    */
-  open(sessionId: string, agentName: string, now: string): Promise<SessionRecord>;
+  open(sessionId: string, agentName: string, owner: string, now: string): Promise<SessionRecord>;
   messages(sessionId: string): Promise<ChatMessage[]>;
   /** Appends after the last stored message and bumps message_count and last_active atomically. */
   append(sessionId: string, messages: ChatMessage[], now: string): Promise<void>;
@@ -32,11 +34,13 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
     return row && { ...row, message_count: Number(row.message_count) };
   };
   return {
-    async open(sessionId, agentName, now) {
+    async open(sessionId, agentName, owner, now) {
       await db
         .insertInto('sessions')
-        .values({ session_id: sessionId, agent_name: agentName, created_at: now, last_active: now, message_count: 0 })
-        .onConflict((oc) => oc.column('session_id').doUpdateSet({ last_active: now }).where('sessions.agent_name', '=', agentName))
+        .values({ session_id: sessionId, agent_name: agentName, owner, created_at: now, last_active: now, message_count: 0 })
+        .onConflict((oc) =>
+          oc.column('session_id').doUpdateSet({ last_active: now }).where('sessions.agent_name', '=', agentName).where('sessions.owner', '=', owner),
+        )
         .execute();
       const session = await find(sessionId);
       if (!session) throw new Error(`session ${sessionId} vanished after upsert`);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { TestDatabase } from '../support/databases.js';
 import { tempDataDir } from '../support/databases.js';
@@ -51,7 +52,8 @@ describe('credentials accepted', () => {
   });
 
   it('an API key in X-API-Key or in Authorization: Bearer', async () => {
-    const expected = { status: 200, body: { principal: { kind: 'operator', method: 'api_key', subject: 'api_key' } } };
+    // The subject is a fingerprint of the key (what an operator creates is its own), never the key itself.
+    const expected = { status: 200, body: { principal: { kind: 'operator', method: 'api_key', subject: `key_${createHash('sha256').update(API_KEY).digest('hex').slice(0, 16)}` } } };
     expect(await call('/probe/operator', { headers: { 'x-api-key': API_KEY } })).toEqual(expected);
     expect(await call('/probe/operator', { headers: bearer(API_KEY) })).toEqual(expected);
     expect(await call('/probe/operator', { headers: { authorization: `bearer   ${API_KEY}` } })).toEqual(expected);

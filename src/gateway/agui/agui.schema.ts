@@ -14,7 +14,7 @@ export const formatQuery = z.object({ format });
 export const runsBody = z.object({
   agent_name: z.string().min(1),
   message: z.string({ error: 'message is required and must be a string' }).min(1, 'message must not be empty'),
-  session_id: sessionId.optional().describe('Continues a server-side conversation; without it the run stands alone'),
+  session_id: sessionId.optional().describe('Continues a conversation of the caller; without it a new one starts (its id comes back in X-Session-Id)'),
 });
 
 /** GET /agui/ws: `run_id` attaches to a run over SSE; a WebSocket upgrade names its `agent_name` instead. */

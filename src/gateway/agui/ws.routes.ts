@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ownerOf } from '../../auth/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AguiRouteSettings } from './agui-routes-options.js';
 import { wsQuery } from './agui.schema.js';
@@ -61,6 +62,7 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { age
         agentName: targetAgent.get(request) as string,
         format: request.query.format,
         sessionId: request.query.session_id,
+        owner: principal && ownerOf(principal),
         runs,
         tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
         tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
