@@ -89,7 +89,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     const interrupted = await runs.recoverInterrupted();
     if (interrupted > 0) server.log.warn({ runs: interrupted }, 'marked runs left unfinished by a stopped server as interrupted');
 
-    registerAuthHooks(server, authenticator, tokens);
+    registerAuthHooks(server, authenticator, tokens, { allowedOrigins: config.server.cors.origins, publicBaseUrl: config.server.public_base_url });
     registerMetrics(server, metrics);
     await server.register(healthRoutes, { readiness: async () => ((await database.ping()) ? [] : [`database (${database.engine}) unreachable`]) });
     await server.register(tokensRoutes, { tokens });
