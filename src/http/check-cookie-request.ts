@@ -7,7 +7,7 @@ const JSON_TYPE = /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i;
 export interface CookieRequestPolicy {
   /** Origins allowed besides the server's own (server.cors.origins), e.g. https://dashboard.example. */
   allowedOrigins: string[];
-  /** server.public_base_url: its origin is the server's own too. */
+  /** server.public_url: its origin is the server's own too. */
   publicBaseUrl?: string;
 }
 
