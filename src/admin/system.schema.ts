@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from '../page-query.js';
 
 /** Spec "Session". */
 export const sessionItem = z.object({
@@ -9,6 +10,8 @@ export const sessionItem = z.object({
   created_at: z.string(),
   last_active: z.string(),
 });
+
+export const listSessionsQuery = z.strictObject({ ...pageQuery });
 
 export const sessionIdParams = z.object({ session_id: z.string().min(1) });
 

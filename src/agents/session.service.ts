@@ -18,8 +18,8 @@ export interface SessionService {
   find(sessionId: string): Promise<SessionRecord | undefined>;
   /** The stored turns, oldest first (for operators: no ownership check). */
   messages(sessionId: string): Promise<ChatMessage[]>;
-  /** Sessions active at or after `since`, most recent first. */
-  listActive(since: string): Promise<SessionRecord[]>;
+  /** Sessions active at or after `since`, most recent first; one page of them with `page`. */
+  listActive(since: string, page?: { limit: number; offset: number }): Promise<SessionRecord[]>;
   countActive(since: string): Promise<number>;
 }
 
@@ -38,7 +38,7 @@ export function createSessionService({ store, now = () => new Date() }: { store:
     append: (sessionId, messages) => store.append(sessionId, messages, isoNow(now())),
     find: (sessionId) => store.find(sessionId),
     messages: (sessionId) => store.messages(sessionId),
-    listActive: (since) => store.listActive(since),
+    listActive: (since, page) => store.listActive(since, page),
     countActive: (since) => store.countActive(since),
   };
 }

@@ -23,8 +23,8 @@ export interface SessionStore {
   /** Appends after the last stored message and bumps message_count and last_active atomically. */
   append(sessionId: string, messages: ChatMessage[], now: string): Promise<void>;
   find(sessionId: string): Promise<SessionRecord | undefined>;
-  /** Sessions active at or after `since`, most recent first. */
-  listActive(since: string): Promise<SessionRecord[]>;
+  /** Sessions active at or after `since`, most recent first (ties by id); one page of them with `page`. */
+  listActive(since: string, page?: { limit: number; offset: number }): Promise<SessionRecord[]>;
   countActive(since: string): Promise<number>;
 }
 
@@ -68,8 +68,10 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
       });
     },
     find,
-    async listActive(since) {
-      const rows = await db.selectFrom('sessions').selectAll().where('last_active', '>=', since).orderBy('last_active', 'desc').execute();
+    async listActive(since, page) {
+      let query = db.selectFrom('sessions').selectAll().where('last_active', '>=', since).orderBy('last_active', 'desc').orderBy('session_id', 'desc');
+      if (page) query = query.limit(page.limit).offset(page.offset);
+      const rows = await query.execute();
       return rows.map((row) => ({ ...row, message_count: Number(row.message_count) }));
     },
     async countActive(since) {

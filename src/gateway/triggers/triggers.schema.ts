@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from '../../page-query.js';
 
 const triggerKind = z.enum(['webhook', 'poller', 'listener']);
 const deliveryStatus = z.enum(['pending', 'processing', 'done', 'failed', 'ignored']);
@@ -20,11 +21,12 @@ export const triggerItem = z.object({
   last_event_at: z.string().nullable(),
 });
 
+export const listTriggersQuery = z.strictObject({ ...pageQuery });
+
 export const listDeliveriesQuery = z.strictObject({
   status: deliveryStatus.optional().describe('Only deliveries in this state, e.g. failed'),
   kind: triggerKind.optional().describe('Only webhook deliveries, poller events or listener events'),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...pageQuery,
 });
 
 export const deliveryItem = z.object({
