@@ -102,7 +102,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     await server.register(analyticsRoutes, { analytics: createAnalyticsService({ store: createAnalyticsQueryStore(database.db) }) });
     // A disabled feature's routes are not mounted, so they answer 404.
     if (config.gateway.enabled && config.gateway.openai_compat) await server.register(openaiRoutes, { agents, runs });
-    if (config.gateway.enabled && config.gateway.agui) await server.register(aguiRoutes, { agents, runs });
+    if (config.gateway.enabled && config.gateway.agui) await server.register(aguiRoutes, { agents, runs, defaultAgent: config.gateway.agui_default_agent ?? config.agents[0]?.name });
     if (config.gateway.enabled && config.gateway.a2a) {
       await server.register(a2aRoutes, { agents, runs, tasks: createA2aTaskStore(database.db), publicUrl: { publicUrl: publicUrlOf(config), trustProxy: config.server.trust_proxy }, version: VERSION, toolsOf: cardToolsOf(tools) });
     }

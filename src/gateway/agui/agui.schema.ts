@@ -21,7 +21,7 @@ export const runsBody = z.object({
 export const wsQuery = z.object({
   format,
   run_id: z.string().min(1).optional().describe('SSE: the run to attach to'),
-  agent_name: z.string().min(1).optional().describe('WebSocket: the agent the socket talks to'),
+  agent_name: z.string().min(1).optional().describe('WebSocket (extension): the agent the socket talks to; default: an access token\'s own agent, else gateway.agui_default_agent, else the first agent'),
   session_id: sessionId.optional().describe('WebSocket: the session to continue (a new one per socket by default)'),
   access_token: z.string().optional().describe('For browsers that cannot set headers'),
 });

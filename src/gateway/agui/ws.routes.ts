@@ -12,10 +12,11 @@ type WsQuery = { run_id?: string; agent_name?: string };
 
 /**
  * GET /agui/ws (spec 4.2), two protocols on one path: a plain GET with `run_id` attaches to a run over
- * SSE (its log, then live events; leaving only detaches), and a WebSocket upgrade with `agent_name`
- * opens a conversation. Both accept `?access_token=` for browsers.
+ * SSE (its log, then live events; leaving only detaches), and a WebSocket upgrade opens a conversation
+ * with `?agent_name=` (an extension), else an access token's own agent, else the default agent. Both
+ * accept `?access_token=` for browsers.
  */
-export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs, frames }) => {
+export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs, frames, defaultAgent }) => {
   // The agent a request reaches, found before the auth preHandler binds an access token to it.
   const targetAgent = new WeakMap<FastifyRequest, string>();
 
@@ -32,8 +33,10 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { age
     preValidation: async (request) => {
       const query = request.query as WsQuery;
       if (request.ws) {
-        if (!query.agent_name) throw new ValidationError('agent_name is required to open a WebSocket', 'missing_agent_name');
-        targetAgent.set(request, agents.get(query.agent_name).name);
+        const principal = request.principal;
+        const agentName = query.agent_name ?? (principal?.kind === 'access_token' ? principal.agentName : defaultAgent);
+        if (!agentName) throw new ValidationError('agent_name is required to open a WebSocket: no agent is configured', 'missing_agent_name');
+        targetAgent.set(request, agents.get(agentName).name);
         return;
       }
       if (!query.run_id) throw new ValidationError('run_id is required (or open a WebSocket with agent_name)', 'missing_run_id');
