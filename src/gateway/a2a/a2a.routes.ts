@@ -4,7 +4,7 @@ import type { A2aTaskStore } from './a2a-task.store.js';
 import type { CardTool } from './agent-card.js';
 import { createAgentHandlers } from './agent-handlers.js';
 import { cardsRoutes } from './cards.routes.js';
-import type { PublicUrlSettings } from './public-base-url.js';
+import type { PublicUrlSettings } from './resolve-public-base-url.js';
 import { jsonRpcRoutes } from './json-rpc.routes.js';
 
 export interface A2aRoutesOptions {

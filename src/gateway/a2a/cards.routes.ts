@@ -7,7 +7,7 @@ import { a2aVersionHeaders, agentNameParams, specAgentCardList } from './a2a.sch
 import { buildAgentCard, type CardTool } from './agent-card.js';
 import { isLegacyVersion } from './json-rpc-dispatcher.js';
 import { mapToLegacyCard } from './legacy-agent-card.js';
-import { publicUrlVary, resolvePublicBaseUrl, type PublicUrlSettings } from './public-base-url.js';
+import { publicUrlVary, resolvePublicBaseUrl, type PublicUrlSettings } from './resolve-public-base-url.js';
 import { mapToSpecCard } from './spec-agent-card.js';
 
 export interface CardsRoutesOptions {
