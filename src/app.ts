@@ -89,7 +89,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     const interrupted = await runs.recoverInterrupted();
     if (interrupted > 0) server.log.warn({ runs: interrupted }, 'marked runs left unfinished by a stopped server as interrupted');
 
-    registerAuthHooks(server, authenticator, tokens);
+    registerAuthHooks(server, authenticator, tokens, { allowedOrigins: config.server.cors.origins, publicBaseUrl: publicUrlOf(config) });
     registerMetrics(server, metrics);
     await server.register(healthRoutes, { readiness: async () => ((await database.ping()) ? [] : [`database (${database.engine}) unreachable`]) });
     await server.register(tokensRoutes, { tokens });
@@ -102,9 +102,9 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     await server.register(analyticsRoutes, { analytics: createAnalyticsService({ store: createAnalyticsQueryStore(database.db) }) });
     // A disabled feature's routes are not mounted, so they answer 404.
     if (config.gateway.enabled && config.gateway.openai_compat) await server.register(openaiRoutes, { agents, runs });
-    if (config.gateway.enabled && config.gateway.agui) await server.register(aguiRoutes, { agents, runs });
+    if (config.gateway.enabled && config.gateway.agui) await server.register(aguiRoutes, { agents, runs, defaultAgent: config.gateway.agui_default_agent ?? config.agents[0]?.name });
     if (config.gateway.enabled && config.gateway.a2a) {
-      await server.register(a2aRoutes, { agents, runs, tasks: createA2aTaskStore(database.db), publicBaseUrl: config.server.public_base_url, version: VERSION, toolsOf: cardToolsOf(tools) });
+      await server.register(a2aRoutes, { agents, runs, tasks: createA2aTaskStore(database.db), publicUrl: { publicUrl: publicUrlOf(config), trustProxy: config.server.trust_proxy }, version: VERSION, toolsOf: cardToolsOf(tools) });
     }
     const triggers = await buildTriggers(server, config, database, runs);
     const autopilot = await buildAutopilot(server, config, database, { runs, models, nodeAgents, tools, clock });
@@ -268,7 +268,11 @@ function createBusErrorLog(log: FastifyBaseLogger): (error: unknown) => void {
 
 /** What an agent card may show of an agent's tools: names and descriptions, never their configuration. */
 function cardToolsOf(tools: ToolRegistry): (names: string[]) => CardTool[] {
-  return (names) => tools.forAgent(names).map((tool) => ({ name: tool.name, description: tool.description }));
+  return (names) => tools.forAgent(names).map((tool) => ({ name: tool.name }));
+}
+
+function publicUrlOf(config: Config): string | undefined {
+  return config.server.public_url ?? config.server.public_base_url;
 }
 
 async function listen(server: FastifyInstance, config: Config): Promise<string> {

@@ -2,11 +2,12 @@ import type { AgentRegistry, RunControlCommand, RunControlResult, RunService, Se
 import type { Config } from '../config/index.js';
 import { NotFoundError } from '../errors.js';
 import { isoNow } from '../ids.js';
+import { slicePage, type Page } from '../page-query.js';
 import type { AgentDetail, AgentSummary } from './agents.schema.js';
 import { mapAgentDetail, mapAgentSummary } from './map-agent.js';
 import { mapRunDetail, mapRunItem } from './map-run.js';
 import type { ListRunsQuery, RunDetail, RunItem } from './runs.schema.js';
-import type { SessionItem, SystemStatus } from './system.schema.js';
+import type { SessionDetail, SessionItem, SystemStatus } from './system.schema.js';
 
 export interface AdminServiceOptions {
   agents: AgentRegistry;
@@ -20,12 +21,13 @@ export interface AdminServiceOptions {
 
 /** What the admin API reads and does: agents, runs, sessions and health, composed from the agents feature. */
 export interface AdminService {
-  listAgents(): Promise<AgentSummary[]>;
+  listAgents(page: Page): Promise<AgentSummary[]>;
   getAgent(name: string): Promise<AgentDetail>;
   listRuns(query: ListRunsQuery): Promise<RunItem[]>;
   getRun(runId: string): Promise<RunDetail>;
   control(runId: string, command: RunControlCommand): Promise<RunControlResult>;
-  listSessions(): Promise<SessionItem[]>;
+  listSessions(page: Page): Promise<SessionItem[]>;
+  getSession(sessionId: string): Promise<SessionDetail>;
   status(): Promise<SystemStatus>;
 }
 
@@ -36,9 +38,9 @@ export function createAdminService(options: AdminServiceOptions): AdminService {
   const sessionsSince = () => isoNow(new Date(now().getTime() - options.config.session_window_minutes * 60_000));
 
   return {
-    async listAgents() {
+    async listAgents(page) {
       const counts = await runs.countByAgent();
-      return agents.list().map((agent) => mapAgentSummary(agent, counts));
+      return slicePage(agents.list(), page).map((agent) => mapAgentSummary(agent, counts));
     },
     async getAgent(name) {
       const agent = agents.get(name);
@@ -54,7 +56,12 @@ export function createAdminService(options: AdminServiceOptions): AdminService {
       return mapRunDetail(found.run, found.steps);
     },
     control: (runId, command) => runs.control(runId, command),
-    listSessions: () => sessions.listActive(sessionsSince()),
+    listSessions: (page) => sessions.listActive(sessionsSince(), page),
+    async getSession(sessionId) {
+      const session = await sessions.find(sessionId);
+      if (!session) throw new NotFoundError(`No session "${sessionId}"`, 'session_not_found');
+      return { ...session, messages: await sessions.messages(sessionId) };
+    },
     async status() {
       const reasons = await options.health();
       // A store that is down must not take the status page with it: counts fall back to what this process knows.

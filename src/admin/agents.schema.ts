@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from '../page-query.js';
 
 export const agentStatus = z.enum(['idle', 'running']).describe('running while the agent has a run that has not ended (in any replica)');
 
@@ -23,6 +24,8 @@ export const agentDetail = agentSummary.extend({
   description: z.string(),
   capabilities: z.array(z.string()),
 });
+
+export const listAgentsQuery = z.strictObject({ ...pageQuery });
 
 export const agentNameParams = z.object({ name: z.string().min(1) });
 

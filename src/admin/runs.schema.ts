@@ -1,12 +1,12 @@
 import { z } from 'zod';
+import { pageQuery } from '../page-query.js';
 
 export const runStatus = z.enum(['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted']);
 
 export const listRunsQuery = z.strictObject({
   agent_name: z.string().min(1).optional().describe('Only runs of this agent'),
   status: runStatus.optional().describe('Only runs in this state'),
-  limit: z.coerce.number().int().min(1).max(500).default(50).describe('At most this many runs (1-500)'),
-  offset: z.coerce.number().int().min(0).default(0).describe('Skip this many runs (newest first)'),
+  ...pageQuery,
 });
 
 /** Spec "Run (list item)", plus where it came from. */

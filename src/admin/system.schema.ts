@@ -1,12 +1,23 @@
 import { z } from 'zod';
+import { pageQuery } from '../page-query.js';
 
 /** Spec "Session". */
 export const sessionItem = z.object({
   session_id: z.string(),
   agent_name: z.string(),
+  owner: z.string().nullable().describe('Who created it: token:<token_id>, agent:<name> (tokens with shared_sessions), operator:jwt:<sub> or operator:api_key:key_<fingerprint>; null before ownership existed'),
   message_count: z.number().int(),
   created_at: z.string(),
   last_active: z.string(),
+});
+
+export const listSessionsQuery = z.strictObject({ ...pageQuery });
+
+export const sessionIdParams = z.object({ session_id: z.string().min(1) });
+
+/** One session with its stored conversation: operators read every session. */
+export const sessionDetail = sessionItem.extend({
+  messages: z.array(z.looseObject({ role: z.string(), content: z.string() })).describe('The stored turns, oldest first'),
 });
 
 /** Spec "System health", plus why it is degraded. */
@@ -20,4 +31,5 @@ export const systemStatus = z.object({
 });
 
 export type SessionItem = z.infer<typeof sessionItem>;
+export type SessionDetail = z.infer<typeof sessionDetail>;
 export type SystemStatus = z.infer<typeof systemStatus>;

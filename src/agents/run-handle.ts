@@ -11,6 +11,8 @@ export interface StartRunRequest {
   source: RunSource;
   /** Keeps the conversation server-side: stored history is merged with `messages`. */
   sessionId?: string;
+  /** Who starts the run (auth ownerOf): a `sessionId` must be theirs, or is created as theirs; unset: `anonymous`. */
+  owner?: string;
   /** Overrides the agent's temperature / max_tokens for this run. */
   temperature?: number;
   maxTokens?: number;

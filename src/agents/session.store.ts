@@ -5,6 +5,8 @@ import type { ChatMessage } from '../llm/index.js';
 export interface SessionRecord {
   session_id: string;
   agent_name: string;
+  /** The principal that created it (see auth ownerOf); null for sessions older than ownership. */
+  owner: string | null;
   created_at: string;
   last_active: string;
   message_count: number;
@@ -13,16 +15,16 @@ export interface SessionRecord {
 /** Conversations kept per X-Session-Id. */
 export interface SessionStore {
   /**
-   * Creates the session for `agentName` or touches its last_active, and returns it. A session of
-   * another agent is returned unchanged, so the caller can refuse it.
+   * Creates the session for `agentName` and `owner` or touches its last_active, and returns it. A
+   * session of another agent or owner is returned unchanged, so the caller can refuse it.
    */
-  open(sessionId: string, agentName: string, now: string): Promise<SessionRecord>;
+  open(sessionId: string, agentName: string, owner: string, now: string): Promise<SessionRecord>;
   messages(sessionId: string): Promise<ChatMessage[]>;
   /** Appends after the last stored message and bumps message_count and last_active atomically. */
   append(sessionId: string, messages: ChatMessage[], now: string): Promise<void>;
   find(sessionId: string): Promise<SessionRecord | undefined>;
-  /** Sessions active at or after `since`, most recent first. */
-  listActive(since: string): Promise<SessionRecord[]>;
+  /** Sessions active at or after `since`, most recent first (ties by id); one page of them with `page`. */
+  listActive(since: string, page?: { limit: number; offset: number }): Promise<SessionRecord[]>;
   countActive(since: string): Promise<number>;
 }
 
@@ -32,11 +34,13 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
     return row && { ...row, message_count: Number(row.message_count) };
   };
   return {
-    async open(sessionId, agentName, now) {
+    async open(sessionId, agentName, owner, now) {
       await db
         .insertInto('sessions')
-        .values({ session_id: sessionId, agent_name: agentName, created_at: now, last_active: now, message_count: 0 })
-        .onConflict((oc) => oc.column('session_id').doUpdateSet({ last_active: now }).where('sessions.agent_name', '=', agentName))
+        .values({ session_id: sessionId, agent_name: agentName, owner, created_at: now, last_active: now, message_count: 0 })
+        .onConflict((oc) =>
+          oc.column('session_id').doUpdateSet({ last_active: now }).where('sessions.agent_name', '=', agentName).where('sessions.owner', '=', owner),
+        )
         .execute();
       const session = await find(sessionId);
       if (!session) throw new Error(`session ${sessionId} vanished after upsert`);
@@ -64,8 +68,10 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
       });
     },
     find,
-    async listActive(since) {
-      const rows = await db.selectFrom('sessions').selectAll().where('last_active', '>=', since).orderBy('last_active', 'desc').execute();
+    async listActive(since, page) {
+      let query = db.selectFrom('sessions').selectAll().where('last_active', '>=', since).orderBy('last_active', 'desc').orderBy('session_id', 'desc');
+      if (page) query = query.limit(page.limit).offset(page.offset);
+      const rows = await query.execute();
       return rows.map((row) => ({ ...row, message_count: Number(row.message_count) }));
     },
     async countActive(since) {

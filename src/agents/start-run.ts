@@ -38,10 +38,10 @@ export interface StartRunDeps {
   beforeCheckpoint?: (run: LiveRun) => Promise<void>;
 }
 
-/** Records the run, publishes run-start and sets the loop going; throws before that for an unknown agent (404) or a session of another agent (409). */
+/** Records the run, publishes run-start and sets the loop going; throws before that for an unknown agent (404), another principal's session (404) or a session of another agent (409). */
 export async function startRun(deps: StartRunDeps, request: StartRunRequest): Promise<LiveRun> {
   const agent = deps.agents.get(request.agentName);
-  const merged = request.sessionId ? await deps.sessions.open(request.sessionId, agent.name, request.messages) : undefined;
+  const merged = request.sessionId ? await deps.sessions.open(request.sessionId, agent.name, sessionOwner(request), request.messages) : undefined;
   const offered = offerTools(deps.tools, agent, request.clientTools ?? []);
   const runId = createId('run');
   // The first model call starts while the insert commits (startRun resolves only after it, so nobody
@@ -89,6 +89,11 @@ export async function startRun(deps: StartRunDeps, request: StartRunRequest): Pr
     throw error;
   }
   return run;
+}
+
+/** Every authenticated route passes its principal; only callers without one (tests mounting routes bare) share `anonymous`. */
+function sessionOwner(request: StartRunRequest): string {
+  return request.owner ?? 'anonymous';
 }
 
 interface RunParts {

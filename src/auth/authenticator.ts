@@ -59,7 +59,8 @@ export function createAuthenticator({ config, apiKeys, tokens }: AuthenticatorOp
         if (!(result instanceof AuthenticationError)) return result;
         jwtFailure = result;
       }
-      if (matchesApiKey(credential)) return { kind: 'operator', method: 'api_key', subject: 'api_key' };
+      // The subject tells keys apart (what an operator creates is its own) without revealing the key.
+      if (matchesApiKey(credential)) return { kind: 'operator', method: 'api_key', subject: `key_${digest(credential).toString('hex').slice(0, 16)}` };
       if (credential.startsWith(ACCESS_TOKEN_PREFIX)) return tokens.inspect(credential);
       throw jwtFailure ?? new AuthenticationError('Invalid API key or token', 'invalid_credentials');
     },

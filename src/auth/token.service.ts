@@ -39,7 +39,8 @@ export interface CreatedToken extends TokenView {
 
 export interface TokenService {
   create(input: CreateTokenInput): Promise<CreatedToken>;
-  list(agentName?: string): Promise<TokenView[]>;
+  /** Newest first; one page of them with `page`. */
+  list(agentName?: string, page?: { limit: number; offset: number }): Promise<TokenView[]>;
   get(tokenId: string): Promise<TokenView>;
   revoke(tokenId: string): Promise<TokenView>;
   delete(tokenId: string): Promise<void>;
@@ -117,8 +118,8 @@ export function createTokenService({ store, config, agentExists, now = () => new
         use_count: 0,
       };
     },
-    async list(agentName) {
-      return (await store.list({ agentName })).map(view);
+    async list(agentName, page) {
+      return (await store.list({ agentName, page })).map(view);
     },
     async get(tokenId) {
       return view(await mustFind(tokenId));

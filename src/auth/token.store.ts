@@ -19,7 +19,7 @@ export interface TokenStore {
   insert(row: NewTokenRow): Promise<void>;
   findById(tokenId: string): Promise<TokenRow | undefined>;
   findByHash(tokenHash: string): Promise<TokenRow | undefined>;
-  list(filter: { agentName?: string }): Promise<TokenRow[]>;
+  list(filter: { agentName?: string; page?: { limit: number; offset: number } }): Promise<TokenRow[]>;
   /**
    * Marks one use of an active, unexpired token in a single conditional update, so a single-use token
    * is consumed exactly once however many requests race for it. Returns undefined when it was not usable.
@@ -39,9 +39,10 @@ export function createTokenStore(db: Kysely<Database>): TokenStore {
     },
     findById: (tokenId) => db.selectFrom('access_tokens').selectAll().where('token_id', '=', tokenId).executeTakeFirst(),
     findByHash: (tokenHash) => db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst(),
-    list({ agentName }) {
+    list({ agentName, page }) {
       let query = db.selectFrom('access_tokens').selectAll().orderBy('created_at', 'desc').orderBy('token_id');
       if (agentName) query = query.where('agent_name', '=', agentName);
+      if (page) query = query.limit(page.limit).offset(page.offset);
       return query.execute();
     },
     consume(tokenId, now, agentName) {

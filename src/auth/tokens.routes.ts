@@ -15,7 +15,7 @@ export const tokensRoutes: FastifyPluginAsync<{ tokens: TokenService }> = async 
 
   routes.get('/gateway/tokens', {
     schema: { tags, summary: 'List access tokens (never their secrets)', querystring: listTokensQuery, response: { 200: z.array(tokenView) } },
-  }, (request) => tokens.list(request.query.agent_name));
+  }, (request) => tokens.list(request.query.agent_name, request.query));
 
   routes.get('/gateway/tokens/:id', {
     schema: { tags, summary: 'Show one access token', params: tokenIdParams, response: { 200: tokenView } },

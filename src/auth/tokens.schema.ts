@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from '../page-query.js';
 
 export const createTokenBody = z.strictObject({
   agent_name: z.string().min(1).describe('The agent this token may reach'),
@@ -25,4 +26,4 @@ export const tokenView = z.object({
 export const createdToken = tokenView.extend({ token: z.string().describe('The plaintext (sat-…), shown only in this response') });
 
 export const tokenIdParams = z.object({ id: z.string().min(1) });
-export const listTokensQuery = z.strictObject({ agent_name: z.string().min(1).optional() });
+export const listTokensQuery = z.strictObject({ agent_name: z.string().min(1).optional(), ...pageQuery });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from '../page-query.js';
 import { AUTOPILOT_TIERS, MISSION_STATUSES } from './autopilot.types.js';
 
 export const okResponse = z.object({ ok: z.literal(true) });
@@ -93,3 +94,6 @@ export const missionDetail = missionSummary.extend({
 export const synthesisResponse = missionDetail.extend({ source: z.enum(['service', 'model']), confidence: z.number().nullable() });
 
 export const cancelResponse = z.object({ cancelled: z.boolean(), mission_id: z.string(), status: z.enum(MISSION_STATUSES) });
+
+/** GET /missions: one page of the project's missions, newest first. */
+export const listMissionsQuery = z.strictObject({ ...pageQuery });

@@ -2,7 +2,8 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AUTOPILOT_PREFIX } from './autopilot.routes.js';
-import { cancelResponse, createMissionBody, healingResponse, missionDetail, missionParams, missionSummary } from './autopilot.schema.js';
+import { slicePage } from '../page-query.js';
+import { cancelResponse, createMissionBody, healingResponse, listMissionsQuery, missionDetail, missionParams, missionSummary } from './autopilot.schema.js';
 import type { Autopilot } from './create-autopilot.js';
 import { mapMissionSummary } from './mission-view.js';
 import { resolveProjectId } from './project-id.js';
@@ -16,8 +17,8 @@ export const missionsRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = asyn
   const params = missionParams;
 
   routes.get(base, {
-    schema: { tags, summary: 'List the project\'s missions, newest first', response: { 200: z.array(missionSummary) } },
-  }, async (request) => (await missions.list(resolveProjectId(request.headers['x-project-id']))).map(mapMissionSummary));
+    schema: { tags, summary: 'List the project\'s missions, newest first', querystring: listMissionsQuery, response: { 200: z.array(missionSummary) } },
+  }, async (request) => slicePage(await missions.list(resolveProjectId(request.headers['x-project-id'])), request.query).map(mapMissionSummary));
 
   routes.post(base, {
     schema: { tags, summary: 'Create a draft mission from a blueprint (a picker choice or your own)', body: createMissionBody, response: { 200: missionDetail } },

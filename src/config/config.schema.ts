@@ -45,6 +45,10 @@ export const configSchema = z
     checkTriggerAgents(config, ctx);
     checkAutopilotModel(config, ctx);
     checkDelegateTool(config, ctx);
+    const defaultAgent = config.gateway.agui_default_agent;
+    if (defaultAgent !== undefined && !config.agents.some((agent) => agent.name === defaultAgent)) {
+      ctx.addIssue({ code: 'custom', path: ['gateway', 'agui_default_agent'], message: `unknown agent "${defaultAgent}"` });
+    }
     const seen = new Set<string>();
     const toolNames = knownToolNames(config.tools);
     const mcpPrefixes = config.tools.flatMap((tool) => ('mcp' in tool ? [tool.prefix] : []));

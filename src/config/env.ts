@@ -42,7 +42,7 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv, flags:
     if (parsed.success) server[key] = parsed.data;
     else errors.push(`environment variable ${name}: ${parsed.error.issues[0]?.message ?? 'invalid value'}`);
   }
-  const gateway: Record<string, boolean> = { ...config.gateway };
+  const gateway: Record<string, unknown> = { ...config.gateway };
   for (const [name, key] of Object.entries(GATEWAY_ENV)) {
     const raw = env[name]?.toLowerCase();
     if (raw === undefined || raw === '') continue;

@@ -17,8 +17,15 @@ export const serverSchema = z.strictObject({
   body_limit_bytes: z.number().int().positive().default(1_048_576),
   /** Deepest nesting of arrays and objects any JSON body may have (webhooks included); deeper is 400 json_too_deep. */
   max_json_depth: z.number().int().min(1).max(MAX_JSON_DEPTH_CEILING).default(DEFAULT_MAX_JSON_DEPTH),
-  /** Base URL that other systems use to reach this gateway (A2A cards); defaults to the request's host. */
+  /**
+   * Base URL that other systems use to reach this gateway (A2A cards). Unset: the address the server
+   * listens on, or, with trust_proxy, the request's (forwarded) host.
+   */
+  public_url: z.url().optional(),
+  /** The earlier name of public_url, still accepted; public_url wins when both are set. */
   public_base_url: z.url().optional(),
+  /** True behind a reverse proxy: public URLs may then follow X-Forwarded-Proto/-Host and Host. */
+  trust_proxy: z.boolean().default(false),
   cors: z.strictObject({ origins: z.array(z.string()).default([]) }).default({ origins: [] }),
   shutdown_timeout_ms: z.number().int().positive().default(10_000),
 });

@@ -1,6 +1,15 @@
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 
 const jsonSchemaObject = z.looseObject({ type: z.literal('object') });
+
+/**
+ * Loopback, private, link-local and other non-public addresses an HTTP tool may still reach, as CIDR
+ * ranges or single addresses: `["10.0.0.0/8", "127.0.0.1/32", "::1"]`. Empty (the default): none.
+ */
+const allowPrivate = z
+  .array(z.string().refine((entry) => (entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry)), 'must be an IP address or a CIDR range such as 10.0.0.0/8'))
+  .default([]);
 
 /** A tool that calls an HTTP endpoint; `{{arg}}` in the url is replaced by the argument's value. */
 export const httpToolSchema = z.strictObject({
@@ -11,6 +20,7 @@ export const httpToolSchema = z.strictObject({
   method: z.enum(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']).default('GET'),
   headers: z.record(z.string(), z.string()).default({}),
   timeout_ms: z.number().int().positive().default(30_000),
+  allow_private: allowPrivate,
 });
 
 /** An MCP server whose tools join the registry as `<prefix>__<tool>`. */
@@ -28,6 +38,8 @@ export const builtinToolSchema = z.strictObject({
   builtin: z.enum(['get_current_time', 'http_request']),
   allowed_hosts: z.array(z.string()).default([]),
   timeout_ms: z.number().int().positive().default(30_000),
+  /** http_request only: see allowPrivate. */
+  allow_private: allowPrivate,
 });
 
 /** `delegate_to_agent` exists only when `a2a.remotes` is configured (see a2a.schema.ts). */

@@ -109,6 +109,8 @@ export interface RunStepsTable {
 export interface SessionsTable {
   session_id: string;
   agent_name: string;
+  /** The principal that created the session ("token:…", "agent:…", "operator:…"); NULL for sessions older than ownership. */
+  owner: string | null;
   created_at: string;
   last_active: string;
   message_count: number;
@@ -284,6 +286,8 @@ export interface A2aTasksTable {
   task: string;
   created_at: string;
   updated_at: string;
+  /** The principal that sent the task (see SessionsTable.owner); NULL for tasks older than ownership. */
+  owner: string | null;
 }
 
 /** `running`: claimed by a worker; `dead`: its handlers failed every attempt (a dead letter an operator can replay). */

@@ -1,12 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Authenticator, TokenService } from '../auth/index.js';
 import { AuthenticationError, PermissionError } from '../errors.js';
+import { checkCookieRequest, type CookieRequestPolicy } from './check-cookie-request.js';
 import type { RouteAuth } from './route-auth.js';
 
 const COOKIE_NAME = 'service_auth';
 
-/** Registers the hooks that authenticate every non-public route (onRequest) and bind access tokens to agents (preHandler). */
-export function registerAuthHooks(app: FastifyInstance, authenticator: Authenticator, tokens: TokenService): void {
+/**
+ * Registers the hooks that authenticate every non-public route (onRequest) and bind access tokens to
+ * agents (preHandler). `cookies` says which origins may change state with the service_auth cookie.
+ */
+export function registerAuthHooks(app: FastifyInstance, authenticator: Authenticator, tokens: TokenService, cookies: CookieRequestPolicy = { allowedOrigins: [] }): void {
   app.decorateRequest('principal', undefined);
 
   app.addHook('onRequest', async (request) => {
@@ -14,9 +18,11 @@ export function registerAuthHooks(app: FastifyInstance, authenticator: Authentic
     if (request.is404) return;
     const auth = routeAuth(request);
     if (auth === 'public') return;
-    const credential = presentedCredential(request, auth);
-    if (!credential) throw new AuthenticationError('Credentials required: send Authorization: Bearer <token> or X-API-Key', 'missing_credentials');
-    const principal = await authenticator.authenticate(credential);
+    const presented = presentedCredential(request, auth);
+    if (!presented) throw new AuthenticationError('Credentials required: send Authorization: Bearer <token> or X-API-Key', 'missing_credentials');
+    const principal = await authenticator.authenticate(presented.credential);
+    // After authentication, so a stale cookie still answers 401 and the browser's page can log in again.
+    if (presented.from === 'cookie') checkCookieRequest(request, cookies);
     if (principal.kind === 'access_token') {
       if (auth === 'operator') throw new PermissionError('Access tokens cannot use this route; it needs a JWT or an API key', 'operator_only');
       if (!principal.scopes.includes(auth.scope)) throw new PermissionError(`This access token lacks the "${auth.scope}" scope`, 'insufficient_scope');
@@ -38,21 +44,21 @@ function routeAuth(request: FastifyRequest): RouteAuth {
   return request.routeOptions.config.auth ?? 'operator';
 }
 
-function presentedCredential(request: FastifyRequest, auth: RouteAuth): string | undefined {
+function presentedCredential(request: FastifyRequest, auth: RouteAuth): { credential: string; from: 'header' | 'cookie' | 'query' } | undefined {
   const authorization = request.headers.authorization;
   if (authorization) {
     const match = /^Bearer\s+(.+)$/i.exec(authorization);
     if (!match) throw new AuthenticationError('Authorization header must use the Bearer scheme', 'invalid_authorization_header');
-    return match[1].trim();
+    return { credential: match[1].trim(), from: 'header' };
   }
   const apiKey = request.headers['x-api-key'];
-  if (typeof apiKey === 'string' && apiKey) return apiKey;
+  if (typeof apiKey === 'string' && apiKey) return { credential: apiKey, from: 'header' };
   const cookie = readCookie(request.headers.cookie, COOKIE_NAME);
-  if (cookie) return cookie;
+  if (cookie) return { credential: cookie, from: 'cookie' };
   const opensStream = request.method === 'GET' && typeof auth === 'object' && auth.queryToken;
   if (opensStream) {
     const token = (request.query as Record<string, unknown> | undefined)?.access_token;
-    if (typeof token === 'string' && token) return token;
+    if (typeof token === 'string' && token) return { credential: token, from: 'query' };
   }
   return undefined;
 }

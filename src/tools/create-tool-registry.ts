@@ -90,7 +90,7 @@ export async function createToolRegistry({ config, logger = SILENT_LOGGER, versi
       return callWithDeadline(entry.tool, checked, options?.signal);
     },
     close() {
-      closed ??= Promise.allSettled(connections.map((connection) => connection.close())).then(() => undefined);
+      closed ??= Promise.allSettled([...connections.map((connection) => connection.close()), ...local.map((tool) => tool.close?.())]).then(() => undefined);
       return closed;
     },
   };

@@ -1,4 +1,7 @@
+import { fetch } from 'undici';
 import type { BuiltinToolConfig } from '../config/index.js';
+import { createAddressPolicy } from './address-policy.js';
+import { createGuardedAgent, refusedAddressOf } from './create-guarded-agent.js';
 import { isHostAllowed } from './host-allow-list.js';
 import { readLimitedText } from './read-limited-text.js';
 import type { RegisteredTool } from './registered-tool.js';
@@ -8,9 +11,14 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 const MAX_REDIRECTS = 5;
 const REDIRECT_STATUSES = new Set([301, 302, 303, 307, 308]);
 
-/** Built-in `http_request`: GET or POST to hosts in `allowed_hosts` only; redirects are followed only within the list. */
+/**
+ * Built-in `http_request`: GET or POST to hosts in `allowed_hosts` only; redirects are followed only
+ * within the list. Whatever the list says (even `*`), loopback, private and other non-public addresses
+ * are refused after DNS resolution unless `allow_private` names them.
+ */
 export function createHttpRequestTool(settings?: BuiltinToolConfig): RegisteredTool {
   const allowedHosts = settings?.allowed_hosts ?? [];
+  const dispatcher = createGuardedAgent(createAddressPolicy(settings?.allow_private ?? []));
   return {
     definition: {
       name: 'http_request',
@@ -40,7 +48,10 @@ export function createHttpRequestTool(settings?: BuiltinToolConfig): RegisteredT
       let body = method === 'POST' ? encodeBody(args.body, headers) : undefined;
 
       for (let hop = 0; ; hop++) {
-        const response = await fetch(url, { method, headers, body, signal, redirect: 'manual' });
+        const response = await fetch(url, { method, headers, body, signal, redirect: 'manual', dispatcher }).catch((error: unknown) => {
+          const refused = refusedAddressOf(error);
+          throw refused ? new ToolExecutionError(`http_request refused: ${refused.message}`, 'invalid_arguments') : error;
+        });
         const location = response.headers.get('location');
         if (REDIRECT_STATUSES.has(response.status) && location && hop < MAX_REDIRECTS) {
           await response.body?.cancel();
@@ -63,6 +74,7 @@ export function createHttpRequestTool(settings?: BuiltinToolConfig): RegisteredT
         });
       }
     },
+    close: () => dispatcher.close(),
   };
 }
 

@@ -9,6 +9,8 @@ export interface RegisteredTool {
    * the registry turns every failure into a ToolExecutionError.
    */
   run(args: Record<string, unknown>, signal: AbortSignal): Promise<string>;
+  /** Releases what the tool holds open (connection pools); called when the registry closes. */
+  close?(): Promise<void>;
 }
 
 /** The slice of a pino logger the registry uses; Fastify's `server.log` fits. */

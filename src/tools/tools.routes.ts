@@ -1,6 +1,7 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { slicePage } from '../page-query.js';
 import { mapToFunctionTool } from './map-function-tool.js';
 import { getVisibleTool, listVisibleTools, type ToolDiscoveryOptions } from './tool-discovery.js';
 import { functionTool, listToolsQuery, toolNameParams } from './tools.schema.js';
@@ -17,7 +18,7 @@ export const toolsRoutes: FastifyPluginAsync<ToolsRoutesOptions> = async (app, o
     schema: { tags, summary: 'List tools in function-calling format', querystring: listToolsQuery, response: { 200: z.array(functionTool) } },
     // Naming the agent lets the auth hook refuse a token bound to another agent before it is spent.
     config: { auth: { scope: 'tools', agent: (request) => (request.query as { agent_name?: string }).agent_name } },
-  }, (request) => listVisibleTools(options, { agentName: request.query.agent_name, tokenAgent: tokenAgent(request) }).map(mapToFunctionTool));
+  }, (request) => slicePage(listVisibleTools(options, { agentName: request.query.agent_name, tokenAgent: tokenAgent(request) }), request.query).map(mapToFunctionTool));
 
   routes.get('/api/v1/tools/:name', {
     schema: { tags, summary: 'Show one tool in function-calling format', params: toolNameParams, response: { 200: functionTool } },

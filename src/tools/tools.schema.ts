@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from '../page-query.js';
 
 /** A tool in the function-calling shape (spec "Tool (function-calling format)"). */
 export const functionTool = z
@@ -20,6 +21,7 @@ export const functionTool = z
 
 export const listToolsQuery = z.strictObject({
   agent_name: z.string().min(1).optional().describe("Only this agent's tools; an access token always sees only its own agent's"),
+  ...pageQuery,
 });
 
 export const toolNameParams = z.object({ name: z.string().min(1).describe('The tool name, e.g. get_current_time or <prefix>__<tool>') });

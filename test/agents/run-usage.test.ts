@@ -23,7 +23,7 @@ describe('usage records from the runtime', () => {
     const sink = recordingSink();
     harness = await createRunHarness([agentConfig({ name: 'a', tools: ['lookup'] })], { lookup: () => 'found' }, { service: { pricing, usage: sink } });
     harness.models.script({ toolCalls: [toolCall('lookup')], usage: { inputTokens: 3, outputTokens: 1 } }, { text: 'done', usage: { inputTokens: 7, outputTokens: 2, cachedInputTokens: 2 } });
-    const result = await (await harness.runs.start({ agentName: 'a', messages: [{ role: 'user', content: 'go' }], source: 'chat', sessionId: 's1' })).result;
+    const result = await (await harness.runs.start({ agentName: 'a', messages: [{ role: 'user', content: 'go' }], source: 'chat', sessionId: 's1', owner: 'token:t' })).result;
     expect(sink.usage.map((record) => [record.input_tokens, record.output_tokens, record.cached_tokens, record.status])).toEqual([[3, 1, 0, 'ok'], [7, 2, 2, 'ok']]);
     expect(sink.usage[0]).toMatchObject({ run_id: result.runId, agent_name: 'a', model: 'up/test-model', provider: 'up', source: 'chat', session_id: 's1', priced: true, estimated: false });
     expect(sink.usage.every((record) => record.cost_usd === roundUsd(record.cost_usd))).toBe(true);

@@ -21,17 +21,17 @@ for (const dialect of await dialects()) {
     });
 
     it('creates a session on first use, appends in order and touches last_active', async () => {
-      const opened = await store.open('s-1', 'helper', '2026-01-01T00:00:00.000Z');
-      expect(opened).toEqual({ session_id: 's-1', agent_name: 'helper', created_at: '2026-01-01T00:00:00.000Z', last_active: '2026-01-01T00:00:00.000Z', message_count: 0 });
+      const opened = await store.open('s-1', 'helper', 'token:a', '2026-01-01T00:00:00.000Z');
+      expect(opened).toEqual({ session_id: 's-1', agent_name: 'helper', owner: 'token:a', created_at: '2026-01-01T00:00:00.000Z', last_active: '2026-01-01T00:00:00.000Z', message_count: 0 });
       await store.append('s-1', [{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }], '2026-01-01T00:00:01.000Z');
       await store.append('s-1', [{ role: 'user', content: 'again' }], '2026-01-01T00:00:02.000Z');
       expect(await store.messages('s-1')).toEqual([{ role: 'user', content: 'hi' }, { role: 'assistant', content: 'hello' }, { role: 'user', content: 'again' }]);
-      const reopened = await store.open('s-1', 'helper', '2026-01-01T00:00:03.000Z');
+      const reopened = await store.open('s-1', 'helper', 'token:a', '2026-01-01T00:00:03.000Z');
       expect(reopened).toMatchObject({ created_at: '2026-01-01T00:00:00.000Z', last_active: '2026-01-01T00:00:03.000Z', message_count: 3 });
     });
 
     it('keeps concurrent appends apart', async () => {
-      await store.open('s-2', 'helper', '2026-01-01T00:00:00.000Z');
+      await store.open('s-2', 'helper', 'token:a', '2026-01-01T00:00:00.000Z');
       await Promise.all(Array.from({ length: 8 }, (_, index) => store.append('s-2', [{ role: 'user', content: `m${index}` }, { role: 'assistant', content: `a${index}` }], '2026-01-01T00:00:01.000Z')));
       const messages = await store.messages('s-2');
       expect(messages).toHaveLength(16);
@@ -40,9 +40,9 @@ for (const dialect of await dialects()) {
     });
 
     it('refuses a session of another agent with 409 and leaves it untouched', async () => {
-      await sessions.open('s-3', 'helper', [{ role: 'user', content: 'x' }]);
+      await sessions.open('s-3', 'helper', 'token:a', [{ role: 'user', content: 'x' }]);
       const before = await store.find('s-3');
-      await expect(sessions.open('s-3', 'other', [{ role: 'user', content: 'y' }])).rejects.toMatchObject({ status: 409, code: 'session_agent_mismatch' });
+      await expect(sessions.open('s-3', 'other', 'token:a', [{ role: 'user', content: 'y' }])).rejects.toMatchObject({ status: 409, code: 'session_agent_mismatch' });
       expect(await store.find('s-3')).toEqual(before);
     });
 
@@ -51,6 +51,17 @@ for (const dialect of await dialects()) {
       expect(active.map((session) => session.session_id)[0]).toBe('s-3');
       expect(active.map((session) => session.session_id)).toContain('s-1');
       expect(active.map((session) => session.session_id)).not.toContain('s-2');
+    });
+
+    it("answers 404 to another owner, never merging the owner's history, and leaves the session untouched", async () => {
+      await sessions.open('s-4', 'helper', 'token:a', []);
+      await sessions.append('s-4', [{ role: 'user', content: 'private' }]);
+      const before = await store.find('s-4');
+      await expect(sessions.open('s-4', 'helper', 'token:b', [{ role: 'user', content: 'who?' }])).rejects.toMatchObject({ status: 404, code: 'session_not_found' });
+      await expect(sessions.open('s-4', 'other', 'token:b', [])).rejects.toMatchObject({ status: 404, code: 'session_not_found' });
+      expect(await store.find('s-4')).toEqual(before);
+      const own = await sessions.open('s-4', 'helper', 'token:a', [{ role: 'user', content: 'more' }]);
+      expect(own.conversation.map((message) => message.content)).toEqual(['private', 'more']);
     });
   });
 }

@@ -33,6 +33,11 @@ describe('config errors are reported as file:line: message', () => {
     expect(configError(text).split('\n')).toEqual(['gw.yaml:2: unknown key "hots" in server', 'gw.yaml:4: unknown key "prot" in server']);
   });
 
+  it('names an agui_default_agent that is not an agent', () => {
+    const text = yaml(...PROVIDERS, 'agents:', '  - name: a', '    model: up/m', 'gateway:', '  agui_default_agent: b');
+    expect(configError(text)).toBe('gw.yaml:7: gateway.agui_default_agent: unknown agent "b"');
+  });
+
   it('names an unknown key inside an agent entry', () => {
     const text = yaml(...PROVIDERS, 'agents:', '  - name: a', '    model: up/m', '  - name: b', '    model: up/m', '    temprature: 0.1');
     expect(configError(text)).toBe('gw.yaml:8: unknown key "temprature" in agents.1');

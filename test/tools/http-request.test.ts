@@ -19,7 +19,7 @@ describe('http_request', () => {
     allowed.route('/outside', (_request, response) => response.writeHead(302, { location: `${other.origin}/secret` }).end());
     other.route('/secret', (_request, response) => response.writeHead(200).end('secret'));
     // Only the first server's port: the second listens on the same host.
-    registry = await createToolRegistry({ config: toolsConfig([{ builtin: 'http_request', allowed_hosts: [`127.0.0.1:${allowed.port}`] }]) });
+    registry = await createToolRegistry({ config: toolsConfig([{ builtin: 'http_request', allowed_hosts: [`127.0.0.1:${allowed.port}`], allow_private: ['127.0.0.1/32'] }]) });
   });
 
   afterAll(async () => {

@@ -20,19 +20,21 @@ describe('HTTP tools from config', () => {
           name: 'weather',
           description: 'Weather for a city',
           url: `${upstream.origin}/weather/{{city}}`,
+          allow_private: ['127.0.0.1'],
           headers: { 'X-Api-Key': 'from-env-secret' },
           parameters: { type: 'object', properties: { city: { type: 'string' }, days: { type: 'integer' }, tags: { type: 'array', items: { type: 'string' } } }, required: ['city'] },
         },
         {
           name: 'create_order',
           url: `${upstream.origin}/orders`,
+          allow_private: ['127.0.0.1'],
           method: 'POST',
           parameters: { type: 'object', properties: { item: { type: 'string' }, quantity: { type: 'integer', minimum: 1 } }, required: ['item', 'quantity'] },
         },
-        { name: 'broken', url: `${upstream.origin}/broken` },
-        { name: 'huge', url: `${upstream.origin}/huge` },
-        { name: 'hang', url: `${upstream.origin}/hang`, timeout_ms: 100 },
-        { name: 'hang_long', url: `${upstream.origin}/hang`, timeout_ms: 60_000 },
+        { name: 'broken', url: `${upstream.origin}/broken`, allow_private: ['127.0.0.1'] },
+        { name: 'huge', url: `${upstream.origin}/huge`, allow_private: ['127.0.0.1'] },
+        { name: 'hang', url: `${upstream.origin}/hang`, timeout_ms: 100, allow_private: ['127.0.0.1'] },
+        { name: 'hang_long', url: `${upstream.origin}/hang`, timeout_ms: 60_000, allow_private: ['127.0.0.1'] },
       ]),
     });
   });
@@ -94,7 +96,7 @@ describe('HTTP tools from config', () => {
   it('reports an unreachable endpoint as a ToolExecutionError', async () => {
     const closed = await startLoopbackServer();
     await closed.close();
-    const lonely = await createToolRegistry({ config: toolsConfig([{ name: 'gone', url: `${closed.origin}/x` }]) });
+    const lonely = await createToolRegistry({ config: toolsConfig([{ name: 'gone', url: `${closed.origin}/x`, allow_private: ['127.0.0.1'] }]) });
     await expect(lonely.execute('gone', {})).rejects.toMatchObject({ name: 'ToolExecutionError', code: 'failed', message: expect.stringContaining('ECONNREFUSED') });
   });
 });

@@ -130,7 +130,7 @@ describe('tool discovery routes', () => {
 
   it('documents both routes in the OpenAPI document', async () => {
     const doc = (await get('/openapi.json')).body as { paths: Record<string, { get: { parameters?: { name: string }[] } }> };
-    expect(doc.paths['/api/v1/tools'].get.parameters?.map((p) => p.name)).toEqual(['agent_name']);
+    expect(doc.paths['/api/v1/tools'].get.parameters?.map((p) => p.name)).toEqual(['agent_name', 'limit', 'offset']);
     expect(doc.paths['/api/v1/tools/{name}']).toBeDefined();
   });
 });

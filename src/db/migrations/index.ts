@@ -11,6 +11,7 @@ import * as budgets from './2026-11-22-009-budgets.js';
 import * as learningLoop from './2026-11-22-010-learning-loop.js';
 import * as inbox from './2026-11-24-001-inbox.js';
 import * as sourceLeases from './2026-11-24-002-source-leases.js';
+import * as ownership from './2026-11-24-003-ownership.js';
 import * as budgetLedger from './2026-11-24-005-budget-ledger.js';
 
 /** Every migration in order. Names sort by date; a new one is appended, never edited once released. */
@@ -27,5 +28,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-010-learning-loop': learningLoop,
   '2026-11-24-001-inbox': inbox,
   '2026-11-24-002-source-leases': sourceLeases,
+  '2026-11-24-003-ownership': ownership,
   '2026-11-24-005-budget-ledger': budgetLedger,
 };

@@ -4,20 +4,26 @@ import type { A2aTables } from './a2a.tables.js';
 
 const DEFAULT_PAGE_SIZE = 50;
 
-/** A2A tasks kept in our database, scoped by agent. Tasks go in and out as the SDK's Task objects. */
+/**
+ * Whose tasks a read sees: one owner's (see auth ownerOf), or every task of the agent (`all`, for
+ * operators).
+ */
+export type TaskVisibility = { owner: string } | 'all';
+
+/** A2A tasks kept in our database, scoped by agent and owner. Tasks go in and out as the SDK's Task objects. */
 export interface A2aTaskStore {
-  /** Inserts or replaces the task; its run id is read from `metadata.run_id`. */
-  save(agentName: string, task: Task, now: string): Promise<void>;
-  get(agentName: string, taskId: string): Promise<Task | undefined>;
+  /** Inserts the task owned by `owner` or replaces it (its owner never changes); its run id is read from `metadata.run_id`. */
+  save(agentName: string, task: Task, now: string, owner: string): Promise<void>;
+  get(agentName: string, taskId: string, visibility: TaskVisibility): Promise<Task | undefined>;
   /** Newest status first, keyset-paginated by (status timestamp, task id). */
-  list(agentName: string, query: ListTasksRequest): Promise<ListTasksResponse>;
+  list(agentName: string, query: ListTasksRequest, visibility: TaskVisibility): Promise<ListTasksResponse>;
 }
 
 export function createA2aTaskStore<DB extends A2aTables>(database: Kysely<DB>): A2aTaskStore {
   // Kysely's table map is invariant, and this store touches only its own table.
   const db = database as unknown as Kysely<A2aTables>;
   return {
-    async save(agentName, task, now) {
+    async save(agentName, task, now, owner) {
       const runId = typeof task.metadata?.run_id === 'string' ? task.metadata.run_id : null;
       const row = {
         agent_name: agentName,
@@ -30,20 +36,23 @@ export function createA2aTaskStore<DB extends A2aTables>(database: Kysely<DB>): 
       };
       await db
         .insertInto('a2a_tasks')
-        .values({ task_id: task.id, created_at: now, ...row })
+        .values({ task_id: task.id, created_at: now, owner, ...row })
         // A task id names the same task for ever: a row of another agent is never overwritten.
         .onConflict((conflict) => conflict.column('task_id').doUpdateSet(row).where('a2a_tasks.agent_name', '=', agentName))
         .execute();
     },
 
-    async get(agentName, taskId) {
-      const row = await db.selectFrom('a2a_tasks').select('task').where('task_id', '=', taskId).where('agent_name', '=', agentName).executeTakeFirst();
+    async get(agentName, taskId, visibility) {
+      let query = db.selectFrom('a2a_tasks').select('task').where('task_id', '=', taskId).where('agent_name', '=', agentName);
+      if (visibility !== 'all') query = query.where('owner', '=', visibility.owner);
+      const row = await query.executeTakeFirst();
       return row && Task.fromJSON(JSON.parse(row.task));
     },
 
-    async list(agentName, query) {
+    async list(agentName, query, visibility) {
       const pageSize = query.pageSize ?? DEFAULT_PAGE_SIZE;
       let filtered = db.selectFrom('a2a_tasks').where('agent_name', '=', agentName);
+      if (visibility !== 'all') filtered = filtered.where('owner', '=', visibility.owner);
       if (query.contextId) filtered = filtered.where('context_id', '=', query.contextId);
       if (query.status !== undefined && query.status !== TaskState.TASK_STATE_UNSPECIFIED) filtered = filtered.where('state', '=', taskStateToJSON(query.status));
       if (query.statusTimestampAfter) filtered = filtered.where('status_timestamp', '>', new Date(query.statusTimestampAfter).toISOString());

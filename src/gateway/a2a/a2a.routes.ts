@@ -4,6 +4,7 @@ import type { A2aTaskStore } from './a2a-task.store.js';
 import type { CardTool } from './agent-card.js';
 import { createAgentHandlers } from './agent-handlers.js';
 import { cardsRoutes } from './cards.routes.js';
+import type { PublicUrlSettings } from './resolve-public-base-url.js';
 import { jsonRpcRoutes } from './json-rpc.routes.js';
 
 export interface A2aRoutesOptions {
@@ -11,8 +12,8 @@ export interface A2aRoutesOptions {
   runs: RunService;
   /** Where A2A tasks are kept, so their state survives a restart. */
   tasks: A2aTaskStore;
-  /** `server.public_base_url`; unset means each request's own scheme and host. */
-  publicBaseUrl?: string;
+  /** server.public_url and server.trust_proxy: where the cards say the agents are. */
+  publicUrl: PublicUrlSettings;
   /** The gateway's version, published in the standard cards. */
   version: string;
   /** The tools an agent's `tools` list expands to (names and descriptions only), for its card's skills. */
@@ -22,7 +23,7 @@ export interface A2aRoutesOptions {
 /** A2A: public agent cards, and each published agent's JSON-RPC endpoint served by the official SDK. */
 export const a2aRoutes: FastifyPluginAsync<A2aRoutesOptions> = async (app, options) => {
   const handlers = createAgentHandlers({ agents: options.agents, runs: options.runs, store: options.tasks, version: options.version, toolsOf: options.toolsOf });
-  await app.register(cardsRoutes, { agents: options.agents, publicBaseUrl: options.publicBaseUrl, version: options.version, toolsOf: options.toolsOf });
+  await app.register(cardsRoutes, { agents: options.agents, publicUrl: options.publicUrl, version: options.version, toolsOf: options.toolsOf });
   await app.register(jsonRpcRoutes, { handlers });
   // Runs on server.close(), before the app closes the database: tasks finish writing first.
   app.addHook('onClose', () => handlers.close());

@@ -2,10 +2,12 @@ import { A2A_PROTOCOL_VERSION, type AgentCard, type AgentSkill } from '@a2a-js/s
 import { duplicateInterfacesForLegacy } from '@a2a-js/sdk/compat/v0_3';
 import type { RegisteredAgent } from '../../agents/index.js';
 
-/** A tool as a card may show it: its name and the description the model sees, nothing of its configuration. */
+/**
+ * A tool as a public card may show it: its name only. Tool descriptions are written for the model and
+ * may carry configuration (http_request lists its allowed hosts); the authenticated /api/v1/tools shows them.
+ */
 export interface CardTool {
   name: string;
-  description: string;
 }
 
 export interface AgentCardSettings {
@@ -25,7 +27,8 @@ export function describeAgent(agent: RegisteredAgent): string {
 /**
  * The standard A2A 1.0 card of an agent. One JSON-RPC endpoint serves 1.0 and, through the SDK's
  * compatibility layer, 0.3 peers, so the card lists it once per protocol version. The system prompt,
- * model settings and tool configuration never appear: only names and descriptions.
+ * model settings and tool descriptions or configuration never appear: the agent's name, description,
+ * capabilities, skills (capabilities and tool names) and endpoint.
  */
 export function buildAgentCard(agent: RegisteredAgent, settings: AgentCardSettings): AgentCard {
   return {
@@ -68,7 +71,7 @@ function buildSkills(agent: RegisteredAgent, tools: CardTool[]): AgentSkill[] {
   });
   const skills = [
     ...agent.capabilities.map((capability) => skill(slug(capability), capability, `${agent.name}: ${capability}`, ['capability'])),
-    ...tools.map((tool) => skill(`tool-${slug(tool.name)}`, tool.name, tool.description || `Uses the tool ${tool.name}`, ['tool'])),
+    ...tools.map((tool) => skill(`tool-${slug(tool.name)}`, tool.name, `Uses the tool ${tool.name}`, ['tool'])),
   ];
   return skills.length > 0 ? skills : [skill('general', agent.name, describeAgent(agent), ['general'])];
 }

@@ -1,8 +1,9 @@
 import { TaskState, type ListTasksRequest, type ListTasksResponse, type Task } from '@a2a-js/sdk';
-import type { TaskStore } from '@a2a-js/sdk/server';
+import type { ServerCallContext, TaskStore } from '@a2a-js/sdk/server';
 import { isoNow } from '../../ids.js';
 import { mergeTextParts } from './a2a-messages.js';
-import type { A2aTaskStore } from './a2a-task.store.js';
+import type { A2aTaskStore, TaskVisibility } from './a2a-task.store.js';
+import { ownerOfContext, visibilityOf } from './call-context.js';
 import { applyTaskEnd, type TaskEnd } from './task-end.js';
 
 const TERMINAL_STATES: readonly TaskState[] = [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED];
@@ -40,6 +41,8 @@ export interface BufferedTaskStoreOptions {
 
 interface Entry {
   task: Task;
+  /** Who sent the task (auth ownerOf), from the SDK's first save of it. */
+  owner: string;
   persistedState: TaskState | undefined;
   dirty: boolean;
   /** Written from the executor's TaskEnd: later saves from the SDK only repeat it (or are stale). */
@@ -57,8 +60,8 @@ export function createBufferedTaskStore({ agentName, store, reconcile }: Buffere
   const executing = new Set<string>();
   const buffered = new Map<string, Entry>();
   let closed = false;
-  const write = async (task: Task) => {
-    if (!closed) await store.save(agentName, task, isoNow());
+  const write = async (task: Task, owner: string) => {
+    if (!closed) await store.save(agentName, task, isoNow(), owner);
   };
   const forget = (taskId: string) => {
     clearTimeout(buffered.get(taskId)?.evict);
@@ -79,43 +82,48 @@ export function createBufferedTaskStore({ agentName, store, reconcile }: Buffere
       entry.evict = setTimeout(() => buffered.delete(taskId), RELEASED_TASK_TTL_MS).unref();
       if (end) {
         Object.assign(entry, { task: applyTaskEnd(entry.task, end), ended: true, dirty: false });
-        await write(entry.task);
+        await write(entry.task, entry.owner);
       } else if (entry.dirty) {
         entry.dirty = false;
-        await write(entry.task);
+        await write(entry.task, entry.owner);
       }
     },
 
-    async save(task) {
+    // The owner is written with the task's first row only; later saves never change it.
+    async save(task, context?: ServerCallContext) {
       if (buffered.get(task.id)?.ended) return;
       const normalized = normalizeTask(task);
       const state = normalized.status?.state;
       const entry = buffered.get(task.id);
+      const owner = entry?.owner ?? ownerOfContext(context);
       if (isTerminalTaskState(state) || (!entry && !executing.has(task.id))) {
         forget(task.id);
-        await write(normalized);
+        await write(normalized, owner);
         return;
       }
       const mustWrite = !entry || entry.persistedState !== state || !executing.has(task.id);
       // Recorded before the write is awaited, so a release() meanwhile sees the latest task.
-      buffered.set(task.id, { task: normalized, persistedState: state, dirty: !mustWrite, evict: entry?.evict });
-      if (mustWrite) await write(normalized);
+      buffered.set(task.id, { task: normalized, owner, persistedState: state, dirty: !mustWrite, evict: entry?.evict });
+      if (mustWrite) await write(normalized, owner);
     },
 
-    async load(taskId) {
+    // Another principal's task reads as absent: the SDK answers TaskNotFound, as for an unknown id.
+    async load(taskId, context?: ServerCallContext) {
+      const visibility = visibilityOf(context);
       const entry = buffered.get(taskId);
-      if (entry) return structuredClone(entry.task);
+      if (entry) return sees(visibility, entry.owner) ? structuredClone(entry.task) : undefined;
       if (closed) return undefined;
-      const stored = await store.get(agentName, taskId);
+      const stored = await store.get(agentName, taskId, visibility);
       if (!stored || executing.has(taskId) || isTerminalTaskState(stored.status?.state) || !reconcile) return stored;
       const updated = await reconcile(stored);
       if (!updated) return stored;
-      await write(updated);
+      // An update of an existing row: the owner passed here is not written.
+      await write(updated, ownerOfContext(context));
       return updated;
     },
 
-    list(params: ListTasksRequest): Promise<ListTasksResponse> {
-      return store.list(agentName, params);
+    list(params: ListTasksRequest, context?: ServerCallContext): Promise<ListTasksResponse> {
+      return store.list(agentName, params, visibilityOf(context));
     },
 
     close() {
@@ -129,4 +137,8 @@ function normalizeTask(task: Task): Task {
   const copy = structuredClone(task);
   copy.artifacts = copy.artifacts.map((artifact) => ({ ...artifact, parts: mergeTextParts(artifact.parts) }));
   return copy;
+}
+
+function sees(visibility: TaskVisibility, owner: string): boolean {
+  return visibility === 'all' || visibility.owner === owner;
 }

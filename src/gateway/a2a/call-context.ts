@@ -1,6 +1,7 @@
 import { Extensions } from '@a2a-js/sdk';
 import { ServerCallContext, type User } from '@a2a-js/sdk/server';
-import type { Principal } from '../../auth/index.js';
+import { ownerOf, readsEverything, type Principal } from '../../auth/index.js';
+import type { TaskVisibility } from './a2a-task.store.js';
 
 /** The caller our auth hook authenticated, as the SDK's User; the executor reads the access token from it. */
 export class PrincipalUser implements User {
@@ -37,4 +38,16 @@ export function createCallContext(input: CallContextInput): ServerCallContext {
 export function tokenIdOf(context: ServerCallContext): string | undefined {
   const user = context.user;
   return user instanceof PrincipalUser && user.principal.kind === 'access_token' ? user.principal.tokenId : undefined;
+}
+
+/** Who owns the tasks a call creates (auth ownerOf); `anonymous` for a caller our auth hook did not authenticate. */
+export function ownerOfContext(context: ServerCallContext | undefined): string {
+  const user = context?.user;
+  return user instanceof PrincipalUser ? ownerOf(user.principal) : 'anonymous';
+}
+
+/** The tasks a call may read: operators all of the agent's, everybody else their own. */
+export function visibilityOf(context: ServerCallContext | undefined): TaskVisibility {
+  const user = context?.user;
+  return user instanceof PrincipalUser && readsEverything(user.principal) ? 'all' : { owner: ownerOfContext(context) };
 }

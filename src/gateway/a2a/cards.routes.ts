@@ -7,12 +7,13 @@ import { a2aVersionHeaders, agentNameParams, specAgentCardList } from './a2a.sch
 import { buildAgentCard, type CardTool } from './agent-card.js';
 import { isLegacyVersion } from './json-rpc-dispatcher.js';
 import { mapToLegacyCard } from './legacy-agent-card.js';
+import { publicUrlVary, resolvePublicBaseUrl, type PublicUrlSettings } from './resolve-public-base-url.js';
 import { mapToSpecCard } from './spec-agent-card.js';
 
 export interface CardsRoutesOptions {
   agents: AgentRegistry;
-  /** `server.public_base_url`; unset means the request's own scheme and host. */
-  publicBaseUrl?: string;
+  /** Where the cards say the agents are: server.public_url, else the listen address (see resolvePublicBaseUrl). */
+  publicUrl: PublicUrlSettings;
   version: string;
   toolsOf(names: string[]): CardTool[];
 }
@@ -23,13 +24,15 @@ const CACHE_CONTROL = 'public, max-age=300';
 export const cardsRoutes: FastifyPluginAsync<CardsRoutesOptions> = async (app, options) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const published = () => options.agents.list().filter((agent) => agent.a2a);
-  const endpointOf = (request: FastifyRequest, name: string) => `${baseUrlOf(request, options.publicBaseUrl)}/a2a/${encodeURIComponent(name)}`;
+  const endpointOf = (request: FastifyRequest, name: string) => `${resolvePublicBaseUrl(request, options.publicUrl)}/a2a/${encodeURIComponent(name)}`;
+  const varyBy = publicUrlVary(options.publicUrl);
 
   routes.get('/.well-known/agent-card.json', {
     config: { auth: 'public' },
     schema: { tags: ['a2a'], summary: 'Cards of every agent published over A2A (the spec card shape)', response: { 200: specAgentCardList } },
   }, (request, reply) => {
     void reply.header('cache-control', CACHE_CONTROL);
+    if (varyBy.length > 0) void reply.header('vary', varyBy.join(', '));
     return published().map((agent) => mapToSpecCard(agent, endpointOf(request, agent.name)));
   });
 
@@ -45,11 +48,7 @@ export const cardsRoutes: FastifyPluginAsync<CardsRoutesOptions> = async (app, o
     const agent = options.agents.find(request.params.name);
     if (!agent?.a2a) throw new NotFoundError(`No agent named "${request.params.name}" is published over A2A`, 'agent_not_found');
     const card = buildAgentCard(agent, { endpoint: endpointOf(request, agent.name), version: options.version, tools: options.toolsOf(agent.tools) });
-    void reply.header('cache-control', CACHE_CONTROL).header('vary', 'A2A-Version');
+    void reply.header('cache-control', CACHE_CONTROL).header('vary', ['A2A-Version', ...varyBy].join(', '));
     return isLegacyVersion(request.headers['a2a-version']) ? mapToLegacyCard(card) : AgentCard.toJSON(card);
   });
 };
-
-function baseUrlOf(request: FastifyRequest, configured: string | undefined): string {
-  return (configured ?? `${request.protocol}://${request.host}`).replace(/\/+$/, '');
-}

@@ -4,12 +4,14 @@ import type { RunFrameCache } from './run-frame-cache.js';
 export interface AguiRoutesOptions {
   agents: AgentRegistry;
   runs: RunService;
+  /** The agent a WebSocket talks to without ?agent_name= (gateway.agui_default_agent, else the first agent); none: the parameter is required. */
+  defaultAgent?: string;
   /** How often a quiet stream gets a `: ping` comment and a WebSocket a ping frame. Default 15 s. */
   heartbeatMs?: number;
   /** Where every stream of a run gets its encoded events; a new cache per plugin by default. */
   frames?: RunFrameCache;
 }
 
-export type AguiRouteSettings = Required<AguiRoutesOptions>;
+export type AguiRouteSettings = Required<Omit<AguiRoutesOptions, 'defaultAgent'>> & Pick<AguiRoutesOptions, 'defaultAgent'>;
 
 export const DEFAULT_HEARTBEAT_MS = 15_000;

@@ -1,6 +1,8 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CLIENT_CLOSED } from '../../agents/index.js';
+import { ownerOf } from '../../auth/index.js';
+import { createId } from '../../ids.js';
 import type { AguiRouteSettings } from './agui-routes-options.js';
 import { formatQuery, runsBody } from './agui.schema.js';
 import { createReplySseWriter } from './sse-writer.js';
@@ -21,15 +23,19 @@ export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { a
     // Both fail as plain JSON errors, before any byte of the stream.
     agents.get(body.agent_name);
     const principal = request.principal;
+    // A run without session_id starts a new session of its caller; the id comes back in X-Session-Id.
+    const sessionId = body.session_id ?? createId('ses');
     const run = await runs.start({
       agentName: body.agent_name,
       messages: [{ role: 'user', content: body.message }],
       source: 'agui',
-      sessionId: body.session_id,
+      sessionId,
+      owner: principal && ownerOf(principal),
       tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
       tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
     });
     void reply.header('x-run-id', run.runId);
+    void reply.header('x-session-id', sessionId);
     const sse = createReplySseWriter(reply, heartbeatMs);
     sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
     sse.open();

@@ -13,6 +13,8 @@ export interface WsSessionOptions {
   runs: RunService;
   /** The session the socket continues; a new one per socket when absent. */
   sessionId?: string;
+  /** Who opened the socket (auth ownerOf): its sessions are theirs. */
+  owner?: string;
   tokenId?: string;
   tokenMaxCostUsd?: number | null;
   /** A ping frame this often; a socket that did not answer the previous one is dropped. */
@@ -54,7 +56,7 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
     if (current || starting) throw new AppError({ type: 'conflict_error', code: 'run_in_progress', status: 409, message: 'A run is already under way on this socket; wait for its end or send {"type":"cancel"}' });
     starting = true;
     try {
-      current = await options.runs.start({ agentName: options.agentName, messages: [{ role: 'user', content }], source: 'agui', sessionId, tokenId: options.tokenId, tokenMaxCostUsd: options.tokenMaxCostUsd });
+      current = await options.runs.start({ agentName: options.agentName, messages: [{ role: 'user', content }], source: 'agui', sessionId, owner: options.owner, tokenId: options.tokenId, tokenMaxCostUsd: options.tokenMaxCostUsd });
     } finally {
       starting = false;
     }

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { ownerOf } from '../../auth/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AguiRouteSettings } from './agui-routes-options.js';
 import { wsQuery } from './agui.schema.js';
@@ -11,10 +12,11 @@ type WsQuery = { run_id?: string; agent_name?: string };
 
 /**
  * GET /agui/ws (spec 4.2), two protocols on one path: a plain GET with `run_id` attaches to a run over
- * SSE (its log, then live events; leaving only detaches), and a WebSocket upgrade with `agent_name`
- * opens a conversation. Both accept `?access_token=` for browsers.
+ * SSE (its log, then live events; leaving only detaches), and a WebSocket upgrade opens a conversation
+ * with `?agent_name=` (an extension), else an access token's own agent, else the default agent. Both
+ * accept `?access_token=` for browsers.
  */
-export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs, frames }) => {
+export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs, frames, defaultAgent }) => {
   // The agent a request reaches, found before the auth preHandler binds an access token to it.
   const targetAgent = new WeakMap<FastifyRequest, string>();
 
@@ -31,11 +33,21 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { age
     preValidation: async (request) => {
       const query = request.query as WsQuery;
       if (request.ws) {
-        if (!query.agent_name) throw new ValidationError('agent_name is required to open a WebSocket', 'missing_agent_name');
-        targetAgent.set(request, agents.get(query.agent_name).name);
+        const principal = request.principal;
+        const agentName = query.agent_name ?? (principal?.kind === 'access_token' ? principal.agentName : defaultAgent);
+        if (!agentName) throw new ValidationError('agent_name is required to open a WebSocket: no agent is configured', 'missing_agent_name');
+        targetAgent.set(request, agents.get(agentName).name);
         return;
       }
       if (!query.run_id) throw new ValidationError('run_id is required (or open a WebSocket with agent_name)', 'missing_run_id');
+      const principal = request.principal;
+      // An access token attaches only to the runs it started (another token's run reads as unknown); operators to any.
+      if (principal?.kind === 'access_token') {
+        const record = (await runs.find(query.run_id))?.run;
+        if (!record || (record.token_id !== principal.tokenId && record.agent_name === principal.agentName)) throw runNotFound(query.run_id);
+        targetAgent.set(request, record.agent_name);
+        return;
+      }
       const agentName = runs.live(query.run_id)?.agentName ?? (await runs.find(query.run_id))?.run.agent_name;
       if (!agentName) throw runNotFound(query.run_id);
       targetAgent.set(request, agentName);
@@ -61,6 +73,7 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { age
         agentName: targetAgent.get(request) as string,
         format: request.query.format,
         sessionId: request.query.session_id,
+        owner: principal && ownerOf(principal),
         runs,
         tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
         tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,

@@ -1,8 +1,10 @@
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AgentRegistry, RunService } from '../../agents/index.js';
+import { ownerOf } from '../../auth/index.js';
 import type { AppError } from '../../errors.js';
 import { GATEWAY_OVERHEAD_HEADER } from '../../http/index.js';
+import { createId } from '../../ids.js';
 import { createChatCompletion, createCompletionIdentity } from './chat-completion.js';
 import { streamChatCompletion } from './chat-completion-stream.js';
 import { chatCompletionBody, chatCompletionHeaders, chatCompletionResponse } from './chat-completions.schema.js';
@@ -29,7 +31,8 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
   }, async (request, reply) => {
     const { body } = request;
     if (!agents.has(body.model)) throw modelNotFound(body.model);
-    const sessionId = request.headers['x-session-id'];
+    // Every conversation is a session its caller owns; without X-Session-Id a new one starts, and its id comes back.
+    const sessionId = request.headers['x-session-id'] ?? createId('ses');
     const principal = request.principal;
     // No abort signal: a non-streamed run outlives its client; a streamed one is cancelled by the stream.
     const run = await runs.start({
@@ -37,13 +40,14 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
       messages: convertToChatMessages(body.messages),
       source: 'chat',
       sessionId,
+      owner: principal && ownerOf(principal),
       temperature: body.temperature ?? undefined,
       maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
       tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
       tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
     });
     void reply.header('x-run-id', run.runId);
-    if (sessionId) void reply.header('x-session-id', sessionId);
+    void reply.header('x-session-id', sessionId);
     const identity = createCompletionIdentity(run.runId, body.model);
     if (body.stream) {
       const headers = () => {

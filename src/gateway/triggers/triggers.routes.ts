@@ -1,8 +1,9 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { slicePage } from '../../page-query.js';
 import type { TriggerOperations } from './trigger-operations.service.js';
-import { deliveryIdParams, deliveryItem, listDeliveriesQuery, triggerItem } from './triggers.schema.js';
+import { deliveryIdParams, deliveryItem, listDeliveriesQuery, listTriggersQuery, triggerItem } from './triggers.schema.js';
 
 export interface TriggersRoutesOptions {
   operations: TriggerOperations;
@@ -19,8 +20,8 @@ export const triggersRoutes: FastifyPluginAsync<TriggersRoutesOptions> = async (
   const prefix = '/api/v1/admin/triggers';
 
   routes.get(prefix, {
-    schema: { tags, summary: 'List webhooks, pollers and listeners with their state, counts and inbox (pending, running, done, dead, oldest pending age)', response: { 200: z.array(triggerItem) } },
-  }, () => operations.listTriggers());
+    schema: { tags, summary: 'List webhooks, pollers and listeners with their state, counts and inbox (pending, running, done, dead, oldest pending age)', querystring: listTriggersQuery, response: { 200: z.array(triggerItem) } },
+  }, async (request) => slicePage(await operations.listTriggers(), request.query));
 
   routes.get(`${prefix}/deliveries`, {
     schema: { tags, summary: 'List stored webhook deliveries and trigger events, newest first', querystring: listDeliveriesQuery, response: { 200: z.array(deliveryItem) } },

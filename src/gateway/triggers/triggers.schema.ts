@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { pageQuery } from '../../page-query.js';
 
 const triggerKind = z.enum(['webhook', 'poller', 'listener']);
 const deliveryStatus = z.enum(['pending', 'running', 'done', 'dead', 'ignored']).describe('running: claimed by a worker; dead: every attempt failed (replay it); ignored: no handler matched');
@@ -29,12 +30,13 @@ export const triggerItem = z.object({
   last_event_at: z.string().nullable(),
 });
 
+export const listTriggersQuery = z.strictObject({ ...pageQuery });
+
 export const listDeliveriesQuery = z.strictObject({
   status: deliveryStatus.optional().describe('Only items in this state, e.g. dead'),
   kind: triggerKind.optional().describe('Only webhook deliveries, poller events or listener events'),
   trigger: z.string().min(1).max(200).optional().describe('Only items of the webhook, poller or listener with this name'),
-  limit: z.coerce.number().int().min(1).max(500).default(50),
-  offset: z.coerce.number().int().min(0).default(0),
+  ...pageQuery,
 });
 
 export const deliveryItem = z.object({

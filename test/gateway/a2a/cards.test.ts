@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_API_KEY } from '../../support/app.js';
@@ -70,14 +71,66 @@ describe('A2A agent cards', () => {
   });
 });
 
-describe('A2A cards with server.public_base_url', () => {
+describe('A2A cards with server.public_url', () => {
   it('publish the configured base URL instead of the request host', async () => {
-    const gateway = await startA2aGateway({ yaml: `${a2aYaml()}\nserver:\n  public_base_url: https://agents.example.com/gw/\n` });
+    const gateway = await startA2aGateway({ yaml: `${a2aYaml()}\nserver:\n  public_url: https://agents.example.com/gw/\n` });
     try {
       const cards = (await (await fetch(`${gateway.app.url}/.well-known/agent-card.json`)).json()) as { endpoint: string }[];
       expect(cards[0].endpoint).toBe('https://agents.example.com/gw/a2a/helper');
       const card = (await (await fetch(`${gateway.app.url}/a2a/helper/.well-known/agent-card.json`)).json()) as { url: string };
       expect(card.url).toBe('https://agents.example.com/gw/a2a/helper');
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+/** A GET with any Host header (fetch does not let a caller set it). */
+function getWithHost(url: string, headers: Record<string, string>): Promise<{ headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { headers }, (response) => {
+      let body = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => (body += chunk));
+      response.on('end', () => resolve({ headers: response.headers, body }));
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+describe('A2A cards and hostile requests', () => {
+  const yaml = a2aYaml({ helperTools: '[get_current_time, http_request]', extra: 'tools:\n  - { builtin: http_request, allowed_hosts: [internal-billing.corp, "10.1.2.3"] }\n' });
+
+  it('never take their URLs from the Host header, and never show tool allow-lists', async () => {
+    const gateway = await startA2aGateway({ yaml });
+    try {
+      const own = `${gateway.app.url}/a2a/helper`;
+      const hostile = { host: 'evil.example:666', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
+      const list = await getWithHost(`${gateway.app.url}/.well-known/agent-card.json`, hostile);
+      expect((JSON.parse(list.body) as { endpoint: string }[])[0].endpoint).toBe(own);
+      for (const version of ['1.0', '0.3']) {
+        const card = await getWithHost(`${gateway.app.url}/a2a/helper/.well-known/agent-card.json`, { ...hostile, 'a2a-version': version });
+        expect(card.body).not.toContain('evil.example');
+        expect(card.body).not.toMatch(/internal-billing|10\.1\.2\.3|Allowed hosts/);
+        expect(card.body).toContain(own);
+        expect(card.headers.vary).toBe('A2A-Version');
+        expect(JSON.parse(card.body).skills.map((skill: { name: string }) => skill.name)).toContain('http_request');
+      }
+    } finally {
+      await gateway.stop();
+    }
+  });
+
+  it('follow the forwarded host only with server.trust_proxy, and then say they vary by it', async () => {
+    const gateway = await startA2aGateway({ yaml: `${yaml}\nserver: { trust_proxy: true }\n` });
+    try {
+      const card = await getWithHost(`${gateway.app.url}/a2a/helper/.well-known/agent-card.json`, { host: 'internal:8000', 'x-forwarded-host': 'agents.example.com', 'x-forwarded-proto': 'https' });
+      expect(JSON.parse(card.body).url).toBe('https://agents.example.com/a2a/helper');
+      expect(card.headers.vary).toBe('A2A-Version, Host, X-Forwarded-Host, X-Forwarded-Proto');
+      const list = await getWithHost(`${gateway.app.url}/.well-known/agent-card.json`, { host: 'gw.example:8443' });
+      expect((JSON.parse(list.body) as { endpoint: string }[])[0].endpoint).toBe('http://gw.example:8443/a2a/helper');
+      expect(list.headers.vary).toBe('Host, X-Forwarded-Host, X-Forwarded-Proto');
     } finally {
       await gateway.stop();
     }

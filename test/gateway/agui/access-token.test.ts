@@ -12,16 +12,17 @@ describe('?access_token= on the AG-UI streams (browsers cannot set headers)', ()
   });
   afterAll(() => gateway.stop());
 
-  const finishedRun = async (agentName: string) => {
+  const finishedRun = async (agentName: string, token?: string) => {
     gateway.upstream.enqueue({ kind: 'text', text: 'Done.' });
-    const response = await postRun(gateway, { agent_name: agentName, message: 'Hi' });
+    const init = token ? { headers: { ...authHeaders, authorization: `Bearer ${token}` } } : {};
+    const response = await postRun(gateway, { agent_name: agentName, message: 'Hi' }, '', init);
     await response.text();
     return response.headers.get('x-run-id')!;
   };
   const wsUrl = (query: string) => `${gateway.app.url.replace('http', 'ws')}/agui/ws?${query}`;
 
-  it('lets GET attach through with a token for the run’s agent, and refuses a run of another agent', async () => {
-    const helperRun = await finishedRun('helper');
+  it('lets GET attach through with a token to a run it started, and refuses a run of another agent', async () => {
+    const helperRun = await finishedRun('helper', helperToken);
     const attached = await fetch(gateway.url(`/agui/ws?run_id=${helperRun}&access_token=${helperToken}`));
     expect(attached.status).toBe(200);
     expect(typesOf(parseSse(await attached.text())).at(-1)).toBe('RUN_FINISHED');
@@ -31,6 +32,20 @@ describe('?access_token= on the AG-UI streams (browsers cannot set headers)', ()
     expect(refused.status).toBe(403);
     expect(await errorOf(refused)).toMatchObject({ code: 'wrong_agent' });
     expect((await fetch(gateway.url(`/agui/ws?run_id=${helperRun}&access_token=sat-${'0'.repeat(64)}`))).status).toBe(401);
+  });
+
+  it("answers 404 to a token attaching to another principal's run of its own agent; operators attach to any run", async () => {
+    const operatorRun = await finishedRun('helper');
+    const refused = await fetch(gateway.url(`/agui/ws?run_id=${operatorRun}&access_token=${helperToken}`));
+    expect(refused.status).toBe(404);
+    expect(await errorOf(refused)).toMatchObject({ code: 'run_not_found' });
+    const created = await fetch(gateway.url('/gateway/tokens'), { method: 'POST', headers: authHeaders, body: JSON.stringify({ agent_name: 'helper', scopes: ['chat'] }) });
+    const secondToken = ((await created.json()) as { token: string }).token;
+    const tokenRun = await finishedRun('helper', secondToken);
+    expect((await fetch(gateway.url(`/agui/ws?run_id=${tokenRun}&access_token=${helperToken}`))).status).toBe(404);
+    const operator = await fetch(gateway.url(`/agui/ws?run_id=${tokenRun}`), { headers: authHeaders });
+    expect(operator.status).toBe(200);
+    expect(typesOf(parseSse(await operator.text())).at(-1)).toBe('RUN_FINISHED');
   });
 
   it('opens a WebSocket with a token for its agent, and refuses one for another agent', async () => {

@@ -18,14 +18,17 @@ describe('POST /agui/runs', () => {
     expect(response.headers.get('x-accel-buffering')).toBe('no');
     expect(response.headers.get('content-encoding')).toBeNull();
     const runId = response.headers.get('x-run-id')!;
+    // Without session_id the run starts a new session of the caller: the AG-UI thread.
+    const threadId = response.headers.get('x-session-id')!;
+    expect(threadId).toMatch(/^ses_/);
     const text = await response.text();
     expect(text).not.toContain('\r');
     const messages = parseSse(text);
     expect(typesOf(messages)).toEqual([
       'RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED',
     ]);
-    expect(messages[0].data).toEqual({ type: 'RUN_STARTED', threadId: runId, runId });
-    expect(messages.at(-1)!.data).toEqual({ type: 'RUN_FINISHED', threadId: runId, runId });
+    expect(messages[0].data).toEqual({ type: 'RUN_STARTED', threadId, runId });
+    expect(messages.at(-1)!.data).toEqual({ type: 'RUN_FINISHED', threadId, runId });
     const deltas = messages.filter((message) => message.event === 'TEXT_MESSAGE_CONTENT').map((message) => message.data.delta);
     expect(deltas.join('')).toBe('Hello there, friend');
     expect(deltas.every((delta) => delta !== '')).toBe(true);

@@ -2,7 +2,7 @@ import { once } from 'node:events';
 import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_API_KEY } from '../../support/app.js';
-import { startAguiGateway, type AguiGateway } from './agui-harness.js';
+import { aguiYaml, startAguiGateway, type AguiGateway } from './agui-harness.js';
 import { connectWs } from './ws-client.js';
 
 const isTerminal = (frame: { type: string }) => ['RUN_FINISHED', 'RUN_ERROR', 'run_completed', 'run_error'].includes(frame.type);
@@ -86,10 +86,29 @@ describe('WS /agui/ws', () => {
     await client.close();
   });
 
-  it('refuses the upgrade for an unknown agent (404), a missing agent_name (400) and no credentials (401)', async () => {
+  it('refuses the upgrade for an unknown agent (404) and no credentials (401)', async () => {
     await expect(connectWs(wsUrl('agent_name=nobody'), auth)).rejects.toMatchObject({ statusCode: 404 });
-    await expect(connectWs(wsUrl(''), auth)).rejects.toMatchObject({ statusCode: 400 });
     await expect(connectWs(wsUrl('agent_name=helper'))).rejects.toMatchObject({ statusCode: 401 });
+  });
+
+  // Spec 4.2: the client sends only {type: "message", content}; ?agent_name= is our extension.
+  const agentOfFirstRun = async (client: Awaited<ReturnType<typeof connectWs>>) => {
+    client.send({ type: 'message', content: 'Who are you?' });
+    const frames = await client.until(isTerminal);
+    await client.close();
+    return frames[0].agent_name as string;
+  };
+
+  it('talks to the first agent of the config when the socket names none', async () => {
+    expect(await agentOfFirstRun(await connectWs(wsUrl('format=simple'), auth))).toBe('helper');
+    expect(await agentOfFirstRun(await connectWs(wsUrl('format=simple&agent_name=other'), auth))).toBe('other');
+  });
+
+  it("talks to an access token's own agent when the socket names none", async () => {
+    const created = await fetch(`${gateway.app.url}/gateway/tokens`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ agent_name: 'timekeeper' }) });
+    const { token } = (await created.json()) as { token: string };
+    gateway.upstream.enqueue({ kind: 'text', text: 'It is noon.' });
+    expect(await agentOfFirstRun(await connectWs(wsUrl('format=simple'), { authorization: `Bearer ${token}` }))).toBe('timekeeper');
   });
 
   it('closes the connection of a refused upgrade instead of leaving it open', async () => {
@@ -100,5 +119,21 @@ describe('WS /agui/ws', () => {
     socket.write('GET /agui/ws?agent_name=helper HTTP/1.1\r\nHost: gateway\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
     await once(socket, 'close');
     expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 401 Unauthorized');
+  });
+});
+
+describe('WS /agui/ws with gateway.agui_default_agent', () => {
+  it('talks to the configured default agent when the socket names none', async () => {
+    const gateway = await startAguiGateway(`${aguiYaml}\ngateway: { agui_default_agent: other }\n`);
+    try {
+      const client = await connectWs(`${gateway.app.url.replace('http', 'ws')}/agui/ws?format=simple`, { authorization: `Bearer ${TEST_API_KEY}` });
+      client.send({ type: 'message', content: 'Hello' });
+      const frames = await client.until(isTerminal);
+      expect(frames[0]).toMatchObject({ type: 'run_started', agent_name: 'other' });
+      expect(frames.at(-1).type).toBe('run_completed');
+      await client.close();
+    } finally {
+      await gateway.stop();
+    }
   });
 });

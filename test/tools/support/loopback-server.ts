@@ -20,8 +20,11 @@ export interface LoopbackServer {
   close(): Promise<void>;
 }
 
-/** A node:http server on a random loopback port that records every request it gets. */
-export async function startLoopbackServer(): Promise<LoopbackServer> {
+/**
+ * A node:http server on a random loopback port that records every request it gets. `host: '::'` listens
+ * on every address, IPv4 and IPv6 (so each spelling of "this machine" reaches it).
+ */
+export async function startLoopbackServer(options: { host?: string } = {}): Promise<LoopbackServer> {
   const routes = new Map<string, Handler>();
   const requests: RecordedRequest[] = [];
   const server = createServer((req, res) => {
@@ -35,7 +38,7 @@ export async function startLoopbackServer(): Promise<LoopbackServer> {
       else res.writeHead(404, { 'content-type': 'text/plain' }).end('no such path');
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(0, options.host ?? '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${port}`,
