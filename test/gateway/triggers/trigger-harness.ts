@@ -8,16 +8,14 @@ import {
   type InboxStore,
   type Sleep,
   type SourceLeaseStore,
-  type StartRun,
-  type TriggerRunRequest,
   type Triggers,
   type TriggersOptions,
   type TriggerSourceStatus,
 } from '../../../src/gateway/triggers/index.js';
 import { tempDataDir, type TestDatabase } from '../../support/databases.js';
-import { CapturingLogger, TestClock } from './webhooks/webhook-harness.js';
+import { CapturingLogger, FakeRuns, TestClock } from './webhooks/webhook-harness.js';
 
-export { CapturingLogger, TestClock };
+export { CapturingLogger, FakeRuns, TestClock };
 
 export const AGENTS_YAML = `
 providers:
@@ -31,21 +29,6 @@ agents:
 export const FAST_SETTINGS_YAML = `
 trigger_settings: { poll_interval_ms: 20, source_backoff: { initial_seconds: 0.02, max_seconds: 0.2 } }
 `;
-
-type RunResult = Awaited<ReturnType<StartRun>>;
-
-/** A stand-in for the agent runtime: records every run request and answers with `behaviour`. */
-export class FakeRuns {
-  readonly calls: TriggerRunRequest[] = [];
-  behaviour: (request: TriggerRunRequest, index: number) => Promise<RunResult> | RunResult = (_request, index) => ({ runId: `run_${index}`, status: 'completed' });
-  readonly startRun: StartRun = async (request) => {
-    this.calls.push(request);
-    return this.behaviour(request, this.calls.length);
-  };
-  prompts(): string[] {
-    return this.calls.map((call) => call.prompt);
-  }
-}
 
 /** Hands each sleep to the test, which lets it end with next(); records the requested delays. */
 export class ManualSleep {

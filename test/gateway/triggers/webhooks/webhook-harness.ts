@@ -43,6 +43,9 @@ export class FakeRuns {
     this.calls.push(request);
     return this.behaviour(request, this.calls.length);
   };
+  prompts(): string[] {
+    return this.calls.map((call) => call.prompt);
+  }
 }
 
 export class CapturingLogger implements TriggerLogger {
