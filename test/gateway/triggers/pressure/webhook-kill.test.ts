@@ -50,9 +50,10 @@ for (const dialect of await dialects()) {
 
       await expect.poll(() => upstream.total(), { timeout: 60_000, interval: 5 }).toBeGreaterThanOrEqual(KILL_AFTER_CALLS);
       killed = true;
-      await first.kill('SIGKILL');
-      const calledBeforeKill = new Set(upstream.calls.keys());
       const openAtKill = [...upstream.open];
+      await first.kill('SIGKILL');
+      // Read once the process is gone: every call it made has arrived.
+      const calledBeforeKill = new Set(upstream.calls.keys());
       await sending;
       expect(calledBeforeKill.size).toBeLessThan(acknowledged.size);
 
