@@ -152,3 +152,21 @@ export function repeated(ids: string[]): string[] {
   const seen = new Set<string>();
   return [...new Set(ids.filter((id) => seen.has(id) || !seen.add(id)))];
 }
+
+export interface ListedRun {
+  run_id: string;
+  status: string;
+  source: string;
+}
+
+/** Every run of agent `worker` in this status, read through GET /api/v1/admin/runs 500 at a time. */
+export async function listRuns(baseUrl: string, status: 'running' | 'completed' | 'interrupted'): Promise<ListedRun[]> {
+  const all: ListedRun[] = [];
+  for (let offset = 0; ; offset += 500) {
+    const response = await fetch(`${baseUrl}/api/v1/admin/runs?agent_name=worker&status=${status}&limit=500&offset=${offset}`, { headers: { 'x-api-key': TEST_API_KEY } });
+    if (response.status !== 200) throw new Error(`runs answered ${response.status}: ${await response.text()}`);
+    const page = (await response.json()) as ListedRun[];
+    all.push(...page);
+    if (page.length < 500) return all;
+  }
+}

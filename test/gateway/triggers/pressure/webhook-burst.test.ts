@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../support/app.js';
 import { dialects, type Dialect } from '../../../support/databases.js';
-import { payloadIds, pressureYaml, repeated, sendBursts, startCountingUpstream, waitForDone } from './pressure-harness.js';
+import { listRuns, payloadIds, pressureYaml, repeated, sendBursts, startCountingUpstream, waitForDone } from './pressure-harness.js';
 
 const CONCURRENCY = 4;
 
@@ -19,6 +19,8 @@ async function burstIsHandledOnceEach(dialect: Dialect, delayMs: number, count: 
     const done = await waitForDone(app.url, 'webhook', new Set(acknowledged.values()), 60_000);
     expect(done.every((delivery) => delivery.attempts === 1 && delivery.run_ids.length === 1)).toBe(true);
     expect(repeated(done.flatMap((delivery) => delivery.run_ids))).toEqual([]);
+    const completed = await listRuns(app.url, 'completed');
+    expect(completed.filter((run) => run.source === 'webhook').map((run) => run.run_id).sort()).toEqual(done.flatMap((delivery) => delivery.run_ids).sort());
     const handled = ids.filter((id) => upstream.calls.has(id));
     expect({ handled: handled.length, duplicates: upstream.duplicates(), total: upstream.total() }).toEqual({ handled: count, duplicates: [], total: count });
     return upstream.peak();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from '../../../admin/spawn-server.js';
 import { dialects, type Dialect } from '../../../support/databases.js';
-import { listDeliveries, payloadIds, postDelivery, pressureYaml, repeated, startCountingUpstream, waitForDone, type CountingUpstream } from './pressure-harness.js';
+import { listDeliveries, listRuns, payloadIds, postDelivery, pressureYaml, repeated, startCountingUpstream, waitForDone, type CountingUpstream } from './pressure-harness.js';
 
 const CONCURRENCY = 4;
 
@@ -61,6 +61,9 @@ async function killAndRestart(dialect: Dialect, plan: KillPlan): Promise<{ ackno
     expect(done).toHaveLength(acknowledged.size);
     expect(repeated(done.map((delivery) => delivery.id))).toEqual([]);
     expect(await listDeliveries(server.url, { status: 'pending', kind: 'webhook' })).toEqual([]);
+    // Runs the killed process left unfinished are marked interrupted at the restart, not left running.
+    expect(await listRuns(server.url, 'running')).toEqual([]);
+    expect((await listRuns(server.url, 'interrupted')).length).toBeLessThanOrEqual(CONCURRENCY);
 
     for (const id of acknowledged.keys()) expect(upstream.calls.get(id), `upstream calls for ${id}`).toBeGreaterThanOrEqual(1);
     const duplicates = upstream.duplicates();
