@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { startTestApp } from '../../../support/app.js';
 import { dialects, type Dialect } from '../../../support/databases.js';
-import { listRuns, payloadIds, pressureYaml, repeated, sendBursts, startCountingUpstream, waitForDone } from './pressure-harness.js';
+import { hmacHex } from '../webhooks/signing.js';
+import { listDeliveries, listRuns, payloadIds, PRESSURE_SECRET, pressureYaml, repeated, sendBursts, startCountingUpstream, waitForDone } from './pressure-harness.js';
 
 const CONCURRENCY = 4;
 
@@ -44,5 +45,29 @@ for (const dialect of await dialects()) {
       expect(peak).toBeLessThanOrEqual(CONCURRENCY);
       expect(peak).toBeGreaterThan(1);
     }, 90_000);
+
+    it('stores and runs once a delivery that arrives 50 times at once (a sender retrying in a burst)', async () => {
+      const database = await dialect.create();
+      const upstream = await startCountingUpstream(10);
+      const app = await startTestApp(pressureYaml(upstream.url, { concurrency: CONCURRENCY }), { dataDir: database.dataDir, databaseUrl: database.databaseUrl });
+      try {
+        const body = JSON.stringify({ type: 'job.created', id: 'again' });
+        const answers = await Promise.all(Array.from({ length: 50 }, async () => {
+          const response = await fetch(`${app.url}/webhooks/pressure`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature': hmacHex(body, PRESSURE_SECRET) } });
+          return { status: response.status, ...((await response.json()) as { delivery_id: string; duplicate: boolean }) };
+        }));
+        expect(answers.every((answer) => answer.status === 202)).toBe(true);
+        expect(answers.filter((answer) => !answer.duplicate)).toHaveLength(1);
+        const deliveryIds = new Set(answers.map((answer) => answer.delivery_id));
+        expect(deliveryIds.size).toBe(1);
+        await waitForDone(app.url, 'webhook', deliveryIds, 30_000);
+        expect(await listDeliveries(app.url, { status: 'pending', kind: 'webhook' })).toEqual([]);
+        expect(upstream.calls).toEqual(new Map([['again', 1]]));
+      } finally {
+        await app.stop({ keepData: true });
+        await upstream.close();
+        await database.drop();
+      }
+    });
   });
 }
