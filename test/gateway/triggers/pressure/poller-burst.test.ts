@@ -41,7 +41,7 @@ for (const dialect of await dialects()) {
       let done: ListedDelivery[] = [];
       await expect.poll(async () => (done = await listDeliveries(app.url, { status: 'done', kind: 'poller' })).length, { timeout: 60_000, interval: 250 }).toBe(ITEMS);
       expect(repeated(done.flatMap((event) => event.run_ids))).toEqual([]);
-      expect(done.every((event) => event.attempts === 1 && event.run_ids.length === 1)).toBe(true);
+      expect(done.filter((event) => event.attempts !== 1 || event.run_ids.length !== 1)).toEqual([]);
       // The items were offered again by every poll made meanwhile; none became a second event.
       expect(items.requests.length).toBeGreaterThan(1);
       expect(await listDeliveries(app.url, { status: 'pending', kind: 'poller' })).toEqual([]);

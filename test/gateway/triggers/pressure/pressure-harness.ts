@@ -8,6 +8,7 @@ export const PRESSURE_SECRET = 'pressure-secret';
 /**
  * Webhook `pressure` whose handler runs agent `worker` on provider `upstream` with `handle {{id}}`, so the
  * upstream sees each payload id in its prompt. `upstreamUrl` may be a `${VAR}` for a per-process value.
+ * A failed attempt is retried after 50 ms, so it shows as a second attempt rather than as a timeout.
  */
 export function pressureYaml(upstreamUrl: string, options: { concurrency: number; extra?: string; leaseSeconds?: number }): string {
   return `
@@ -79,11 +80,6 @@ function promptId(request: RecordedRequest): string {
   const match = /handle (\S+)/.exec(text);
   if (!match) throw new Error(`no "handle <id>" in the prompt: ${text}`);
   return match[1];
-}
-
-export interface Acknowledged {
-  /** Payload id (what the upstream sees) → delivery id from the 202. */
-  deliveries: Map<string, string>;
 }
 
 /** Posts one signed delivery with payload id `id`; resolves with the 202's delivery id. */

@@ -18,7 +18,7 @@ async function burstIsHandledOnceEach(dialect: Dialect, delayMs: number, count: 
     const ids = payloadIds(count, 'job');
     const acknowledged = await sendBursts(ids, 100, () => app.url);
     const done = await waitForDone(app.url, 'webhook', new Set(acknowledged.values()), 60_000);
-    expect(done.every((delivery) => delivery.attempts === 1 && delivery.run_ids.length === 1)).toBe(true);
+    expect(done.filter((delivery) => delivery.attempts !== 1 || delivery.run_ids.length !== 1)).toEqual([]);
     expect(repeated(done.flatMap((delivery) => delivery.run_ids))).toEqual([]);
     const completed = await listRuns(app.url, 'completed');
     expect(completed.filter((run) => run.source === 'webhook').map((run) => run.run_id).sort()).toEqual(done.flatMap((delivery) => delivery.run_ids).sort());
