@@ -174,9 +174,10 @@ function buildRuntime(config: Config, database: DatabaseHandle, agents: AgentReg
   const providerTypes = Object.fromEntries(Object.entries(config.providers).map(([name, provider]) => [name, provider.type]));
   const onUnpriced = (model: string) => log.warn({ model }, `no price is known for model "${model}": its calls cost 0 and are recorded priced: false (add it under pricing: in the config)`);
   const pricing = createPricing({ overrides: config.pricing, providerTypes, onUnpriced });
-  // With Redis, other replicas share the store and the bus: commands and heartbeats go through them.
+  // Replicas share PostgreSQL (and Redis for the bus): heartbeats and stored commands go through the store, so a
+  // replica starting up never takes another's live runs for orphans, with or without Redis.
   const runs = createRunService({
-    agents, models, tools, runStore: createRunStore(database.db, database.writes), sessions, bus, multiProcess: Boolean(config.server.redis_url), log,
+    agents, models, tools, runStore: createRunStore(database.db, database.writes), sessions, bus, multiProcess: database.engine === 'postgres' || Boolean(config.server.redis_url), log,
     lease: { intervalMs: (config.runs.lease_seconds * 1000) / 6, staleMs: config.runs.lease_seconds * 1000 },
     // Costs are rounded as analytics stores them, so a run's cost is exactly the sum of its usage records.
     pricing: { price: (model, usage) => pricing.price(model, usage), round: roundUsd },
