@@ -19,6 +19,7 @@ providers:
 agents:
   - { name: worker, model: upstream/test-model }
 webhook_settings: { concurrency: ${options.concurrency}, lease_seconds: ${options.leaseSeconds ?? 60}, backoff_seconds: 0.05 }
+runs: { lease_seconds: ${options.leaseSeconds ?? 30} }
 webhooks:
   - name: pressure
     verification: hmac-sha256
