@@ -7,7 +7,7 @@ import type { AgentDetail, AgentSummary } from './agents.schema.js';
 import { mapAgentDetail, mapAgentSummary } from './map-agent.js';
 import { mapRunDetail, mapRunItem } from './map-run.js';
 import type { ListRunsQuery, RunDetail, RunItem } from './runs.schema.js';
-import type { SessionDetail, SessionItem, SystemStatus } from './system.schema.js';
+import type { BudgetItem, SessionDetail, SessionItem, SystemStatus } from './system.schema.js';
 
 export interface AdminServiceOptions {
   agents: AgentRegistry;
@@ -29,6 +29,7 @@ export interface AdminService {
   listSessions(page: Page): Promise<SessionItem[]>;
   getSession(sessionId: string): Promise<SessionDetail>;
   status(): Promise<SystemStatus>;
+  budgets(): Promise<BudgetItem[]>;
 }
 
 export function createAdminService(options: AdminServiceOptions): AdminService {
@@ -56,6 +57,7 @@ export function createAdminService(options: AdminServiceOptions): AdminService {
       return mapRunDetail(found.run, found.steps);
     },
     control: (runId, command) => runs.control(runId, command),
+    budgets: () => runs.budgets(),
     listSessions: (page) => sessions.listActive(sessionsSince(), page),
     async getSession(sessionId) {
       const session = await sessions.find(sessionId);

@@ -33,3 +33,15 @@ export const systemStatus = z.object({
 export type SessionItem = z.infer<typeof sessionItem>;
 export type SessionDetail = z.infer<typeof sessionDetail>;
 export type SystemStatus = z.infer<typeof systemStatus>;
+
+export const budgetItem = z.object({
+  account: z.string().describe('`daily:<agent>:<day>` or `token:<token_id>`'),
+  kind: z.enum(['agent_daily', 'token']),
+  subject: z.string().describe("The agent's name or the token's id"),
+  limit_usd: z.number(),
+  spent_usd: z.number().describe('What finished model calls charged, across every replica'),
+  reserved_usd: z.number().describe('Reserved by runs in flight and not yet charged'),
+  remaining_usd: z.number().describe('limit_usd less spent and reserved, never below 0'),
+  runs_holding: z.number().int(),
+});
+export type BudgetItem = z.infer<typeof budgetItem>;

@@ -22,10 +22,20 @@ export interface BudgetQueries {
   chargeBudget(runId: string, keys: readonly string[], nanos: number): Promise<void>;
   /** What each account has spent (finished calls). */
   budgetSpent(keys: readonly string[]): Promise<Map<string, number>>;
+  /** Accounts whose key starts with `prefix`, for the operators' view. */
+  listBudgetAccounts(prefix: string): Promise<BudgetAccountRow[]>;
   /** Frees what the run still reserves; idempotent. */
   releaseBudget(runId: string): Promise<void>;
   /** Releases the holds of runs that ended without releasing them (their process died); returns how many runs. */
   releaseEndedBudgetHolds(): Promise<number>;
+}
+
+export interface BudgetAccountRow {
+  key: string;
+  spentNanos: number;
+  reservedNanos: number;
+  /** Runs holding a reservation on it now. */
+  holds: number;
 }
 
 export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
@@ -107,6 +117,11 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
       if (keys.length === 0) return new Map();
       const rows = await db.selectFrom('budget_accounts').select(['account_key', 'spent_nanos']).where('account_key', 'in', keys).execute();
       return new Map(rows.map((row) => [row.account_key, Number(row.spent_nanos)]));
+    },
+
+    async listBudgetAccounts(prefix) {
+      const rows = await db.selectFrom('budget_accounts').selectAll().where('account_key', 'like', `${prefix}%`).orderBy('account_key').execute();
+      return rows.map((row) => ({ key: row.account_key, spentNanos: Number(row.spent_nanos), reservedNanos: Number(row.reserved_nanos), holds: Number(row.holds) }));
     },
 
     async releaseBudget(runId) {

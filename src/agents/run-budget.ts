@@ -3,6 +3,7 @@ import type { ChatMessage } from '../llm/index.js';
 import type { RegisteredAgent } from './agent-registry.js';
 import { toNanos, type BudgetAccount, type BudgetHold, type BudgetLedger } from './budget-ledger.js';
 import type { RunPricing } from './run-recorder.js';
+import type { BudgetAccountRow, BudgetQueries } from './budget.store.js';
 import type { RunSpendQueries } from './run-spend.store.js';
 
 /** Output tokens assumed for a call whose max_tokens is not set, when no run of the agent has finished yet. */
@@ -12,7 +13,7 @@ const AVERAGE_WEIGHT = 0.2;
 
 export interface RunBudgetsOptions {
   ledger: BudgetLedger;
-  spend: RunSpendQueries;
+  spend: RunSpendQueries & Pick<BudgetQueries, 'listBudgetAccounts'>;
   pricing?: RunPricing;
   /** An access token's max_cost_usd, for entry points that did not pass it with the request. */
   tokenLimit?(tokenId: string): Promise<number | null>;
@@ -37,9 +38,25 @@ export interface RunBudget {
   release(outcome: { completed: boolean; costUsd: number }): Promise<void>;
 }
 
+/** One budget as operators see it: an agent's day or an access token's cap. */
+export interface BudgetState {
+  account: string;
+  kind: 'agent_daily' | 'token';
+  /** The agent's name or the token's id. */
+  subject: string;
+  limit_usd: number;
+  spent_usd: number;
+  /** Reserved by runs in flight, not yet charged. */
+  reserved_usd: number;
+  remaining_usd: number;
+  runs_holding: number;
+}
+
 export interface RunBudgets {
   /** Reserves the run's estimated cost; throws BudgetExceededError when a budget cannot take it. Undefined when none applies. */
   admit(request: RunBudgetRequest): Promise<RunBudget | undefined>;
+  /** Every agent's budget for today and every token cap that has been spent from, across all replicas. */
+  list(agents: readonly RegisteredAgent[]): Promise<BudgetState[]>;
 }
 
 export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
@@ -61,6 +78,24 @@ export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
   }
 
   return {
+    async list(agents) {
+      const day = today(options.now);
+      const daily = new Map((await options.spend.listBudgetAccounts(`daily:`)).map((row) => [row.key, row]));
+      const states: BudgetState[] = [];
+      for (const agent of agents) {
+        if (agent.daily_budget_usd === undefined) continue;
+        const key = `daily:${agent.name}:${day}`;
+        const row = daily.get(key) ?? { key, spentNanos: toNanos(await options.spend.spentByAgentSince(agent.name, `${day}T00:00:00.000Z`)), reservedNanos: 0, holds: 0 };
+        states.push(budgetState(row, 'agent_daily', agent.name, agent.daily_budget_usd));
+      }
+      for (const row of await options.spend.listBudgetAccounts('token:')) {
+        const tokenId = row.key.slice('token:'.length);
+        const limit = await options.tokenLimit?.(tokenId);
+        if (limit !== undefined && limit !== null) states.push(budgetState(row, 'token', tokenId, limit));
+      }
+      return states;
+    },
+
     async admit(request) {
       const accounts = await accountsOf(request, options);
       const perRun = request.agent.max_cost_per_run_usd;
@@ -75,7 +110,7 @@ async function accountsOf(request: RunBudgetRequest, options: RunBudgetsOptions)
   const { agent, tokenId } = request;
   const accounts: BudgetAccount[] = [];
   if (agent.daily_budget_usd !== undefined) {
-    const day = (options.now?.() ?? new Date()).toISOString().slice(0, 10);
+    const day = today(options.now);
     accounts.push({
       key: `daily:${agent.name}:${day}`,
       limitUsd: agent.daily_budget_usd,
@@ -111,4 +146,14 @@ function createRunBudget(hold: BudgetHold | undefined, perRunUsd: number | undef
       if (hold && completed && costUsd > 0) learn(costUsd);
     },
   };
+}
+
+function today(now?: () => Date): string {
+  return (now?.() ?? new Date()).toISOString().slice(0, 10);
+}
+
+function budgetState(row: BudgetAccountRow, kind: BudgetState['kind'], subject: string, limitUsd: number): BudgetState {
+  const usd = (nanos: number) => nanos / 1e9;
+  const remaining = Math.max(0, toNanos(limitUsd) - row.spentNanos - row.reservedNanos);
+  return { account: row.key, kind, subject, limit_usd: limitUsd, spent_usd: usd(row.spentNanos), reserved_usd: usd(row.reservedNanos), remaining_usd: usd(remaining), runs_holding: row.holds };
 }

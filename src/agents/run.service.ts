@@ -12,7 +12,7 @@ import { cancelledError } from './run-control.js';
 import type { RunLogger } from './run-logger.js';
 import type { LiveRun, RunHandle, StartRunRequest } from './run-handle.js';
 import { publishInterrupted, RUN_LEASE_INTERVAL_MS, RUN_LEASE_STALE_MS, startRunLease } from './run-lease.js';
-import { createRunBudgets } from './run-budget.js';
+import { createRunBudgets, type BudgetState } from './run-budget.js';
 import type { RunPricing } from './run-recorder.js';
 import type { RunResult } from './run-result.js';
 import type { RunStore } from './run.store.js';
@@ -42,6 +42,8 @@ export interface RunService {
   attach(runId: string, options?: AttachOptions): Promise<AsyncIterable<RunEvent> | undefined>;
   /** 404 NotFoundError for an unknown run, 409 ConflictError (with the current status) when its state does not allow the command. */
   control(runId: string, command: RunControlCommand): Promise<RunControlResult>;
+  /** Every agent's budget for today and every spent-from token cap, across all replicas. */
+  budgets(): Promise<BudgetState[]>;
   /** Marks runs that a dead process left running or paused as `interrupted`; returns how many. Called at start-up. */
   recoverInterrupted(): Promise<number>;
   /** Waits for running runs to end (paused ones are cancelled at once); cancels those still running after `timeoutMs`. */
@@ -110,6 +112,7 @@ export function createRunService(options: RunServiceOptions): RunService {
     countActive: () => store.countActive(),
     attach,
     control: (runId, command) => commands.control(runId, command),
+    budgets: () => budgets.list(options.agents.list()),
     async recoverInterrupted() {
       const now = Date.now();
       // Alone, every unfinished run is an orphan; with other processes, only those whose executor stopped beating.

@@ -56,6 +56,10 @@ describe.skipIf(skip !== undefined)(`budgets across two server processes on Post
     const statuses: number[] = [];
     for (let index = 0; index < 12; index += 1) statuses.push(await chat(index, 'sequential'));
     expect(statuses).toEqual([...Array<number>(10).fill(200), 402, 402]);
+    // Either replica shows the shared account, used up.
+    const budgets = await fetch(`${replicas[1]!.url}/api/v1/admin/budgets`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
+    const sequential = ((await budgets.json()) as { subject: string }[]).find((budget) => budget.subject === 'sequential');
+    expect(sequential).toMatchObject({ kind: 'agent_daily', limit_usd: 0.1, spent_usd: 0.1, reserved_usd: 0, remaining_usd: 0, runs_holding: 0 });
   });
 
   it('and exactly 10 of 40 concurrent calls across A and B', async () => {
@@ -79,5 +83,9 @@ describe.skipIf(skip !== undefined)(`budgets across two server processes on Post
     const statuses = await Promise.all(Array.from({ length: 40 }, (_, index) => chat(index, 'tokened', token)));
     expect(statuses.filter((status) => status === 200)).toHaveLength(10);
     expect(statuses.filter((status) => status === 402)).toHaveLength(30);
+    const budgets = await fetch(`${replicas[0]!.url}/api/v1/admin/budgets`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
+    expect(((await budgets.json()) as { kind: string }[]).filter((budget) => budget.kind === 'token')).toEqual([
+      expect.objectContaining({ limit_usd: 0.1, spent_usd: 0.1, remaining_usd: 0 }),
+    ]);
   });
 });

@@ -63,7 +63,8 @@ async function killAndRestart(dialect: Dialect, plan: KillPlan): Promise<{ ackno
     expect(await listDeliveries(server.url, { status: 'pending', kind: 'webhook' })).toEqual([]);
     // Runs the killed process left unfinished are marked interrupted (at the restart on SQLite, once their
     // heartbeat lapses on PostgreSQL, where other replicas may share the database), never left running.
-    await expect.poll(() => listRuns(server.url, 'running'), { timeout: 30_000, interval: 200 }).toEqual([]);
+    const restarted = server;
+    await expect.poll(() => listRuns(restarted.url, 'running'), { timeout: 30_000, interval: 200 }).toEqual([]);
     expect((await listRuns(server.url, 'interrupted')).length).toBeLessThanOrEqual(CONCURRENCY);
 
     for (const id of acknowledged.keys()) expect(upstream.calls.get(id), `upstream calls for ${id}`).toBeGreaterThanOrEqual(1);
