@@ -19,12 +19,19 @@ export const statusResponse = z.object({
 export const goalBody = z.strictObject({ goal: z.string().trim().min(1, 'goal must not be empty').max(4000) });
 
 const slots = z.record(z.string(), z.unknown());
-const candidate = z.object({ blueprint_json: z.string().describe('A JSON blueprint, as text'), score: z.number() });
+const candidate = z.object({
+  blueprint_json: z.string().describe('A JSON blueprint, as text'),
+  score: z.number(),
+  source: z.enum(['service', 'local']).optional().describe('The hosted catalogue or the local blueprint library'),
+});
+const skipped = z
+  .array(z.object({ blueprint_id: z.string().nullable(), score: z.number(), field: z.string().describe('The first field that stops execution'), message: z.string() }))
+  .describe('Candidates this installation cannot execute (no graph, a cycle, an unknown tool…); routing went on without them');
 
 export const routingResult = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('auto_routed'), mission_id: z.string(), blueprint_id: z.string(), preview: z.string(), slots, score: z.number(), missing_slots: z.array(z.string()) }),
-  z.object({ kind: z.literal('picker_needed'), candidates: z.array(candidate) }),
-  z.object({ kind: z.literal('synthesis_needed'), goal: z.string(), reason: z.string().describe('Why no blueprint was routed') }),
+  z.object({ kind: z.literal('auto_routed'), mission_id: z.string(), blueprint_id: z.string(), preview: z.string(), slots, score: z.number(), missing_slots: z.array(z.string()), skipped }),
+  z.object({ kind: z.literal('picker_needed'), candidates: z.array(candidate), skipped }),
+  z.object({ kind: z.literal('synthesis_needed'), goal: z.string(), reason: z.string().describe('Why no blueprint was routed'), skipped }),
 ]);
 
 export const createMissionBody = z.strictObject({
@@ -34,6 +41,10 @@ export const createMissionBody = z.strictObject({
 });
 
 export const missionParams = z.object({ mission_id: z.string().min(1) });
+
+export const updateMissionBody = z.strictObject({
+  slots: z.record(z.string(), z.unknown()).describe('Slot values to set on the draft; null removes a value (its default, if any, applies again)'),
+});
 
 export const missionSummary = z.object({
   mission_id: z.string(),
@@ -84,7 +95,9 @@ export const missionDetail = missionSummary.extend({
   preview: z.string(),
   budget_usd: z.number().nullable(),
   approved_at: z.string().nullable(),
-  blueprint: z.record(z.string(), z.unknown()),
+  blueprint: z.record(z.string(), z.unknown()).describe('The blueprint as received, every field kept'),
+  blueprint_unknown_fields: z.array(z.string()).describe('Top-level blueprint fields neither our vocabulary nor the hosted catalogue\'s knows (kept, unused)'),
+  blueprint_notes: z.array(z.string()).describe('What normalising the blueprint changed or ignored'),
   runs: z.array(execution).describe('Executions, newest first (at most 20)'),
   steps: z.array(step).describe('The step results of the latest execution'),
   healing: z.array(healingItem),

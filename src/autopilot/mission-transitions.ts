@@ -1,4 +1,4 @@
-import { ConflictError } from '../errors.js';
+import { ConflictError, ValidationError } from '../errors.js';
 import { CANCELLABLE_MISSION_STATUSES, type Clock } from './autopilot.types.js';
 import type { MissionRunner } from './mission-runner.js';
 import type { MissionScheduler } from './mission-scheduler.js';
@@ -15,10 +15,13 @@ export interface TransitionDeps {
   reload(mission: MissionRecord): Promise<MissionRecord>;
 }
 
-/** draft → scheduled (409 from any other state or with required slots missing); a one-off is due at once. */
+/** draft → scheduled (409 from any other state; 400 naming the slot while a required slot has no value); a one-off is due at once. */
 export async function approveMission(deps: TransitionDeps, mission: MissionRecord, missingSlots: string[]): Promise<MissionRecord> {
   if (mission.status !== 'draft') throw stateConflict(mission, 'approve', 'only a draft can be approved');
-  if (missingSlots.length > 0) throw new ConflictError(`The mission lacks required slots: ${missingSlots.join(', ')}`, 'missing_slots', { missing_slots: missingSlots });
+  if (missingSlots.length > 0) {
+    const names = missingSlots.map((name) => `"${name}"`).join(', ');
+    throw new ValidationError(`Required slot${missingSlots.length > 1 ? 's' : ''} ${names} ha${missingSlots.length > 1 ? 've' : 's'} no value: set ${missingSlots.length > 1 ? 'them' : 'it'} on the draft first`, 'missing_slots', { param: `slots.${missingSlots[0]}`, missing_slots: missingSlots });
+  }
   const at = deps.clock();
   const nextRunAt = mission.schedule ? nextRunAfter(mission.schedule, at) : at.toISOString();
   if (!(await deps.missions.transition(mission.mission_id, ['draft'], 'scheduled', at.toISOString(), { approved_at: at.toISOString(), next_run_at: nextRunAt }))) {

@@ -1,4 +1,4 @@
-import { NotFoundError } from '../errors.js';
+import { ConflictError, NotFoundError } from '../errors.js';
 import { createId } from '../ids.js';
 import type { Clock } from './autopilot.types.js';
 import type { Blueprint } from './blueprint.schema.js';
@@ -12,6 +12,7 @@ import { mapMissionDetail, type MissionDetail } from './mission-view.js';
 import type { MissionStore } from './mission.store.js';
 import type { MissionRecord } from './mission.types.js';
 import { renderPreview } from './render-preview.js';
+import { resolveSlots } from './resolve-slots.js';
 
 export interface MissionServiceOptions {
   missions: MissionStore;
@@ -35,8 +36,10 @@ export interface MissionService {
   approve(projectId: string, missionId: string): Promise<MissionRecord>;
   cancel(projectId: string, missionId: string): Promise<{ cancelled: boolean; mission_id: string; status: MissionRecord['status'] }>;
   runNow(projectId: string, missionId: string): Promise<MissionRecord>;
+  /** Edits a draft's slots (null removes a value): re-validated, schedule, budget and preview follow; 409 once approved. */
+  updateSlots(projectId: string, missionId: string, slots: Record<string, unknown>): Promise<MissionRecord>;
   /** The preview text and still-missing required slots of a mission. */
-  describe(mission: MissionRecord): { preview: string; missingSlots: string[] };
+  describe(mission: MissionRecord): { preview: string; missingSlots: string[]; unknownFields: string[]; notes: string[] };
 }
 
 const HISTORY_LIMIT = 20;
@@ -50,9 +53,9 @@ export function createMissionService(options: MissionServiceOptions): MissionSer
 
   function describe(mission: MissionRecord) {
     const blueprint = safeBlueprint(mission);
-    if (!blueprint) return { preview: `Title: ${mission.title}\n(the blueprint no longer validates)`, missingSlots: [] };
+    if (!blueprint) return { preview: `Title: ${mission.title}\n(the blueprint no longer validates)`, missingSlots: [], unknownFields: [], notes: [] };
     const missingSlots = blueprint.slots.filter((slot) => slot.required && !(slot.name in mission.slots)).map((slot) => slot.name);
-    return { preview: renderPreview(blueprint, mission.slots, missingSlots), missingSlots };
+    return { preview: renderPreview(blueprint, mission.slots, missingSlots), missingSlots, unknownFields: blueprint.unknown_fields, notes: blueprint.notes };
   }
 
   function safeBlueprint(mission: MissionRecord): Blueprint | undefined {
@@ -98,5 +101,15 @@ export function createMissionService(options: MissionServiceOptions): MissionSer
     },
     cancel: async (projectId, missionId) => cancelMission(transitions, await get(projectId, missionId)),
     runNow: async (projectId, missionId) => runMissionNow(transitions, await get(projectId, missionId)),
+    async updateSlots(projectId, missionId, patch) {
+      const mission = await get(projectId, missionId);
+      if (mission.status !== 'draft') throw new ConflictError(`Cannot edit the slots of mission ${missionId} in state ${mission.status}: only a draft's slots can change`, 'invalid_mission_state', { status: mission.status });
+      const blueprint = options.loadBlueprint(mission);
+      const merged = Object.fromEntries(Object.entries({ ...mission.slots, ...patch }).filter(([, value]) => value !== null && value !== undefined));
+      const draft = buildDraftMission(projectId, { blueprint, blueprintJson: mission.blueprint_json, slots: resolveSlots(blueprint.slots, { explicit: merged }), goal: mission.goal }, missionId, mission.created_at);
+      const changes = { slots: draft.slots, schedule: draft.schedule, budget_usd: draft.budget_usd, updated_at: options.clock().toISOString() };
+      if (!(await options.missions.updateDraft(missionId, changes))) return this.updateSlots(projectId, missionId, patch);
+      return get(projectId, missionId);
+    },
   };
 }

@@ -20,6 +20,8 @@ export interface MissionStore {
   /** Scheduled missions whose next_run_at has come. */
   listDue(now: string): Promise<MissionRecord[]>;
   listByStatus(status: MissionStatus): Promise<MissionRecord[]>;
+  /** Replaces a draft's slots (and what follows from them); false when it is no longer a draft. */
+  updateDraft(missionId: string, changes: Pick<MissionRecord, 'slots' | 'schedule' | 'budget_usd' | 'updated_at'>): Promise<boolean>;
 }
 
 export function createMissionStore(db: Kysely<Database>): MissionStore {
@@ -64,6 +66,15 @@ export function createMissionStore(db: Kysely<Database>): MissionStore {
     },
     async listByStatus(status) {
       return (await db.selectFrom('missions').selectAll().where('status', '=', status).execute()).map(mapMission);
+    },
+    async updateDraft(missionId, changes) {
+      const result = await db
+        .updateTable('missions')
+        .set({ ...changes, slots: JSON.stringify(changes.slots) })
+        .where('mission_id', '=', missionId)
+        .where('status', '=', 'draft')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
   };
 }

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AUTOPILOT_PREFIX } from './autopilot.routes.js';
-import { cancelResponse, createMissionBody, healingResponse, missionDetail, missionParams, missionSummary } from './autopilot.schema.js';
+import { cancelResponse, createMissionBody, healingResponse, missionDetail, missionParams, missionSummary, updateMissionBody } from './autopilot.schema.js';
 import type { Autopilot } from './create-autopilot.js';
 import { mapMissionSummary } from './mission-view.js';
 import { resolveProjectId } from './project-id.js';
@@ -29,6 +29,13 @@ export const missionsRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = asyn
   routes.get(`${base}/:mission_id`, {
     schema: { tags, summary: 'A mission with its slots, preview, schedule, run history, latest steps and healing', params, response: { 200: missionDetail } },
   }, (request) => missions.detail(resolveProjectId(request.headers['x-project-id']), request.params.mission_id));
+
+  routes.patch(`${base}/:mission_id`, {
+    schema: { tags, summary: 'Edit a draft\'s slots: re-validated, schedule and preview rebuilt (409 once approved)', params, body: updateMissionBody, response: { 200: missionDetail } },
+  }, async (request) => {
+    const projectId = resolveProjectId(request.headers['x-project-id']);
+    return missions.view(await missions.updateSlots(projectId, request.params.mission_id, request.body.slots));
+  });
 
   routes.get(`${base}/:mission_id/healing`, {
     schema: { tags, summary: 'Recommended actions for a mission (never applied automatically)', params, response: { 200: healingResponse } },
