@@ -2,6 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { enableBody, goalBody, okResponse, routingResult, statusResponse, synthesisResponse } from './autopilot.schema.js';
 import type { Autopilot } from './create-autopilot.js';
+import { blueprintsRoutes } from './blueprints.routes.js';
 import { curatorRoutes } from './curator.routes.js';
 import { resolveProjectId } from './project-id.js';
 
@@ -12,6 +13,7 @@ export const autopilotRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = asy
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['autopilot'];
   await app.register(curatorRoutes, { autopilot });
+  await app.register(blueprintsRoutes, { autopilot });
 
   routes.get(`${AUTOPILOT_PREFIX}/status`, {
     schema: { tags, summary: 'Whether autopilot is enabled, its tier, instance id and hosted-service quota', response: { 200: statusResponse } },

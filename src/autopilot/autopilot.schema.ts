@@ -103,6 +103,43 @@ export const missionDetail = missionSummary.extend({
   healing: z.array(healingItem),
 });
 
-export const synthesisResponse = missionDetail.extend({ source: z.enum(['service', 'model']), confidence: z.number().nullable() });
+export const synthesisResponse = missionDetail.extend({
+  source: z.enum(['service', 'local', 'model']).describe('The hosted service wrote the blueprint, a local library blueprint fitted the goal, or autopilot.model wrote one'),
+  confidence: z.number().nullable().describe('The service\'s confidence or the local blueprint\'s routing score'),
+});
 
 export const cancelResponse = z.object({ cancelled: z.boolean(), mission_id: z.string(), status: z.enum(MISSION_STATUSES) });
+
+const slotSpec = z.object({
+  name: z.string(),
+  type: z.string(),
+  required: z.boolean(),
+  description: z.string().nullable(),
+  default: z.unknown().optional(),
+  validator: z.string().nullable(),
+});
+
+export const blueprintSummary = z.object({
+  id: z.string(),
+  version: z.string(),
+  title: z.string(),
+  description: z.string(),
+  category: z.string(),
+  mode: z.string(),
+  source: z.enum(['bundled', 'local', 'request']).describe('bundled: shipped in config/blueprints; local: autopilot.blueprints_dir; request: the body of a validate call'),
+  example_goals: z.array(z.string()),
+  slots: z.array(slotSpec),
+  nodes: z.array(z.object({ id: z.string(), kind: z.string(), role: z.string(), tools: z.array(z.string()) })).describe('In the order they run'),
+});
+
+export const blueprintDetail = blueprintSummary.extend({
+  blueprint: z.record(z.string(), z.unknown()).describe('The blueprint as written'),
+  unknown_fields: z.array(z.string()),
+  notes: z.array(z.string()),
+});
+
+export const blueprintParams = z.object({ blueprint_id: z.string().min(1) });
+
+export const validateBlueprintBody = z.strictObject({
+  blueprint_json: z.union([z.string(), z.record(z.string(), z.unknown())]).describe('A blueprint in our vocabulary or the hosted catalogue\'s, as JSON text or an object'),
+});

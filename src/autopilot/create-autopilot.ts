@@ -20,6 +20,9 @@ import { createMissionStore } from './mission.store.js';
 import { createModelSlotExtractor } from './model-slot-extractor.js';
 import type { NodeAgents } from './node-agents.js';
 import { createSynthesizer, type Synthesizer } from './synthesizer.js';
+import type { Blueprint } from './blueprint.schema.js';
+import { BUNDLED_BLUEPRINTS_DIR, loadLocalBlueprints, type LocalBlueprint } from './local-blueprints.js';
+import { createLocalLibrary } from './local-library.js';
 import { parseBlueprintJson } from './validate-blueprint.js';
 
 export interface AutopilotLogger {
@@ -46,6 +49,8 @@ export interface AutopilotOptions {
   providers: ProvidersConfig;
   /** Scrubs personal data from curated samples (the guardrail PII detectors). */
   scrub(text: string): string;
+  /** Defaults to the package's config/blueprints/. */
+  bundledBlueprintsDir?: string;
 }
 
 /** Everything autopilot does, built from its config section and the runtime it runs missions on. */
@@ -56,6 +61,8 @@ export interface Autopilot {
   createMission: MissionCreator;
   missions: MissionService;
   scheduler: MissionScheduler;
+  /** The local blueprint library (bundled and autopilot.blueprints_dir) and validation against this installation. */
+  blueprints: { list(): LocalBlueprint[]; get(id: string): LocalBlueprint; validate(json: string): Blueprint };
   /** Curator, fine-tune jobs, active models and rollback. */
   learning: LearningLoop;
   /** Fires due missions and starts polling; `recover` marks executions a stopped server left running (single process only). */
@@ -77,6 +84,7 @@ export async function createAutopilot(options: AutopilotOptions): Promise<Autopi
   const hosted = createHostedBlueprints({ config, client, instances, clock, log });
   const checks = createBlueprintChecks({ toolNames: options.toolNames, models: options.models, defaultModel: config.model });
   const parseBlueprint = (text: string) => parseBlueprintJson(text, checks);
+  const local = createLocalLibrary(loadLocalBlueprints({ bundledDir: config.bundled_blueprints ? (options.bundledBlueprintsDir ?? BUNDLED_BLUEPRINTS_DIR) : undefined, operatorDir: config.blueprints_dir, checks, log }));
   const missionStore = createMissionStore(options.db);
   const executions = createExecutionStore(options.db);
   const loadBlueprint = (mission: { blueprint_json: string }) => parseBlueprintJson(mission.blueprint_json, checks, 'blueprint');
@@ -96,8 +104,13 @@ export async function createAutopilot(options: AutopilotOptions): Promise<Autopi
   const model = config.model ? { client: options.models, ref: config.model } : undefined;
   return {
     status: createAutopilotStatusService({ instances, serviceUrl: config.service_url, clock }),
-    routeGoal: createGoalRouter({ config, instances, hosted, missions, parseBlueprint, slotExtractor, log }),
-    synthesize: createSynthesizer({ instances, hosted, missions, parseBlueprint, model, availableTools: options.toolNames, slotExtractor, log }),
+    routeGoal: createGoalRouter({ config, instances, hosted, missions, local, parseBlueprint, slotExtractor, log }),
+    synthesize: createSynthesizer({ instances, hosted, missions, local, minLocalScore: config.picker_threshold, parseBlueprint, model, availableTools: options.toolNames, slotExtractor, log }),
+    blueprints: {
+      list: () => local.list(),
+      get: (id) => local.get(id),
+      validate: (json) => parseBlueprintJson(json, checks, 'blueprint_json'),
+    },
     createMission: createMissionCreator({ instances, missions, parseBlueprint, slotExtractor }),
     missions,
     scheduler,

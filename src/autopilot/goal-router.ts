@@ -5,9 +5,13 @@ import type { AutopilotTier } from './autopilot.types.js';
 import type { Blueprint } from './blueprint.schema.js';
 import type { BlueprintCandidate } from './blueprint-service.client.js';
 import type { HostedBlueprints, ServiceGap } from './hosted-blueprints.js';
+import type { LocalLibrary } from './local-library.js';
 import type { MissionService } from './mission.service.js';
 import type { SlotExtractor } from './model-slot-extractor.js';
 import { resolveGoalSlots } from './resolve-goal-slots.js';
+
+/** A candidate as routing offers it: the hosted service's or the local library's. */
+export type RoutedCandidate = BlueprintCandidate & { source: 'service' | 'local' };
 
 /** A candidate this installation cannot execute: reported with the first field that stops it, never offered. */
 export interface SkippedCandidate {
@@ -20,7 +24,7 @@ export interface SkippedCandidate {
 /** The answer to POST /goal, discriminated by kind (spec "Goal routing result"); `skipped` lists unusable candidates. */
 export type RoutingResult =
   | { kind: 'auto_routed'; mission_id: string; blueprint_id: string; preview: string; slots: Record<string, unknown>; score: number; missing_slots: string[]; skipped: SkippedCandidate[] }
-  | { kind: 'picker_needed'; candidates: BlueprintCandidate[]; skipped: SkippedCandidate[] }
+  | { kind: 'picker_needed'; candidates: RoutedCandidate[]; skipped: SkippedCandidate[] }
   | { kind: 'synthesis_needed'; goal: string; reason: ServiceGap | 'no_candidates' | 'below_threshold'; skipped: SkippedCandidate[] };
 
 export interface GoalRouterOptions {
@@ -28,6 +32,8 @@ export interface GoalRouterOptions {
   instances: AutopilotInstanceStore;
   hosted: HostedBlueprints;
   missions: MissionService;
+  /** The bundled and operator blueprints, ranked with the hosted candidates (not in tier skip: synthesis only). */
+  local?: LocalLibrary;
   /** Validates a candidate's blueprint_json; throws 400 invalid_blueprint. */
   parseBlueprint(text: string): Blueprint;
   slotExtractor?: SlotExtractor;
@@ -47,12 +53,12 @@ export async function assertEnabled(instances: AutopilotInstanceStore): Promise<
 export function createGoalRouter(options: GoalRouterOptions): GoalRouter {
   const { config } = options;
 
-  function usable(candidates: BlueprintCandidate[], skipped: SkippedCandidate[]): { candidate: BlueprintCandidate; blueprint: Blueprint }[] {
+  function usable(candidates: RoutedCandidate[], skipped: SkippedCandidate[]): { candidate: RoutedCandidate; blueprint: Blueprint }[] {
     return [...candidates]
       .sort((a, b) => b.score - a.score)
       .flatMap((candidate) => {
         try {
-          return [{ candidate, blueprint: options.parseBlueprint(candidate.blueprint_json) }];
+          return [{ candidate: { blueprint_json: candidate.blueprint_json, score: candidate.score, source: candidate.source }, blueprint: options.parseBlueprint(candidate.blueprint_json) }];
         } catch (error) {
           // A blueprint this installation cannot run (no graph, a cycle, unknown tools) is never offered; routing goes on.
           const entry = describeSkipped(candidate, error);
@@ -67,10 +73,14 @@ export function createGoalRouter(options: GoalRouterOptions): GoalRouter {
     const tier = await assertEnabled(options.instances);
     const skipped: SkippedCandidate[] = [];
     const answer = await options.hosted.retrieve(goal, tier);
-    if (!answer.ok) return { kind: 'synthesis_needed', goal, reason: answer.reason, skipped };
-    const ranked = usable(answer.value, skipped);
+    // Tier skip is synthesis only (spec 4.7), whatever the local library holds.
+    if (!answer.ok && answer.reason === 'tier_skip') return { kind: 'synthesis_needed', goal, reason: answer.reason, skipped };
+    const hosted: RoutedCandidate[] = answer.ok ? answer.value.map((candidate) => ({ ...candidate, source: 'service' as const })) : [];
+    const local: RoutedCandidate[] = (options.local?.candidates(goal) ?? []).map(({ blueprint_json, score }) => ({ blueprint_json, score, source: 'local' as const }));
+    const gap = answer.ok ? undefined : answer.reason;
+    const ranked = usable([...hosted, ...local], skipped);
     const top = ranked[0];
-    if (!top) return { kind: 'synthesis_needed', goal, reason: 'no_candidates', skipped };
+    if (!top) return { kind: 'synthesis_needed', goal, reason: gap ?? 'no_candidates', skipped };
     if (top.candidate.score >= config.auto_route_threshold) {
       const slots = await resolveGoalSlots(top.blueprint, goal, options.slotExtractor);
       const mission = await options.missions.createDraft(projectId, { blueprint: top.blueprint, blueprintJson: top.candidate.blueprint_json, slots, goal });
@@ -79,7 +89,7 @@ export function createGoalRouter(options: GoalRouterOptions): GoalRouter {
     }
     const offered = ranked.filter((entry) => entry.candidate.score >= config.picker_threshold).slice(0, config.picker_top_k);
     if (offered.length > 0) return { kind: 'picker_needed', candidates: offered.map((entry) => entry.candidate), skipped };
-    return { kind: 'synthesis_needed', goal, reason: 'below_threshold', skipped };
+    return { kind: 'synthesis_needed', goal, reason: gap ?? 'below_threshold', skipped };
   };
 }
 
