@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { enableBody, goalBody, okResponse, routingResult, statusResponse, synthesisResponse } from './autopilot.schema.js';
+import { enableBody, goalBody, missionDetail, okResponse, pickBody, routingResult, statusResponse, synthesisResponse } from './autopilot.schema.js';
 import type { Autopilot } from './create-autopilot.js';
 import { blueprintsRoutes } from './blueprints.routes.js';
 import { curatorRoutes } from './curator.routes.js';
@@ -36,6 +36,13 @@ export const autopilotRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = asy
   routes.post(`${AUTOPILOT_PREFIX}/goal`, {
     schema: { tags, summary: 'Route a plain-English goal to a blueprint', body: goalBody, response: { 200: routingResult } },
   }, (request) => autopilot.routeGoal(resolveProjectId(request.headers['x-project-id']), request.body.goal));
+
+  routes.post(`${AUTOPILOT_PREFIX}/pick`, {
+    schema: { tags, summary: 'Create a draft mission from the n-th candidate of the project\'s last picker (or of a goal\'s picker)', body: pickBody, response: { 200: missionDetail } },
+  }, async (request) => {
+    const projectId = resolveProjectId(request.headers['x-project-id']);
+    return autopilot.missions.view(await autopilot.pick(projectId, request.body.n, request.body.goal));
+  });
 
   routes.post(`${AUTOPILOT_PREFIX}/synthesize`, {
     schema: { tags, summary: 'Write a new blueprint for a goal and create a draft mission from it', body: goalBody, response: { 200: synthesisResponse } },

@@ -143,3 +143,8 @@ export const blueprintParams = z.object({ blueprint_id: z.string().min(1) });
 export const validateBlueprintBody = z.strictObject({
   blueprint_json: z.union([z.string(), z.record(z.string(), z.unknown())]).describe('A blueprint in our vocabulary or the hosted catalogue\'s, as JSON text or an object'),
 });
+
+export const pickBody = z.strictObject({
+  n: z.number().int().min(1).describe('1-based position in the picker'),
+  goal: z.string().trim().min(1).max(4000).optional().describe('Route this goal first and pick from its picker; unset: the project\'s last picker'),
+});

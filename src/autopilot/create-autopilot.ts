@@ -13,6 +13,8 @@ import { createGoalRouter, type GoalRouter } from './goal-router.js';
 import { createHostedBlueprints } from './hosted-blueprints.js';
 import { createLearningLoop, type LearningLoop } from './learning-loop.js';
 import { createMissionCreator, type MissionCreator } from './mission-creator.js';
+import { createMissionPicker, type MissionPicker } from './mission-picker.js';
+import { createPickerStore } from './picker.store.js';
 import { createMissionRunner } from './mission-runner.js';
 import { createMissionScheduler, type MissionScheduler } from './mission-scheduler.js';
 import { createMissionService, type MissionService } from './mission.service.js';
@@ -59,6 +61,8 @@ export interface Autopilot {
   routeGoal: GoalRouter;
   synthesize: Synthesizer;
   createMission: MissionCreator;
+  /** A draft from the n-th candidate of the project's last picker (or a fresh one for a goal). */
+  pick: MissionPicker;
   missions: MissionService;
   scheduler: MissionScheduler;
   /** The local blueprint library (bundled and autopilot.blueprints_dir) and validation against this installation. */
@@ -86,6 +90,7 @@ export async function createAutopilot(options: AutopilotOptions): Promise<Autopi
   const parseBlueprint = (text: string) => parseBlueprintJson(text, checks);
   const local = createLocalLibrary(loadLocalBlueprints({ bundledDir: config.bundled_blueprints ? (options.bundledBlueprintsDir ?? BUNDLED_BLUEPRINTS_DIR) : undefined, operatorDir: config.blueprints_dir, checks, log }));
   const missionStore = createMissionStore(options.db);
+  const pickers = createPickerStore(options.db);
   const executions = createExecutionStore(options.db);
   const loadBlueprint = (mission: { blueprint_json: string }) => parseBlueprintJson(mission.blueprint_json, checks, 'blueprint');
   const settings = { maxIterations: config.node_max_iterations, temperature: config.node_temperature, defaultModel: config.model };
@@ -102,16 +107,19 @@ export async function createAutopilot(options: AutopilotOptions): Promise<Autopi
   const missions = createMissionService({ missions: missionStore, executions, runner, scheduler, clock, loadBlueprint });
   const slotExtractor = config.model ? createModelSlotExtractor({ models: options.models, model: config.model, clock, log }) : undefined;
   const model = config.model ? { client: options.models, ref: config.model } : undefined;
+  const routeGoal = createGoalRouter({ config, instances, hosted, missions, local, parseBlueprint, slotExtractor, pickers, now, log });
+  const createMission = createMissionCreator({ instances, missions, parseBlueprint, slotExtractor });
   return {
     status: createAutopilotStatusService({ instances, serviceUrl: config.service_url, clock }),
-    routeGoal: createGoalRouter({ config, instances, hosted, missions, local, parseBlueprint, slotExtractor, log }),
+    routeGoal,
+    pick: createMissionPicker({ pickers, routeGoal, createMission }),
     synthesize: createSynthesizer({ instances, hosted, missions, local, minLocalScore: config.picker_threshold, parseBlueprint, model, availableTools: options.toolNames, slotExtractor, log }),
     blueprints: {
       list: () => local.list(),
       get: (id) => local.get(id),
       validate: (json) => parseBlueprintJson(json, checks, 'blueprint_json'),
     },
-    createMission: createMissionCreator({ instances, missions, parseBlueprint, slotExtractor }),
+    createMission,
     missions,
     scheduler,
     learning,

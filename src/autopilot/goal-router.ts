@@ -6,6 +6,7 @@ import type { Blueprint } from './blueprint.schema.js';
 import type { BlueprintCandidate } from './blueprint-service.client.js';
 import type { HostedBlueprints, ServiceGap } from './hosted-blueprints.js';
 import type { LocalLibrary } from './local-library.js';
+import type { PickerStore } from './picker.store.js';
 import type { MissionService } from './mission.service.js';
 import type { SlotExtractor } from './model-slot-extractor.js';
 import { resolveGoalSlots } from './resolve-goal-slots.js';
@@ -37,6 +38,9 @@ export interface GoalRouterOptions {
   /** Validates a candidate's blueprint_json; throws 400 invalid_blueprint. */
   parseBlueprint(text: string): Blueprint;
   slotExtractor?: SlotExtractor;
+  /** Keeps the last picker per project for `autopilot pick <n>`. */
+  pickers?: PickerStore;
+  now?: () => string;
   log?: { warn(details: object, message: string): void };
 }
 
@@ -88,7 +92,11 @@ export function createGoalRouter(options: GoalRouterOptions): GoalRouter {
       return { kind: 'auto_routed', mission_id: mission.mission_id, blueprint_id: mission.blueprint_id, preview, slots: mission.slots, score: top.candidate.score, missing_slots: missingSlots, skipped };
     }
     const offered = ranked.filter((entry) => entry.candidate.score >= config.picker_threshold).slice(0, config.picker_top_k);
-    if (offered.length > 0) return { kind: 'picker_needed', candidates: offered.map((entry) => entry.candidate), skipped };
+    if (offered.length > 0) {
+      const candidates = offered.map((entry) => entry.candidate);
+      await options.pickers?.save(projectId, { goal, candidates, created_at: options.now?.() ?? new Date().toISOString() });
+      return { kind: 'picker_needed', candidates, skipped };
+    }
     return { kind: 'synthesis_needed', goal, reason: gap ?? 'below_threshold', skipped };
   };
 }

@@ -1,25 +1,31 @@
 import type { HealingRecommendation, MissionDetail, RoutingResult } from '../autopilot/index.js';
 
 /** How a goal's routing reads on a terminal; --json prints the API's JSON instead. */
-export function printRouting(result: RoutingResult): void {
+export function printRouting(result: RoutingResult, project?: string): void {
+  const scope = project ? ` --project ${project}` : '';
   console.log(`kind: ${result.kind}`);
   if (result.kind === 'auto_routed') {
     console.log(`mission: ${result.mission_id} (draft)  blueprint: ${result.blueprint_id}  score: ${result.score}`);
     console.log('');
     console.log(result.preview);
     console.log('');
-    if (result.missing_slots.length > 0) console.log(`Missing required slots: ${result.missing_slots.join(', ')}`);
-    console.log(`Approve it with: autopilot approve ${result.mission_id}`);
+    if (result.missing_slots.length > 0) {
+      console.log(`Missing required slots: ${result.missing_slots.join(', ')}`);
+      console.log(`Set them with: autopilot set ${result.mission_id} ${result.missing_slots.map((name) => `--slot ${name}=<value>`).join(' ')}${scope}`);
+    } else {
+      console.log(`Approve it with: autopilot approve ${result.mission_id}${scope}`);
+    }
   } else if (result.kind === 'picker_needed') {
     result.candidates.forEach((candidate, index) => {
       const blueprint = safeParse(candidate.blueprint_json);
-      console.log(`  ${index + 1}. ${blueprint.id ?? '?'}  ${blueprint.title ? `"${blueprint.title}"` : ''}  score ${candidate.score}`);
+      console.log(`  ${index + 1}. ${blueprint.id ?? '?'}  ${blueprint.title ? `"${blueprint.title}"` : ''}  score ${candidate.score}${candidate.source === 'local' ? '  (local)' : ''}`);
     });
-    console.log('Create a mission from one with POST /api/v1/autopilot/missions {"blueprint_json": ...}');
+    console.log(`Create a draft from one with: autopilot pick <n>${scope}   (e.g. autopilot pick 1${scope})`);
   } else {
     console.log(`No blueprint was routed for "${result.goal}" (${result.reason}).`);
-    console.log('Write one with POST /api/v1/autopilot/synthesize {"goal": ...}');
+    console.log(`Write one with: autopilot synthesize "${result.goal.replace(/(["\\$`])/g, '\\$1')}"${scope}`);
   }
+  for (const skipped of result.skipped ?? []) console.log(`Skipped ${skipped.blueprint_id ?? 'a candidate'} (score ${skipped.score}): ${skipped.message}`);
 }
 
 export function printMission(mission: MissionDetail): void {

@@ -27,6 +27,16 @@ export interface Database {
   curator_samples: CuratorSamplesTable;
   fine_tune_jobs: FineTuneJobsTable;
   model_activations: ModelActivationsTable;
+  autopilot_pickers: AutopilotPickersTable;
+}
+
+/** The last picker shown in a project: `autopilot pick <n>` chooses from it. */
+export interface AutopilotPickersTable {
+  project_id: string;
+  goal: string;
+  /** JSON array of {blueprint_json, score, source}, best first. */
+  candidates: string;
+  created_at: string;
 }
 
 export interface AgentsTable {

@@ -9,6 +9,7 @@ import * as autopilot from './2026-11-22-007-autopilot.js';
 import * as triggers from './2026-11-22-008-triggers.js';
 import * as budgets from './2026-11-22-009-budgets.js';
 import * as learningLoop from './2026-11-22-010-learning-loop.js';
+import * as autopilotPickers from './2026-11-24-004-autopilot.js';
 
 /** Every migration in order. Names sort by date; a new one is appended, never edited once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -22,4 +23,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-22-008-triggers': triggers,
   '2026-11-22-009-budgets': budgets,
   '2026-11-22-010-learning-loop': learningLoop,
+  '2026-11-24-004-autopilot': autopilotPickers,
 };
