@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AUTOPILOT_TIERS, MISSION_STATUSES } from './autopilot.types.js';
+import { AUTOPILOT_TIERS, MISSION_STATUSES, OVERLAP_POLICIES } from './autopilot.types.js';
 
 export const okResponse = z.object({ ok: z.literal(true) });
 
@@ -34,17 +34,38 @@ export const routingResult = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('synthesis_needed'), goal: z.string(), reason: z.string().describe('Why no blueprint was routed'), skipped }),
 ]);
 
+const isTimeZone = (zone: string) => {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+export const schedulePolicy = z.strictObject({
+  timezone: z.string().refine(isTimeZone, 'unknown IANA time zone').nullable().optional().describe('IANA zone the cron is read in (e.g. Europe/Paris); null: UTC'),
+  overlap: z.enum(OVERLAP_POLICIES).optional().describe('A tick while the previous execution runs: skip (default, recorded) or buffer_one (runs once right after)'),
+  catchup_window_seconds: z.number().int().min(0).nullable().optional().describe('After downtime the newest missed tick runs once if at most this old, else missed ticks are skipped and recorded; null: always catch up'),
+  pause_after_failures: z.number().int().min(1).max(1000).nullable().optional().describe('A recurring mission pauses itself (state paused) after this many failed executions in a row; null: the first failure fails it'),
+  jitter_seconds: z.number().int().min(0).max(86_400).optional().describe('Delay each tick by a stable 0..N seconds'),
+});
+
 export const createMissionBody = z.strictObject({
   blueprint_json: z.union([z.string(), z.record(z.string(), z.unknown())]).describe('A blueprint (a picker candidate or your own), as JSON text or an object'),
   slots: slots.optional().describe('Slot values; they win over key=value pairs in the goal and over defaults'),
   goal: z.string().max(4000).optional().describe('The goal the mission serves; key=value pairs in it fill slots too'),
+  schedule_policy: schedulePolicy.optional(),
 });
 
 export const missionParams = z.object({ mission_id: z.string().min(1) });
 
-export const updateMissionBody = z.strictObject({
-  slots: z.record(z.string(), z.unknown()).describe('Slot values to set on the draft; null removes a value (its default, if any, applies again)'),
-});
+export const updateMissionBody = z
+  .strictObject({
+    slots: z.record(z.string(), z.unknown()).optional().describe('Slot values to set on the draft; null removes a value (its default, if any, applies again)'),
+    schedule_policy: schedulePolicy.optional().describe('Policy fields to change (draft, scheduled or paused missions)'),
+  })
+  .refine((body) => body.slots !== undefined || body.schedule_policy !== undefined, 'give slots or schedule_policy');
 
 export const missionSummary = z.object({
   mission_id: z.string(),
@@ -95,6 +116,14 @@ export const missionDetail = missionSummary.extend({
   preview: z.string(),
   budget_usd: z.number().nullable(),
   approved_at: z.string().nullable(),
+  schedule_policy: z.object({
+    timezone: z.string().nullable(),
+    overlap: z.enum(OVERLAP_POLICIES),
+    catchup_window_seconds: z.number().nullable(),
+    pause_after_failures: z.number().nullable(),
+    jitter_seconds: z.number(),
+  }),
+  consecutive_failures: z.number().describe('Failed executions since the last completed one'),
   blueprint: z.record(z.string(), z.unknown()).describe('The blueprint as received, every field kept'),
   blueprint_unknown_fields: z.array(z.string()).describe('Top-level blueprint fields neither our vocabulary nor the hosted catalogue\'s knows (kept, unused)'),
   blueprint_notes: z.array(z.string()).describe('What normalising the blueprint changed or ignored'),

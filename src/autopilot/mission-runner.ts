@@ -9,6 +9,8 @@ import type { ExecutionStore } from './execution.store.js';
 import type { MissionStore } from './mission.store.js';
 import type { MissionRecord } from './mission.types.js';
 import type { NodeAgents } from './node-agents.js';
+import { nextTick } from './next-run.js';
+import { recordSkippedTick } from './record-skipped-tick.js';
 import type { NodeRunSettings } from './run-node.js';
 
 export interface MissionRunnerOptions {
@@ -75,10 +77,32 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
   async function settleMission(mission: MissionRecord, status: ExecutionStatus, scheduledFor: string | null) {
     const id = mission.mission_id;
     if (status === 'interrupted') await options.missions.transition(id, ['running'], 'scheduled', now(), { next_run_at: scheduledFor ?? now() });
-    else if (status === 'failed') await options.missions.transition(id, ['running'], 'failed', now(), { next_run_at: null });
-    else if (status === 'completed' && mission.schedule) await options.missions.transition(id, ['running'], 'scheduled', now());
+    else if (status === 'failed') await settleFailure(mission);
+    else if (status === 'completed' && mission.schedule) await options.missions.transition(id, ['running'], 'scheduled', now(), { consecutive_failures: 0, next_run_at: await afterOverlap(mission) });
     else if (status === 'completed') await options.missions.transition(id, ['running'], 'completed', now(), { next_run_at: null });
     else await options.missions.transition(id, ['running'], 'cancelled', now(), { next_run_at: null });
+  }
+
+  // A recurring mission with pause_after_failures carries on after a failure, and pauses itself after N in a row.
+  async function settleFailure(mission: MissionRecord) {
+    const id = mission.mission_id;
+    const limit = mission.policy.pause_after_failures;
+    if (!mission.schedule || limit === null) return void (await options.missions.transition(id, ['running'], 'failed', now(), { next_run_at: null }));
+    const failures = mission.consecutive_failures + 1;
+    if (failures >= limit) {
+      await options.missions.transition(id, ['running'], 'paused', now(), { consecutive_failures: failures });
+      options.log?.error({ mission_id: id, failures }, 'mission paused after consecutive failures');
+      return;
+    }
+    await options.missions.transition(id, ['running'], 'scheduled', now(), { consecutive_failures: failures, next_run_at: await afterOverlap(mission) });
+  }
+
+  // A tick that came while the execution ran: `skip` records it and waits for the next; `buffer_one` runs it once now.
+  async function afterOverlap(mission: MissionRecord): Promise<string | null | undefined> {
+    const due = mission.next_run_at;
+    if (!mission.schedule || !due || due > now() || mission.policy.overlap === 'buffer_one') return undefined;
+    await recordSkippedTick(options.executions, mission, due, 'overlap', 'the previous execution was still running (overlap: skip)', now());
+    return nextTick(mission.schedule, options.clock(), mission.policy, mission.mission_id);
   }
 
   return {

@@ -70,6 +70,8 @@ export function mapMissionDetail(parts: MissionDetailParts) {
     preview: parts.preview,
     budget_usd: mission.budget_usd,
     approved_at: mission.approved_at,
+    schedule_policy: mission.policy,
+    consecutive_failures: mission.consecutive_failures,
     blueprint: JSON.parse(mission.blueprint_json) as Record<string, unknown>,
     blueprint_unknown_fields: parts.unknownFields,
     blueprint_notes: parts.notes,

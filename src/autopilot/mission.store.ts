@@ -1,9 +1,9 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/index.js';
 import type { MissionStatus } from './autopilot.types.js';
-import type { MissionRecord } from './mission.types.js';
+import type { MissionRecord, SchedulePolicy } from './mission.types.js';
 
-type MissionChanges = Partial<Pick<MissionRecord, 'next_run_at' | 'approved_at'>>;
+type MissionChanges = Partial<Pick<MissionRecord, 'next_run_at' | 'approved_at' | 'consecutive_failures'>>;
 
 /** Persistence of missions. Every state move is a conditional update, so concurrent moves cannot both win. */
 export interface MissionStore {
@@ -22,12 +22,30 @@ export interface MissionStore {
   listByStatus(status: MissionStatus): Promise<MissionRecord[]>;
   /** Replaces a draft's slots (and what follows from them); false when it is no longer a draft. */
   updateDraft(missionId: string, changes: Pick<MissionRecord, 'slots' | 'schedule' | 'budget_usd' | 'updated_at'>): Promise<boolean>;
+  /** Replaces a mission's schedule policy (and, when given, its next run) while it is in one of `from`. */
+  updatePolicy(missionId: string, from: readonly MissionStatus[], policy: SchedulePolicy, now: string, nextRunAt?: string | null): Promise<boolean>;
+  /** Moves next_run_at from `tick` to `next` without running (a skipped tick); false when another replica moved it. */
+  skipTick(missionId: string, tick: string, next: string | null, now: string): Promise<boolean>;
 }
 
 export function createMissionStore(db: Kysely<Database>): MissionStore {
   return {
     async insert(mission) {
-      await db.insertInto('missions').values({ ...mission, slots: JSON.stringify(mission.slots) }).execute();
+      const { policy, ...rest } = mission;
+      await db.insertInto('missions').values({ ...rest, ...policy, slots: JSON.stringify(mission.slots) }).execute();
+    },
+    async updatePolicy(missionId, from, policy, now, nextRunAt) {
+      const result = await db
+        .updateTable('missions')
+        .set({ ...policy, updated_at: now, ...(nextRunAt === undefined ? {} : { next_run_at: nextRunAt }) })
+        .where('mission_id', '=', missionId)
+        .where('status', 'in', [...from])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async skipTick(missionId, tick, next, now) {
+      const result = await db.updateTable('missions').set({ next_run_at: next, updated_at: now }).where('mission_id', '=', missionId).where('next_run_at', '=', tick).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     async get(projectId, missionId) {
       const row = await db.selectFrom('missions').selectAll().where('mission_id', '=', missionId).where('project_id', '=', projectId).executeTakeFirst();
@@ -81,5 +99,13 @@ export function createMissionStore(db: Kysely<Database>): MissionStore {
 
 // PostgreSQL may hand back double precision columns as strings; normalise once here.
 function mapMission(row: Selectable<Database['missions']>): MissionRecord {
-  return { ...row, slots: JSON.parse(row.slots) as Record<string, unknown>, budget_usd: row.budget_usd === null ? null : Number(row.budget_usd) };
+  const { timezone, overlap, catchup_window_seconds, pause_after_failures, jitter_seconds, consecutive_failures, ...rest } = row;
+  const policy: SchedulePolicy = {
+    timezone,
+    overlap,
+    catchup_window_seconds: catchup_window_seconds === null ? null : Number(catchup_window_seconds),
+    pause_after_failures: pause_after_failures === null ? null : Number(pause_after_failures),
+    jitter_seconds: Number(jitter_seconds),
+  };
+  return { ...rest, policy, consecutive_failures: Number(consecutive_failures), slots: JSON.parse(row.slots) as Record<string, unknown>, budget_usd: row.budget_usd === null ? null : Number(row.budget_usd) };
 }

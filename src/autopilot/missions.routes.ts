@@ -31,11 +31,23 @@ export const missionsRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = asyn
   }, (request) => missions.detail(resolveProjectId(request.headers['x-project-id']), request.params.mission_id));
 
   routes.patch(`${base}/:mission_id`, {
-    schema: { tags, summary: 'Edit a draft\'s slots: re-validated, schedule and preview rebuilt (409 once approved)', params, body: updateMissionBody, response: { 200: missionDetail } },
+    schema: { tags, summary: 'Edit a draft\'s slots (re-validated, schedule and preview rebuilt; 409 once approved) and the schedule policy', params, body: updateMissionBody, response: { 200: missionDetail } },
   }, async (request) => {
     const projectId = resolveProjectId(request.headers['x-project-id']);
-    return missions.view(await missions.updateSlots(projectId, request.params.mission_id, request.body.slots));
+    const id = request.params.mission_id;
+    const { slots, schedule_policy: policy } = request.body;
+    let mission = slots ? await missions.updateSlots(projectId, id, slots) : await missions.get(projectId, id);
+    if (policy) mission = await missions.updatePolicy(projectId, id, Object.fromEntries(Object.entries(policy).filter(([, value]) => value !== undefined)));
+    return missions.view(mission);
   });
+
+  routes.post(`${base}/:mission_id/pause`, {
+    schema: { tags, summary: 'Pause a scheduled mission: no tick fires until it is resumed (409 from any other state)', params, response: { 200: missionDetail } },
+  }, async (request) => missions.view(await missions.pause(resolveProjectId(request.headers['x-project-id']), request.params.mission_id)));
+
+  routes.post(`${base}/:mission_id/resume`, {
+    schema: { tags, summary: 'Resume a paused mission at its next tick, its failure count reset (409 from any other state)', params, response: { 200: missionDetail } },
+  }, async (request) => missions.view(await missions.resume(resolveProjectId(request.headers['x-project-id']), request.params.mission_id)));
 
   routes.get(`${base}/:mission_id/healing`, {
     schema: { tags, summary: 'Recommended actions for a mission (never applied automatically)', params, response: { 200: healingResponse } },

@@ -30,7 +30,10 @@ export function printRouting(result: RoutingResult, project?: string): void {
 
 export function printMission(mission: MissionDetail): void {
   console.log(`mission: ${mission.mission_id}  status: ${mission.status}  blueprint: ${mission.blueprint_id}  project: ${mission.project_id}`);
-  if (mission.schedule) console.log(`schedule: ${mission.schedule}  next run: ${mission.next_run_at ?? '-'}`);
+  if (mission.schedule) {
+    const policy = mission.schedule_policy;
+    console.log(`schedule: ${mission.schedule} (${policy.timezone ?? 'UTC'})  next run: ${mission.next_run_at ?? '-'}  overlap: ${policy.overlap}${policy.catchup_window_seconds === null ? '' : `  catch-up window: ${policy.catchup_window_seconds}s`}${policy.pause_after_failures === null ? '' : `  pauses after ${policy.pause_after_failures} failures (${mission.consecutive_failures} so far)`}${policy.jitter_seconds ? `  jitter: ${policy.jitter_seconds}s` : ''}`);
+  }
   console.log('');
   console.log(mission.preview);
   if (mission.runs.length > 0) {

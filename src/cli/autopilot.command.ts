@@ -94,12 +94,25 @@ export function autopilotCommand(): Command {
       if (!flags.json) printNext(mission, flags);
     });
 
-  verb(autopilot, 'set', "change a draft's slots (re-validated, preview rebuilt)")
+  verb(autopilot, 'set', "change a draft's slots (re-validated, preview rebuilt) or a mission's schedule policy")
     .argument('<mission_id>')
     .option('--slot <name=value>', 'a slot value (repeatable); name= removes it', collect, [])
-    .action(async (id: string, flags: Flags & { slot: string[] }) => {
-      if (flags.slot.length === 0) throw new Error('set: give at least one --slot <name>=<value>');
-      const mission = await call<MissionDetail>(flags, 'PATCH', missionPath(id), { slots: parseSlotFlags(flags.slot) }, { missionId: id });
+    .option('--timezone <zone>', 'IANA zone the cron is read in, e.g. Europe/Paris')
+    .addOption(new Option('--overlap <policy>', 'a tick while the previous run still runs').choices(['skip', 'buffer_one']))
+    .option('--catchup <seconds>', 'after downtime, run the newest missed tick only if at most this old')
+    .option('--pause-after <failures>', 'pause a recurring mission after this many failed runs in a row')
+    .option('--jitter <seconds>', 'delay each tick by a stable 0..N seconds')
+    .action(async (id: string, flags: Flags & { slot: string[]; timezone?: string; overlap?: string; catchup?: string; pauseAfter?: string; jitter?: string }) => {
+      const policy = Object.fromEntries(Object.entries({
+        timezone: flags.timezone,
+        overlap: flags.overlap,
+        catchup_window_seconds: flags.catchup === undefined ? undefined : Number(flags.catchup),
+        pause_after_failures: flags.pauseAfter === undefined ? undefined : Number(flags.pauseAfter),
+        jitter_seconds: flags.jitter === undefined ? undefined : Number(flags.jitter),
+      }).filter(([, value]) => value !== undefined));
+      if (flags.slot.length === 0 && Object.keys(policy).length === 0) throw new Error('set: give --slot <name>=<value> or a schedule policy option (see --help)');
+      const body = { ...(flags.slot.length > 0 ? { slots: parseSlotFlags(flags.slot) } : {}), ...(Object.keys(policy).length > 0 ? { schedule_policy: policy } : {}) };
+      const mission = await call<MissionDetail>(flags, 'PATCH', missionPath(id), body, { missionId: id });
       printDetail(mission, flags);
       if (!flags.json) printNext(mission, flags);
     });
@@ -135,6 +148,14 @@ export function autopilotCommand(): Command {
       printDetail(mission, flags);
       if (!flags.json) console.log(`Follow it with: autopilot run ${id} --wait, or see it with: autopilot show ${id}`);
     });
+
+  verb(autopilot, 'pause', 'pause a scheduled mission: no tick fires until it is resumed')
+    .argument('<mission_id>')
+    .action(async (id: string, flags: Flags) => printDetail(await call<MissionDetail>(flags, 'POST', `${missionPath(id)}/pause`, undefined, { missionId: id }), flags));
+
+  verb(autopilot, 'resume', 'resume a paused mission at its next tick')
+    .argument('<mission_id>')
+    .action(async (id: string, flags: Flags) => printDetail(await call<MissionDetail>(flags, 'POST', `${missionPath(id)}/resume`, undefined, { missionId: id }), flags));
 
   verb(autopilot, 'cancel', 'cancel a mission (no effect once completed or failed)')
     .argument('<mission_id>')
@@ -185,6 +206,7 @@ function printNext(mission: MissionDetail, flags: Flags): void {
   if (mission.status === 'draft' && mission.missing_slots.length > 0) console.log(`\nSet the missing slots with: autopilot set ${id} ${mission.missing_slots.map((name) => `--slot ${name}=<value>`).join(' ')}${project}`);
   else if (mission.status === 'draft') console.log(`\nApprove it with: autopilot approve ${id}${project}${mission.schedule ? '' : ' --wait'}`);
   else if (mission.status === 'scheduled') console.log(`\nRun it now with: autopilot run ${id} --wait${project}`);
+  else if (mission.status === 'paused') console.log(`\nResume it with: autopilot resume ${id}${project}`);
 }
 
 function printDetail(mission: MissionDetail, flags: Flags): void {

@@ -226,7 +226,7 @@ export interface MissionsTable {
   slots: string;
   goal: string | null;
   title: string;
-  status: 'draft' | 'scheduled' | 'running' | 'completed' | 'failed' | 'cancelled';
+  status: 'draft' | 'scheduled' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
   /** 5-field cron expression of a recurring mission. */
   schedule: string | null;
   next_run_at: string | null;
@@ -234,6 +234,13 @@ export interface MissionsTable {
   created_at: string;
   updated_at: string;
   approved_at: string | null;
+  /** IANA time zone the cron is read in; null: UTC. */
+  timezone: ColumnType<string | null, string | null | undefined, string | null>;
+  overlap: ColumnType<'skip' | 'buffer_one', 'skip' | 'buffer_one' | undefined, 'skip' | 'buffer_one'>;
+  catchup_window_seconds: ColumnType<number | null, number | null | undefined, number | null>;
+  pause_after_failures: ColumnType<number | null, number | null | undefined, number | null>;
+  jitter_seconds: ColumnType<number, number | undefined, number>;
+  consecutive_failures: ColumnType<number, number | undefined, number>;
 }
 
 /** One execution of a mission's graph. */
@@ -247,7 +254,7 @@ export interface MissionExecutionsTable {
   trigger: 'approve' | 'schedule' | 'manual';
   /** The tick this execution serves (schedule), unique per mission. */
   scheduled_for: string | null;
-  status: 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+  status: 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted' | 'skipped';
   started_at: string;
   finished_at: string | null;
   duration_ms: number | null;
