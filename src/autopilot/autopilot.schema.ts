@@ -79,7 +79,24 @@ export const missionSummary = z.object({
   next_run_at: z.string().nullable(),
 });
 
-const healingItem = z.object({ action: z.string(), reason: z.string(), severity: z.enum(['info', 'warning', 'critical']), detail: z.string() });
+const healingItem = z.object({
+  id: z.string().describe('`<reason>.<action>`: the recommendation_id to apply'),
+  action: z.string(),
+  reason: z.string(),
+  severity: z.enum(['info', 'warning', 'critical']),
+  detail: z.string(),
+  apply: z
+    .object({
+      action: z.enum(['retry_step', 'retry_with_model', 'raise_budget', 'edit_slot', 'disable_tool']),
+      params: z.record(z.string(), z.unknown()).describe('null values must be given when applying'),
+      safe: z.boolean().describe('autopilot.auto_heal applies only safe actions'),
+    })
+    .nullable()
+    .describe('What POST /missions/{id}/healing/{recommendation_id}/apply does; null: advice only'),
+});
+
+export const healingParams = z.object({ mission_id: z.string().min(1), recommendation_id: z.string().min(1) });
+export const applyHealingBody = z.strictObject({ params: z.record(z.string(), z.unknown()).optional().describe('Values for (or over) the action\'s params') }).optional();
 export const healingResponse = z.array(healingItem);
 
 const execution = z.object({

@@ -9,7 +9,8 @@ export type MissionStatus = (typeof MISSION_STATUSES)[number];
 /** States a DELETE moves to cancelled: all but completed and failed (a cancelled one stays cancelled). */
 export const CANCELLABLE_MISSION_STATUSES: readonly MissionStatus[] = ['draft', 'scheduled', 'running', 'paused', 'cancelled'];
 
-export type ExecutionTrigger = 'approve' | 'schedule' | 'manual';
+/** `heal`: an operator applied a healing action; `auto_heal`: autopilot.auto_heal applied a safe one. */
+export type ExecutionTrigger = 'approve' | 'schedule' | 'manual' | 'heal' | 'auto_heal';
 /** `skipped`: a tick that did not run (an overlap, or missed beyond the catch-up window), recorded with why. */
 export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted' | 'skipped';
 

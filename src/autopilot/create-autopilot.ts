@@ -13,6 +13,7 @@ import { createGoalRouter, type GoalRouter } from './goal-router.js';
 import { createHostedBlueprints } from './hosted-blueprints.js';
 import { createLearningLoop, type LearningLoop } from './learning-loop.js';
 import { createMissionCreator, type MissionCreator } from './mission-creator.js';
+import { createMissionHealer, type MissionHealer } from './mission-healer.js';
 import { createMissionPicker, type MissionPicker } from './mission-picker.js';
 import { createPickerStore } from './picker.store.js';
 import { createMissionRunner } from './mission-runner.js';
@@ -61,6 +62,8 @@ export interface Autopilot {
   routeGoal: GoalRouter;
   synthesize: Synthesizer;
   createMission: MissionCreator;
+  /** Applies healing recommendations (and, with autopilot.auto_heal, the safe ones by itself). */
+  heal: MissionHealer;
   /** A draft from the n-th candidate of the project's last picker (or a fresh one for a goal). */
   pick: MissionPicker;
   missions: MissionService;
@@ -102,9 +105,13 @@ export async function createAutopilot(options: AutopilotOptions): Promise<Autopi
     capture: (blueprint: Parameters<LearningLoop['capture']>[0], step: Parameters<LearningLoop['capture']>[1]) =>
       learning.capture(blueprint, step).catch((error) => log?.error({ err: error, node_id: step.node_id }, 'curator could not capture a step')),
   };
-  const runner = createMissionRunner({ runs: options.runs, nodeAgents: options.nodeAgents, missions: missionStore, executions, settings, clock, loadBlueprint, learning: stepLearning, log });
+  let healer: MissionHealer | undefined;
+  // Auto-heal runs after a failure settled; its own failure never fails the execution that triggered it.
+  const onFailed = (missionId: string) => healer!.autoHeal(missionId).catch((error) => log?.error({ err: error, mission_id: missionId }, 'auto_heal could not apply'));
+  const runner = createMissionRunner({ runs: options.runs, nodeAgents: options.nodeAgents, missions: missionStore, executions, settings, clock, loadBlueprint, learning: stepLearning, onFailed, log });
   const scheduler = createMissionScheduler({ missions: missionStore, executions, runner, clock, pollMs: config.scheduler_poll_ms, log });
   const missions = createMissionService({ missions: missionStore, executions, runner, scheduler, clock, loadBlueprint });
+  healer = createMissionHealer({ missions, store: missionStore, executions, runner, clock, loadBlueprint, modelExists: checks.modelExists, autoHeal: config.auto_heal, log });
   const slotExtractor = config.model ? createModelSlotExtractor({ models: options.models, model: config.model, clock, log }) : undefined;
   const model = config.model ? { client: options.models, ref: config.model } : undefined;
   const routeGoal = createGoalRouter({ config, instances, hosted, missions, local, parseBlueprint, slotExtractor, pickers, now, log });
@@ -120,6 +127,7 @@ export async function createAutopilot(options: AutopilotOptions): Promise<Autopi
       validate: (json) => parseBlueprintJson(json, checks, 'blueprint_json'),
     },
     createMission,
+    heal: healer,
     missions,
     scheduler,
     learning,

@@ -36,7 +36,7 @@ export function missionVariables(mission: MissionRecord, blueprint: Blueprint): 
  * reaches the mission's budget (`budget_usd` in slots or blueprint): between nodes here, and inside a
  * node through the run's own limit (max_cost_per_run_usd = what is left), checked before each model call.
  */
-export async function executeGraph(deps: GraphRunDeps, mission: MissionRecord, blueprint: Blueprint, executionId: string, signal: AbortSignal): Promise<GraphOutcome> {
+export async function executeGraph(deps: GraphRunDeps, mission: MissionRecord, blueprint: Blueprint, executionId: string, signal: AbortSignal, prior: StepResult[] = []): Promise<GraphOutcome> {
   const budget = mission.budget_usd;
   const graph = blueprint.agent_graph;
   // Outputs of nodes that do not run (an untaken branch) render empty, never as raw {{…}}.
@@ -53,14 +53,17 @@ export async function executeGraph(deps: GraphRunDeps, mission: MissionRecord, b
     const node = graph.nodes.find((candidate) => candidate.id === nodeId)!;
     const prompt = renderTemplate(node.prompt ?? '', variables, { missing: 'empty' });
     const remainingBudgetUsd = budget === null ? undefined : budget - costUsd;
-    const { step, error } =
-      node.kind === 'deterministic'
+    // A healing re-run keeps the steps that completed before the failure: copied, not run (and not curated) again.
+    const kept = prior.find((step) => step.node_id === nodeId && step.status === 'completed');
+    const { step, error } = kept
+      ? { step: { ...kept, execution_id: executionId, step_index: stepIndex }, error: undefined }
+      : node.kind === 'deterministic'
         ? deterministicStep(deps, executionId, stepIndex, node, prompt, inputsOf(graph, nodeId, variables))
         : await runNode(deps, { missionId: mission.mission_id, executionId, stepIndex, blueprint, node, prompt, signal, remainingBudgetUsd, modelOverride });
     stepIndex += 1;
     await deps.executions.insertStep(step);
-    if (!error && node.kind === 'llm') await deps.learning?.capture(blueprint, step);
-    costUsd += step.telemetry.cost_usd;
+    if (!error && !kept && node.kind === 'llm') await deps.learning?.capture(blueprint, step);
+    if (!kept) costUsd += step.telemetry.cost_usd;
     if (error) return { status: step.status === 'cancelled' || signal.aborted ? 'cancelled' : 'failed', costUsd, error };
     variables[stepOutputPlaceholder(nodeId)] = step.output;
     for (const [from, to] of graph.edges) if (from === nodeId) active.add(to);

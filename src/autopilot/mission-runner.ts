@@ -23,12 +23,15 @@ export interface MissionRunnerOptions {
   /** Re-validates the stored blueprint against today's tools and models; throws 400 invalid_blueprint. */
   loadBlueprint(mission: MissionRecord): Blueprint;
   learning?: StepLearning;
+  /** Called once a failed execution has settled its mission (autopilot.auto_heal). */
+  onFailed?(missionId: string): Promise<void>;
   log?: { error(details: object, message: string): void };
 }
 
 /** Executes missions that were moved to `running`, in the background; knows which are live in this process. */
 export interface MissionRunner {
-  launch(mission: MissionRecord, trigger: ExecutionTrigger, scheduledFor: string | null): void;
+  /** `resumeFrom`: an execution whose completed steps are kept (a healing re-run starts at its failed step). */
+  launch(mission: MissionRecord, trigger: ExecutionTrigger, scheduledFor: string | null, resumeFrom?: string): void;
   /** Cancels the live execution of a mission (DELETE). */
   cancel(missionId: string): void;
   /** Resolves once every execution started so far has ended. */
@@ -43,7 +46,7 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
   const live = new Map<string, { controller: AbortController; reason?: StopReason; done: Promise<void> }>();
   const now = () => options.clock().toISOString();
 
-  async function execute(mission: MissionRecord, trigger: ExecutionTrigger, scheduledFor: string | null, entry: { controller: AbortController; reason?: StopReason }) {
+  async function execute(mission: MissionRecord, trigger: ExecutionTrigger, scheduledFor: string | null, entry: { controller: AbortController; reason?: StopReason }, resumeFrom?: string) {
     const executionId = createId('job');
     const started = performance.now();
     const base = { execution_id: executionId, mission_id: mission.mission_id, project_id: mission.project_id, blueprint_id: mission.blueprint_id, trigger, scheduled_for: scheduledFor };
@@ -53,7 +56,8 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
     try {
       const blueprint = options.loadBlueprint(mission);
       const deps = { runs: options.runs, nodeAgents: options.nodeAgents, settings: options.settings, executions: options.executions, learning: options.learning, now };
-      outcome = await executeGraph(deps, mission, blueprint, executionId, entry.controller.signal);
+      const prior = resumeFrom ? await options.executions.listSteps(resumeFrom) : [];
+      outcome = await executeGraph(deps, mission, blueprint, executionId, entry.controller.signal, prior);
     } catch (error) {
       outcome = { status: 'failed', costUsd: 0, error: error instanceof AppError ? error : internalError(error) };
     }
@@ -71,6 +75,7 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
       failure_class: failureClass,
     });
     await settleMission(mission, status, scheduledFor);
+    if (status === 'failed') await options.onFailed?.(mission.mission_id);
   }
 
   // A DELETE already moved the mission to cancelled: these conditional moves then change nothing.
@@ -106,11 +111,12 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
   }
 
   return {
-    launch(mission, trigger, scheduledFor) {
+    launch(mission, trigger, scheduledFor, resumeFrom) {
       const entry: { controller: AbortController; reason?: StopReason; done: Promise<void> } = { controller: new AbortController(), done: Promise.resolve() };
-      entry.done = execute(mission, trigger, scheduledFor, entry)
+      entry.done = execute(mission, trigger, scheduledFor, entry, resumeFrom)
         .catch((error) => options.log?.error({ err: error, mission_id: mission.mission_id }, 'mission execution could not be recorded'))
-        .finally(() => live.delete(mission.mission_id));
+        // A healing re-run launched from a failed execution's end replaces this entry: leave it in place.
+        .finally(() => live.get(mission.mission_id) === entry && live.delete(mission.mission_id));
       live.set(mission.mission_id, entry);
     },
     cancel(missionId) {

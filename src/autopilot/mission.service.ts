@@ -87,7 +87,10 @@ export function createMissionService(options: MissionServiceOptions): MissionSer
     // A skipped tick ran nothing: it says nothing about how the mission runs.
     const executions = all.filter((execution) => execution.status !== 'skipped');
     const blueprint = safeBlueprint(mission);
-    return recommendHealing({ executions, blueprintHistory, estimatedCostUsd: blueprint?.estimated_cost_usd, estimatedDurationSeconds: blueprint?.estimated_duration_seconds });
+    const failed = executions[0]?.status === 'failed' ? (await options.executions.listSteps(executions[0].execution_id)).find((step) => step.status === 'failed') : undefined;
+    const node = failed && blueprint?.agent_graph.nodes.find((candidate) => candidate.id === failed.node_id);
+    const failedStep = failed ? { node_id: failed.node_id, tools: node?.tools ?? [] } : undefined;
+    return recommendHealing({ executions, blueprintHistory, estimatedCostUsd: blueprint?.estimated_cost_usd, estimatedDurationSeconds: blueprint?.estimated_duration_seconds, failedStep, budgetUsd: mission.budget_usd });
   }
 
   const transitions: TransitionDeps = { ...options, reload: (mission) => get(mission.project_id, mission.mission_id) };

@@ -24,6 +24,8 @@ export interface MissionStore {
   updateDraft(missionId: string, changes: Pick<MissionRecord, 'slots' | 'schedule' | 'budget_usd' | 'updated_at'>): Promise<boolean>;
   /** Replaces a mission's schedule policy (and, when given, its next run) while it is in one of `from`. */
   updatePolicy(missionId: string, from: readonly MissionStatus[], policy: SchedulePolicy, now: string, nextRunAt?: string | null): Promise<boolean>;
+  /** failed/paused → running with the healing's changes applied, in one conditional update; false when it moved meanwhile. */
+  reopenForHealing(missionId: string, changes: Partial<Pick<MissionRecord, 'blueprint_json' | 'slots' | 'budget_usd' | 'next_run_at'>>, now: string): Promise<boolean>;
   /** Moves next_run_at from `tick` to `next` without running (a skipped tick); false when another replica moved it. */
   skipTick(missionId: string, tick: string, next: string | null, now: string): Promise<boolean>;
 }
@@ -40,6 +42,16 @@ export function createMissionStore(db: Kysely<Database>): MissionStore {
         .set({ ...policy, updated_at: now, ...(nextRunAt === undefined ? {} : { next_run_at: nextRunAt }) })
         .where('mission_id', '=', missionId)
         .where('status', 'in', [...from])
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async reopenForHealing(missionId, changes, now) {
+      const { slots, ...rest } = changes;
+      const result = await db
+        .updateTable('missions')
+        .set({ ...rest, ...(slots ? { slots: JSON.stringify(slots) } : {}), status: 'running', updated_at: now })
+        .where('mission_id', '=', missionId)
+        .where('status', 'in', ['failed', 'paused'])
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AUTOPILOT_PREFIX } from './autopilot.routes.js';
-import { cancelResponse, createMissionBody, healingResponse, missionDetail, missionParams, missionSummary, updateMissionBody } from './autopilot.schema.js';
+import { applyHealingBody, cancelResponse, createMissionBody, healingParams, healingResponse, missionDetail, missionParams, missionSummary, updateMissionBody } from './autopilot.schema.js';
 import type { Autopilot } from './create-autopilot.js';
 import { mapMissionSummary } from './mission-view.js';
 import { resolveProjectId } from './project-id.js';
@@ -50,8 +50,15 @@ export const missionsRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = asyn
   }, async (request) => missions.view(await missions.resume(resolveProjectId(request.headers['x-project-id']), request.params.mission_id)));
 
   routes.get(`${base}/:mission_id/healing`, {
-    schema: { tags, summary: 'Recommended actions for a mission (never applied automatically)', params, response: { 200: healingResponse } },
+    schema: { tags, summary: 'Recommended actions for a mission, each with the action that applies it (or null: advice only)', params, response: { 200: healingResponse } },
   }, (request) => missions.healing(resolveProjectId(request.headers['x-project-id']), request.params.mission_id));
+
+  routes.post(`${base}/:mission_id/healing/:recommendation_id/apply`, {
+    schema: { tags, summary: 'Apply a healing recommendation and re-run the failed or paused mission from its failed step, keeping earlier step results', params: healingParams, body: applyHealingBody, response: { 200: missionDetail } },
+  }, async (request) => {
+    const projectId = resolveProjectId(request.headers['x-project-id']);
+    return missions.view(await autopilot.heal.apply(projectId, request.params.mission_id, request.params.recommendation_id, request.body?.params));
+  });
 
   routes.post(`${base}/:mission_id/approve`, {
     schema: { tags, summary: 'Approve a draft: it becomes scheduled (409 from any other state)', params, response: { 200: missionDetail } },

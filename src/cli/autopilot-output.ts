@@ -48,13 +48,18 @@ export function printMission(mission: MissionDetail): void {
       console.log(`    ${step.output_preview.replace(/\s+/g, ' ')}`);
     }
   }
-  printHealing(mission.healing);
+  printHealing(mission.healing, mission.mission_id);
 }
 
-export function printHealing(healing: HealingRecommendation[]): void {
+export function printHealing(healing: HealingRecommendation[], missionId?: string): void {
   if (healing.length === 0) return;
-  console.log('\nRecommended actions (not applied automatically):');
-  for (const item of healing) console.log(`  [${item.severity}] ${item.action} (${item.reason}): ${item.detail}`);
+  console.log('\nRecommended actions:');
+  for (const item of healing) {
+    console.log(`  [${item.severity}] ${item.action} (${item.reason}): ${item.detail}`);
+    if (!item.apply) continue;
+    const missing = Object.entries(item.apply.params).filter(([, value]) => value === null).map(([name]) => ` --param ${name}=<value>`).join('');
+    console.log(`    apply: autopilot heal ${missionId ?? '<mission_id>'} ${item.id}${missing}   (${item.apply.action}${item.apply.safe ? ', safe' : ''})`);
+  }
 }
 
 function safeParse(text: string): { id?: string; title?: string } {

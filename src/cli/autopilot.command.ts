@@ -167,7 +167,21 @@ export function autopilotCommand(): Command {
       const healing = await call<HealingRecommendation[]>(flags, 'GET', `${missionPath(id)}/healing`, undefined, { missionId: id });
       if (flags.json) console.log(JSON.stringify(healing, null, 2));
       else if (healing.length === 0) console.log('No recommendations.');
-      else printHealing(healing);
+      else printHealing(healing, id);
+    });
+
+  verb(autopilot, 'heal', 'apply a healing recommendation and re-run the mission from its failed step')
+    .argument('<mission_id>')
+    .argument('<recommendation_id>', 'as `autopilot healing <mission_id>` lists it, e.g. upstream.retry_with_backoff')
+    .option('--param <name=value>', 'a value the action needs (repeatable), e.g. --param model=openai/gpt-4o-mini', collect, [])
+    .option('--wait', 'follow the re-run step by step until it ends')
+    .action(async (id: string, recommendation: string, flags: Flags & { param: string[]; wait?: boolean }) => {
+      const known = flags.wait ? await knownRuns(flags, id) : new Set<string>();
+      const params = Object.fromEntries(Object.entries(parseSlotFlags(flags.param)).map(([name, value]) => [name, typeof value === 'string' && /^\d+(\.\d+)?$/.test(value) ? Number(value) : value]));
+      const mission = await call<MissionDetail>(flags, 'POST', `${missionPath(id)}/healing/${encodeURIComponent(recommendation)}/apply`, { params }, { missionId: id });
+      if (flags.wait) return follow(flags, id, known);
+      printDetail(mission, flags);
+      if (!flags.json) console.log(`Follow it with: autopilot show ${id}`);
     });
 
   verb(autopilot, 'curator', 'show curated datasets, fine-tune jobs and the active model per dataset').action(async (flags: Flags) => {

@@ -52,6 +52,7 @@ const AUTOPILOT_DEFAULTS = {
   node_temperature: 0.2,
   bundled_blueprints: true,
   fine_tune: FINE_TUNE_DEFAULTS,
+  auto_heal: { enabled: false, max_per_mission: 2 },
 };
 
 /** The `autopilot:` section: hosted blueprint service, routing thresholds, the autopilot model and scheduling. */
@@ -83,6 +84,8 @@ export const autopilotSchema = z
     node_max_iterations: z.number().int().min(1).max(100).default(AUTOPILOT_DEFAULTS.node_max_iterations),
     node_temperature: z.number().min(0).max(2).default(AUTOPILOT_DEFAULTS.node_temperature),
     fine_tune: fineTuneSchema,
+    /** Opt-in: apply healing actions marked safe (a retry of a transient upstream error) without an operator, at most max_per_mission times in a row. */
+    auto_heal: z.strictObject({ enabled: z.boolean().default(false), max_per_mission: z.number().int().min(1).max(20).default(2) }).default({ enabled: false, max_per_mission: 2 }),
   })
   .superRefine((section, ctx) => {
     if (section.auto_route_threshold <= section.picker_threshold) {

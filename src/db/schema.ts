@@ -251,7 +251,7 @@ export interface MissionExecutionsTable {
   blueprint_id: string;
   /** 1 for the mission's first execution, then 2, 3, … */
   attempt: number;
-  trigger: 'approve' | 'schedule' | 'manual';
+  trigger: 'approve' | 'schedule' | 'manual' | 'heal' | 'auto_heal';
   /** The tick this execution serves (schedule), unique per mission. */
   scheduled_for: string | null;
   status: 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted' | 'skipped';
