@@ -1,6 +1,6 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { enableBody, goalBody, missionDetail, okResponse, pickBody, routingResult, statusResponse, synthesisResponse } from './autopilot.schema.js';
+import { enableBody, goalBody, missionDetail, okResponse, pickBody, projectHeaders, routingResult, statusResponse, synthesisResponse } from './autopilot.schema.js';
 import type { Autopilot } from './create-autopilot.js';
 import { blueprintsRoutes } from './blueprints.routes.js';
 import { curatorRoutes } from './curator.routes.js';
@@ -12,6 +12,10 @@ export const AUTOPILOT_PREFIX = '/api/v1/autopilot';
 export const autopilotRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = async (app, { autopilot }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['autopilot'];
+  // Every autopilot route takes X-Project-ID: declared once so the OpenAPI document lists it on each.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(AUTOPILOT_PREFIX) && route.schema && !route.schema.headers) route.schema = { ...route.schema, headers: projectHeaders };
+  });
   await app.register(curatorRoutes, { autopilot });
   await app.register(blueprintsRoutes, { autopilot });
 

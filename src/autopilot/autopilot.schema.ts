@@ -3,6 +3,11 @@ import { AUTOPILOT_TIERS, MISSION_STATUSES, OVERLAP_POLICIES } from './autopilot
 
 export const okResponse = z.object({ ok: z.literal(true) });
 
+/** X-Project-ID on every autopilot route (spec 4.7); checked by resolveProjectId, declared here for the OpenAPI document. */
+export const projectHeaders = z.looseObject({
+  'x-project-id': z.string().optional().describe('X-Project-ID: the project missions, pickers and goals belong to (1-128 letters, digits, _, . or -); default "default"'),
+});
+
 export const enableBody = z.strictObject({ tier: z.enum(AUTOPILOT_TIERS).describe('anonymous, free, or skip (no hosted service: synthesis only)') });
 
 const quota = z.record(z.string(), z.union([z.string(), z.number()])).describe('The last X-Service-Quota report: tier, endpoint, used, limit, reset');

@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AUTOPILOT_PREFIX } from './autopilot.routes.js';
-import { applyHealingBody, cancelResponse, createMissionBody, healingParams, healingResponse, missionDetail, missionParams, missionSummary, updateMissionBody } from './autopilot.schema.js';
+import { applyHealingBody, cancelResponse, createMissionBody, healingParams, healingResponse, missionDetail, missionParams, missionSummary, projectHeaders, updateMissionBody } from './autopilot.schema.js';
 import type { Autopilot } from './create-autopilot.js';
 import { mapMissionSummary } from './mission-view.js';
 import { resolveProjectId } from './project-id.js';
@@ -11,6 +11,10 @@ import { resolveProjectId } from './project-id.js';
 export const missionsRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = async (app, { autopilot }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['autopilot'];
+  // Every autopilot route takes X-Project-ID: declared once so the OpenAPI document lists it on each.
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith(AUTOPILOT_PREFIX) && route.schema && !route.schema.headers) route.schema = { ...route.schema, headers: projectHeaders };
+  });
   const missions = autopilot.missions;
   const base = `${AUTOPILOT_PREFIX}/missions`;
   const params = missionParams;
