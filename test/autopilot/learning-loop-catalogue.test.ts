@@ -13,10 +13,11 @@ const CATALOGUE_ANSWERS = {
   composition: { steps: [{ id: 'answer', kind: 'llm', role: 'expert', prompt_ref: 'answer', model_ref: 'vendor/some-model', max_steps: 2, tools: [] }] },
   success_criteria: { dataset_id: 'eval-answers', metrics: [{ name: 'helpfulness', target: 0.8 }] },
   training_data_hooks: [{ event: 'step_completed', dataset: 'catalogue/answers', format: 'chat' }],
-  learning_loop_target: { trigger_after_labeled_samples: 2, base_model: 'test-model', eval_gate_dataset_id: 'eval-answers' },
+  learning_loop_target: { trigger_after_labeled_samples: 2, base_model: 'small-base', eval_gate_dataset_id: 'eval-answers' },
   catalogue_revision: 7,
 };
-const FT_MODEL = 'ft:test-model:fake:ftjob-fake1';
+// The fake names a fine-tuned model after its base: the blueprint's base_model was trained.
+const FT_MODEL = 'ft:small-base:fake:ftjob-fake1';
 
 let h: AutopilotHarness;
 beforeAll(async () => {

@@ -9,8 +9,8 @@ afterAll(() => h.stop());
 
 describe('the OpenAPI document of the autopilot routes', () => {
   it('declares the X-Project-ID header on every autopilot route', async () => {
-    const document = await (await fetch(`${h.url}/openapi.json`)).json();
-    const operations = Object.entries(document.paths as Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>)
+    const document = (await (await fetch(`${h.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>> };
+    const operations = Object.entries(document.paths)
       .filter(([path]) => path.startsWith('/api/v1/autopilot'))
       .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, operation })));
     expect(operations.length).toBeGreaterThan(20);
