@@ -49,7 +49,7 @@ export type GoalRouter = (projectId: string, goal: string) => Promise<RoutingRes
 /** Refuses new goals while autopilot is disabled (409); scheduled and running missions are not affected. */
 export async function assertEnabled(instances: AutopilotInstanceStore): Promise<AutopilotTier> {
   const instance = await instances.get();
-  if (!instance.enabled) throw new ConflictError('Autopilot is disabled: POST /api/v1/autopilot/enable first', 'autopilot_disabled');
+  if (!instance.enabled) throw new ConflictError('Autopilot is disabled: enable it with a tier first', 'autopilot_disabled');
   return instance.tier;
 }
 
