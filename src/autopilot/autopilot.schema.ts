@@ -50,7 +50,7 @@ const isTimeZone = (zone: string) => {
 
 export const schedulePolicy = z.strictObject({
   timezone: z.string().refine(isTimeZone, 'unknown IANA time zone').nullable().optional().describe('IANA zone the cron is read in (e.g. Europe/Paris); null: UTC'),
-  overlap: z.enum(OVERLAP_POLICIES).optional().describe('A tick while the previous execution runs: skip (default, recorded) or buffer_one (runs once right after)'),
+  overlap: z.enum(OVERLAP_POLICIES).optional().describe('A tick while the previous execution runs: skip (default, recorded), buffer_one (runs once right after) or allow (runs alongside)'),
   catchup_window_seconds: z.number().int().min(0).nullable().optional().describe('After downtime the newest missed tick runs once if at most this old, else missed ticks are skipped and recorded; null: always catch up'),
   pause_after_failures: z.number().int().min(1).max(1000).nullable().optional().describe('A recurring mission pauses itself (state paused) after this many failed executions in a row; null: the first failure fails it'),
   jitter_seconds: z.number().int().min(0).max(86_400).optional().describe('Delay each tick by a stable 0..N seconds'),

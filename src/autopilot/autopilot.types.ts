@@ -15,7 +15,7 @@ export type ExecutionTrigger = 'approve' | 'schedule' | 'manual' | 'heal' | 'aut
 export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted' | 'skipped';
 
 /** What a tick does while the mission's previous execution still runs. */
-export const OVERLAP_POLICIES = ['skip', 'buffer_one'] as const;
+export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'allow'] as const;
 export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
 
 /** The time source of every autopilot decision (cache age, schedules, timestamps); tests inject their own. */

@@ -43,7 +43,9 @@ export interface MissionRunner {
 type StopReason = 'cancelled' | 'shutdown';
 
 export function createMissionRunner(options: MissionRunnerOptions): MissionRunner {
-  const live = new Map<string, { controller: AbortController; reason?: StopReason; done: Promise<void> }>();
+  // Executions live in this process, by mission: one at a time, except with overlap `allow`.
+  const live = new Map<string, Set<{ controller: AbortController; reason?: StopReason; done: Promise<void> }>>();
+  const entries = () => [...live.values()].flatMap((set) => [...set]);
   const now = () => options.clock().toISOString();
 
   async function execute(mission: MissionRecord, trigger: ExecutionTrigger, scheduledFor: string | null, entry: { controller: AbortController; reason?: StopReason }, resumeFrom?: string) {
@@ -78,34 +80,36 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
     if (status === 'failed') await options.onFailed?.(mission.mission_id);
   }
 
-  // A DELETE already moved the mission to cancelled: these conditional moves then change nothing.
+  // A DELETE already moved the mission to cancelled: these conditional moves then change nothing. Each
+  // move also waits for the mission's other executions (overlap allow): the last one to end settles it.
   async function settleMission(mission: MissionRecord, status: ExecutionStatus, scheduledFor: string | null) {
     const id = mission.mission_id;
-    if (status === 'interrupted') await options.missions.transition(id, ['running'], 'scheduled', now(), { next_run_at: scheduledFor ?? now() });
+    const settle = options.missions.settle;
+    if (status === 'interrupted') await settle(id, 'scheduled', now(), { next_run_at: scheduledFor ?? now() });
     else if (status === 'failed') await settleFailure(mission);
-    else if (status === 'completed' && mission.schedule) await options.missions.transition(id, ['running'], 'scheduled', now(), { consecutive_failures: 0, next_run_at: await afterOverlap(mission) });
-    else if (status === 'completed') await options.missions.transition(id, ['running'], 'completed', now(), { next_run_at: null });
-    else await options.missions.transition(id, ['running'], 'cancelled', now(), { next_run_at: null });
+    else if (status === 'completed' && mission.schedule) await settle(id, 'scheduled', now(), { consecutive_failures: 0, next_run_at: await afterOverlap(mission) });
+    else if (status === 'completed') await settle(id, 'completed', now(), { next_run_at: null });
+    else await settle(id, 'cancelled', now(), { next_run_at: null });
   }
 
   // A recurring mission with pause_after_failures carries on after a failure, and pauses itself after N in a row.
   async function settleFailure(mission: MissionRecord) {
     const id = mission.mission_id;
     const limit = mission.policy.pause_after_failures;
-    if (!mission.schedule || limit === null) return void (await options.missions.transition(id, ['running'], 'failed', now(), { next_run_at: null }));
+    if (!mission.schedule || limit === null) return void (await options.missions.settle(id, 'failed', now(), { next_run_at: null }));
     const failures = mission.consecutive_failures + 1;
     if (failures >= limit) {
-      await options.missions.transition(id, ['running'], 'paused', now(), { consecutive_failures: failures });
+      await options.missions.settle(id, 'paused', now(), { consecutive_failures: failures });
       options.log?.error({ mission_id: id, failures }, 'mission paused after consecutive failures');
       return;
     }
-    await options.missions.transition(id, ['running'], 'scheduled', now(), { consecutive_failures: failures, next_run_at: await afterOverlap(mission) });
+    await options.missions.settle(id, 'scheduled', now(), { consecutive_failures: failures, next_run_at: await afterOverlap(mission) });
   }
 
   // A tick that came while the execution ran: `skip` records it and waits for the next; `buffer_one` runs it once now.
   async function afterOverlap(mission: MissionRecord): Promise<string | null | undefined> {
     const due = mission.next_run_at;
-    if (!mission.schedule || !due || due > now() || mission.policy.overlap === 'buffer_one') return undefined;
+    if (!mission.schedule || !due || due > now() || mission.policy.overlap !== 'skip') return undefined;
     await recordSkippedTick(options.executions, mission, due, 'overlap', 'the previous execution was still running (overlap: skip)', now());
     return nextTick(mission.schedule, options.clock(), mission.policy, mission.mission_id);
   }
@@ -115,25 +119,28 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
       const entry: { controller: AbortController; reason?: StopReason; done: Promise<void> } = { controller: new AbortController(), done: Promise.resolve() };
       entry.done = execute(mission, trigger, scheduledFor, entry, resumeFrom)
         .catch((error) => options.log?.error({ err: error, mission_id: mission.mission_id }, 'mission execution could not be recorded'))
-        // A healing re-run launched from a failed execution's end replaces this entry: leave it in place.
-        .finally(() => live.get(mission.mission_id) === entry && live.delete(mission.mission_id));
-      live.set(mission.mission_id, entry);
+        .finally(() => {
+          const set = live.get(mission.mission_id);
+          set?.delete(entry);
+          if (set?.size === 0) live.delete(mission.mission_id);
+        });
+      live.set(mission.mission_id, (live.get(mission.mission_id) ?? new Set()).add(entry));
     },
     cancel(missionId) {
-      const entry = live.get(missionId);
-      if (!entry) return;
-      entry.reason ??= 'cancelled';
-      entry.controller.abort();
+      for (const entry of live.get(missionId) ?? []) {
+        entry.reason ??= 'cancelled';
+        entry.controller.abort();
+      }
     },
     async idle() {
-      while (live.size > 0) await Promise.all([...live.values()].map((entry) => entry.done));
+      while (live.size > 0) await Promise.all(entries().map((entry) => entry.done));
     },
     async drain(timeoutMs) {
       let timer: NodeJS.Timeout | undefined;
       const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
       await Promise.race([this.idle(), timeout]);
       clearTimeout(timer);
-      for (const entry of live.values()) {
+      for (const entry of entries()) {
         entry.reason ??= 'shutdown';
         entry.controller.abort();
       }

@@ -15,10 +15,12 @@ export interface MissionStore {
   list(projectId: string): Promise<MissionRecord[]>;
   /** Moves the mission to `to` when it is in one of `from`; false when it was not. */
   transition(missionId: string, from: readonly MissionStatus[], to: MissionStatus, now: string, changes?: MissionChanges): Promise<boolean>;
-  /** Claims one tick: scheduled → running only while next_run_at is still `tick`; false when another claim won. */
+  /** Claims one tick: scheduled (or, with overlap allow, running) → running only while next_run_at is still `tick`; false when another claim won. */
   claimTick(missionId: string, tick: string, nextRunAt: string | null, now: string): Promise<boolean>;
-  /** Scheduled missions whose next_run_at has come. */
+  /** Scheduled missions whose next_run_at has come, and running ones with overlap allow. */
   listDue(now: string): Promise<MissionRecord[]>;
+  /** running → `to` once no execution of the mission is still running (the last one to end settles it). */
+  settle(missionId: string, to: MissionStatus, now: string, changes?: MissionChanges): Promise<boolean>;
   listByStatus(status: MissionStatus): Promise<MissionRecord[]>;
   /** Replaces a draft's slots (and what follows from them); false when it is no longer a draft. */
   updateDraft(missionId: string, changes: Pick<MissionRecord, 'slots' | 'schedule' | 'budget_usd' | 'updated_at'>): Promise<boolean>;
@@ -85,14 +87,31 @@ export function createMissionStore(db: Kysely<Database>): MissionStore {
         .updateTable('missions')
         .set({ status: 'running', next_run_at: nextRunAt, updated_at: now })
         .where('mission_id', '=', missionId)
-        .where('status', '=', 'scheduled')
+        .where((eb) => eb.or([eb('status', '=', 'scheduled'), eb.and([eb('status', '=', 'running'), eb('overlap', '=', 'allow')])]))
         .where('next_run_at', '=', tick)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async listDue(now) {
-      const rows = await db.selectFrom('missions').selectAll().where('status', '=', 'scheduled').where('next_run_at', '<=', now).orderBy('next_run_at').execute();
+      const rows = await db
+        .selectFrom('missions')
+        .selectAll()
+        .where((eb) => eb.or([eb('status', '=', 'scheduled'), eb.and([eb('status', '=', 'running'), eb('overlap', '=', 'allow')])]))
+        .where('next_run_at', '<=', now)
+        .orderBy('next_run_at')
+        .execute();
       return rows.map(mapMission);
+    },
+    async settle(missionId, to, now, changes = {}) {
+      // Executions are finished before they settle, so whichever ends last sees no other one running.
+      const result = await db
+        .updateTable('missions')
+        .set({ status: to, updated_at: now, ...changes })
+        .where('mission_id', '=', missionId)
+        .where('status', '=', 'running')
+        .where((eb) => eb.not(eb.exists(eb.selectFrom('mission_executions').select('execution_id').where('mission_executions.mission_id', '=', missionId).where('mission_executions.status', '=', 'running'))))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     async listByStatus(status) {
       return (await db.selectFrom('missions').selectAll().where('status', '=', status).execute()).map(mapMission);

@@ -5,7 +5,7 @@ import type { ExecutionStatus, ExecutionTrigger, MissionStatus, OverlapPolicy } 
 export interface SchedulePolicy {
   /** IANA zone the cron is read in; null: UTC. */
   timezone: string | null;
-  /** A tick during a running execution: `skip` it (recorded) or `buffer_one` (run once right after). */
+  /** A tick during a running execution: `skip` it (recorded), `buffer_one` (run once right after) or `allow` (run alongside). */
   overlap: OverlapPolicy;
   /** After downtime, the newest missed tick runs once if it is at most this old; null: always. */
   catchup_window_seconds: number | null;

@@ -43,7 +43,7 @@ export function addDraftVerbs(autopilot: Command): void {
     .argument('<mission_id>')
     .option('--slot <name=value>', 'a slot value (repeatable); name= removes it', collect, [])
     .option('--timezone <zone>', 'IANA zone the cron is read in, e.g. Europe/Paris')
-    .addOption(new Option('--overlap <policy>', 'a tick while the previous run still runs').choices(['skip', 'buffer_one']))
+    .addOption(new Option('--overlap <policy>', 'a tick while the previous run still runs').choices(['skip', 'buffer_one', 'allow']))
     .option('--catchup <seconds>', 'after downtime, run the newest missed tick only if at most this old')
     .option('--pause-after <failures>', 'pause a recurring mission after this many failed runs in a row')
     .option('--jitter <seconds>', 'delay each tick by a stable 0..N seconds')

@@ -73,6 +73,35 @@ describe('schedule policies (injected clock)', () => {
     expect(after.next_run_at).toBe('2026-11-23T08:30:00.000Z');
   });
 
+  it('overlap allow: a tick that comes during the execution starts its own, and the last to end settles the mission', async () => {
+    h.clock.set('2026-11-23T08:00:00.000Z');
+    const mission = await recurring('*/10 * * * *', { overlap: 'allow' });
+    h.clock.set('2026-11-23T08:10:00.000Z');
+    // The first execution's model call is slow, so it still runs when the next tick comes.
+    h.upstream.enqueue({ kind: 'text', text: 'slow', delayMs: 3000 });
+    expect(await h.app.autopilot.scheduler.tick()).toBe(1);
+    h.clock.set('2026-11-23T08:20:00.000Z');
+    expect(await h.app.autopilot.scheduler.tick()).toBe(1);
+    // Once the second execution has ended while the first still runs, the mission is still running.
+    let during = await detail(mission.mission_id);
+    for (let polls = 0; polls < 250 && during.runs.find((run: { scheduled_for: string }) => run.scheduled_for === '2026-11-23T08:20:00.000Z')?.status !== 'completed'; polls += 1) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      during = await detail(mission.mission_id);
+    }
+    expect(during.runs.map((run: { status: string; scheduled_for: string }) => [run.scheduled_for, run.status]).sort()).toEqual([
+      ['2026-11-23T08:10:00.000Z', 'running'],
+      ['2026-11-23T08:20:00.000Z', 'completed'],
+    ]);
+    expect(during.status).toBe('running');
+    await settle(h);
+    const after = await detail(mission.mission_id);
+    expect(after).toMatchObject({ status: 'scheduled', next_run_at: '2026-11-23T08:30:00.000Z' });
+    expect(after.runs.map((run: { status: string; scheduled_for: string }) => [run.status, run.scheduled_for]).sort()).toEqual([
+      ['completed', '2026-11-23T08:10:00.000Z'],
+      ['completed', '2026-11-23T08:20:00.000Z'],
+    ]);
+  });
+
   it('catchup_window: after downtime a recent missed tick runs once, older ones are skipped and recorded', async () => {
     h.clock.set('2026-11-23T08:00:00.000Z');
     const mission = await recurring('0 * * * *', { catchup_window_seconds: 1800 });
