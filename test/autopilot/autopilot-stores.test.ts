@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createExecutionStore } from '../../src/autopilot/execution.store.js';
 import { createMissionStore, type MissionStore } from '../../src/autopilot/mission.store.js';
 import type { MissionRecord } from '../../src/autopilot/mission.types.js';
 import { createPickerStore, type PickerStore } from '../../src/autopilot/picker.store.js';
@@ -52,6 +53,20 @@ for (const dialect of await dialects()) {
       await missions.transition('mis_p', ['scheduled'], 'paused', LATER, { consecutive_failures: 3 });
       expect(await missions.reopenForHealing('mis_p', { budget_usd: 2, slots: { topic: 'y' } }, LATER)).toBe(true);
       expect(await missions.getById('mis_p')).toMatchObject({ status: 'running', budget_usd: 2, slots: { topic: 'y' }, consecutive_failures: 3 });
+    });
+
+    it('settles a running mission only once none of its executions is still running', async () => {
+      const executions = createExecutionStore(database.db);
+      await missions.insert(mission('mis_s', { status: 'running' }));
+      const base = { mission_id: 'mis_s', project_id: 'p', blueprint_id: 'b', trigger: 'schedule' as const, started_at: AT, finished_at: null, duration_ms: null, cost_usd: 0, error_code: null, error_message: null, failure_class: null };
+      await executions.insert({ ...base, execution_id: 'job_1', scheduled_for: AT, status: 'running' });
+      await executions.insert({ ...base, execution_id: 'job_2', scheduled_for: LATER, status: 'running' });
+      const done = { status: 'completed' as const, finished_at: LATER, duration_ms: 1, cost_usd: 0, error_code: null, error_message: null, failure_class: null };
+      await executions.finish('job_2', done);
+      expect(await missions.settle('mis_s', 'scheduled', LATER)).toBe(false);
+      await executions.finish('job_1', done);
+      expect(await missions.settle('mis_s', 'scheduled', LATER)).toBe(true);
+      expect((await missions.getById('mis_s'))!.status).toBe('scheduled');
     });
   });
 }
