@@ -3,14 +3,20 @@ export const AUTOPILOT_TIERS = ['anonymous', 'free', 'skip'] as const;
 export type AutopilotTier = (typeof AUTOPILOT_TIERS)[number];
 
 /** Mission states; the spec names draft, scheduled, completed and failed, the rest are ours (docs/decisions.md). */
-export const MISSION_STATUSES = ['draft', 'scheduled', 'running', 'completed', 'failed', 'cancelled'] as const;
+export const MISSION_STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed', 'failed', 'cancelled'] as const;
 export type MissionStatus = (typeof MISSION_STATUSES)[number];
 
 /** States a DELETE moves to cancelled: all but completed and failed (a cancelled one stays cancelled). */
-export const CANCELLABLE_MISSION_STATUSES: readonly MissionStatus[] = ['draft', 'scheduled', 'running', 'cancelled'];
+export const CANCELLABLE_MISSION_STATUSES: readonly MissionStatus[] = ['draft', 'scheduled', 'running', 'paused', 'cancelled'];
 
-export type ExecutionTrigger = 'approve' | 'schedule' | 'manual';
-export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+/** `heal`: an operator applied a healing action; `auto_heal`: autopilot.auto_heal applied a safe one. */
+export type ExecutionTrigger = 'approve' | 'schedule' | 'manual' | 'heal' | 'auto_heal';
+/** `skipped`: a tick that did not run (an overlap, or missed beyond the catch-up window), recorded with why. */
+export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted' | 'skipped';
+
+/** What a tick does while the mission's previous execution still runs. */
+export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'allow'] as const;
+export type OverlapPolicy = (typeof OVERLAP_POLICIES)[number];
 
 /** The time source of every autopilot decision (cache age, schedules, timestamps); tests inject their own. */
 export type Clock = () => Date;

@@ -13,6 +13,9 @@ import { createGoalRouter, type GoalRouter } from './goal-router.js';
 import { createHostedBlueprints } from './hosted-blueprints.js';
 import { createLearningLoop, type LearningLoop } from './learning-loop.js';
 import { createMissionCreator, type MissionCreator } from './mission-creator.js';
+import { createMissionHealer, type MissionHealer } from './mission-healer.js';
+import { createMissionPicker, type MissionPicker } from './mission-picker.js';
+import { createPickerStore } from './picker.store.js';
 import { createMissionRunner } from './mission-runner.js';
 import { createMissionScheduler, type MissionScheduler } from './mission-scheduler.js';
 import { createMissionService, type MissionService } from './mission.service.js';
@@ -20,6 +23,9 @@ import { createMissionStore } from './mission.store.js';
 import { createModelSlotExtractor } from './model-slot-extractor.js';
 import type { NodeAgents } from './node-agents.js';
 import { createSynthesizer, type Synthesizer } from './synthesizer.js';
+import type { Blueprint } from './blueprint.schema.js';
+import { BUNDLED_BLUEPRINTS_DIR, loadLocalBlueprints, type LocalBlueprint } from './local-blueprints.js';
+import { createLocalLibrary } from './local-library.js';
 import { parseBlueprintJson } from './validate-blueprint.js';
 
 export interface AutopilotLogger {
@@ -46,6 +52,8 @@ export interface AutopilotOptions {
   providers: ProvidersConfig;
   /** Scrubs personal data from curated samples (the guardrail PII detectors). */
   scrub(text: string): string;
+  /** Defaults to the package's config/blueprints/. */
+  bundledBlueprintsDir?: string;
 }
 
 /** Everything autopilot does, built from its config section and the runtime it runs missions on. */
@@ -54,8 +62,14 @@ export interface Autopilot {
   routeGoal: GoalRouter;
   synthesize: Synthesizer;
   createMission: MissionCreator;
+  /** Applies healing recommendations (and, with autopilot.auto_heal, the safe ones by itself). */
+  heal: MissionHealer;
+  /** A draft from the n-th candidate of the project's last picker (or a fresh one for a goal). */
+  pick: MissionPicker;
   missions: MissionService;
   scheduler: MissionScheduler;
+  /** The local blueprint library (bundled and autopilot.blueprints_dir) and validation against this installation. */
+  blueprints: { list(): LocalBlueprint[]; get(id: string): LocalBlueprint; validate(json: string): Blueprint };
   /** Curator, fine-tune jobs, active models and rollback. */
   learning: LearningLoop;
   /** Fires due missions and starts polling; `recover` marks executions a stopped server left running (single process only). */
@@ -77,7 +91,9 @@ export async function createAutopilot(options: AutopilotOptions): Promise<Autopi
   const hosted = createHostedBlueprints({ config, client, instances, clock, log });
   const checks = createBlueprintChecks({ toolNames: options.toolNames, models: options.models, defaultModel: config.model });
   const parseBlueprint = (text: string) => parseBlueprintJson(text, checks);
+  const local = createLocalLibrary(loadLocalBlueprints({ bundledDir: config.bundled_blueprints ? (options.bundledBlueprintsDir ?? BUNDLED_BLUEPRINTS_DIR) : undefined, operatorDir: config.blueprints_dir, checks, log }));
   const missionStore = createMissionStore(options.db);
+  const pickers = createPickerStore(options.db);
   const executions = createExecutionStore(options.db);
   const loadBlueprint = (mission: { blueprint_json: string }) => parseBlueprintJson(mission.blueprint_json, checks, 'blueprint');
   const settings = { maxIterations: config.node_max_iterations, temperature: config.node_temperature, defaultModel: config.model };
@@ -89,16 +105,29 @@ export async function createAutopilot(options: AutopilotOptions): Promise<Autopi
     capture: (blueprint: Parameters<LearningLoop['capture']>[0], step: Parameters<LearningLoop['capture']>[1]) =>
       learning.capture(blueprint, step).catch((error) => log?.error({ err: error, node_id: step.node_id }, 'curator could not capture a step')),
   };
-  const runner = createMissionRunner({ runs: options.runs, nodeAgents: options.nodeAgents, missions: missionStore, executions, settings, clock, loadBlueprint, learning: stepLearning, log });
+  let healer: MissionHealer | undefined;
+  // Auto-heal runs after a failure settled; its own failure never fails the execution that triggered it.
+  const onFailed = (missionId: string) => healer!.autoHeal(missionId).catch((error) => log?.error({ err: error, mission_id: missionId }, 'auto_heal could not apply'));
+  const runner = createMissionRunner({ runs: options.runs, nodeAgents: options.nodeAgents, missions: missionStore, executions, settings, clock, loadBlueprint, learning: stepLearning, onFailed, log });
   const scheduler = createMissionScheduler({ missions: missionStore, executions, runner, clock, pollMs: config.scheduler_poll_ms, log });
   const missions = createMissionService({ missions: missionStore, executions, runner, scheduler, clock, loadBlueprint });
+  healer = createMissionHealer({ missions, store: missionStore, executions, runner, clock, loadBlueprint, modelExists: checks.modelExists, autoHeal: config.auto_heal, log });
   const slotExtractor = config.model ? createModelSlotExtractor({ models: options.models, model: config.model, clock, log }) : undefined;
   const model = config.model ? { client: options.models, ref: config.model } : undefined;
+  const routeGoal = createGoalRouter({ config, instances, hosted, missions, local, parseBlueprint, slotExtractor, pickers, now, log });
+  const createMission = createMissionCreator({ instances, missions, parseBlueprint, slotExtractor });
   return {
     status: createAutopilotStatusService({ instances, serviceUrl: config.service_url, clock }),
-    routeGoal: createGoalRouter({ config, instances, hosted, missions, parseBlueprint, slotExtractor, log }),
-    synthesize: createSynthesizer({ instances, hosted, missions, parseBlueprint, model, availableTools: options.toolNames, slotExtractor, log }),
-    createMission: createMissionCreator({ instances, missions, parseBlueprint, slotExtractor }),
+    routeGoal,
+    pick: createMissionPicker({ pickers, routeGoal, createMission }),
+    synthesize: createSynthesizer({ instances, hosted, missions, local, minLocalScore: config.picker_threshold, parseBlueprint, model, availableTools: options.toolNames, slotExtractor, log }),
+    blueprints: {
+      list: () => local.list(),
+      get: (id) => local.get(id),
+      validate: (json) => parseBlueprintJson(json, checks, 'blueprint_json'),
+    },
+    createMission,
+    heal: healer,
     missions,
     scheduler,
     learning,

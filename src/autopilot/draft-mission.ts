@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors.js';
 import type { Blueprint } from './blueprint.schema.js';
-import type { MissionRecord } from './mission.types.js';
+import { DEFAULT_SCHEDULE_POLICY, type MissionRecord, type SchedulePolicy } from './mission.types.js';
 import type { ResolvedSlots } from './resolve-slots.js';
 
 export interface DraftInput {
@@ -9,6 +9,8 @@ export interface DraftInput {
   blueprintJson: string;
   slots: ResolvedSlots;
   goal: string | null;
+  /** Schedule policy of a recurring mission; unset: the defaults. */
+  policy?: SchedulePolicy;
 }
 
 /**
@@ -38,5 +40,7 @@ export function buildDraftMission(projectId: string, input: DraftInput, missionI
     created_at: at,
     updated_at: at,
     approved_at: null,
+    policy: input.policy ?? DEFAULT_SCHEDULE_POLICY,
+    consecutive_failures: 0,
   };
 }

@@ -64,7 +64,8 @@ export function createLearningLoop(options: LearningLoopOptions) {
     const now = options.now();
     const job = await store.claimTrigger(dataset, (sampleCount): FineTuneJob => ({
       job_id: newId('ftj'), dataset: dataset.name, backend, provider: fineTune.provider ?? fineTune.serve_provider ?? null,
-      base_model: fineTune.base_model ?? options.config.model?.slice(options.config.model.indexOf('/') + 1) ?? '',
+      // The blueprint's own base model (the catalogue's learning_loop_target.base_model) wins over the configured one.
+      base_model: (typeof target === 'object' ? target.base_model : undefined) ?? fineTune.base_model ?? options.config.model?.slice(options.config.model.indexOf('/') + 1) ?? '',
       status: 'queued', sample_count: sampleCount, held_out_count: heldOut, training_file_id: null, external_job_id: null, model: null, served_base_url: null,
       evaluation: criteria && heldOut > 0 ? { held_out_samples: heldOut, min_overlap: criteria.min_overlap } : null,
       error_message: null, poll_count: 0, created_at: now, updated_at: now, finished_at: null,

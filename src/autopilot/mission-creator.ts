@@ -2,7 +2,7 @@ import type { AutopilotInstanceStore } from './autopilot-instance.store.js';
 import type { Blueprint } from './blueprint.schema.js';
 import { assertEnabled } from './goal-router.js';
 import type { MissionService } from './mission.service.js';
-import type { MissionRecord } from './mission.types.js';
+import { DEFAULT_SCHEDULE_POLICY, type MissionRecord, type SchedulePolicy } from './mission.types.js';
 import type { SlotExtractor } from './model-slot-extractor.js';
 import { resolveGoalSlots } from './resolve-goal-slots.js';
 
@@ -10,6 +10,7 @@ export interface CreateMissionInput {
   blueprint_json: string | Record<string, unknown>;
   slots?: Record<string, unknown>;
   goal?: string;
+  schedule_policy?: Partial<SchedulePolicy>;
 }
 
 /** POST /missions: a draft from a picker choice or the user's own blueprint. */
@@ -27,6 +28,11 @@ export function createMissionCreator(options: {
     const blueprint = options.parseBlueprint(json);
     const goal = input.goal ?? '';
     const slots = await resolveGoalSlots(blueprint, goal, goal ? options.slotExtractor : undefined, input.slots);
-    return options.missions.createDraft(projectId, { blueprint, blueprintJson: json, slots, goal: input.goal ?? null });
+    const policy = { ...DEFAULT_SCHEDULE_POLICY, ...stripUndefined(input.schedule_policy ?? {}) };
+    return options.missions.createDraft(projectId, { blueprint, blueprintJson: json, slots, goal: input.goal ?? null, policy });
   };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, item]) => item !== undefined)) as Partial<T>;
 }

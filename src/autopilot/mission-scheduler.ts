@@ -2,7 +2,9 @@ import type { Clock } from './autopilot.types.js';
 import type { ExecutionStore } from './execution.store.js';
 import type { MissionRunner } from './mission-runner.js';
 import type { MissionStore } from './mission.store.js';
-import { nextRunAfter } from './next-run.js';
+import type { MissionRecord } from './mission.types.js';
+import { newestMissedTick, nextTick } from './next-run.js';
+import { recordSkippedTick } from './record-skipped-tick.js';
 
 export interface MissionSchedulerOptions {
   missions: MissionStore;
@@ -17,7 +19,8 @@ export interface MissionSchedulerOptions {
 /**
  * Fires due missions. A tick is claimed by a conditional update of the mission's next_run_at, so one
  * tick executes once however often tick() runs; the next run is computed from now, so ticks missed
- * while the server was down collapse into one execution.
+ * while the server was down collapse into one execution, unless the newest of them is older than the
+ * mission's catch-up window: then they are skipped and recorded.
  */
 export interface MissionScheduler {
   /** Launches every due mission; resolves once they were claimed (not once they ended). Returns how many. */
@@ -38,12 +41,26 @@ export function createMissionScheduler(options: MissionSchedulerOptions): Missio
     let launched = 0;
     for (const mission of await options.missions.listDue(now.toISOString())) {
       const tick = mission.next_run_at!;
-      const next = mission.schedule ? nextRunAfter(mission.schedule, now) : null;
+      const next = mission.schedule ? nextTick(mission.schedule, now, mission.policy, mission.mission_id) : null;
+      if (await skippedAsTooOld(mission, tick, next, now)) continue;
       if (!(await options.missions.claimTick(mission.mission_id, tick, next, now.toISOString()))) continue;
       options.runner.launch({ ...mission, status: 'running', next_run_at: next }, mission.schedule ? 'schedule' : 'approve', tick);
       launched += 1;
     }
     return launched;
+  }
+
+  async function skippedAsTooOld(mission: MissionRecord, tick: string, next: string | null, now: Date): Promise<boolean> {
+    const window = mission.policy.catchup_window_seconds;
+    if (!mission.schedule || window === null) return false;
+    const { newest, missed } = newestMissedTick(mission.schedule, tick, now, mission.policy, mission.mission_id);
+    if (now.getTime() - new Date(newest).getTime() <= window * 1000) return false;
+    if (await options.missions.skipTick(mission.mission_id, tick, next, now.toISOString())) {
+      const message = `${missed} tick(s) from ${tick} to ${newest} were missed; the newest is older than catchup_window_seconds (${window})`;
+      await recordSkippedTick(options.executions, mission, tick, 'missed_tick', message, now.toISOString());
+      options.log?.warn({ mission_id: mission.mission_id, missed }, 'missed ticks skipped');
+    }
+    return true;
   }
 
   async function recover(): Promise<void> {

@@ -1,10 +1,10 @@
-import { ConflictError } from '../errors.js';
+import { ConflictError, ValidationError } from '../errors.js';
 import { CANCELLABLE_MISSION_STATUSES, type Clock } from './autopilot.types.js';
 import type { MissionRunner } from './mission-runner.js';
 import type { MissionScheduler } from './mission-scheduler.js';
 import type { MissionStore } from './mission.store.js';
 import type { MissionRecord } from './mission.types.js';
-import { nextRunAfter } from './next-run.js';
+import { nextTick } from './next-run.js';
 
 export interface TransitionDeps {
   missions: MissionStore;
@@ -15,12 +15,15 @@ export interface TransitionDeps {
   reload(mission: MissionRecord): Promise<MissionRecord>;
 }
 
-/** draft → scheduled (409 from any other state or with required slots missing); a one-off is due at once. */
+/** draft → scheduled (409 from any other state; 400 naming the slot while a required slot has no value); a one-off is due at once. */
 export async function approveMission(deps: TransitionDeps, mission: MissionRecord, missingSlots: string[]): Promise<MissionRecord> {
   if (mission.status !== 'draft') throw stateConflict(mission, 'approve', 'only a draft can be approved');
-  if (missingSlots.length > 0) throw new ConflictError(`The mission lacks required slots: ${missingSlots.join(', ')}`, 'missing_slots', { missing_slots: missingSlots });
+  if (missingSlots.length > 0) {
+    const names = missingSlots.map((name) => `"${name}"`).join(', ');
+    throw new ValidationError(`Required slot${missingSlots.length > 1 ? 's' : ''} ${names} ha${missingSlots.length > 1 ? 've' : 's'} no value: set ${missingSlots.length > 1 ? 'them' : 'it'} on the draft first`, 'missing_slots', { param: `slots.${missingSlots[0]}`, missing_slots: missingSlots });
+  }
   const at = deps.clock();
-  const nextRunAt = mission.schedule ? nextRunAfter(mission.schedule, at) : at.toISOString();
+  const nextRunAt = mission.schedule ? nextTick(mission.schedule, at, mission.policy, mission.mission_id) : at.toISOString();
   if (!(await deps.missions.transition(mission.mission_id, ['draft'], 'scheduled', at.toISOString(), { approved_at: at.toISOString(), next_run_at: nextRunAt }))) {
     throw stateConflict(await deps.reload(mission), 'approve', 'only a draft can be approved');
   }
@@ -47,6 +50,24 @@ export async function runMissionNow(deps: TransitionDeps, mission: MissionRecord
   const running: MissionRecord = { ...mission, status: 'running', updated_at: at };
   deps.runner.launch(running, 'manual', null);
   return running;
+}
+
+/** scheduled → paused: no tick fires until it is resumed. */
+export async function pauseMission(deps: TransitionDeps, mission: MissionRecord): Promise<MissionRecord> {
+  if (!(await deps.missions.transition(mission.mission_id, ['scheduled'], 'paused', deps.clock().toISOString()))) {
+    throw stateConflict(await deps.reload(mission), 'pause', 'only a scheduled mission can be paused');
+  }
+  return deps.reload(mission);
+}
+
+/** paused → scheduled at its next tick from now (a one-off: now), the failure count back at 0. */
+export async function resumeMission(deps: TransitionDeps, mission: MissionRecord): Promise<MissionRecord> {
+  const at = deps.clock();
+  const nextRunAt = mission.schedule ? nextTick(mission.schedule, at, mission.policy, mission.mission_id) : at.toISOString();
+  if (!(await deps.missions.transition(mission.mission_id, ['paused'], 'scheduled', at.toISOString(), { next_run_at: nextRunAt, consecutive_failures: 0 }))) {
+    throw stateConflict(await deps.reload(mission), 'resume', 'only a paused mission can be resumed');
+  }
+  return deps.reload(mission);
 }
 
 function stateConflict(mission: MissionRecord, action: string, rule: string): ConflictError {

@@ -51,6 +51,9 @@ export interface MissionDetailParts {
   mission: MissionRecord;
   preview: string;
   missingSlots: string[];
+  /** Blueprint fields neither vocabulary knows (kept, shown) and what normalisation changed. */
+  unknownFields: string[];
+  notes: string[];
   executions: ExecutionRecord[];
   steps: StepResult[];
   healing: HealingRecommendation[];
@@ -67,7 +70,11 @@ export function mapMissionDetail(parts: MissionDetailParts) {
     preview: parts.preview,
     budget_usd: mission.budget_usd,
     approved_at: mission.approved_at,
+    schedule_policy: mission.policy,
+    consecutive_failures: mission.consecutive_failures,
     blueprint: JSON.parse(mission.blueprint_json) as Record<string, unknown>,
+    blueprint_unknown_fields: parts.unknownFields,
+    blueprint_notes: parts.notes,
     runs: parts.executions.map(mapExecution),
     steps: parts.steps.map(mapStep),
     healing: parts.healing,

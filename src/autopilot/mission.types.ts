@@ -1,5 +1,21 @@
 import type { ChatMessage } from '../llm/index.js';
-import type { ExecutionStatus, ExecutionTrigger, MissionStatus } from './autopilot.types.js';
+import type { ExecutionStatus, ExecutionTrigger, MissionStatus, OverlapPolicy } from './autopilot.types.js';
+
+/** How a recurring mission's ticks behave (docs/autopilot.md "Schedule policies"). */
+export interface SchedulePolicy {
+  /** IANA zone the cron is read in; null: UTC. */
+  timezone: string | null;
+  /** A tick during a running execution: `skip` it (recorded), `buffer_one` (run once right after) or `allow` (run alongside). */
+  overlap: OverlapPolicy;
+  /** After downtime, the newest missed tick runs once if it is at most this old; null: always. */
+  catchup_window_seconds: number | null;
+  /** A recurring mission pauses itself after this many failed executions in a row; null: it fails at once. */
+  pause_after_failures: number | null;
+  /** Each tick is delayed by a stable 0..jitter seconds (per mission and tick), spreading load. */
+  jitter_seconds: number;
+}
+
+export const DEFAULT_SCHEDULE_POLICY: SchedulePolicy = { timezone: null, overlap: 'skip', catchup_window_seconds: null, pause_after_failures: null, jitter_seconds: 0 };
 
 /** A mission as stored. */
 export interface MissionRecord {
@@ -19,6 +35,9 @@ export interface MissionRecord {
   created_at: string;
   updated_at: string;
   approved_at: string | null;
+  policy: SchedulePolicy;
+  /** Failed executions since the last completed one (pause_after_failures counts them). */
+  consecutive_failures: number;
 }
 
 /** One execution of a mission's graph ("run history" of the mission detail). */

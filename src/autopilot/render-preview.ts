@@ -13,7 +13,7 @@ export function renderPreview(blueprint: Blueprint, slots: Record<string, unknow
   if (names.length === 0) lines.push('  (none)');
   for (const name of names) {
     const spec = blueprint.slots.find((slot) => slot.name === name);
-    const value = name in slots ? formatSlot(slots[name]) : missing.includes(name) ? '(missing, required)' : '(not set)';
+    const value = name in slots ? formatSlot(slots[name]) : missing.includes(name) ? '(missing, required: approval is refused until it is set)' : '(not set: prompts get an empty value)';
     lines.push(`  ${name}${spec ? ` [${spec.type}]` : ''}: ${value}`);
   }
   const tools = [...new Set([...blueprint.tools_required, ...blueprint.agent_graph.nodes.flatMap((node) => node.tools)])];

@@ -10,11 +10,15 @@ export function stepOutputPlaceholder(nodeId: string): string {
   return `step_${nodeId}_output`;
 }
 
-/** Fills `{{name}}` from the variables; lists join with ", ", objects render as JSON, unknown names stay as written. */
-export function renderTemplate(template: string, variables: Record<string, unknown>): string {
+/**
+ * Fills `{{name}}` from the variables; lists join with ", ", objects render as JSON. Unknown names stay
+ * as written, or render empty with `missing: 'empty'` (what a model gets: never a raw placeholder).
+ */
+export function renderTemplate(template: string, variables: Record<string, unknown>, options: { missing?: 'keep' | 'empty' } = {}): string {
   return template.replace(PLACEHOLDER, (whole, name: string) => {
-    if (!Object.hasOwn(variables, name)) return whole;
+    if (!Object.hasOwn(variables, name)) return options.missing === 'empty' ? '' : whole;
     const value = variables[name];
+    if (value === null || value === undefined) return '';
     if (Array.isArray(value)) return value.map(String).join(', ');
     if (typeof value === 'object' && value !== null) return JSON.stringify(value);
     return String(value);

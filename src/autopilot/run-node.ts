@@ -89,7 +89,7 @@ function nodeAgent(deps: NodeRunDeps, request: NodeRunRequest): RegisteredAgent 
     capabilities: [],
     tools: request.node.tools,
     temperature: deps.settings.temperature,
-    max_iterations: deps.settings.maxIterations,
+    max_iterations: request.node.max_steps ?? deps.settings.maxIterations,
     a2a: false,
     max_cost_per_run_usd: request.remainingBudgetUsd,
     registered_at: deps.now(),

@@ -5,11 +5,11 @@ export type SlotCheck = { ok: true; value: unknown } | { ok: false; message: str
 
 const fail = (message: string): SlotCheck => ({ ok: false, message });
 
-/** Parses a 5-field cron expression with croner; throws with croner's reason when it is not one. */
-export function parseCron(expression: string): Cron {
+/** Parses a 5-field cron expression with croner (read in `timezone`, UTC by default); throws with croner's reason when it is not one. */
+export function parseCron(expression: string, timezone = 'UTC'): Cron {
   const fields = expression.trim().split(/\s+/);
   if (fields.length !== 5) throw new Error(`expected 5 cron fields (minute hour day month weekday), got ${fields.length}`);
-  return new Cron(fields.join(' '), { mode: '5-part', paused: true, timezone: 'UTC' });
+  return new Cron(fields.join(' '), { mode: '5-part', paused: true, timezone });
 }
 
 /** Checks a slot value (from JSON or from goal text) against its type and returns it in its typed form. */

@@ -7,6 +7,7 @@ import type { Blueprint } from './blueprint.schema.js';
 import { extractJsonObject } from './extract-json-object.js';
 import { assertEnabled } from './goal-router.js';
 import type { HostedBlueprints } from './hosted-blueprints.js';
+import type { LocalLibrary } from './local-library.js';
 import type { MissionService } from './mission.service.js';
 import type { MissionRecord } from './mission.types.js';
 import type { SlotExtractor } from './model-slot-extractor.js';
@@ -14,7 +15,9 @@ import { resolveGoalSlots } from './resolve-goal-slots.js';
 
 export interface SynthesisResult {
   mission: MissionRecord;
-  source: 'service' | 'model';
+  /** The hosted service wrote it, a local library blueprint fitted the goal, or autopilot.model wrote it. */
+  source: 'service' | 'local' | 'model';
+  /** The service's confidence, or the local blueprint's routing score. */
   confidence: number | null;
 }
 
@@ -22,6 +25,10 @@ export interface SynthesizerOptions {
   instances: AutopilotInstanceStore;
   hosted: HostedBlueprints;
   missions: MissionService;
+  /** Local blueprints: the best one at or above `minLocalScore` is used before the model writes one. */
+  local?: LocalLibrary;
+  /** autopilot.picker_threshold: a local blueprint weaker than a picker offer is not a fit. */
+  minLocalScore: number;
   parseBlueprint(text: string): Blueprint;
   /** `autopilot.model` and the client that reaches it; without them only the hosted service can synthesize. */
   model?: { client: ModelClient; ref: string };
@@ -38,8 +45,17 @@ interface Written {
   confidence: number | null;
 }
 
-/** Writes a blueprint for a goal: the hosted `generate` first (tiers anonymous/free), else the autopilot model. */
+/**
+ * Writes a blueprint for a goal: the hosted `generate` first (tiers anonymous/free), else the best local
+ * blueprint that fits the goal (slots filled from it), else the autopilot model.
+ */
 export function createSynthesizer(options: SynthesizerOptions): Synthesizer {
+  function fromLocal(goal: string): Written | undefined {
+    const best = options.local?.candidates(goal)[0];
+    if (!best || best.score < options.minLocalScore) return undefined;
+    return { blueprint: options.parseBlueprint(best.blueprint_json), json: best.blueprint_json, confidence: best.score };
+  }
+
   async function fromService(goal: string, projectId: string, tier: AutopilotTier): Promise<Written | { gap: string }> {
     const answer = await options.hosted.generate(goal, { project_id: projectId, available_tools: options.availableTools() }, tier);
     if (!answer.ok) return { gap: answer.reason };
@@ -53,7 +69,7 @@ export function createSynthesizer(options: SynthesizerOptions): Synthesizer {
 
   async function fromModel(goal: string, gap: string): Promise<Written> {
     if (!options.model) {
-      throw new UnavailableError(`No blueprint could be synthesized: the hosted service gave none (${gap}) and autopilot.model is not configured`, 'synthesis_unavailable');
+      throw new UnavailableError(`No blueprint could be synthesized: the hosted service gave none (${gap}), no local blueprint fits the goal and autopilot.model is not configured`, 'synthesis_unavailable');
     }
     let feedback = '';
     // Two attempts: the second one is told what was wrong with the first.
@@ -80,7 +96,9 @@ export function createSynthesizer(options: SynthesizerOptions): Synthesizer {
   return async (projectId, goal) => {
     const tier = await assertEnabled(options.instances);
     const hosted = await fromService(goal, projectId, tier);
-    const written = 'blueprint' in hosted ? { ...hosted, source: 'service' as const } : { ...(await fromModel(goal, hosted.gap)), source: 'model' as const };
+    const local = 'blueprint' in hosted ? undefined : fromLocal(goal);
+    const written: Written & { source: SynthesisResult['source'] } =
+      'blueprint' in hosted ? { ...hosted, source: 'service' } : local ? { ...local, source: 'local' } : { ...(await fromModel(goal, hosted.gap)), source: 'model' };
     const slots = await resolveGoalSlots(written.blueprint, goal, options.slotExtractor);
     const mission = await options.missions.createDraft(projectId, { blueprint: written.blueprint, blueprintJson: written.json, slots, goal });
     return { mission, source: written.source, confidence: written.confidence };

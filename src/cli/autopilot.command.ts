@@ -1,28 +1,18 @@
 import { Command, Option } from 'commander';
-import type { AutopilotStatus, CuratorOverview, HealingRecommendation, MissionDetail, MissionSummary, RoutingResult } from '../autopilot/index.js';
-import { callApi } from './api-client.js';
-import { printHealing, printMission, printRouting } from './autopilot-output.js';
+import type { AutopilotStatus, CuratorOverview, MissionSummary, RoutingResult } from '../autopilot/index.js';
+import { blueprintsCommand } from './autopilot-blueprints.command.js';
+import { call, verb, type Flags } from './autopilot-client.js';
 import { printCurator } from './autopilot-curator-output.js';
-import { clientSettings, withClientOptions, type ClientFlags } from './client-options.js';
+import { addDraftVerbs } from './autopilot-drafts.command.js';
+import { printRouting } from './autopilot-output.js';
+import { addRunVerbs } from './autopilot-runs.command.js';
 import { printObject, printRows } from './output.js';
 
-type Flags = ClientFlags & { project?: string };
-
-const BASE = '/api/v1/autopilot';
 const MISSION_COLUMNS = ['mission_id', 'status', 'blueprint_id', 'title', 'next_run_at'];
 
-/** Every autopilot verb shares the client options and --project (sent as X-Project-ID). */
-function verb(parent: Command, name: string, description: string): Command {
-  return withClientOptions(parent.command(name)).description(description).option('--project <project_id>', 'project to act in (X-Project-ID; default "default")');
-}
+const GOAL_EXAMPLE = '\nExample:\n  autopilot goal "Summarise the news every Monday at 9"\n  autopilot goal watch prices vendors=acme,globex schedule="0 9 * * 1"   (words are joined)';
 
-function call<T>(flags: Flags, method: string, path: string, body?: unknown): Promise<T> {
-  return callApi<T>(clientSettings(flags), method, `${BASE}${path}`, body, flags.project ? { 'x-project-id': flags.project } : {});
-}
-
-const missionPath = (id: string) => `/missions/${encodeURIComponent(id)}`;
-
-/** `autopilot status|enable|disable|goal|missions|show|approve|run|cancel` (spec 4.8); also `agent-gateway autopilot …`. */
+/** `autopilot status|enable|disable|goal|missions` (spec 4.8) and the verbs that reach a running mission; also `agent-gateway autopilot …`. */
 export function autopilotCommand(): Command {
   const autopilot = new Command('autopilot').description('Turn plain-English goals into scheduled missions').showHelpAfterError();
 
@@ -40,42 +30,19 @@ export function autopilotCommand(): Command {
   );
 
   verb(autopilot, 'goal', 'route a plain-English goal to a blueprint; key=value pairs fill slots')
-    .argument('<goal...>', 'the goal, e.g. watch prices vendors=acme,globex schedule="0 9 * * 1"')
+    .argument('<goal...>', 'the goal, quoted or as several words')
+    .addHelpText('after', GOAL_EXAMPLE)
     .action(async (words: string[], flags: Flags) => {
-      const result = await call<RoutingResult>(flags, 'POST', '/goal', { goal: words.join(' ') });
+      const goal = words.join(' ');
+      const result = await call<RoutingResult>(flags, 'POST', '/goal', { goal }, { goal });
       if (flags.json) console.log(JSON.stringify(result, null, 2));
-      else printRouting(result);
+      else printRouting(result, flags.project);
     });
 
   verb(autopilot, 'missions', "list the project's missions").action(async (flags: Flags) => {
     const missions = await call<MissionSummary[]>(flags, 'GET', '/missions');
     printRows(missions as unknown as Record<string, unknown>[], MISSION_COLUMNS, flags.json ?? false);
   });
-
-  verb(autopilot, 'show', 'show a mission: preview, runs, latest steps and healing recommendations')
-    .argument('<mission_id>')
-    .action(async (id: string, flags: Flags) => printDetail(await call<MissionDetail>(flags, 'GET', missionPath(id)), flags));
-
-  verb(autopilot, 'approve', 'approve a draft mission: it becomes scheduled')
-    .argument('<mission_id>')
-    .action(async (id: string, flags: Flags) => printDetail(await call<MissionDetail>(flags, 'POST', `${missionPath(id)}/approve`), flags));
-
-  verb(autopilot, 'run', 'run a scheduled mission now')
-    .argument('<mission_id>')
-    .action(async (id: string, flags: Flags) => printDetail(await call<MissionDetail>(flags, 'POST', `${missionPath(id)}/run`), flags));
-
-  verb(autopilot, 'cancel', 'cancel a mission (no effect once completed or failed)')
-    .argument('<mission_id>')
-    .action(async (id: string, flags: Flags) => printObject(await call(flags, 'DELETE', missionPath(id)), flags.json ?? false));
-
-  verb(autopilot, 'healing', "show a mission's recommended actions")
-    .argument('<mission_id>')
-    .action(async (id: string, flags: Flags) => {
-      const healing = await call<HealingRecommendation[]>(flags, 'GET', `${missionPath(id)}/healing`);
-      if (flags.json) console.log(JSON.stringify(healing, null, 2));
-      else if (healing.length === 0) console.log('No recommendations.');
-      else printHealing(healing);
-    });
 
   verb(autopilot, 'curator', 'show curated datasets, fine-tune jobs and the active model per dataset').action(async (flags: Flags) => {
     const overview = await call<CuratorOverview>(flags, 'GET', '/curator');
@@ -87,12 +54,11 @@ export function autopilotCommand(): Command {
     .argument('<dataset>')
     .action(async (dataset: string, flags: Flags) => printObject(await call(flags, 'POST', '/models/rollback', { dataset }), flags.json ?? false));
 
+  addDraftVerbs(autopilot);
+  addRunVerbs(autopilot);
+  autopilot.addCommand(blueprintsCommand(verb, call as Parameters<typeof blueprintsCommand>[1]));
+  autopilot.addHelpText('after', `\nA first mission, offline:\n  autopilot enable --tier skip\n  autopilot goal "Summarise the news every Monday at 9"\n  autopilot synthesize "Summarise the news every Monday at 9"\n  autopilot approve <mission_id>\n  autopilot run <mission_id> --wait`);
   return autopilot;
-}
-
-function printDetail(mission: MissionDetail, flags: Flags): void {
-  if (flags.json) console.log(JSON.stringify(mission, null, 2));
-  else printMission(mission);
 }
 
 function formatQuota(quota: Record<string, string | number>): string {

@@ -50,7 +50,9 @@ const AUTOPILOT_DEFAULTS = {
   scheduler_poll_ms: 15_000,
   node_max_iterations: 8,
   node_temperature: 0.2,
+  bundled_blueprints: true,
   fine_tune: FINE_TUNE_DEFAULTS,
+  auto_heal: { enabled: false, max_per_mission: 2 },
 };
 
 /** The `autopilot:` section: hosted blueprint service, routing thresholds, the autopilot model and scheduling. */
@@ -71,6 +73,10 @@ export const autopilotSchema = z
     /** How long past its TTL a cached answer may still stand in while the service is down or out of quota. */
     cache_stale_seconds: z.number().int().min(0).default(AUTOPILOT_DEFAULTS.cache_stale_seconds),
     request_timeout_ms: z.number().int().positive().default(AUTOPILOT_DEFAULTS.request_timeout_ms),
+    /** The operator's own blueprints (*.json, *.yaml): validated at start-up, ranked with the bundled library (config/blueprints/). */
+    blueprints_dir: z.string().min(1).optional(),
+    /** false: leave the bundled blueprint library out (the operator's directory is still read). */
+    bundled_blueprints: z.boolean().default(true),
     /** `<provider>/<model>` for slot extraction, synthesis and nodes without a model of their own. */
     model: z.string().regex(/^[^/]+\/.+$/, 'model is "<provider>/<model id>"').optional(),
     /** How often the scheduler looks for due missions; 0 turns background polling off. */
@@ -78,6 +84,8 @@ export const autopilotSchema = z
     node_max_iterations: z.number().int().min(1).max(100).default(AUTOPILOT_DEFAULTS.node_max_iterations),
     node_temperature: z.number().min(0).max(2).default(AUTOPILOT_DEFAULTS.node_temperature),
     fine_tune: fineTuneSchema,
+    /** Opt-in: apply healing actions marked safe (a retry of a transient upstream error) without an operator, at most max_per_mission times in a row. */
+    auto_heal: z.strictObject({ enabled: z.boolean().default(false), max_per_mission: z.number().int().min(1).max(20).default(2) }).default({ enabled: false, max_per_mission: 2 }),
   })
   .superRefine((section, ctx) => {
     if (section.auto_route_threshold <= section.picker_threshold) {

@@ -29,6 +29,16 @@ export interface Database {
   curator_samples: CuratorSamplesTable;
   fine_tune_jobs: FineTuneJobsTable;
   model_activations: ModelActivationsTable;
+  autopilot_pickers: AutopilotPickersTable;
+}
+
+/** The last picker shown in a project: `autopilot pick <n>` chooses from it. */
+export interface AutopilotPickersTable {
+  project_id: string;
+  goal: string;
+  /** JSON array of {blueprint_json, score, source}, best first. */
+  candidates: string;
+  created_at: string;
 }
 
 export interface AgentsTable {
@@ -220,7 +230,7 @@ export interface MissionsTable {
   slots: string;
   goal: string | null;
   title: string;
-  status: 'draft' | 'scheduled' | 'running' | 'completed' | 'failed' | 'cancelled';
+  status: 'draft' | 'scheduled' | 'running' | 'paused' | 'completed' | 'failed' | 'cancelled';
   /** 5-field cron expression of a recurring mission. */
   schedule: string | null;
   next_run_at: string | null;
@@ -228,6 +238,13 @@ export interface MissionsTable {
   created_at: string;
   updated_at: string;
   approved_at: string | null;
+  /** IANA time zone the cron is read in; null: UTC. */
+  timezone: ColumnType<string | null, string | null | undefined, string | null>;
+  overlap: ColumnType<'skip' | 'buffer_one' | 'allow', 'skip' | 'buffer_one' | 'allow' | undefined, 'skip' | 'buffer_one' | 'allow'>;
+  catchup_window_seconds: ColumnType<number | null, number | null | undefined, number | null>;
+  pause_after_failures: ColumnType<number | null, number | null | undefined, number | null>;
+  jitter_seconds: ColumnType<number, number | undefined, number>;
+  consecutive_failures: ColumnType<number, number | undefined, number>;
 }
 
 /** One execution of a mission's graph. */
@@ -238,10 +255,10 @@ export interface MissionExecutionsTable {
   blueprint_id: string;
   /** 1 for the mission's first execution, then 2, 3, … */
   attempt: number;
-  trigger: 'approve' | 'schedule' | 'manual';
+  trigger: 'approve' | 'schedule' | 'manual' | 'heal' | 'auto_heal';
   /** The tick this execution serves (schedule), unique per mission. */
   scheduled_for: string | null;
-  status: 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+  status: 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted' | 'skipped';
   started_at: string;
   finished_at: string | null;
   duration_ms: number | null;

@@ -97,7 +97,8 @@ describe('the autopilot command line against a running server', () => {
     await settle(h);
     const shown = await autopilot('show', id, '--project', 'cli');
     expect(shown.stdout).toContain('status: failed');
-    expect(shown.stdout).toContain('Recommended actions (not applied automatically):');
+    expect(shown.stdout).toContain('Recommended actions:');
+    expect(shown.stdout).toContain(`apply: autopilot heal ${id} upstream.retry_with_backoff   (retry_step, safe)`);
     expect(shown.stdout).toContain('[warning] retry_with_backoff (upstream)');
     expect((await autopilot('healing', id, '--project', 'cli')).stdout).toContain('retry_with_backoff');
   });

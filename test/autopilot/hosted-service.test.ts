@@ -70,12 +70,12 @@ describe('the hosted blueprint service client', () => {
     expect(stale.body).toEqual(first.body);
     expect(h.service.calls('/v1/blueprints/retrieve').at(-1)?.body.goal).toBe('quota goal');
     h.clock.advance(600_000);
-    expect((await goal('quota goal')).body).toEqual({ kind: 'synthesis_needed', goal: 'quota goal', reason: 'quota_exceeded' });
+    expect((await goal('quota goal')).body).toEqual({ kind: 'synthesis_needed', goal: 'quota goal', reason: 'quota_exceeded', skipped: [] });
   });
 
   it('answers synthesis_needed on 429 without a cached answer', async () => {
     h.service.mode = 'quota';
-    expect(await goal('no cache and no quota')).toEqual({ status: 200, body: { kind: 'synthesis_needed', goal: 'no cache and no quota', reason: 'quota_exceeded' } });
+    expect(await goal('no cache and no quota')).toEqual({ status: 200, body: { kind: 'synthesis_needed', goal: 'no cache and no quota', reason: 'quota_exceeded', skipped: [] } });
     h.service.mode = 'up';
   });
 
@@ -90,7 +90,7 @@ describe('the hosted blueprint service client', () => {
   it('tier skip never calls the service', async () => {
     await h.api('POST', '/enable', { tier: 'skip' });
     const before = h.service.requests.length;
-    expect((await goal('skip tier goal')).body).toEqual({ kind: 'synthesis_needed', goal: 'skip tier goal', reason: 'tier_skip' });
+    expect((await goal('skip tier goal')).body).toEqual({ kind: 'synthesis_needed', goal: 'skip tier goal', reason: 'tier_skip', skipped: [] });
     expect(h.service.requests.length).toBe(before);
     await h.api('POST', '/enable', { tier: 'anonymous' });
   });
@@ -102,7 +102,7 @@ describe('without a configured service', () => {
     try {
       await bare.api('POST', '/enable', { tier: 'free' });
       expect((await bare.api('GET', '/status')).body.service_url).toBeNull();
-      expect((await bare.api('POST', '/goal', { goal: 'anything' })).body).toEqual({ kind: 'synthesis_needed', goal: 'anything', reason: 'not_configured' });
+      expect((await bare.api('POST', '/goal', { goal: 'anything' })).body).toEqual({ kind: 'synthesis_needed', goal: 'anything', reason: 'not_configured', skipped: [] });
       expect(bare.service.requests).toHaveLength(0);
     } finally {
       await bare.stop();

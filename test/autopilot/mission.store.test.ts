@@ -23,6 +23,8 @@ const mission = (id: string, overrides: Partial<MissionRecord> = {}): MissionRec
   created_at: AT,
   updated_at: AT,
   approved_at: AT,
+  policy: { timezone: null, overlap: 'skip', catchup_window_seconds: null, pause_after_failures: null, jitter_seconds: 0 },
+  consecutive_failures: 0,
   ...overrides,
 });
 

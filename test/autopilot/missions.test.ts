@@ -51,7 +51,7 @@ describe('missions: creation and project scoping', () => {
       [{ ...ONE_OFF_REPORT, agent_graph: { ...ONE_OFF_REPORT.agent_graph, edges: [['draft', 'ghost']] } }, 'blueprint_json.agent_graph.edges[0][1]'],
       [cyclic, 'blueprint_json.agent_graph.edges[1][1]'],
       [{ ...ONE_OFF_REPORT, tools_required: ['teleport'] }, 'blueprint_json.tools_required[0]'],
-      [{ ...ONE_OFF_REPORT, title: undefined }, 'blueprint_json.title'],
+      [{ ...ONE_OFF_REPORT, agent_graph: undefined }, 'blueprint_json.agent_graph'],
     ];
     for (const [blueprint, field] of cases) {
       const answer = await h.api('POST', '/missions', { blueprint_json: json(blueprint), slots: { topic: 'x' } });
@@ -83,13 +83,14 @@ describe('mission transitions', () => {
     expect(again.body.error).toMatchObject({ code: 'invalid_mission_state', status: 'scheduled' });
   });
 
-  it('refuses to approve a draft that lacks required slots (409 missing_slots)', async () => {
+  it('refuses to approve a draft that lacks required slots (400 missing_slots naming the slot)', async () => {
     const mission = await draft(undefined, VENDOR_WATCH, { vendors: ['acme'] });
     expect(mission.missing_slots).toEqual(['schedule']);
-    expect(mission.preview).toContain('schedule [cron]: (missing, required)');
+    expect(mission.preview).toContain('schedule [cron]: (missing, required');
     const answer = await h.api('POST', `/missions/${mission.mission_id}/approve`);
-    expect(answer.status).toBe(409);
-    expect(answer.body.error).toMatchObject({ code: 'missing_slots', missing_slots: ['schedule'] });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ code: 'missing_slots', param: 'slots.schedule', missing_slots: ['schedule'] });
+    expect(answer.body.error.message).toContain('"schedule"');
   });
 
   it('DELETE cancels a draft or a scheduled mission; a cancelled one cannot be approved or run', async () => {

@@ -57,7 +57,7 @@ describe('goal routing at and around the thresholds (0.85 / 0.65)', () => {
   });
 
   it('answers synthesis_needed with the goal when the service has no candidates', async () => {
-    expect(await route([], 'nothing matches this')).toEqual({ kind: 'synthesis_needed', goal: 'nothing matches this', reason: 'no_candidates' });
+    expect(await route([], 'xyzzy plugh')).toEqual({ kind: 'synthesis_needed', goal: 'xyzzy plugh', reason: 'no_candidates', skipped: [] });
   });
 
   it('skips candidates this installation cannot run (unknown tools)', async () => {

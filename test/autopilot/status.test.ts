@@ -36,7 +36,7 @@ describe('autopilot status and tiers', () => {
     expect(refused.body.error.code).toBe('autopilot_disabled');
     expect((await h.api('POST', '/missions', { blueprint_json: '{}' })).status).toBe(409);
     await h.api('POST', '/enable', { tier: 'skip' });
-    expect((await h.api('POST', '/goal', { goal: 'watch prices' })).body).toEqual({ kind: 'synthesis_needed', goal: 'watch prices', reason: 'tier_skip' });
+    expect((await h.api('POST', '/goal', { goal: 'watch prices' })).body).toEqual({ kind: 'synthesis_needed', goal: 'watch prices', reason: 'tier_skip', skipped: [] });
   });
 
   it('is for operators only: no credentials 401, the service_auth cookie works, access tokens get 403', async () => {

@@ -12,6 +12,7 @@ import * as learningLoop from './2026-11-22-010-learning-loop.js';
 import * as inbox from './2026-11-24-001-inbox.js';
 import * as sourceLeases from './2026-11-24-002-source-leases.js';
 import * as ownership from './2026-11-24-003-ownership.js';
+import * as autopilotPickers from './2026-11-24-004-autopilot.js';
 import * as budgetLedger from './2026-11-24-005-budget-ledger.js';
 
 /** Every migration in order. Names sort by date; a new one is appended, never edited once released. */
@@ -29,5 +30,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-001-inbox': inbox,
   '2026-11-24-002-source-leases': sourceLeases,
   '2026-11-24-003-ownership': ownership,
+  '2026-11-24-004-autopilot': autopilotPickers,
   '2026-11-24-005-budget-ledger': budgetLedger,
 };

@@ -1,0 +1,27 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAutopilot, type AutopilotHarness } from './autopilot-harness.js';
+
+let h: AutopilotHarness;
+beforeAll(async () => {
+  h = await startAutopilot();
+});
+afterAll(() => h.stop());
+
+describe('the OpenAPI document of the autopilot routes', () => {
+  it('declares the X-Project-ID header on every autopilot route', async () => {
+    const document = (await (await fetch(`${h.url}/openapi.json`)).json()) as { paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>> };
+    const operations = Object.entries(document.paths)
+      .filter(([path]) => path.startsWith('/api/v1/autopilot'))
+      .flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ route: `${method.toUpperCase()} ${path}`, operation })));
+    expect(operations.length).toBeGreaterThan(20);
+    for (const { route, operation } of operations) {
+      expect(operation.parameters?.some((parameter) => parameter.in === 'header' && parameter.name === 'x-project-id'), route).toBe(true);
+    }
+  });
+
+  it('still answers 400 invalid_project_id for a bad header', async () => {
+    const answer = await h.api('GET', '/missions', undefined, { project: '../etc' });
+    expect(answer.status).toBe(400);
+    expect(answer.body.error.code).toBe('invalid_project_id');
+  });
+});
