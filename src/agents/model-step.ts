@@ -1,11 +1,17 @@
 import { UpstreamError } from '../errors.js';
-import type { ChatMessage, ModelStreamPart } from '../llm/index.js';
+import { estimateUsage, type ChatMessage, type ModelStreamPart, type ToolCall, type Usage } from '../llm/index.js';
 import { describeError, type RunContext } from './run-context.js';
 import { createOutputScreen, type OutputScreen } from './run-guardrails.js';
 import type { OpenStep, StepCharge } from './run-recorder.js';
 import type { ModelPromptLog } from './run.types.js';
 
 export type ModelStepResult = Extract<ModelStreamPart, { type: 'end' }>;
+
+/** What the model said before its call ended, as received (before the guardrails). */
+interface Received {
+  raw: string;
+  toolCalls: ToolCall[];
+}
 
 /**
  * One streamed model call: text deltas pass the output guardrails and become events as they are
@@ -19,17 +25,15 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
   ctx.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'model' });
   const log = createPromptLog(ctx, messages);
   const screen = createOutputScreen(ctx.guardrails, ctx.reporter.flag);
+  const received: Received = { raw: '', toolCalls: [] };
   let end: ModelStepResult;
-  let raw: string;
   try {
-    ({ end, raw } = await streamCall(ctx, messages, step, log, screen));
+    end = await streamCall(ctx, messages, step, log, screen, received);
   } catch (error) {
-    const callMs = performance.now() - step.startedMs;
-    ctx.timing.upstreamMs += callMs;
-    const charge = ctx.recorder.end(step, { status: 'failed', promptLog: { ...log, error: describeError(error) } });
-    reportUsage(ctx, step, log, callMs, charge, undefined);
+    await endFailedStep(ctx, messages, step, log, received, error);
     throw error;
   }
+  const { raw } = received;
   const callMs = performance.now() - step.startedMs;
   const screened = screen.finish(raw);
   release(ctx, step, log, screened.text);
@@ -44,12 +48,27 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
   });
   const charge = ctx.recorder.end(step, { status: 'completed', usage: end.usage, promptLog: log });
   await ctx.budget?.charge(charge.costUsd);
-  reportUsage(ctx, step, log, callMs, charge, end);
+  reportUsage(ctx, step, log, callMs, charge, end.usage, 'ok');
   return result;
 }
 
-/** The call's end part and its whole text as the model said it (before the guardrails). */
-async function streamCall(ctx: RunContext, messages: ChatMessage[], step: OpenStep, log: ModelPromptLog, screen: OutputScreen): Promise<{ end: ModelStepResult; raw: string }> {
+/**
+ * A call that broke (client gone, operator cancel, upstream dropped) still cost what the upstream
+ * produced: once any part arrived, the prompt and the received text are counted, estimated, priced,
+ * charged and reported. A call that failed before its first part (refused, unreachable) is not billed.
+ */
+async function endFailedStep(ctx: RunContext, messages: ChatMessage[], step: OpenStep, log: ModelPromptLog, received: Received, error: unknown): Promise<void> {
+  const callMs = performance.now() - step.startedMs;
+  ctx.timing.upstreamMs += callMs;
+  const usage = log.ttft_ms === null ? undefined : estimateUsage({ messages, tools: ctx.toolDefinitions, text: received.raw, toolCalls: received.toolCalls });
+  const promptLog = { ...log, error: describeError(error), ...(usage && { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, usage_estimated: true }) };
+  const charge = ctx.recorder.end(step, { status: 'failed', usage, promptLog });
+  reportUsage(ctx, step, log, callMs, charge, usage, 'error');
+  if (usage) await ctx.budget?.charge(charge.costUsd);
+}
+
+/** The call's end part; `received` keeps what arrived, so a call that breaks can still be counted. */
+async function streamCall(ctx: RunContext, messages: ChatMessage[], step: OpenStep, log: ModelPromptLog, screen: OutputScreen, received: Received): Promise<ModelStepResult> {
   const stream = ctx.models.stream({
     model: ctx.agent.model,
     messages,
@@ -59,16 +78,16 @@ async function streamCall(ctx: RunContext, messages: ChatMessage[], step: OpenSt
     signal: ctx.control.signal,
   });
   let end: ModelStepResult | undefined;
-  let raw = '';
   for await (const part of stream) {
     log.ttft_ms ??= Math.round(performance.now() - step.startedMs);
     if (part.type === 'text-delta') {
-      raw += part.delta;
+      received.raw += part.delta;
       release(ctx, step, log, screen.push(part.delta));
-    } else if (part.type === 'end') end = part;
+    } else if (part.type === 'tool-call') received.toolCalls.push(part.toolCall);
+    else end = part;
   }
   if (!end) throw new UpstreamError({ message: 'The model stream ended without a final part', retryable: false });
-  return { end, raw };
+  return end;
 }
 
 /** Text the guardrails let out: published, and kept as the step's (and the run's) answer. */
@@ -79,18 +98,18 @@ function release(ctx: RunContext, step: OpenStep, log: ModelPromptLog, text: str
   ctx.emit({ type: 'text-delta', delta: text });
 }
 
-function reportUsage(ctx: RunContext, step: OpenStep, log: ModelPromptLog, callMs: number, charge: StepCharge, end: ModelStepResult | undefined): void {
+function reportUsage(ctx: RunContext, step: OpenStep, log: ModelPromptLog, callMs: number, charge: StepCharge, usage: Usage | undefined, status: 'ok' | 'error'): void {
   ctx.reporter.usage({
     step_id: step.stepId,
-    input_tokens: end?.usage.inputTokens ?? 0,
-    output_tokens: end?.usage.outputTokens ?? 0,
-    cached_tokens: end?.usage.cachedInputTokens ?? 0,
+    input_tokens: usage?.inputTokens ?? 0,
+    output_tokens: usage?.outputTokens ?? 0,
+    cached_tokens: usage?.cachedInputTokens ?? 0,
     cost_usd: charge.costUsd,
     latency_ms: Math.round(callMs),
     ttft_ms: log.ttft_ms,
-    status: end ? 'ok' : 'error',
+    status,
     priced: charge.priced,
-    estimated: end?.usage.estimated ?? false,
+    estimated: usage?.estimated ?? false,
   });
 }
 

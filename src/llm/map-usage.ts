@@ -20,3 +20,8 @@ export function mapUsage(usage: ReportedUsage | undefined, context: UsageContext
     estimated: reportedInput === undefined || reportedOutput === undefined,
   };
 }
+
+/** Counts a call's tokens locally, marked estimated: for a call that broke before the provider reported any. */
+export function estimateUsage(context: UsageContext): Usage {
+  return mapUsage(undefined, context);
+}
