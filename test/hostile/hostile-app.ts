@@ -49,7 +49,7 @@ export interface HostileApp {
   url: string;
   document: OpenApiDocument;
   /** Creates an access token through the API, as an operator would. */
-  createToken(agentName: string, scopes: string[]): Promise<{ token: string; token_id: string }>;
+  createToken(agentName: string, scopes: string[], expiresInSeconds?: number): Promise<{ token: string; token_id: string }>;
   stop(): Promise<void>;
 }
 
@@ -86,11 +86,11 @@ export async function startHostileApp(): Promise<HostileApp> {
     upstream,
     url: app.url,
     document,
-    async createToken(agentName, scopes) {
+    async createToken(agentName, scopes, expiresInSeconds) {
       const response = await fetch(`${app.url}/gateway/tokens`, {
         method: 'POST',
         headers: { ...OPERATOR, 'content-type': 'application/json' },
-        body: JSON.stringify({ agent_name: agentName, scopes }),
+        body: JSON.stringify({ agent_name: agentName, scopes, ...(expiresInSeconds ? { expires_in_seconds: expiresInSeconds } : {}) }),
       });
       if (response.status !== 201 && response.status !== 200) throw new Error(`token creation answered ${response.status}: ${await response.text()}`);
       return (await response.json()) as { token: string; token_id: string };
