@@ -87,6 +87,9 @@ const lines: string[] = [
   '`{"error": {"type", "code", "message"}}` (see docs/decisions.md for the status codes), except on the A2A',
   'JSON-RPC endpoint, which answers with JSON-RPC errors. Each route\'s "Auth" line is read from the running',
   'server: operator credentials are an API key or a JWT; access tokens (`sat-…`) work only where a scope is named.',
+  'Credentials go in `Authorization: Bearer …`, `X-API-Key: …`, or the `service_auth` cookie (a browser\'s; its',
+  'state changes also need a JSON body and an allowed `Origin`). Autopilot routes take the project in `X-Project-ID`',
+  '(default `default`).',
   '',
 ];
 for (const [path, methods] of Object.entries(document.paths).sort(([a], [b]) => a.localeCompare(b))) {

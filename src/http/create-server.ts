@@ -94,9 +94,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'JWT, API key or sat- access token' },
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
+          // Spec section 5: autopilot routes (and every operator route) also take the service_auth cookie.
+          serviceAuth: { type: 'apiKey', in: 'cookie', name: 'service_auth', description: 'A JWT or API key in a cookie; state changes also need a JSON body and an allowed Origin' },
         },
       },
-      security: [{ bearer: [] }, { apiKey: [] }],
+      security: [{ bearer: [] }, { apiKey: [] }, { serviceAuth: [] }],
     },
     transform: jsonSchemaTransform,
   });

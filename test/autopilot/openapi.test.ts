@@ -19,6 +19,12 @@ describe('the OpenAPI document of the autopilot routes', () => {
     }
   });
 
+  it('declares the service_auth cookie as a way to authenticate (spec section 5)', async () => {
+    const document = (await (await fetch(`${h.url}/openapi.json`)).json()) as { components: { securitySchemes: Record<string, unknown> }; security: Record<string, unknown>[] };
+    expect(document.components.securitySchemes.serviceAuth).toMatchObject({ type: 'apiKey', in: 'cookie', name: 'service_auth' });
+    expect(document.security).toContainEqual({ serviceAuth: [] });
+  });
+
   it('still answers 400 invalid_project_id for a bad header', async () => {
     const answer = await h.api('GET', '/missions', undefined, { project: '../etc' });
     expect(answer.status).toBe(400);
