@@ -47,13 +47,6 @@ export const KNOWN_FAILURES: KnownFailure[] = [
       return answer.status === 400 && problems.length > 0 && problems.every((problem) => /^body\.[\w.]+: Invalid input$/.test(problem));
     },
   },
-  {
-    operation: 'GET /agui/ws',
-    defect:
-      'GET /agui/ws: the documented query schema is not enforced on plain HTTP: ?format=bogus (enum "agui" | "simple") or an over-long ' +
-      '?session_id= is not a 400 naming the parameter; the route goes on to answer 400 missing_run_id, or 404 run_not_found with a run_id',
-    matches: (request, answer) => request.invalidField !== undefined && /"code":"(missing_run_id|run_not_found)"/.test(answer.text),
-  },
 ];
 
 /** Hits per defect in this run, printed at the end so the allow-list never hides silently. */

@@ -31,6 +31,8 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { age
     },
     // preValidation runs before the auth preHandler, so an unknown run or agent is a 404 and a token is never spent on it.
     preValidation: async (request) => {
+      // A query the schema refuses is left to the validation that follows: 400 naming the parameter.
+      if (!wsQuery.safeParse(request.query).success) return;
       const query = request.query as WsQuery;
       if (request.ws) {
         const principal = request.principal;
