@@ -32,19 +32,12 @@ async function burstIsHandledOnceEach(dialect: Dialect, delayMs: number, count: 
   }
 }
 
-// 100 ms handlers as the issue describes them for a burst of 200 (5 s at concurrency 4); the burst of
-// 1,000 uses 10 ms handlers, so it takes about 3 s of upstream time instead of 25 s on each engine.
+// The issue's case: 1,000 deliveries, 100 ms handlers, concurrency 4 (at least 25 s of upstream time per engine).
 for (const dialect of await dialects()) {
   describe.skipIf(dialect.skip)(`bursts of signed webhooks into one process on ${dialect.name}, concurrency ${CONCURRENCY}`, () => {
-    it('handles 200 deliveries with 100 ms handlers, each once, never more than 4 at a time', async () => {
-      expect(await burstIsHandledOnceEach(dialect, 100, 200)).toBe(CONCURRENCY);
-    }, 90_000);
-
-    it('handles 1,000 deliveries with 10 ms handlers, each once, never more than 4 at a time', async () => {
-      const peak = await burstIsHandledOnceEach(dialect, 10, 1_000);
-      expect(peak).toBeLessThanOrEqual(CONCURRENCY);
-      expect(peak).toBeGreaterThan(1);
-    }, 90_000);
+    it('handles 1,000 deliveries with 100 ms handlers, each once, never more than 4 at a time', async () => {
+      expect(await burstIsHandledOnceEach(dialect, 100, 1_000)).toBe(CONCURRENCY);
+    }, 120_000);
 
     it('stores and runs once a delivery that arrives 50 times at once (a sender retrying in a burst)', async () => {
       const database = await dialect.create();
