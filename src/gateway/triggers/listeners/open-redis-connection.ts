@@ -1,6 +1,6 @@
-import { Redis } from 'ioredis';
 import type { ListenerConfig } from '../../../config/index.js';
-import { asError, closeSignal, type OpenConnection } from './listener-connection.js';
+import { asError, type OpenConnection } from './listener-connection.js';
+import { openListenerRedis } from './open-listener-redis.js';
 
 type RedisListener = Extract<ListenerConfig, { source: 'redis' }>;
 
@@ -9,21 +9,7 @@ type RedisListener = Extract<ListenerConfig, { source: 'redis' }>;
  * absent subscribers, so messages published while disconnected are lost: Redis gives at-most-once.
  */
 export const openRedisConnection: OpenConnection<RedisListener> = async ({ listener, deliver, logger }) => {
-  const redis = new Redis(listener.url, {
-    lazyConnect: true,
-    // The listener reconnects with its own backoff and state; ioredis must not retry behind its back.
-    retryStrategy: () => null,
-    autoResubscribe: false,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 10_000,
-    connectionName: `agent-gateway:listener:${listener.name}`,
-  });
-  const { closed, settle } = closeSignal();
-  let lastError: Error | undefined;
-  redis.on('error', (error: Error) => {
-    lastError = error;
-  });
-  redis.once('end', () => settle(lastError ?? new Error('redis connection closed')));
+  const { redis, closed, lastError } = openListenerRedis(listener.url, listener.name, { autoResubscribe: false });
 
   const onMessage = (message: Buffer) => {
     deliver({ body: message }).catch((error: unknown) => logger.error({ trigger: `listener:${listener.name}`, err: error }, 'redis message could not be stored and is lost'));
@@ -37,7 +23,7 @@ export const openRedisConnection: OpenConnection<RedisListener> = async ({ liste
     else await redis.psubscribe(listener.pattern!);
   } catch (error) {
     redis.disconnect();
-    throw asError(lastError ?? error, 'redis connection failed');
+    throw asError(lastError() ?? error, 'redis connection failed');
   }
   return {
     closed,

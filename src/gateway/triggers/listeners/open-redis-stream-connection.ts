@@ -1,6 +1,7 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { ListenerConfig } from '../../../config/index.js';
-import { asError, closeSignal, type Deliver, type OpenConnection } from './listener-connection.js';
+import { asError, type Deliver, type OpenConnection } from './listener-connection.js';
+import { openListenerRedis } from './open-listener-redis.js';
 
 type RedisStreamListener = Extract<ListenerConfig, { source: 'redis-stream' }>;
 
@@ -14,20 +15,7 @@ type StreamEntry = [id: string, fields: string[] | null];
  * another replica after claim_idle_seconds (XAUTOCLAIM). The entry id dedupes a second delivery.
  */
 export const openRedisStreamConnection: OpenConnection<RedisStreamListener> = async ({ listener, deliver, logger, replicaId }) => {
-  const redis = new Redis(listener.url, {
-    lazyConnect: true,
-    // The listener reconnects with its own backoff and state; ioredis must not retry behind its back.
-    retryStrategy: () => null,
-    maxRetriesPerRequest: 0,
-    connectTimeout: 10_000,
-    connectionName: `agent-gateway:listener:${listener.name}`,
-  });
-  const { closed, settle } = closeSignal();
-  let lastError: Error | undefined;
-  redis.on('error', (error: Error) => {
-    lastError = error;
-  });
-  redis.once('end', () => settle(lastError ?? new Error('redis connection closed')));
+  const { redis, closed, lastError, fail } = openListenerRedis(listener.url, listener.name);
   const group = listener.group ?? `agent-gateway-${listener.name}`;
 
   try {
@@ -38,12 +26,12 @@ export const openRedisStreamConnection: OpenConnection<RedisStreamListener> = as
     });
   } catch (error) {
     redis.disconnect();
-    throw asError(lastError ?? error, 'redis connection failed');
+    throw asError(lastError() ?? error, 'redis connection failed');
   }
 
   const reader = createStreamReader(redis, listener, group, replicaId, deliver);
   void reader.run().catch((error: unknown) => {
-    lastError = asError(error, 'redis stream read failed');
+    fail(asError(error, 'redis stream read failed'));
     if (!reader.stopping) logger.error({ trigger: `listener:${listener.name}`, err: error }, 'redis stream read or store failed; reconnecting (unacknowledged entries stay pending and are read again)');
     redis.disconnect();
   });
