@@ -38,10 +38,17 @@ export const toNanos = (usd: number): number => Math.round(usd * 1e9);
 
 export function createBudgetLedger(store: BudgetQueries): BudgetLedger {
   const usedUp = (account: BudgetAccount) => new BudgetExceededError(`The ${account.label} ($${account.limitUsd}) is used up`);
+  // Accounts are never removed: once one exists, later admissions skip the look-up (one query less per run).
+  const opened = new Set<string>();
+  async function open(account: BudgetAccount): Promise<void> {
+    if (opened.has(account.key)) return;
+    await store.openBudgetAccount(account.key, async () => toNanos(await account.loadSpent()));
+    opened.add(account.key);
+  }
 
   return {
     async admit(runId, accounts, estimateUsd) {
-      await Promise.all(accounts.map((account) => store.openBudgetAccount(account.key, async () => toNanos(await account.loadSpent()))));
+      await Promise.all(accounts.map(open));
       const limits = accounts.map((account) => ({ key: account.key, limitNanos: toNanos(account.limitUsd) }));
       const refused = await store.reserveBudget(runId, limits, toNanos(estimateUsd));
       if (refused !== undefined) throw usedUp(accounts.find((account) => account.key === refused)!);

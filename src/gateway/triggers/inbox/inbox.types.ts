@@ -1,4 +1,5 @@
-import type { InboxSourceKind, InboxStatus } from '../../../db/index.js';
+import type { Selectable } from 'kysely';
+import type { InboxItemsTable, InboxSourceKind, InboxStatus } from '../../../db/index.js';
 
 export type { InboxSourceKind, InboxStatus };
 
@@ -9,23 +10,11 @@ export interface SourceRef {
 }
 
 /** A stored inbox item as the rest of the service sees it: JSON columns parsed, claim columns hidden. */
-export interface InboxItem {
-  item_id: string;
-  source_kind: InboxSourceKind;
-  source_name: string;
-  event: string;
-  dedupe_key: string | null;
-  payload: string;
+export type InboxItem = Omit<Selectable<InboxItemsTable>, 'locked_by' | 'locked_until' | 'headers' | 'run_ids' | 'completed_handlers'> & {
   headers: Record<string, string>;
-  status: InboxStatus;
-  attempts: number;
-  next_attempt_at: string;
-  last_error: string | null;
-  received_at: string;
-  finished_at: string | null;
   run_ids: string[];
   completed_handlers: string[];
-}
+};
 
 export type NewInboxItem = Pick<InboxItem, 'item_id' | 'source_kind' | 'source_name' | 'event' | 'dedupe_key' | 'payload' | 'received_at'> & {
   headers?: Record<string, string>;
