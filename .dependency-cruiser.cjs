@@ -64,7 +64,10 @@ module.exports = {
       name: 'fastify-only-in-http-and-routes',
       severity: 'error',
       from: { path: '^src/', pathNot: ['^src/http/', '\\.routes\\.ts$', '^src/app\\.ts$'] },
-      to: { dependencyTypesNot: ['type-only'], path: 'node_modules/(fastify|@fastify/[^/]+|fastify-type-provider-zod)/' },
+      to: {
+        dependencyTypesNot: ['type-only'],
+        path: 'node_modules/(fastify|@fastify/[^/]+|fastify-type-provider-zod)/',
+      },
     },
     {
       name: 'ai-sdk-only-in-llm',
@@ -83,6 +86,10 @@ module.exports = {
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'], extensions: ['.ts', '.js'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+      extensions: ['.ts', '.js'],
+    },
   },
 };

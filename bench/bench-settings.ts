@@ -12,7 +12,11 @@ export const BENCH_SETTINGS = {
   stream: { concurrencies: [1, 16] },
   fanout: { subscribers: 1_000, attachBatch: 100 },
   /** processedSeconds: load on the webhook whose deliveries each run an agent; then the backlog is drained. */
-  webhooks: { connections: 32, processedSeconds: envNumber('BENCH_WEBHOOK_PROCESSED_SECONDS', 2), drainTimeoutSeconds: 300 },
+  webhooks: {
+    connections: 32,
+    processedSeconds: envNumber('BENCH_WEBHOOK_PROCESSED_SECONDS', 2),
+    drainTimeoutSeconds: 300,
+  },
   memory: { loadSeconds: 5, connections: 32, settleSeconds: 5, sampleMs: 250 },
   startup: { starts: 3 },
   /** 1,000,000 usage rows; BENCH_ANALYTICS_ROWS makes a quick run possible. */

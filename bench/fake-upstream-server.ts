@@ -50,7 +50,9 @@ function readSettings(): FakeUpstreamSettings {
 }
 
 /** Starts the server; resolves with its URL (no `/v1`). */
-export async function startFakeUpstream(settings: FakeUpstreamSettings): Promise<{ url: string; close(): Promise<void> }> {
+export async function startFakeUpstream(
+  settings: FakeUpstreamSettings,
+): Promise<{ url: string; close(): Promise<void> }> {
   const chunkText = createChunkText(settings.responseBytes, settings.chunks);
   // Without stamps every non-streamed body is the same: build it once so the upstream costs next to nothing.
   const fixedBody = settings.stamp ? undefined : Buffer.from(JSON.stringify(completion(chunkText.join(''))));
@@ -60,7 +62,10 @@ export async function startFakeUpstream(settings: FakeUpstreamSettings): Promise
       return;
     }
     void readJson(request).then((body) => {
-      const answer = () => (body.stream === true ? stream(response, settings, chunkText, body.stream_options?.include_usage === true) : json(response, fixedBody ?? Buffer.from(JSON.stringify(completion(stamped(chunkText).join(''))))));
+      const answer = () =>
+        body.stream === true
+          ? stream(response, settings, chunkText, body.stream_options?.include_usage === true)
+          : json(response, fixedBody ?? Buffer.from(JSON.stringify(completion(stamped(chunkText).join('')))));
       if (settings.latencyMs > 0) setTimeout(answer, settings.latencyMs);
       else answer();
     });
@@ -82,7 +87,9 @@ function completion(content: string) {
     object: 'chat.completion',
     created: Math.floor(Date.now() / 1000),
     model: 'bench-model',
-    choices: [{ index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: 'stop' }],
+    choices: [
+      { index: 0, message: { role: 'assistant', content, refusal: null }, logprobs: null, finish_reason: 'stop' },
+    ],
     usage: USAGE,
   };
 }
@@ -97,7 +104,14 @@ function usageChunk(): string {
 }
 
 function event(choices: object[], usage: object | null): string {
-  const payload = { id: 'chatcmpl-bench', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model: 'bench-model', choices, usage };
+  const payload = {
+    id: 'chatcmpl-bench',
+    object: 'chat.completion.chunk',
+    created: Math.floor(Date.now() / 1000),
+    model: 'bench-model',
+    choices,
+    usage,
+  };
   return `data: ${JSON.stringify(payload)}\n\n`;
 }
 
@@ -106,7 +120,12 @@ function json(response: ServerResponse, body: Buffer): void {
   response.end(body);
 }
 
-async function stream(response: ServerResponse, settings: FakeUpstreamSettings, pieces: string[], includeUsage: boolean): Promise<void> {
+async function stream(
+  response: ServerResponse,
+  settings: FakeUpstreamSettings,
+  pieces: string[],
+  includeUsage: boolean,
+): Promise<void> {
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   response.write(chunk({ role: 'assistant', content: '' }));
   for (let index = 0; index < pieces.length; index += 1) {
@@ -125,7 +144,9 @@ function stamped(pieces: string[]): string[] {
   return pieces.map((piece) => `${stamp}${piece}`);
 }
 
-function readJson(request: IncomingMessage): Promise<{ stream?: boolean; stream_options?: { include_usage?: boolean } }> {
+function readJson(
+  request: IncomingMessage,
+): Promise<{ stream?: boolean; stream_options?: { include_usage?: boolean } }> {
   return new Promise((resolve) => {
     const parts: Buffer[] = [];
     request.on('data', (part: Buffer) => parts.push(part));

@@ -15,10 +15,19 @@ import { startServices, stopServices } from './targets/start-services.js';
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
 async function main(): Promise<void> {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { 'no-build': { type: 'boolean', default: false } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { 'no-build': { type: 'boolean', default: false } },
+  });
   const unknown = positionals.filter((name) => !ALL_SCENARIOS.some((scenario) => scenario.name === name));
-  if (unknown.length > 0) throw new Error(`unknown scenario ${unknown.join(', ')}; known: ${ALL_SCENARIOS.map((scenario) => scenario.name).join(', ')}`);
-  const selected = positionals.length > 0 ? ALL_SCENARIOS.filter((scenario) => positionals.includes(scenario.name)) : DEFAULT_SCENARIOS;
+  if (unknown.length > 0)
+    throw new Error(
+      `unknown scenario ${unknown.join(', ')}; known: ${ALL_SCENARIOS.map((scenario) => scenario.name).join(', ')}`,
+    );
+  const selected =
+    positionals.length > 0
+      ? ALL_SCENARIOS.filter((scenario) => positionals.includes(scenario.name))
+      : DEFAULT_SCENARIOS;
   const started = performance.now();
   const loadBefore = loadAverage();
   log(`bench: ${selected.map((scenario) => scenario.name).join(', ')} (load average ${loadBefore.join(' ')})`);
@@ -34,7 +43,13 @@ async function main(): Promise<void> {
       const load = loadAverage();
       try {
         const output = await scenario.run(context);
-        scenarios.push({ name: scenario.name, description: scenario.description, ...output, seconds: Math.round((performance.now() - scenarioStarted) / 1000), load_average: load });
+        scenarios.push({
+          name: scenario.name,
+          description: scenario.description,
+          ...output,
+          seconds: Math.round((performance.now() - scenarioStarted) / 1000),
+          load_average: load,
+        });
       } catch (error) {
         // One broken scenario must not cost the numbers of the others.
         log(`[${scenario.name}] failed: ${(error as Error).stack ?? error}`);
@@ -42,7 +57,8 @@ async function main(): Promise<void> {
       }
     }
   } finally {
-    if (context.services) await stopServices(context.services).catch((error: Error) => log(`stopping services: ${error.message}`));
+    if (context.services)
+      await stopServices(context.services).catch((error: Error) => log(`stopping services: ${error.message}`));
     await stopAllChildren();
   }
   const results: BenchResults = {

@@ -66,15 +66,24 @@ async function probeAccess(): Promise<void> {
         access.set(`${method} ${path}`, 'public');
         continue;
       }
-      const withToken = await app.server.inject({ method: verb, url, headers: { authorization: `Bearer ${probe.token}` } });
+      const withToken = await app.server.inject({
+        method: verb,
+        url,
+        headers: { authorization: `Bearer ${probe.token}` },
+      });
       // Read from the raw body: A2A answers in JSON-RPC form, the other routes with the usual error shape.
       const scope = /lacks the \\?"([^"\\]+)\\?" scope/.exec(withToken.body)?.[1];
       if (!scope) {
         access.set(`${method} ${path}`, 'operator credentials (API key or JWT); access tokens get 403');
         continue;
       }
-      const viaQuery = method === 'get' && (await app.server.inject({ method: verb, url: `${url}?access_token=${probe.token}` })).statusCode !== 401;
-      access.set(`${method} ${path}`, `operator credentials, or an access token with the \`${scope}\` scope bound to the agent${viaQuery ? ' (also as `?access_token=`)' : ''}`);
+      const viaQuery =
+        method === 'get' &&
+        (await app.server.inject({ method: verb, url: `${url}?access_token=${probe.token}` })).statusCode !== 401;
+      access.set(
+        `${method} ${path}`,
+        `operator credentials, or an access token with the \`${scope}\` scope bound to the agent${viaQuery ? ' (also as `?access_token=`)' : ''}`,
+      );
     }
   }
 }
@@ -87,7 +96,7 @@ const lines: string[] = [
   '`{"error": {"type", "code", "message"}}` (see docs/decisions.md for the status codes), except on the A2A',
   'JSON-RPC endpoint, which answers with JSON-RPC errors. Each route\'s "Auth" line is read from the running',
   'server: operator credentials are an API key or a JWT; access tokens (`sat-…`) work only where a scope is named.',
-  'Credentials go in `Authorization: Bearer …`, `X-API-Key: …`, or the `service_auth` cookie (a browser\'s; its',
+  "Credentials go in `Authorization: Bearer …`, `X-API-Key: …`, or the `service_auth` cookie (a browser's; its",
   'state changes also need a JSON body and an allowed `Origin`). Autopilot routes take the project in `X-Project-ID`',
   '(default `default`).',
   '',
@@ -100,7 +109,10 @@ for (const [path, methods] of Object.entries(document.paths).sort(([a], [b]) => 
     const params = operation.parameters ?? [];
     if (params.length > 0) {
       lines.push('| parameter | in | type | required | notes |', '|---|---|---|---|---|');
-      for (const p of params) lines.push(`| ${p.name} | ${p.in} | ${typeName(p.schema)} | ${p.required ? 'yes' : 'no'} | ${p.description ?? p.schema?.description ?? ''} |`);
+      for (const p of params)
+        lines.push(
+          `| ${p.name} | ${p.in} | ${typeName(p.schema)} | ${p.required ? 'yes' : 'no'} | ${p.description ?? p.schema?.description ?? ''} |`,
+        );
       lines.push('');
     }
     const body = operation.requestBody?.content['application/json']?.schema;
@@ -120,7 +132,8 @@ function fieldTable(schema: Schema): string[] {
   const prefix = schema.type === 'array' ? 'array of objects with:' : '';
   if (!target.properties) return [`\`${typeName(schema)}\``];
   const rows = Object.entries(target.properties).map(
-    ([name, field]) => `| ${name} | ${typeName(field)} | ${target.required?.includes(name) ? 'yes' : 'no'} | ${(field.description ?? '').replaceAll('|', '\\|')} |`,
+    ([name, field]) =>
+      `| ${name} | ${typeName(field)} | ${target.required?.includes(name) ? 'yes' : 'no'} | ${(field.description ?? '').replaceAll('|', '\\|')} |`,
   );
   return [...(prefix ? [prefix, ''] : []), '| field | type | required | notes |', '|---|---|---|---|', ...rows];
 }

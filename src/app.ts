@@ -13,9 +13,31 @@ import {
   type UsageSink,
 } from './agents/index.js';
 import { adminRoutes, createAdminService } from './admin/index.js';
-import { analyticsRoutes, createAnalyticsQueryStore, createAnalyticsService, createAnalyticsWriteStore, createUsageRecorder, roundUsd, type UsageRecorder } from './analytics/index.js';
-import { autopilotRoutes, createAutopilot, createNodeAgents, missionsRoutes, type Autopilot, type NodeAgents } from './autopilot/index.js';
-import { createAuthenticator, createTokenService, createTokenStore, loadOrCreateAdminKey, tokensRoutes, type TokenService } from './auth/index.js';
+import {
+  analyticsRoutes,
+  createAnalyticsQueryStore,
+  createAnalyticsService,
+  createAnalyticsWriteStore,
+  createUsageRecorder,
+  roundUsd,
+  type UsageRecorder,
+} from './analytics/index.js';
+import {
+  autopilotRoutes,
+  createAutopilot,
+  createNodeAgents,
+  missionsRoutes,
+  type Autopilot,
+  type NodeAgents,
+} from './autopilot/index.js';
+import {
+  createAuthenticator,
+  createTokenService,
+  createTokenStore,
+  loadOrCreateAdminKey,
+  tokensRoutes,
+  type TokenService,
+} from './auth/index.js';
 import { createRunEventBus, type RunEventBus } from './bus/index.js';
 import { guardrailsSchema, PII_TYPES, type Config } from './config/index.js';
 import { createGuardrails } from './guardrails/index.js';
@@ -23,13 +45,31 @@ import { createDatabase, type DatabaseHandle } from './db/index.js';
 import { a2aRoutes, createA2aTaskStore, type CardTool } from './gateway/a2a/index.js';
 import { aguiRoutes } from './gateway/agui/index.js';
 import { openaiRoutes } from './gateway/openai/index.js';
-import { createInboxStore, createSourceLeaseStore, createTriggers, triggersRoutes, webhooksRoutes, type StartRun, type Triggers } from './gateway/triggers/index.js';
-import { createMetrics, createServer, healthRoutes, registerAuthHooks, registerMetrics, startIdleHeapTrim, type Metrics } from './http/index.js';
+import {
+  createInboxStore,
+  createSourceLeaseStore,
+  createTriggers,
+  triggersRoutes,
+  webhooksRoutes,
+  type StartRun,
+  type Triggers,
+} from './gateway/triggers/index.js';
+import {
+  createMetrics,
+  createServer,
+  healthRoutes,
+  registerAuthHooks,
+  registerMetrics,
+  startIdleHeapTrim,
+  type Metrics,
+} from './http/index.js';
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
 import { createToolRegistry, toolsRoutes, type ToolRegistry } from './tools/index.js';
 
-export const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version;
+export const VERSION = (
+  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
+).version;
 
 export interface AppOptions {
   config: Config;
@@ -65,7 +105,11 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
   let bus: RunEventBus | undefined;
   try {
     const agents = await createAgentRegistry({ agents: config.agents, store: createAgentStore(database.db) });
-    const tokens = createTokenService({ store: createTokenStore(database.db), config: config.auth.tokens, agentExists: (name) => agents.has(name) });
+    const tokens = createTokenService({
+      store: createTokenStore(database.db),
+      config: config.auth.tokens,
+      agentExists: (name) => agents.has(name),
+    });
     const { authenticator, generatedAdminKey } = buildAuthenticator(config, tokens);
 
     const server = await createServer({
@@ -82,29 +126,63 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     // Autopilot nodes run as transient agents: the run service resolves agents through this registry.
     const nodeAgents = createNodeAgents(agents);
     // Scraped only after start-up, so the gauges may read the runtime built below.
-    const metrics = createMetrics({ agentNames: agents.list().map((agent) => agent.name), activeRuns: () => runs.active().length, activeSessions: () => sessions.countActive(activeSince(config)), inboxStats: () => triggers.operations.inboxStats() });
+    const metrics = createMetrics({
+      agentNames: agents.list().map((agent) => agent.name),
+      activeRuns: () => runs.active().length,
+      activeSessions: () => sessions.countActive(activeSince(config)),
+      inboxStats: () => triggers.operations.inboxStats(),
+    });
     const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(database.db, database.writes) });
     const usage = meterUsage(recorder, metrics);
-    const { runs, sessions, models } = buildRuntime(config, database, nodeAgents.registry, tools, runBus, server.log, { usage, tokens, metrics });
+    const { runs, sessions, models } = buildRuntime(config, database, nodeAgents.registry, tools, runBus, server.log, {
+      usage,
+      tokens,
+      metrics,
+    });
     const interrupted = await runs.recoverInterrupted();
-    if (interrupted > 0) server.log.warn({ runs: interrupted }, 'marked runs left unfinished by a stopped server as interrupted');
+    if (interrupted > 0)
+      server.log.warn({ runs: interrupted }, 'marked runs left unfinished by a stopped server as interrupted');
 
-    registerAuthHooks(server, authenticator, tokens, { allowedOrigins: config.server.cors.origins, publicBaseUrl: publicUrlOf(config) });
+    registerAuthHooks(server, authenticator, tokens, {
+      allowedOrigins: config.server.cors.origins,
+      publicBaseUrl: publicUrlOf(config),
+    });
     registerMetrics(server, metrics);
-    await server.register(healthRoutes, { readiness: async () => ((await database.ping()) ? [] : [`database (${database.engine}) unreachable`]) });
+    await server.register(healthRoutes, {
+      readiness: async () => ((await database.ping()) ? [] : [`database (${database.engine}) unreachable`]),
+    });
     await server.register(tokensRoutes, { tokens });
     await server.register(toolsRoutes, { registry: tools, agentTools: (name) => agents.find(name)?.tools });
     const health = async () => {
       const [databaseUp, busUp] = await Promise.all([database.ping(), runBus.ping()]);
-      return [...(databaseUp ? [] : [`database (${database.engine}) unreachable`]), ...(busUp ? [] : [`run event bus (${config.server.redis_url ? 'redis' : 'in-process'}) unreachable`])];
+      return [
+        ...(databaseUp ? [] : [`database (${database.engine}) unreachable`]),
+        ...(busUp ? [] : [`run event bus (${config.server.redis_url ? 'redis' : 'in-process'}) unreachable`]),
+      ];
     };
-    await server.register(adminRoutes, { admin: createAdminService({ agents, runs, sessions, config: config.admin, health }) });
-    await server.register(analyticsRoutes, { analytics: createAnalyticsService({ store: createAnalyticsQueryStore(database.db) }) });
+    await server.register(adminRoutes, {
+      admin: createAdminService({ agents, runs, sessions, config: config.admin, health }),
+    });
+    await server.register(analyticsRoutes, {
+      analytics: createAnalyticsService({ store: createAnalyticsQueryStore(database.db) }),
+    });
     // A disabled feature's routes are not mounted, so they answer 404.
     if (config.gateway.enabled && config.gateway.openai_compat) await server.register(openaiRoutes, { agents, runs });
-    if (config.gateway.enabled && config.gateway.agui) await server.register(aguiRoutes, { agents, runs, defaultAgent: config.gateway.agui_default_agent ?? config.agents[0]?.name });
+    if (config.gateway.enabled && config.gateway.agui)
+      await server.register(aguiRoutes, {
+        agents,
+        runs,
+        defaultAgent: config.gateway.agui_default_agent ?? config.agents[0]?.name,
+      });
     if (config.gateway.enabled && config.gateway.a2a) {
-      await server.register(a2aRoutes, { agents, runs, tasks: createA2aTaskStore(database.db), publicUrl: { publicUrl: publicUrlOf(config), trustProxy: config.server.trust_proxy }, version: VERSION, toolsOf: cardToolsOf(tools) });
+      await server.register(a2aRoutes, {
+        agents,
+        runs,
+        tasks: createA2aTaskStore(database.db),
+        publicUrl: { publicUrl: publicUrlOf(config), trustProxy: config.server.trust_proxy },
+        version: VERSION,
+        toolsOf: cardToolsOf(tools),
+      });
     }
     const triggers = await buildTriggers(server, config, database, runs);
     const autopilot = await buildAutopilot(server, config, database, { runs, models, nodeAgents, tools, clock });
@@ -135,7 +213,12 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       async close() {
         stopHeapTrim?.();
         // Runs still going (e.g. non-streamed ones whose client left) finish, or are cancelled at the deadline, before the store closes.
-        await Promise.all([server.close(), triggers.stop(), autopilot.close(config.server.shutdown_timeout_ms), runs.drain(config.server.shutdown_timeout_ms)]);
+        await Promise.all([
+          server.close(),
+          triggers.stop(),
+          autopilot.close(config.server.shutdown_timeout_ms),
+          runs.drain(config.server.shutdown_timeout_ms),
+        ]);
         // The drained runs' last usage records are written before the store closes.
         await recorder.close();
         await runBus.close();
@@ -168,23 +251,49 @@ interface RuntimeDeps {
   metrics: Metrics;
 }
 
-function buildRuntime(config: Config, database: DatabaseHandle, agents: AgentRegistry, tools: ToolRegistry, bus: RunEventBus, log: FastifyBaseLogger, deps: RuntimeDeps) {
+function buildRuntime(
+  config: Config,
+  database: DatabaseHandle,
+  agents: AgentRegistry,
+  tools: ToolRegistry,
+  bus: RunEventBus,
+  log: FastifyBaseLogger,
+  deps: RuntimeDeps,
+) {
   const models = createModelClient({ providers: config.providers, logger: log });
   const sessions = createSessionService({ store: createSessionStore(database.db) });
-  const providerTypes = Object.fromEntries(Object.entries(config.providers).map(([name, provider]) => [name, provider.type]));
-  const onUnpriced = (model: string) => log.warn({ model }, `no price is known for model "${model}": its calls cost 0 and are recorded priced: false (add it under pricing: in the config)`);
+  const providerTypes = Object.fromEntries(
+    Object.entries(config.providers).map(([name, provider]) => [name, provider.type]),
+  );
+  const onUnpriced = (model: string) =>
+    log.warn(
+      { model },
+      `no price is known for model "${model}": its calls cost 0 and are recorded priced: false (add it under pricing: in the config)`,
+    );
   const pricing = createPricing({ overrides: config.pricing, providerTypes, onUnpriced });
   // Replicas share PostgreSQL (and Redis for the bus): heartbeats and stored commands go through the store, so a
   // replica starting up never takes another's live runs for orphans, with or without Redis.
   const runs = createRunService({
-    agents, models, tools, runStore: createRunStore(database.db, database.writes), sessions, bus, multiProcess: database.engine === 'postgres' || Boolean(config.server.redis_url), log,
+    agents,
+    models,
+    tools,
+    runStore: createRunStore(database.db, database.writes),
+    sessions,
+    bus,
+    multiProcess: database.engine === 'postgres' || Boolean(config.server.redis_url),
+    log,
     lease: { intervalMs: (config.runs.lease_seconds * 1000) / 6, staleMs: config.runs.lease_seconds * 1000 },
     // Costs are rounded as analytics stores them, so a run's cost is exactly the sum of its usage records.
     pricing: { price: (model, usage) => pricing.price(model, usage), round: roundUsd },
     usage: deps.usage,
     guardrails: config.guardrails,
     tokenLimit: async (tokenId) => (await deps.tokens.get(tokenId).catch(() => undefined))?.max_cost_usd ?? null,
-    onRunEnd: (agentName, result) => deps.metrics.observeRunEnd(agentName, result.status, result.status === 'completed' ? undefined : result.error.code),
+    onRunEnd: (agentName, result) =>
+      deps.metrics.observeRunEnd(
+        agentName,
+        result.status,
+        result.status === 'completed' ? undefined : result.error.code,
+      ),
   });
   return { runs, sessions, models };
 }
@@ -211,13 +320,24 @@ function activeSince(config: Config): string {
 /** Starts a run for a trigger (webhook, poller, listener) and waits for its end. */
 function createTriggerRunStarter(runs: RunService): StartRun {
   return async ({ agentName, prompt, source }) => {
-    const result = await (await runs.start({ agentName, messages: [{ role: 'user', content: prompt }], source })).result;
-    return { runId: result.runId, status: result.status, error: result.status === 'completed' ? undefined : result.error.message };
+    const result = await (
+      await runs.start({ agentName, messages: [{ role: 'user', content: prompt }], source })
+    ).result;
+    return {
+      runId: result.runId,
+      status: result.status,
+      error: result.status === 'completed' ? undefined : result.error.message,
+    };
   };
 }
 
 /** Builds the trigger inbox, its worker, the pollers and listeners (not started); mounts the webhook routes (when on) and the operators' trigger routes. */
-async function buildTriggers(server: FastifyInstance, config: Config, database: DatabaseHandle, runs: RunService): Promise<Triggers> {
+async function buildTriggers(
+  server: FastifyInstance,
+  config: Config,
+  database: DatabaseHandle,
+  runs: RunService,
+): Promise<Triggers> {
   const triggers = createTriggers({
     store: createInboxStore(database.db),
     startRun: createTriggerRunStarter(runs),
@@ -232,19 +352,41 @@ async function buildTriggers(server: FastifyInstance, config: Config, database: 
     sourceLeases: createSourceLeaseStore(database.db),
     replicaId: config.server.replica_id,
   });
-  if (triggers.webhookIntake) await server.register(webhooksRoutes, { intake: triggers.webhookIntake, settings: config.webhook_settings, webhooks: config.webhooks, redisUrl: config.server.redis_url });
+  if (triggers.webhookIntake)
+    await server.register(webhooksRoutes, {
+      intake: triggers.webhookIntake,
+      settings: config.webhook_settings,
+      webhooks: config.webhooks,
+      redisUrl: config.server.redis_url,
+    });
   await server.register(triggersRoutes, { operations: triggers.operations });
   return triggers;
 }
 
 /** Builds autopilot over the runtime and mounts its routes; missions start once start() is called. */
-async function buildAutopilot(server: FastifyInstance, config: Config, database: DatabaseHandle, deps: { runs: RunService; models: ModelClient; nodeAgents: NodeAgents; tools: ToolRegistry; clock?: () => Date }): Promise<Autopilot> {
+async function buildAutopilot(
+  server: FastifyInstance,
+  config: Config,
+  database: DatabaseHandle,
+  deps: { runs: RunService; models: ModelClient; nodeAgents: NodeAgents; tools: ToolRegistry; clock?: () => Date },
+): Promise<Autopilot> {
   const toolNames = () => deps.tools.list().map((tool) => tool.name);
   // Curated samples are scrubbed of every PII type the guardrails detect, whatever the agents' own guardrail settings.
-  const pii = createGuardrails(guardrailsSchema.parse({ pii: { enabled: true, action: 'redact', types: [...PII_TYPES] } }));
+  const pii = createGuardrails(
+    guardrailsSchema.parse({ pii: { enabled: true, action: 'redact', types: [...PII_TYPES] } }),
+  );
   const autopilot = await createAutopilot({
-    config: config.autopilot, db: database.db, runs: deps.runs, nodeAgents: deps.nodeAgents, models: deps.models, toolNames, clock: deps.clock, log: server.log,
-    dataDir: config.server.data_dir, providers: config.providers, scrub: (text) => pii.checkOutput(text).text,
+    config: config.autopilot,
+    db: database.db,
+    runs: deps.runs,
+    nodeAgents: deps.nodeAgents,
+    models: deps.models,
+    toolNames,
+    clock: deps.clock,
+    log: server.log,
+    dataDir: config.server.data_dir,
+    providers: config.providers,
+    scrub: (text) => pii.checkOutput(text).text,
   });
   await server.register(autopilotRoutes, { autopilot });
   await server.register(missionsRoutes, { autopilot });

@@ -19,7 +19,14 @@ export class AppError extends Error {
   readonly status: number;
   readonly details?: Record<string, unknown>;
 
-  constructor(options: { type: ErrorType; code: string; status: number; message: string; details?: Record<string, unknown>; cause?: unknown }) {
+  constructor(options: {
+    type: ErrorType;
+    code: string;
+    status: number;
+    message: string;
+    details?: Record<string, unknown>;
+    cause?: unknown;
+  }) {
     super(options.message, { cause: options.cause });
     this.name = new.target.name;
     this.type = options.type;
@@ -64,7 +71,12 @@ export class NotFoundError extends AppError {
 export class MethodNotAllowedError extends AppError {
   readonly allowed: string[];
   constructor(method: string, path: string, allowed: string[]) {
-    super({ type: 'invalid_request_error', code: 'method_not_allowed', status: 405, message: `${method} is not allowed on ${path}; use ${allowed.join(', ')}` });
+    super({
+      type: 'invalid_request_error',
+      code: 'method_not_allowed',
+      status: 405,
+      message: `${method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+    });
     this.allowed = allowed;
   }
 }
@@ -100,10 +112,24 @@ export class UpstreamError extends AppError {
   readonly retryable: boolean;
   readonly upstreamStatus?: number;
   readonly retryAfterSeconds?: number;
-  constructor(options: { message: string; code?: string; retryable: boolean; upstreamStatus?: number; retryAfterSeconds?: number; timeout?: boolean; cause?: unknown }) {
+  constructor(options: {
+    message: string;
+    code?: string;
+    retryable: boolean;
+    upstreamStatus?: number;
+    retryAfterSeconds?: number;
+    timeout?: boolean;
+    cause?: unknown;
+  }) {
     const status = options.timeout ? 504 : options.upstreamStatus === 429 ? 429 : 502;
     const type: ErrorType = options.timeout ? 'timeout_error' : status === 429 ? 'rate_limit_error' : 'upstream_error';
-    super({ type, code: options.code ?? (options.timeout ? 'upstream_timeout' : 'upstream_error'), status, message: options.message, cause: options.cause });
+    super({
+      type,
+      code: options.code ?? (options.timeout ? 'upstream_timeout' : 'upstream_error'),
+      status,
+      message: options.message,
+      cause: options.cause,
+    });
     this.retryable = options.retryable;
     this.upstreamStatus = options.upstreamStatus;
     this.retryAfterSeconds = options.retryAfterSeconds;

@@ -1,6 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 
-export type IdPrefix = 'run' | 'step' | 'mis' | 'tok' | 'ses' | 'req' | 'del' | 'evt' | 'job' | 'task' | 'use' | 'msg' | 'call';
+export type IdPrefix =
+  'run' | 'step' | 'mis' | 'tok' | 'ses' | 'req' | 'del' | 'evt' | 'job' | 'task' | 'use' | 'msg' | 'call';
 
 const RANDOM_BYTES = 6;
 // A request makes several ids; one randomFillSync per 512 ids instead of one randomBytes each (as randomUUID pools too).

@@ -17,7 +17,13 @@ export const pageQuery = {
     .max(MAX_PAGE_LIMIT)
     .default(DEFAULT_PAGE_LIMIT)
     .describe(`At most this many items (1-${MAX_PAGE_LIMIT}, default ${DEFAULT_PAGE_LIMIT})`),
-  offset: z.coerce.number().int().min(0).max(MAX_PAGE_OFFSET).default(0).describe(`Skip this many items (0-${MAX_PAGE_OFFSET}, default 0)`),
+  offset: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_PAGE_OFFSET)
+    .default(0)
+    .describe(`Skip this many items (0-${MAX_PAGE_OFFSET}, default 0)`),
 };
 
 export interface Page {

@@ -27,7 +27,11 @@ export interface AnalyticsBenchOptions {
 export type { AnalyticsBenchResult };
 
 /** [concurrent callers, records]: one client at a time, a busy gateway, a burst. */
-const RECORDER_LOADS = [[1, 500], [16, 5_000], [100, 20_000]] as const;
+const RECORDER_LOADS = [
+  [1, 500],
+  [16, 5_000],
+  [100, 20_000],
+] as const;
 const DEFAULT_POSTGRES_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
 
 /** Loads the rows into a fresh database per engine, times every analytics query, writes the report. */
@@ -48,7 +52,9 @@ export async function runAnalyticsBench(options: AnalyticsBenchOptions = {}): Pr
       for (const flushIntervalMs of [0, 5]) {
         for (const [concurrency, records] of RECORDER_LOADS) {
           const timing = await timeRecorder(database.handle, { records, concurrency, flushIntervalMs });
-          log(`  recorder flushIntervalMs=${flushIntervalMs} x${concurrency}: ${timing.recordsPerSecond} records/s in ${timing.transactions} transactions, p50 ${timing.p50Ms} ms, p99 ${timing.p99Ms} ms`);
+          log(
+            `  recorder flushIntervalMs=${flushIntervalMs} x${concurrency}: ${timing.recordsPerSecond} records/s in ${timing.transactions} transactions, p50 ${timing.p50Ms} ms, p99 ${timing.p99Ms} ms`,
+          );
           recorder.push(timing);
         }
       }
@@ -59,7 +65,13 @@ export async function runAnalyticsBench(options: AnalyticsBenchOptions = {}): Pr
   }
   const result: AnalyticsBenchResult = {
     generated_at: new Date().toISOString(),
-    machine: { cpus: cpus().length, cpu_model: cpus()[0]?.model ?? 'unknown', memory_gb: Math.round(totalmem() / 2 ** 30), node: process.version, platform: `${process.platform} ${process.arch}` },
+    machine: {
+      cpus: cpus().length,
+      cpu_model: cpus()[0]?.model ?? 'unknown',
+      memory_gb: Math.round(totalmem() / 2 ** 30),
+      node: process.version,
+      platform: `${process.platform} ${process.arch}`,
+    },
     rows,
     runs_per_query: runs,
     engines,
@@ -70,7 +82,14 @@ export async function runAnalyticsBench(options: AnalyticsBenchOptions = {}): Pr
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { rows: { type: 'string' }, runs: { type: 'string' }, engines: { type: 'string' }, out: { type: 'string' } } });
+  const { values } = parseArgs({
+    options: {
+      rows: { type: 'string' },
+      runs: { type: 'string' },
+      engines: { type: 'string' },
+      out: { type: 'string' },
+    },
+  });
   await runAnalyticsBench({
     rows: values.rows ? Number(values.rows) : undefined,
     runs: values.runs ? Number(values.runs) : undefined,

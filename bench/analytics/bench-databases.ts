@@ -42,7 +42,8 @@ export async function openBenchDatabase(engine: BenchEngine, postgresAdminUrl: s
   url.pathname = `/${name}`;
   const dataDir = mkdtempSync(join(tmpdir(), 'agent-gateway-bench-'));
   const handle = await migrated(await createDatabase({ databaseUrl: url.toString(), dataDir }));
-  const version = (await sql<{ server_version: string }>`show server_version`.execute(handle.db)).rows[0].server_version;
+  const version = (await sql<{ server_version: string }>`show server_version`.execute(handle.db)).rows[0]
+    .server_version;
   return {
     handle,
     version: `PostgreSQL ${version}`,

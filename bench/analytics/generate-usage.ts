@@ -64,13 +64,36 @@ export async function loadUsage(db: Kysely<Database>, rows: number, riskRows: nu
       const cost = Math.round(((input * price.input + output * price.output) / 1_000_000) * 1e9) / 1e9;
       const runId = `run_${Math.floor(i / 3)}`;
       usage.push({
-        usage_id: `use_${i}`, run_id: runId, step_id: `step_${i}`, agent_name: agent, session_id: null, source: 'chat',
-        provider: price.model.split('/')[0], model: price.model, input_tokens: input, output_tokens: output, cached_tokens: 0,
-        total_tokens: input + output, cost_usd: cost, latency_ms: 200 + Math.floor(random() * 3000), ttft_ms: null,
-        status: random() < 0.02 ? 'error' : 'ok', priced: cost > 0 ? 1 : 0, estimated: 0, created_at: createdAt,
+        usage_id: `use_${i}`,
+        run_id: runId,
+        step_id: `step_${i}`,
+        agent_name: agent,
+        session_id: null,
+        source: 'chat',
+        provider: price.model.split('/')[0],
+        model: price.model,
+        input_tokens: input,
+        output_tokens: output,
+        cached_tokens: 0,
+        total_tokens: input + output,
+        cost_usd: cost,
+        latency_ms: 200 + Math.floor(random() * 3000),
+        ttft_ms: null,
+        status: random() < 0.02 ? 'error' : 'ok',
+        priced: cost > 0 ? 1 : 0,
+        estimated: 0,
+        created_at: createdAt,
       });
       while (risksMade < riskRows && risksMade * riskEvery <= i) {
-        risks.push({ event_id: `evt_${risksMade}`, run_id: runId, agent_name: agent, type: pick(RISK_TYPES), entity: 'email', action: 'redact', created_at: createdAt });
+        risks.push({
+          event_id: `evt_${risksMade}`,
+          run_id: runId,
+          agent_name: agent,
+          type: pick(RISK_TYPES),
+          entity: 'email',
+          action: 'redact',
+          created_at: createdAt,
+        });
         risksMade += 1;
       }
     }

@@ -1,5 +1,10 @@
 import { isDeepStrictEqual } from 'node:util';
-import { createAnalyticsQueryStore, createAnalyticsService, type AnalyticsFilter, type AnalyticsService } from '../../src/analytics/index.js';
+import {
+  createAnalyticsQueryStore,
+  createAnalyticsService,
+  type AnalyticsFilter,
+  type AnalyticsService,
+} from '../../src/analytics/index.js';
 import type { DatabaseHandle } from '../../src/db/index.js';
 import { AGENTS, BENCH_DAYS, benchTime } from './generate-usage.js';
 
@@ -19,7 +24,10 @@ const FILTERS: { name: string; filter: AnalyticsFilter }[] = [
   { name: 'none (all rows)', filter: {} },
   { name: 'agent_name', filter: { agentName: AGENTS[3] } },
   { name: '7-day window, partial days at both ends', filter: { since: benchTime(40.25), until: benchTime(47.75) } },
-  { name: 'agent_name + 30-day window', filter: { agentName: AGENTS[7], since: benchTime(BENCH_DAYS - 30.5), until: benchTime(BENCH_DAYS) } },
+  {
+    name: 'agent_name + 30-day window',
+    filter: { agentName: AGENTS[7], since: benchTime(BENCH_DAYS - 30.5), until: benchTime(BENCH_DAYS) },
+  },
   { name: 'since only (last 1.5 days)', filter: { since: benchTime(BENCH_DAYS - 1.5) } },
 ];
 const REPORTS: ReportName[] = ['costs', 'usage', 'models', 'agents', 'risks'];
@@ -28,7 +36,11 @@ const REPORTS: ReportName[] = ['costs', 'usage', 'models', 'agents', 'risks'];
  * Times every route's aggregation with and without the daily totals, and checks that both give the
  * same answer, so a faster number can never come from a wrong one.
  */
-export async function timeQueries(handle: DatabaseHandle, runs: number, log: (line: string) => void): Promise<QueryTiming[]> {
+export async function timeQueries(
+  handle: DatabaseHandle,
+  runs: number,
+  log: (line: string) => void,
+): Promise<QueryTiming[]> {
   const store = createAnalyticsQueryStore(handle.db);
   const daily = createAnalyticsService({ store });
   const raw = createAnalyticsService({ store, dailyTotals: false });
@@ -38,9 +50,18 @@ export async function timeQueries(handle: DatabaseHandle, runs: number, log: (li
       const after = await median(runs, () => callReport(daily, report, filter));
       // Risk counts have no rollup: both strategies run the same query.
       const before = report === 'risks' ? undefined : await median(runs, () => callReport(raw, report, filter));
-      if (before && !isDeepStrictEqual(before.result, after.result)) throw new Error(`${report} with ${name}: daily totals disagree with the records`);
-      const timing = { route: `/analytics/${report}`, filter: name, rawMs: before?.ms ?? null, dailyMs: after.ms, runs };
-      log(`  ${timing.route.padEnd(18)} ${name.padEnd(42)} raw ${String(timing.rawMs ?? '-').padStart(8)} ms   daily ${String(timing.dailyMs).padStart(7)} ms`);
+      if (before && !isDeepStrictEqual(before.result, after.result))
+        throw new Error(`${report} with ${name}: daily totals disagree with the records`);
+      const timing = {
+        route: `/analytics/${report}`,
+        filter: name,
+        rawMs: before?.ms ?? null,
+        dailyMs: after.ms,
+        runs,
+      };
+      log(
+        `  ${timing.route.padEnd(18)} ${name.padEnd(42)} raw ${String(timing.rawMs ?? '-').padStart(8)} ms   daily ${String(timing.dailyMs).padStart(7)} ms`,
+      );
       timings.push(timing);
     }
   }

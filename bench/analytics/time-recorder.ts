@@ -14,7 +14,10 @@ export interface RecorderTiming {
 }
 
 /** Group commit under a given number of concurrent callers: throughput, batch sizes and commit latency. */
-export async function timeRecorder(handle: DatabaseHandle, options: { records: number; concurrency: number; flushIntervalMs: number }): Promise<RecorderTiming> {
+export async function timeRecorder(
+  handle: DatabaseHandle,
+  options: { records: number; concurrency: number; flushIntervalMs: number },
+): Promise<RecorderTiming> {
   const { records, concurrency, flushIntervalMs } = options;
   const writes = createAnalyticsWriteStore(handle.db);
   let transactions = 0;
@@ -37,8 +40,17 @@ export async function timeRecorder(handle: DatabaseHandle, options: { records: n
         next += 1;
         const sent = performance.now();
         await recorder.record({
-          run_id: `run_recorder_${i}`, agent_name: 'agent-00', source: 'chat', model: 'openai/gpt-4o', input_tokens: 100, output_tokens: 20,
-          cost_usd: 0.00045, latency_ms: 300, status: 'ok', priced: true, estimated: false,
+          run_id: `run_recorder_${i}`,
+          agent_name: 'agent-00',
+          source: 'chat',
+          model: 'openai/gpt-4o',
+          input_tokens: 100,
+          output_tokens: 20,
+          cost_usd: 0.00045,
+          latency_ms: 300,
+          status: 'ok',
+          priced: true,
+          estimated: false,
         });
         latencies.push(performance.now() - sent);
       }
@@ -47,6 +59,15 @@ export async function timeRecorder(handle: DatabaseHandle, options: { records: n
   const seconds = (performance.now() - started) / 1000;
   await recorder.close();
   latencies.sort((a, b) => a - b);
-  const at = (quantile: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * quantile))] * 100) / 100;
-  return { flushIntervalMs, concurrency, records, transactions, recordsPerSecond: Math.round(records / seconds), p50Ms: at(0.5), p99Ms: at(0.99) };
+  const at = (quantile: number) =>
+    Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * quantile))] * 100) / 100;
+  return {
+    flushIntervalMs,
+    concurrency,
+    records,
+    transactions,
+    recordsPerSecond: Math.round(records / seconds),
+    p50Ms: at(0.5),
+    p99Ms: at(0.99),
+  };
 }

@@ -50,13 +50,26 @@ function renderMarkdown(result: AnalyticsBenchResult): string {
   ];
   for (const engine of result.engines) {
     lines.push(`## ${engine.engine} (${engine.version})`, '');
-    lines.push(`Load: ${engine.load.rows.toLocaleString('en-US')} usage rows and ${engine.load.riskRows.toLocaleString('en-US')} risk events in ${engine.load.seconds.toFixed(1)} s (${engine.load.rowsPerSecond.toLocaleString('en-US')} rows/s, batches of 10,000 through the recorder's write store, daily totals included).`, '');
+    lines.push(
+      `Load: ${engine.load.rows.toLocaleString('en-US')} usage rows and ${engine.load.riskRows.toLocaleString('en-US')} risk events in ${engine.load.seconds.toFixed(1)} s (${engine.load.rowsPerSecond.toLocaleString('en-US')} rows/s, batches of 10,000 through the recorder's write store, daily totals included).`,
+      '',
+    );
     lines.push('| route | filter | before: raw rows (ms) | after: daily totals (ms) |', '|---|---|---:|---:|');
-    for (const query of engine.queries) lines.push(`| ${query.route} | ${query.filter} | ${formatMs(query.rawMs)} | ${formatMs(query.dailyMs)} |`);
-    lines.push('', 'Group commit (`createUsageRecorder`), each caller awaiting its record before sending the next; `flushIntervalMs` 0 is the default:', '');
-    lines.push('| flushIntervalMs | concurrent callers | records | transactions | records/s | p50 commit (ms) | p99 commit (ms) |', '|---:|---:|---:|---:|---:|---:|---:|');
+    for (const query of engine.queries)
+      lines.push(`| ${query.route} | ${query.filter} | ${formatMs(query.rawMs)} | ${formatMs(query.dailyMs)} |`);
+    lines.push(
+      '',
+      'Group commit (`createUsageRecorder`), each caller awaiting its record before sending the next; `flushIntervalMs` 0 is the default:',
+      '',
+    );
+    lines.push(
+      '| flushIntervalMs | concurrent callers | records | transactions | records/s | p50 commit (ms) | p99 commit (ms) |',
+      '|---:|---:|---:|---:|---:|---:|---:|',
+    );
     for (const timing of engine.recorder) {
-      lines.push(`| ${timing.flushIntervalMs} | ${timing.concurrency} | ${timing.records} | ${timing.transactions} | ${timing.recordsPerSecond.toLocaleString('en-US')} | ${timing.p50Ms} | ${timing.p99Ms} |`);
+      lines.push(
+        `| ${timing.flushIntervalMs} | ${timing.concurrency} | ${timing.records} | ${timing.transactions} | ${timing.recordsPerSecond.toLocaleString('en-US')} | ${timing.p50Ms} | ${timing.p99Ms} |`,
+      );
     }
     lines.push('');
   }

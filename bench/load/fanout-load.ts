@@ -18,7 +18,13 @@ export async function runFanoutLoad(job: FanoutJob): Promise<FanoutResult> {
   let attachedAt = Number.POSITIVE_INFINITY;
   const lagMs: number[] = [];
   const ownerLagMs: number[] = [];
-  const owner = await open(`${job.baseUrl}/agui/runs`, 'POST', { ...headers, 'content-type': 'application/json' }, JSON.stringify({ agent_name: job.agent, message: job.message }), agent);
+  const owner = await open(
+    `${job.baseUrl}/agui/runs`,
+    'POST',
+    { ...headers, 'content-type': 'application/json' },
+    JSON.stringify({ agent_name: job.agent, message: job.message }),
+    agent,
+  );
   const runId = String(owner.headers['x-run-id']);
   const ownerStream = consume(owner, (stamp, at) => stamp >= attachedAt && ownerLagMs.push(at - stamp));
   const streams: Stream[] = [];
@@ -35,7 +41,10 @@ export async function runFanoutLoad(job: FanoutJob): Promise<FanoutResult> {
   }
   attachedAt = nowMs();
   const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), job.timeoutMs).unref());
-  const ends = await Promise.race([Promise.all([ownerStream.ended, ...streams.map((stream) => stream.ended)]), timeout]);
+  const ends = await Promise.race([
+    Promise.all([ownerStream.ended, ...streams.map((stream) => stream.ended)]),
+    timeout,
+  ]);
   agent.destroy();
   const counts = streams.map((stream) => stream.chunks);
   return {
@@ -50,7 +59,13 @@ export async function runFanoutLoad(job: FanoutJob): Promise<FanoutResult> {
   };
 }
 
-function open(url: string, method: string, headers: Record<string, string>, body: string | undefined, agent: Agent): Promise<IncomingMessage> {
+function open(
+  url: string,
+  method: string,
+  headers: Record<string, string>,
+  body: string | undefined,
+  agent: Agent,
+): Promise<IncomingMessage> {
   return new Promise((resolve, reject) => {
     const req = request(url, { method, headers, agent }, (res) => {
       if (res.statusCode === 200) return resolve(res);

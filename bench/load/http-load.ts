@@ -10,7 +10,11 @@ export function runHttpLoad(job: HttpLoadJob): Promise<HttpLoadResult> {
     ? (request: { body?: string | Buffer; headers?: Record<string, string> }) => {
         sequence += 1;
         // Unique bodies: the gateway de-duplicates deliveries by their SHA-256 when no delivery id is sent.
-        const body = JSON.stringify({ id: `evt_${sequence}_${randomUUID()}`, type: 'bench.event', data: { sequence, note: 'benchmark delivery' } });
+        const body = JSON.stringify({
+          id: `evt_${sequence}_${randomUUID()}`,
+          type: 'bench.event',
+          data: { sequence, note: 'benchmark delivery' },
+        });
         const signature = createHmac('sha256', job.sign!.secret).update(body).digest('hex');
         request.body = body;
         request.headers = { ...job.headers, [job.sign!.header]: signature };
@@ -25,7 +29,14 @@ export function runHttpLoad(job: HttpLoadJob): Promise<HttpLoadResult> {
         duration: job.seconds,
         timeout: 20,
         ...(job.rate ? { overallRate: job.rate } : {}),
-        requests: [{ method: job.method, headers: job.headers, body: job.body, ...(setupRequest ? { setupRequest: setupRequest as never } : {}) }],
+        requests: [
+          {
+            method: job.method,
+            headers: job.headers,
+            body: job.body,
+            ...(setupRequest ? { setupRequest: setupRequest as never } : {}),
+          },
+        ],
       },
       (error, result) => {
         if (error) return reject(error);

@@ -78,4 +78,8 @@ export interface FanoutResult {
 }
 
 export type LoadJob = HttpLoadJob | StreamLoadJob | FanoutJob;
-export type LoadResult<J extends LoadJob> = J extends HttpLoadJob ? HttpLoadResult : J extends StreamLoadJob ? StreamLoadResult : FanoutResult;
+export type LoadResult<J extends LoadJob> = J extends HttpLoadJob
+  ? HttpLoadResult
+  : J extends StreamLoadJob
+    ? StreamLoadResult
+    : FanoutResult;

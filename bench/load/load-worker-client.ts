@@ -13,7 +13,10 @@ export interface LoadWorker {
 
 /** Forks the load generator; jobs run one after the other, each answered by id. */
 export function startLoadWorker(): LoadWorker {
-  const child: ChildProcess = fork(WORKER_SCRIPT, [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(WORKER_SCRIPT, [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   registerChild(child);
   const pending = new Map<number, { resolve: (value: never) => void; reject: (error: Error) => void }>();
   let nextId = 0;

@@ -38,12 +38,22 @@ const TAIL_LINES = 40;
 export async function spawnService(spec: ServiceSpec): Promise<ServiceProcess> {
   const lines: string[] = [];
   const spawnedAt = performance.now();
-  const child = spawn(process.execPath, spec.nodeArgs, { env: spec.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe', ...(spec.ipc ? ['ipc' as const] : [])] });
+  const child = spawn(process.execPath, spec.nodeArgs, {
+    env: spec.env ?? process.env,
+    stdio: ['ignore', 'pipe', 'pipe', ...(spec.ipc ? ['ipc' as const] : [])],
+  });
   registerChild(child);
   if (child.pid === undefined) throw new Error(`${spec.name}: could not spawn`);
-  const health = spec.healthUrl ? pollUntilOk(spec.healthUrl, spec.readyTimeoutMs ?? 60_000).then((ok) => ok ? performance.now() - spawnedAt : undefined) : Promise.resolve(undefined);
+  const health = spec.healthUrl
+    ? pollUntilOk(spec.healthUrl, spec.readyTimeoutMs ?? 60_000).then((ok) =>
+        ok ? performance.now() - spawnedAt : undefined,
+      )
+    : Promise.resolve(undefined);
   const ready = new Promise<{ match: RegExpMatchArray; ms: number }>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${spec.name}: not ready after ${spec.readyTimeoutMs ?? 60_000} ms\n${lines.join('\n')}`)), spec.readyTimeoutMs ?? 60_000);
+    const timer = setTimeout(
+      () => reject(new Error(`${spec.name}: not ready after ${spec.readyTimeoutMs ?? 60_000} ms\n${lines.join('\n')}`)),
+      spec.readyTimeoutMs ?? 60_000,
+    );
     const onLine = (raw: string) => {
       const line = raw.replace(ANSI, '');
       lines.push(line.length > 500 ? `${line.slice(0, 500)}…` : line);

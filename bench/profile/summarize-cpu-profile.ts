@@ -59,7 +59,11 @@ export function summarizeCpuProfile(file: string, options: { skipMs?: number; to
   }
   const finish = (map: Map<string, SelfTime>) =>
     [...map.values()]
-      .map((entry) => ({ ...entry, selfMs: Math.round(entry.selfMs / 100) / 10, percent: Math.round((entry.selfMs / totalUs) * 1000) / 10 }))
+      .map((entry) => ({
+        ...entry,
+        selfMs: Math.round(entry.selfMs / 100) / 10,
+        percent: Math.round((entry.selfMs / totalUs) * 1000) / 10,
+      }))
       .sort((a, b) => b.selfMs - a.selfMs)
       .slice(0, top);
   return { totalMs: Math.round(totalUs / 1000), functions: finish(functions), modules: finish(modules) };

@@ -15,7 +15,11 @@ export function computeRatios(measurements: readonly Measurement[], metrics: rea
   const ratios: Ratio[] = [];
   const cases = [...new Set(measurements.map((measurement) => measurement.case))];
   for (const name of cases) {
-    const byTarget = new Map(measurements.filter((measurement) => measurement.case === name).map((measurement) => [measurement.target, measurement.metrics]));
+    const byTarget = new Map(
+      measurements
+        .filter((measurement) => measurement.case === name)
+        .map((measurement) => [measurement.target, measurement.metrics]),
+    );
     for (const [numerator, denominator] of RATIO_PAIRS) {
       const top = byTarget.get(numerator);
       const bottom = byTarget.get(denominator);

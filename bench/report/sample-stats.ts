@@ -11,10 +11,18 @@ export interface SampleStats {
 export function summarize(samples: readonly number[]): SampleStats {
   if (samples.length === 0) return { count: 0, mean: null, p50: null, p90: null, p99: null, max: null };
   const sorted = Float64Array.from(samples).sort();
-  const at = (quantile: number) => round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(quantile * sorted.length) - 1))]);
+  const at = (quantile: number) =>
+    round(sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil(quantile * sorted.length) - 1))]);
   let sum = 0;
   for (const value of sorted) sum += value;
-  return { count: sorted.length, mean: round(sum / sorted.length), p50: at(0.5), p90: at(0.9), p99: at(0.99), max: round(sorted[sorted.length - 1]) };
+  return {
+    count: sorted.length,
+    mean: round(sum / sorted.length),
+    p50: at(0.5),
+    p90: at(0.9),
+    p99: at(0.99),
+    max: round(sorted[sorted.length - 1]),
+  };
 }
 
 export function round(value: number, digits = 2): number {

@@ -16,7 +16,10 @@ export const aguiFanoutScenario: Scenario = {
   async run(context) {
     const services = requireServices(context);
     const measurements: Measurement[] = [];
-    for (const [target, gateway] of [['ours', services.ours], ['ours+guardrails', services.guarded]] as const) {
+    for (const [target, gateway] of [
+      ['ours', services.ours],
+      ['ours+guardrails', services.guarded],
+    ] as const) {
       await services.settle();
       const rssBefore = readRssMb(gateway.process.pid) ?? null;
       const rss = sampleRss(gateway.process.pid, BENCH_SETTINGS.memory.sampleMs);
@@ -51,9 +54,13 @@ export const aguiFanoutScenario: Scenario = {
         rss_peak_mb: rssPeak,
       };
       measurements.push({ case: `${subscribers} subscribers`, target, metrics });
-      context.log(`  ${target.padEnd(16)} attached ${result.attached} in ${metrics.attach_ms} ms  lag p50 ${lag.p50} / p99 ${lag.p99} ms over ${lag.count} deliveries  dropped ${result.dropped}`);
+      context.log(
+        `  ${target.padEnd(16)} attached ${result.attached} in ${metrics.attach_ms} ms  lag p50 ${lag.p50} / p99 ${lag.p99} ms over ${lag.count} deliveries  dropped ${result.dropped}`,
+      );
     }
-    const notes = ['Neither the upstream nor Portkey has an AG-UI run to attach to: this scenario has no baseline, only the target (p99 ≤ 50 ms).'];
+    const notes = [
+      'Neither the upstream nor Portkey has an AG-UI run to attach to: this scenario has no baseline, only the target (p99 ≤ 50 ms).',
+    ];
     return { measurements, ratios: [], notes };
   },
 };

@@ -13,7 +13,15 @@ import { webhooksScenario } from './webhooks.scenario.js';
  * In run order: start-up before any load, memory after every other load (its "after" reading covers them),
  * analytics last because it needs no gateway and loads the disk.
  */
-export const DEFAULT_SCENARIOS: Scenario[] = [startupScenario, nonStreamScenario, streamScenario, aguiFanoutScenario, webhooksScenario, memoryScenario, analyticsScenario];
+export const DEFAULT_SCENARIOS: Scenario[] = [
+  startupScenario,
+  nonStreamScenario,
+  streamScenario,
+  aguiFanoutScenario,
+  webhooksScenario,
+  memoryScenario,
+  analyticsScenario,
+];
 
 /** `profile` and `soak` only run when named: they start gateways of their own and would not fit the 10-minute budget. */
 export const ALL_SCENARIOS: Scenario[] = [...DEFAULT_SCENARIOS, profileScenario, soakScenario];

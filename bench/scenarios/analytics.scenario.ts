@@ -17,22 +17,46 @@ export const analyticsScenario: Scenario = {
   async run(context) {
     const postgresUrl = process.env.TEST_POSTGRES_URL;
     const engines: BenchEngine[] = postgresUrl ? ['sqlite', 'postgres'] : ['sqlite'];
-    const result = await runAnalyticsBench({ rows, runs, engines, postgresAdminUrl: postgresUrl, outDir: OUT_DIR, log: (line) => context.log(`  ${line}`) });
+    const result = await runAnalyticsBench({
+      rows,
+      runs,
+      engines,
+      postgresAdminUrl: postgresUrl,
+      outDir: OUT_DIR,
+      log: (line) => context.log(`  ${line}`),
+    });
     const measurements: Measurement[] = [];
     for (const engine of result.engines) {
-      measurements.push({ case: 'load', target: engine.engine, metrics: { rows: engine.load.rows, seconds: engine.load.seconds, rows_per_second: engine.load.rowsPerSecond } });
+      measurements.push({
+        case: 'load',
+        target: engine.engine,
+        metrics: { rows: engine.load.rows, seconds: engine.load.seconds, rows_per_second: engine.load.rowsPerSecond },
+      });
       for (const query of engine.queries) {
-        measurements.push({ case: `${query.route} ${query.filter}`, target: engine.engine, metrics: { raw_ms: query.rawMs, daily_ms: query.dailyMs } });
+        measurements.push({
+          case: `${query.route} ${query.filter}`,
+          target: engine.engine,
+          metrics: { raw_ms: query.rawMs, daily_ms: query.dailyMs },
+        });
       }
       for (const timing of engine.recorder) {
         measurements.push({
           case: `recorder x${timing.concurrency} flush=${timing.flushIntervalMs}ms`,
           target: engine.engine,
-          metrics: { records_per_second: timing.recordsPerSecond, transactions: timing.transactions, p50_ms: timing.p50Ms, p99_ms: timing.p99Ms },
+          metrics: {
+            records_per_second: timing.recordsPerSecond,
+            transactions: timing.transactions,
+            p50_ms: timing.p50Ms,
+            p99_ms: timing.p99Ms,
+          },
         });
       }
     }
-    const notes = [postgresUrl ? 'PostgreSQL from TEST_POSTGRES_URL.' : 'SQLite only: set TEST_POSTGRES_URL (a role that may create databases) to add PostgreSQL.'];
+    const notes = [
+      postgresUrl
+        ? 'PostgreSQL from TEST_POSTGRES_URL.'
+        : 'SQLite only: set TEST_POSTGRES_URL (a role that may create databases) to add PostgreSQL.',
+    ];
     return { measurements, ratios: [], notes };
   },
 };

@@ -8,7 +8,9 @@ import Database from 'better-sqlite3';
 export function countStoredDeliveries(dataDir: string, webhook: string): number {
   const db = new Database(join(dataDir, 'agent-gateway.sqlite'), { readonly: true, fileMustExist: true });
   try {
-    const row = db.prepare("select count(*) as count from inbox_items where source_kind = 'webhook' and source_name = ?").get(webhook) as { count: number };
+    const row = db
+      .prepare("select count(*) as count from inbox_items where source_kind = 'webhook' and source_name = ?")
+      .get(webhook) as { count: number };
     return row.count;
   } finally {
     db.close();

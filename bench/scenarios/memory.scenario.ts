@@ -23,7 +23,13 @@ export const memoryScenario: Scenario = {
       const idle = services.idleRssMb[target.name] ?? null;
       const before = readRssMb(target.pid) ?? null;
       const sampler = sampleRss(target.pid, sampleMs);
-      const load = await services.worker.run({ kind: 'http', method: 'POST', ...chatCompletionRequest(target, 'fast', false), connections, seconds: loadSeconds });
+      const load = await services.worker.run({
+        kind: 'http',
+        method: 'POST',
+        ...chatCompletionRequest(target, 'fast', false),
+        connections,
+        seconds: loadSeconds,
+      });
       const peak = sampler.stop();
       await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000));
       const after = readRssMb(target.pid) ?? null;
@@ -36,9 +42,13 @@ export const memoryScenario: Scenario = {
         requests: load.ok,
       };
       measurements.push({ case: 'rss', target: target.name, metrics });
-      context.log(`  ${target.name.padEnd(16)} idle ${idle} MiB  peak ${peak} MiB  after ${after} MiB (${metrics.after_vs_idle}× idle)`);
+      context.log(
+        `  ${target.name.padEnd(16)} idle ${idle} MiB  peak ${peak} MiB  after ${after} MiB (${metrics.after_vs_idle}× idle)`,
+      );
     }
-    const notes = [`The issue's target is "back within 10 % of idle after a 5-minute load"; this run's load is shorter (every scenario before this one, then ${loadSeconds} s), so it is an early reading.`];
+    const notes = [
+      `The issue's target is "back within 10 % of idle after a 5-minute load"; this run's load is shorter (every scenario before this one, then ${loadSeconds} s), so it is an early reading.`,
+    ];
     return { measurements, ratios: computeRatios(measurements, ['rss_idle_mb', 'rss_peak_mb', 'rss_after_mb']), notes };
   },
 };

@@ -27,7 +27,11 @@ export const nonStreamScenario: Scenario = {
       rate,
     });
     const loads = [
-      ...concurrencies.map((c) => ({ name: `closed loop c=${c}`, connections: c, rate: undefined as number | undefined })),
+      ...concurrencies.map((c) => ({
+        name: `closed loop c=${c}`,
+        connections: c,
+        rate: undefined as number | undefined,
+      })),
       ...openLoopRates.map((rate) => ({ name: `open loop ${rate} req/s`, connections: openLoopConnections, rate })),
     ];
     for (const load of loads) {
@@ -42,7 +46,9 @@ export const nonStreamScenario: Scenario = {
       for (const [target, rounds] of results) {
         const summary = summarizeHttpRounds(rounds);
         measurements.push({ case: load.name, target, ...summary });
-        context.log(`    ${target.padEnd(16)} ${String(summary.metrics.rps).padStart(8)} req/s  p50 ${summary.metrics.p50_ms} ms  p99 ${summary.metrics.p99_ms} ms  errors ${summary.metrics.errors}`);
+        context.log(
+          `    ${target.padEnd(16)} ${String(summary.metrics.rps).padStart(8)} req/s  p50 ${summary.metrics.p50_ms} ms  p99 ${summary.metrics.p99_ms} ms  errors ${summary.metrics.errors}`,
+        );
       }
     }
     return { measurements, ratios: computeRatios(measurements, ['rps', 'p50_ms', 'p90_ms', 'p99_ms']), notes: [] };

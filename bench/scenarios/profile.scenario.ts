@@ -25,9 +25,19 @@ export const profileScenario: Scenario = {
       const dir = join(PROFILE_DIR, `nonstream-c${connections}`);
       rmSync(dir, { recursive: true, force: true });
       mkdirSync(dir, { recursive: true });
-      const gateway = await startGateway({ runtime: context.runtime, upstreams, guardrails: false, cpuProfileDir: dir });
+      const gateway = await startGateway({
+        runtime: context.runtime,
+        upstreams,
+        guardrails: false,
+        cpuProfileDir: dir,
+      });
       const target = createGatewayTarget('ours', gateway.url, gateway.process.pid);
-      const load = { kind: 'http' as const, method: 'POST' as const, ...chatCompletionRequest(target, 'fast', false), connections };
+      const load = {
+        kind: 'http' as const,
+        method: 'POST' as const,
+        ...chatCompletionRequest(target, 'fast', false),
+        connections,
+      };
       await worker.run({ ...load, seconds: BENCH_SETTINGS.warmupSeconds });
       const skipMs = performance.now() - gateway.process.spawnedAt;
       const result = await worker.run({ ...load, seconds: BENCH_SETTINGS.profile.seconds });
@@ -43,9 +53,21 @@ export const profileScenario: Scenario = {
       for (const entry of summary.functions) context.log(`    ${String(entry.percent).padStart(5)} %  ${entry.name}`);
       context.log('  by module:');
       for (const entry of summary.modules) context.log(`    ${String(entry.percent).padStart(5)} %  ${entry.name}`);
-      for (const entry of summary.functions) measurements.push({ case: `c=${connections} function`, target: entry.name, metrics: { self_ms: entry.selfMs, percent: entry.percent } });
-      for (const entry of summary.modules) measurements.push({ case: `c=${connections} module`, target: entry.name, metrics: { self_ms: entry.selfMs, percent: entry.percent } });
-      notes.push(`c=${connections}: ${join('bench/results/tmp/profiles', `nonstream-c${connections}`, file)}, ${result.ok} requests in ${BENCH_SETTINGS.profile.seconds} s, ${summary.totalMs} ms of samples after start-up and warm-up.`);
+      for (const entry of summary.functions)
+        measurements.push({
+          case: `c=${connections} function`,
+          target: entry.name,
+          metrics: { self_ms: entry.selfMs, percent: entry.percent },
+        });
+      for (const entry of summary.modules)
+        measurements.push({
+          case: `c=${connections} module`,
+          target: entry.name,
+          metrics: { self_ms: entry.selfMs, percent: entry.percent },
+        });
+      notes.push(
+        `c=${connections}: ${join('bench/results/tmp/profiles', `nonstream-c${connections}`, file)}, ${result.ok} requests in ${BENCH_SETTINGS.profile.seconds} s, ${summary.totalMs} ms of samples after start-up and warm-up.`,
+      );
     }
     return { measurements, ratios: [], notes };
   },

@@ -24,7 +24,12 @@ export const soakScenario: Scenario = {
     try {
       const pid = gateway.process.pid;
       const target = createGatewayTarget('ours', gateway.url, pid);
-      const load = { kind: 'http' as const, method: 'POST' as const, ...chatCompletionRequest(target, 'fast', false), connections };
+      const load = {
+        kind: 'http' as const,
+        method: 'POST' as const,
+        ...chatCompletionRequest(target, 'fast', false),
+        connections,
+      };
       await worker.run({ ...load, seconds: BENCH_SETTINGS.warmupSeconds });
       await new Promise((resolve) => setTimeout(resolve, 2_000));
       const idle = readRssMb(pid) ?? null;
@@ -44,9 +49,17 @@ export const soakScenario: Scenario = {
         errors: result.errors,
         rps: round(result.ok / seconds, 1),
       };
-      context.log(`  ours  idle ${idle} MiB  peak ${peak} MiB  end of load ${afterLoad} MiB  ${settleSeconds} s later ${after} MiB (${metrics.after_vs_idle}× idle), ${result.ok} requests`);
+      context.log(
+        `  ours  idle ${idle} MiB  peak ${peak} MiB  end of load ${afterLoad} MiB  ${settleSeconds} s later ${after} MiB (${metrics.after_vs_idle}× idle), ${result.ok} requests`,
+      );
       const measurements: Measurement[] = [{ case: `${seconds} s at c=${connections}`, target: 'ours', metrics }];
-      return { measurements, ratios: [], notes: [`Target: rss_after_mb within 10 % of rss_idle_mb (after_vs_idle ≤ 1.10). BENCH_SOAK_SECONDS sets the load (${seconds} s in this run).`] };
+      return {
+        measurements,
+        ratios: [],
+        notes: [
+          `Target: rss_after_mb within 10 % of rss_idle_mb (after_vs_idle ≤ 1.10). BENCH_SOAK_SECONDS sets the load (${seconds} s in this run).`,
+        ],
+      };
     } finally {
       await gateway.stop();
     }

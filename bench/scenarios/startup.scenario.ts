@@ -18,7 +18,11 @@ export const startupScenario: Scenario = {
   needsServices: false,
   async run(context) {
     const samples = { ours: [] as Sample[], portkey: [] as Sample[] };
-    const upstreams = context.services?.upstreams ?? { fast: UNUSED_UPSTREAM, paced: UNUSED_UPSTREAM, slow: UNUSED_UPSTREAM };
+    const upstreams = context.services?.upstreams ?? {
+      fast: UNUSED_UPSTREAM,
+      paced: UNUSED_UPSTREAM,
+      slow: UNUSED_UPSTREAM,
+    };
     for (let start = 0; start < starts; start += 1) {
       const gateway = await startGateway({ runtime: context.runtime, upstreams, guardrails: false });
       samples.ours.push({ ...gateway.process.startup, rssMb: readRssMb(gateway.process.pid) });
@@ -37,8 +41,13 @@ export const startupScenario: Scenario = {
       },
       rounds: list.map((sample) => ({ ready_line_ms: sample.readyLineMs, first_200_ms: sample.firstOkMs ?? null })),
     }));
-    for (const { target, metrics } of measurements) context.log(`  ${target.padEnd(16)} listening line ${metrics.ready_line_ms} ms  first 200 ${metrics.first_200_ms} ms  RSS ${metrics.rss_after_start_mb} MiB`);
-    const notes = [`Our gateway runs as ${context.runtime.kind === 'dist' ? 'built JavaScript (node dist/cli/main.js serve)' : 'TypeScript through tsx (no build available)'}; its start includes opening SQLite and running migrations on an empty data dir.`];
+    for (const { target, metrics } of measurements)
+      context.log(
+        `  ${target.padEnd(16)} listening line ${metrics.ready_line_ms} ms  first 200 ${metrics.first_200_ms} ms  RSS ${metrics.rss_after_start_mb} MiB`,
+      );
+    const notes = [
+      `Our gateway runs as ${context.runtime.kind === 'dist' ? 'built JavaScript (node dist/cli/main.js serve)' : 'TypeScript through tsx (no build available)'}; its start includes opening SQLite and running migrations on an empty data dir.`,
+    ];
     return { measurements, ratios: computeRatios(measurements, ['first_200_ms']), notes };
   },
 };

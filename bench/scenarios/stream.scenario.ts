@@ -18,7 +18,12 @@ export const streamScenario: Scenario = {
   async run(context) {
     const { targets, worker, settle } = requireServices(context);
     const measurements: Measurement[] = [];
-    const job = (target: BenchTarget, concurrency: number, seconds: number): StreamLoadJob => ({ kind: 'stream', ...chatCompletionRequest(target, 'paced', true), concurrency, seconds });
+    const job = (target: BenchTarget, concurrency: number, seconds: number): StreamLoadJob => ({
+      kind: 'stream',
+      ...chatCompletionRequest(target, 'paced', true),
+      concurrency,
+      seconds,
+    });
     for (const concurrency of BENCH_SETTINGS.stream.concurrencies) {
       const name = `stream c=${concurrency}`;
       context.log(`  ${name}`);
@@ -32,14 +37,27 @@ export const streamScenario: Scenario = {
       for (const [target, rounds] of results) {
         const metrics = summarizeStream(rounds);
         measurements.push({ case: name, target, metrics, rounds: rounds.map((result) => summarizeStream([result])) });
-        context.log(`    ${target.padEnd(16)} ttft p50 ${metrics.ttft_p50_ms} ms  gap p50 ${metrics.gap_p50_ms} / p99 ${metrics.gap_p99_ms} ms  lag p50 ${metrics.lag_p50_ms} / p99 ${metrics.lag_p99_ms} ms  errors ${metrics.errors}`);
+        context.log(
+          `    ${target.padEnd(16)} ttft p50 ${metrics.ttft_p50_ms} ms  gap p50 ${metrics.gap_p50_ms} / p99 ${metrics.gap_p99_ms} ms  lag p50 ${metrics.lag_p50_ms} / p99 ${metrics.lag_p99_ms} ms  errors ${metrics.errors}`,
+        );
       }
     }
     const notes = [
       'TTFT includes the upstream\'s own 20 ms to first byte; the "added" TTFT is the difference to direct.',
-      'Lag compares the client\'s clock with the upstream\'s (one machine, performance.timeOrigin + now()), so it is comparable across targets.',
+      "Lag compares the client's clock with the upstream's (one machine, performance.timeOrigin + now()), so it is comparable across targets.",
     ];
-    return { measurements, ratios: computeRatios(measurements, ['ttft_p50_ms', 'ttft_p99_ms', 'gap_p50_ms', 'gap_p99_ms', 'lag_p50_ms', 'lag_p99_ms']), notes };
+    return {
+      measurements,
+      ratios: computeRatios(measurements, [
+        'ttft_p50_ms',
+        'ttft_p99_ms',
+        'gap_p50_ms',
+        'gap_p99_ms',
+        'lag_p50_ms',
+        'lag_p99_ms',
+      ]),
+      notes,
+    };
   },
 };
 

@@ -2,7 +2,10 @@ import type { HttpLoadResult } from '../load/load-jobs.js';
 import { round, summarize } from '../report/sample-stats.js';
 
 /** Merges a target's rounds: throughput over the summed time, percentiles over every sample of every round. */
-export function summarizeHttpRounds(results: readonly HttpLoadResult[]): { metrics: Record<string, number | null>; rounds: Record<string, number | null>[] } {
+export function summarizeHttpRounds(results: readonly HttpLoadResult[]): {
+  metrics: Record<string, number | null>;
+  rounds: Record<string, number | null>[];
+} {
   const seconds = results.reduce((sum, result) => sum + result.seconds, 0);
   const ok = results.reduce((sum, result) => sum + result.ok, 0);
   const latency = summarize(results.flatMap((result) => result.latenciesMs));
@@ -18,7 +21,12 @@ export function summarizeHttpRounds(results: readonly HttpLoadResult[]): { metri
     },
     rounds: results.map((result) => {
       const stats = summarize(result.latenciesMs);
-      return { rps: result.seconds > 0 ? round(result.ok / result.seconds, 1) : null, p50_ms: stats.p50, p99_ms: stats.p99, errors: result.non2xx + result.errors };
+      return {
+        rps: result.seconds > 0 ? round(result.ok / result.seconds, 1) : null,
+        p50_ms: stats.p50,
+        p99_ms: stats.p99,
+        errors: result.non2xx + result.errors,
+      };
     }),
   };
 }

@@ -43,13 +43,27 @@ export const webhooksScenario: Scenario = {
     const accepted = summary.metrics.requests ?? 0;
     const seconds = rounds.reduce((sum, result) => sum + result.seconds, 0);
     // Requests still in flight when a round stops can be stored without their 202 being counted, so only a shortfall means loss.
-    const metrics: Record<string, number | null> = { ...summary.metrics, stored_per_second: round(stored / seconds, 1), accepted, stored, accepted_not_stored: Math.max(0, accepted - stored) };
-    context.log(`  ours             ${metrics.rps} deliveries/s accepted, ${metrics.stored_per_second}/s stored (${stored} rows for ${accepted} 202s)  p50 ${metrics.p50_ms} ms  p99 ${metrics.p99_ms} ms  errors ${metrics.errors}`);
+    const metrics: Record<string, number | null> = {
+      ...summary.metrics,
+      stored_per_second: round(stored / seconds, 1),
+      accepted,
+      stored,
+      accepted_not_stored: Math.max(0, accepted - stored),
+    };
+    context.log(
+      `  ours             ${metrics.rps} deliveries/s accepted, ${metrics.stored_per_second}/s stored (${stored} rows for ${accepted} 202s)  p50 ${metrics.p50_ms} ms  p99 ${metrics.p99_ms} ms  errors ${metrics.errors}`,
+    );
 
     const processed = await measureProcessing(services, context.log);
-    const measurements: Measurement[] = [{ case: `signed deliveries c=${connections}`, target: 'ours', metrics, rounds: summary.rounds }, processed];
+    const measurements: Measurement[] = [
+      { case: `signed deliveries c=${connections}`, target: 'ours', metrics, rounds: summary.rounds },
+      processed,
+    ];
     const notes = ['The upstream and Portkey have no webhook inbox: no baseline.'];
-    if (processed.metrics.unfinished) notes.push(`${processed.metrics.unfinished} deliveries of bench-runs were neither done nor failed after ${drainTimeoutSeconds} s.`);
+    if (processed.metrics.unfinished)
+      notes.push(
+        `${processed.metrics.unfinished} deliveries of bench-runs were neither done nor failed after ${drainTimeoutSeconds} s.`,
+      );
     return { measurements, ratios: [], notes };
   },
 };
@@ -84,7 +98,9 @@ async function measureProcessing(services: BenchServices, log: (line: string) =>
     processed_per_second: span ? round(progress.done / (span / 1_000), 1) : null,
     drain_ms: elapsedMs(progress.lastReceivedAt, progress.lastFinishedAt),
   };
-  log(`  ours (handler)   ${metrics.rps} deliveries/s accepted for ${processedSeconds} s, ${metrics.processed}/${metrics.stored} processed at ${metrics.processed_per_second}/s; last 202 → last processed ${formatSeconds(metrics.drain_ms)}  failed ${metrics.failed}  errors ${metrics.errors}`);
+  log(
+    `  ours (handler)   ${metrics.rps} deliveries/s accepted for ${processedSeconds} s, ${metrics.processed}/${metrics.stored} processed at ${metrics.processed_per_second}/s; last 202 → last processed ${formatSeconds(metrics.drain_ms)}  failed ${metrics.failed}  errors ${metrics.errors}`,
+  );
   return { case: `deliveries running an agent c=${connections} for ${processedSeconds} s`, target: 'ours', metrics };
 }
 

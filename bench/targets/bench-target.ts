@@ -23,7 +23,11 @@ const JSON_HEADERS = { 'content-type': 'application/json' };
 export function createDirectTarget(upstreams: Upstreams): BenchTarget {
   return {
     name: 'direct',
-    chatRequest: (profile) => ({ url: `${upstreams[profile].url}/v1/chat/completions`, headers: { ...JSON_HEADERS, authorization: 'Bearer bench' }, model: 'bench-model' }),
+    chatRequest: (profile) => ({
+      url: `${upstreams[profile].url}/v1/chat/completions`,
+      headers: { ...JSON_HEADERS, authorization: 'Bearer bench' },
+      model: 'bench-model',
+    }),
   };
 }
 
@@ -32,7 +36,11 @@ export function createGatewayTarget(name: 'ours' | 'ours+guardrails', url: strin
   return {
     name,
     pid,
-    chatRequest: (profile) => ({ url: `${url}/v1/chat/completions`, headers: { ...JSON_HEADERS, authorization: `Bearer ${BENCH_API_KEY}` }, model: `bench-${profile}` }),
+    chatRequest: (profile) => ({
+      url: `${url}/v1/chat/completions`,
+      headers: { ...JSON_HEADERS, authorization: `Bearer ${BENCH_API_KEY}` },
+      model: `bench-${profile}`,
+    }),
   };
 }
 
@@ -43,7 +51,12 @@ export function createPortkeyTarget(url: string, pid: number, upstreams: Upstrea
     pid,
     chatRequest: (profile) => ({
       url: `${url}/v1/chat/completions`,
-      headers: { ...JSON_HEADERS, authorization: 'Bearer bench', 'x-portkey-provider': 'openai', 'x-portkey-custom-host': `${upstreams[profile].url}/v1` },
+      headers: {
+        ...JSON_HEADERS,
+        authorization: 'Bearer bench',
+        'x-portkey-provider': 'openai',
+        'x-portkey-custom-host': `${upstreams[profile].url}/v1`,
+      },
       model: 'bench-model',
     }),
   };

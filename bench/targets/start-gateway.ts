@@ -33,7 +33,13 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   try {
     const process = await spawnService({
       name: options.guardrails ? 'gateway (guardrails on)' : 'gateway',
-      nodeArgs: [...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []), ...options.runtime.nodeArgs, 'serve', '--config', CONFIG_FILE],
+      nodeArgs: [
+        ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
+        ...options.runtime.nodeArgs,
+        'serve',
+        '--config',
+        CONFIG_FILE,
+      ],
       env: {
         ...globalThis.process.env,
         BENCH_GATEWAY_PORT: String(port),

@@ -26,13 +26,30 @@ export async function startServices(runtime: GatewayRuntime, log: (line: string)
     createPortkeyTarget(portkey.url, portkey.process.pid, upstreams),
   ];
   await new Promise((resolve) => setTimeout(resolve, IDLE_SETTLE_MS));
-  const idleRssMb = Object.fromEntries(targets.flatMap((target) => (target.pid === undefined ? [] : [[target.name, readRssMb(target.pid)]])));
-  log(`  upstreams ${Object.values(upstreams).map((upstream) => upstream.url).join(' ')}; gateway ${ours.url}, guardrails ${guarded.url}, portkey ${portkey.url}`);
-  const pids = [ours.process.pid, guarded.process.pid, portkey.process.pid, worker.pid, ...Object.values(upstreams).map((upstream) => upstream.process.pid)];
+  const idleRssMb = Object.fromEntries(
+    targets.flatMap((target) => (target.pid === undefined ? [] : [[target.name, readRssMb(target.pid)]])),
+  );
+  log(
+    `  upstreams ${Object.values(upstreams)
+      .map((upstream) => upstream.url)
+      .join(' ')}; gateway ${ours.url}, guardrails ${guarded.url}, portkey ${portkey.url}`,
+  );
+  const pids = [
+    ours.process.pid,
+    guarded.process.pid,
+    portkey.process.pid,
+    worker.pid,
+    ...Object.values(upstreams).map((upstream) => upstream.process.pid),
+  ];
   return { upstreams, ours, guarded, portkey, targets, worker, idleRssMb, settle: () => waitForIdle(pids) };
 }
 
 export async function stopServices(services: BenchServices): Promise<void> {
-  await Promise.all([services.ours.stop(), services.guarded.stop(), services.portkey.process.stop(), services.worker.close()]);
+  await Promise.all([
+    services.ours.stop(),
+    services.guarded.stop(),
+    services.portkey.process.stop(),
+    services.worker.close(),
+  ]);
   await Promise.all(Object.values(services.upstreams).map((upstream) => upstream.process.stop()));
 }

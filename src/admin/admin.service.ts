@@ -1,4 +1,10 @@
-import type { AgentRegistry, RunControlCommand, RunControlResult, RunService, SessionService } from '../agents/index.js';
+import type {
+  AgentRegistry,
+  RunControlCommand,
+  RunControlResult,
+  RunService,
+  SessionService,
+} from '../agents/index.js';
 import type { Config } from '../config/index.js';
 import { NotFoundError } from '../errors.js';
 import { isoNow } from '../ids.js';
@@ -48,7 +54,12 @@ export function createAdminService(options: AdminServiceOptions): AdminService {
       return mapAgentDetail(agent, await runs.countByAgent());
     },
     async listRuns(query) {
-      const found = await runs.list({ agentName: query.agent_name, status: query.status, limit: query.limit, offset: query.offset });
+      const found = await runs.list({
+        agentName: query.agent_name,
+        status: query.status,
+        limit: query.limit,
+        offset: query.offset,
+      });
       return found.map(mapRunItem);
     },
     async getRun(runId) {

@@ -9,11 +9,29 @@ export const adminAgentsRoutes: FastifyPluginAsync<{ admin: AdminService }> = as
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
 
-  routes.get('/agents', {
-    schema: { tags, summary: 'List agents with their status and run count', querystring: listAgentsQuery, response: { 200: z.array(agentSummary) } },
-  }, (request) => admin.listAgents(request.query));
+  routes.get(
+    '/agents',
+    {
+      schema: {
+        tags,
+        summary: 'List agents with their status and run count',
+        querystring: listAgentsQuery,
+        response: { 200: z.array(agentSummary) },
+      },
+    },
+    (request) => admin.listAgents(request.query),
+  );
 
-  routes.get('/agents/:name', {
-    schema: { tags, summary: 'Show one agent with its prompt, tools and settings', params: agentNameParams, response: { 200: agentDetail } },
-  }, (request) => admin.getAgent(request.params.name));
+  routes.get(
+    '/agents/:name',
+    {
+      schema: {
+        tags,
+        summary: 'Show one agent with its prompt, tools and settings',
+        params: agentNameParams,
+        response: { 200: agentDetail },
+      },
+    },
+    (request) => admin.getAgent(request.params.name),
+  );
 };

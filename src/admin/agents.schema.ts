@@ -1,7 +1,9 @@
 import { z } from 'zod';
 import { pageQuery } from '../page-query.js';
 
-export const agentStatus = z.enum(['idle', 'running']).describe('running while the agent has a run that has not ended (in any replica)');
+export const agentStatus = z
+  .enum(['idle', 'running'])
+  .describe('running while the agent has a run that has not ended (in any replica)');
 
 /** Spec "Agent summary (list item)". */
 export const agentSummary = z.object({

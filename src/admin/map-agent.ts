@@ -18,7 +18,11 @@ export function mapAgentDetail(agent: RegisteredAgent, counts: Map<string, Agent
     ...mapAgentSummary(agent, counts),
     system_prompt: agent.system_prompt,
     tools: agent.tools,
-    config: { temperature: agent.temperature, max_iterations: agent.max_iterations, max_tokens: agent.max_tokens ?? null },
+    config: {
+      temperature: agent.temperature,
+      max_iterations: agent.max_iterations,
+      max_tokens: agent.max_tokens ?? null,
+    },
     description: agent.description,
     capabilities: agent.capabilities,
   };

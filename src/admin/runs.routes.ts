@@ -15,17 +15,46 @@ export const adminRunsRoutes: FastifyPluginAsync<{ admin: AdminService }> = asyn
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
 
-  routes.get('/runs', {
-    schema: { tags, summary: 'List runs, newest first', querystring: listRunsQuery, response: { 200: z.array(runItem) } },
-  }, (request) => admin.listRuns(request.query));
+  routes.get(
+    '/runs',
+    {
+      schema: {
+        tags,
+        summary: 'List runs, newest first',
+        querystring: listRunsQuery,
+        response: { 200: z.array(runItem) },
+      },
+    },
+    (request) => admin.listRuns(request.query),
+  );
 
-  routes.get('/runs/:run_id', {
-    schema: { tags, summary: 'Show one run with every step and its prompt log', params: runIdParams, response: { 200: runDetail } },
-  }, (request) => admin.getRun(request.params.run_id));
+  routes.get(
+    '/runs/:run_id',
+    {
+      schema: {
+        tags,
+        summary: 'Show one run with every step and its prompt log',
+        params: runIdParams,
+        response: { 200: runDetail },
+      },
+    },
+    (request) => admin.getRun(request.params.run_id),
+  );
 
   for (const [command, summary] of Object.entries(COMMANDS) as [keyof typeof COMMANDS, string][]) {
-    routes.post(`/runs/:run_id/${command}`, {
-      schema: { tags, summary, description: '404 for an unknown run; 409 (with the current status) when the run is not in a state that allows it', params: runIdParams, response: { 200: runControlResult } },
-    }, (request) => admin.control(request.params.run_id, command));
+    routes.post(
+      `/runs/:run_id/${command}`,
+      {
+        schema: {
+          tags,
+          summary,
+          description:
+            '404 for an unknown run; 409 (with the current status) when the run is not in a state that allows it',
+          params: runIdParams,
+          response: { 200: runControlResult },
+        },
+      },
+      (request) => admin.control(request.params.run_id, command),
+    );
   }
 };

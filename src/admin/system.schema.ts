@@ -5,7 +5,12 @@ import { pageQuery } from '../page-query.js';
 export const sessionItem = z.object({
   session_id: z.string(),
   agent_name: z.string(),
-  owner: z.string().nullable().describe('Who created it: token:<token_id>, agent:<name> (tokens with shared_sessions), operator:jwt:<sub> or operator:api_key:key_<fingerprint>; null before ownership existed'),
+  owner: z
+    .string()
+    .nullable()
+    .describe(
+      'Who created it: token:<token_id>, agent:<name> (tokens with shared_sessions), operator:jwt:<sub> or operator:api_key:key_<fingerprint>; null before ownership existed',
+    ),
   message_count: z.number().int(),
   created_at: z.string(),
   last_active: z.string(),
@@ -17,7 +22,9 @@ export const sessionIdParams = z.object({ session_id: z.string().min(1) });
 
 /** One session with its stored conversation: operators read every session. */
 export const sessionDetail = sessionItem.extend({
-  messages: z.array(z.looseObject({ role: z.string(), content: z.string() })).describe('The stored turns, oldest first'),
+  messages: z
+    .array(z.looseObject({ role: z.string(), content: z.string() }))
+    .describe('The stored turns, oldest first'),
 });
 
 /** Spec "System health", plus why it is degraded. */

@@ -21,12 +21,26 @@ export interface AgentRegistry {
   has(name: string): boolean;
 }
 
-export async function createAgentRegistry(options: { agents: AgentConfig[]; store: AgentStore }): Promise<AgentRegistry> {
-  const registeredAt = await options.store.register(options.agents.map((agent) => agent.name), isoNow());
+export async function createAgentRegistry(options: {
+  agents: AgentConfig[];
+  store: AgentStore;
+}): Promise<AgentRegistry> {
+  const registeredAt = await options.store.register(
+    options.agents.map((agent) => agent.name),
+    isoNow(),
+  );
   const agents = new Map<string, RegisteredAgent>(
     options.agents.map((agent) => {
       const slash = agent.model.indexOf('/');
-      return [agent.name, { ...agent, provider: agent.model.slice(0, slash), model_id: agent.model.slice(slash + 1), registered_at: registeredAt.get(agent.name) ?? isoNow() }];
+      return [
+        agent.name,
+        {
+          ...agent,
+          provider: agent.model.slice(0, slash),
+          model_id: agent.model.slice(slash + 1),
+          registered_at: registeredAt.get(agent.name) ?? isoNow(),
+        },
+      ];
     }),
   );
   return {

@@ -37,7 +37,8 @@ export interface BudgetLedger {
 export const toNanos = (usd: number): number => Math.round(usd * 1e9);
 
 export function createBudgetLedger(store: BudgetQueries): BudgetLedger {
-  const usedUp = (account: BudgetAccount) => new BudgetExceededError(`The ${account.label} ($${account.limitUsd}) is used up`);
+  const usedUp = (account: BudgetAccount) =>
+    new BudgetExceededError(`The ${account.label} ($${account.limitUsd}) is used up`);
   // Accounts are never removed: once one exists, later admissions skip the look-up (one query less per run).
   const opened = new Set<string>();
   async function open(account: BudgetAccount): Promise<void> {

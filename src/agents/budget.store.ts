@@ -42,11 +42,19 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
   async function release(trx: Kysely<Database>, runId: string): Promise<void> {
-    const holds = await trx.selectFrom('budget_holds').select(['account_key', 'reserved_nanos']).where('run_id', '=', runId).$if(postgres, (query) => query.forUpdate()).execute();
+    const holds = await trx
+      .selectFrom('budget_holds')
+      .select(['account_key', 'reserved_nanos'])
+      .where('run_id', '=', runId)
+      .$if(postgres, (query) => query.forUpdate())
+      .execute();
     for (const hold of holds) {
       await trx
         .updateTable('budget_accounts')
-        .set({ reserved_nanos: sql<number>`reserved_nanos - ${Number(hold.reserved_nanos)}`, holds: sql<number>`holds - 1` })
+        .set({
+          reserved_nanos: sql<number>`reserved_nanos - ${Number(hold.reserved_nanos)}`,
+          holds: sql<number>`holds - 1`,
+        })
         .where('account_key', '=', hold.account_key)
         .execute();
     }
@@ -55,11 +63,19 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
 
   return {
     async openBudgetAccount(key, openingSpentNanos) {
-      const found = await db.selectFrom('budget_accounts').select('account_key').where('account_key', '=', key).executeTakeFirst();
+      const found = await db
+        .selectFrom('budget_accounts')
+        .select('account_key')
+        .where('account_key', '=', key)
+        .executeTakeFirst();
       if (found) return;
       const spent = await openingSpentNanos();
       // Two replicas opening at once read the same stored spend; the first insert wins.
-      await db.insertInto('budget_accounts').values({ account_key: key, spent_nanos: spent }).onConflict((conflict) => conflict.column('account_key').doNothing()).execute();
+      await db
+        .insertInto('budget_accounts')
+        .values({ account_key: key, spent_nanos: spent })
+        .onConflict((conflict) => conflict.column('account_key').doNothing())
+        .execute();
     },
 
     async reserveBudget(runId, limits, estimateNanos) {
@@ -74,13 +90,21 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
               .set({ reserved_nanos: sql<number>`reserved_nanos + ${estimateNanos}`, holds: sql<number>`holds + 1` })
               .where('account_key', '=', key)
               .where('spent_nanos', '<', limitNanos)
-              .where((eb) => eb.or([eb(sql<number>`spent_nanos + reserved_nanos + ${estimateNanos}`, '<=', limitNanos), eb('holds', '=', 0)]))
+              .where((eb) =>
+                eb.or([
+                  eb(sql<number>`spent_nanos + reserved_nanos + ${estimateNanos}`, '<=', limitNanos),
+                  eb('holds', '=', 0),
+                ]),
+              )
               .executeTakeFirst();
             if (Number(result.numUpdatedRows) === 0) {
               refused = key;
               throw new Error('budget refused');
             }
-            await trx.insertInto('budget_holds').values({ run_id: runId, account_key: key, reserved_nanos: estimateNanos }).execute();
+            await trx
+              .insertInto('budget_holds')
+              .values({ run_id: runId, account_key: key, reserved_nanos: estimateNanos })
+              .execute();
           }
         });
       } catch (error) {
@@ -93,20 +117,32 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
       if (nanos <= 0 || keys.length === 0) return;
       await db.transaction().execute(async (trx) => {
         for (const key of [...keys].sort()) {
-          const hold = await trx.selectFrom('budget_holds').select('reserved_nanos').where('run_id', '=', runId).where('account_key', '=', key).$if(postgres, (query) => query.forUpdate()).executeTakeFirst();
+          const hold = await trx
+            .selectFrom('budget_holds')
+            .select('reserved_nanos')
+            .where('run_id', '=', runId)
+            .where('account_key', '=', key)
+            .$if(postgres, (query) => query.forUpdate())
+            .executeTakeFirst();
           // After a sweep released the hold, the cost is still spent; nothing is left reserved to take it from.
           const fromReservation = Math.min(Number(hold?.reserved_nanos ?? 0), nanos);
           if (hold) {
             await trx
               .updateTable('budget_holds')
-              .set({ reserved_nanos: sql<number>`reserved_nanos - ${fromReservation}`, charged_nanos: sql<number>`charged_nanos + ${nanos}` })
+              .set({
+                reserved_nanos: sql<number>`reserved_nanos - ${fromReservation}`,
+                charged_nanos: sql<number>`charged_nanos + ${nanos}`,
+              })
               .where('run_id', '=', runId)
               .where('account_key', '=', key)
               .execute();
           }
           await trx
             .updateTable('budget_accounts')
-            .set({ spent_nanos: sql<number>`spent_nanos + ${nanos}`, reserved_nanos: sql<number>`reserved_nanos - ${fromReservation}` })
+            .set({
+              spent_nanos: sql<number>`spent_nanos + ${nanos}`,
+              reserved_nanos: sql<number>`reserved_nanos - ${fromReservation}`,
+            })
             .where('account_key', '=', key)
             .execute();
         }
@@ -115,13 +151,27 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
 
     async budgetSpent(keys) {
       if (keys.length === 0) return new Map();
-      const rows = await db.selectFrom('budget_accounts').select(['account_key', 'spent_nanos']).where('account_key', 'in', keys).execute();
+      const rows = await db
+        .selectFrom('budget_accounts')
+        .select(['account_key', 'spent_nanos'])
+        .where('account_key', 'in', keys)
+        .execute();
       return new Map(rows.map((row) => [row.account_key, Number(row.spent_nanos)]));
     },
 
     async listBudgetAccounts(prefix) {
-      const rows = await db.selectFrom('budget_accounts').selectAll().where('account_key', 'like', `${prefix}%`).orderBy('account_key').execute();
-      return rows.map((row) => ({ key: row.account_key, spentNanos: Number(row.spent_nanos), reservedNanos: Number(row.reserved_nanos), holds: Number(row.holds) }));
+      const rows = await db
+        .selectFrom('budget_accounts')
+        .selectAll()
+        .where('account_key', 'like', `${prefix}%`)
+        .orderBy('account_key')
+        .execute();
+      return rows.map((row) => ({
+        key: row.account_key,
+        spentNanos: Number(row.spent_nanos),
+        reservedNanos: Number(row.reserved_nanos),
+        holds: Number(row.holds),
+      }));
     },
 
     async releaseBudget(runId) {

@@ -38,7 +38,9 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
   const screened = screen.finish(raw);
   release(ctx, step, log, screened.text);
   ctx.timing.upstreamMs += callMs;
-  const result: ModelStepResult = screened.blocked ? { ...end, text: '', toolCalls: [], finishReason: 'content_filter' } : { ...end, text: log.response };
+  const result: ModelStepResult = screened.blocked
+    ? { ...end, text: '', toolCalls: [], finishReason: 'content_filter' }
+    : { ...end, text: log.response };
   Object.assign(log, {
     tool_calls: result.toolCalls,
     finish_reason: result.finishReason,
@@ -57,18 +59,39 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
  * produced: once any part arrived, the prompt and the received text are counted, estimated, priced,
  * charged and reported. A call that failed before its first part (refused, unreachable) is not billed.
  */
-async function endFailedStep(ctx: RunContext, messages: ChatMessage[], step: OpenStep, log: ModelPromptLog, received: Received, error: unknown): Promise<void> {
+async function endFailedStep(
+  ctx: RunContext,
+  messages: ChatMessage[],
+  step: OpenStep,
+  log: ModelPromptLog,
+  received: Received,
+  error: unknown,
+): Promise<void> {
   const callMs = performance.now() - step.startedMs;
   ctx.timing.upstreamMs += callMs;
-  const usage = log.ttft_ms === null ? undefined : estimateUsage({ messages, tools: ctx.toolDefinitions, text: received.raw, toolCalls: received.toolCalls });
-  const promptLog = { ...log, error: describeError(error), ...(usage && { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, usage_estimated: true }) };
+  const usage =
+    log.ttft_ms === null
+      ? undefined
+      : estimateUsage({ messages, tools: ctx.toolDefinitions, text: received.raw, toolCalls: received.toolCalls });
+  const promptLog = {
+    ...log,
+    error: describeError(error),
+    ...(usage && { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, usage_estimated: true }),
+  };
   const charge = ctx.recorder.end(step, { status: 'failed', usage, promptLog });
   reportUsage(ctx, step, log, callMs, charge, usage, 'error');
   if (usage) await ctx.budget?.charge(charge.costUsd);
 }
 
 /** The call's end part; `received` keeps what arrived, so a call that breaks can still be counted. */
-async function streamCall(ctx: RunContext, messages: ChatMessage[], step: OpenStep, log: ModelPromptLog, screen: OutputScreen, received: Received): Promise<ModelStepResult> {
+async function streamCall(
+  ctx: RunContext,
+  messages: ChatMessage[],
+  step: OpenStep,
+  log: ModelPromptLog,
+  screen: OutputScreen,
+  received: Received,
+): Promise<ModelStepResult> {
   const stream = ctx.models.stream({
     model: ctx.agent.model,
     messages,
@@ -98,7 +121,15 @@ function release(ctx: RunContext, step: OpenStep, log: ModelPromptLog, text: str
   ctx.emit({ type: 'text-delta', delta: text });
 }
 
-function reportUsage(ctx: RunContext, step: OpenStep, log: ModelPromptLog, callMs: number, charge: StepCharge, usage: Usage | undefined, status: 'ok' | 'error'): void {
+function reportUsage(
+  ctx: RunContext,
+  step: OpenStep,
+  log: ModelPromptLog,
+  callMs: number,
+  charge: StepCharge,
+  usage: Usage | undefined,
+  status: 'ok' | 'error',
+): void {
   ctx.reporter.usage({
     step_id: step.stepId,
     input_tokens: usage?.inputTokens ?? 0,

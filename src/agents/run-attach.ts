@@ -17,7 +17,11 @@ export type AttachOptions = SubscribeOptions;
  * read from the bus (whichever process executes it); an ended one from its persisted log, so the replay
  * outlives the bus's retention. Undefined for an unknown run.
  */
-export async function attachRun(deps: AttachRunDeps, runId: string, options: AttachOptions = {}): Promise<AsyncIterable<RunEvent> | undefined> {
+export async function attachRun(
+  deps: AttachRunDeps,
+  runId: string,
+  options: AttachOptions = {},
+): Promise<AsyncIterable<RunEvent> | undefined> {
   if (deps.live.has(runId)) return deps.bus.subscribe(runId, options);
   const run = await deps.store.getRun(runId);
   if (!run) return undefined;
@@ -35,7 +39,12 @@ function withTerminal(events: RunEvent[], run: RunRecord): RunEvent[] {
   const terminal: RunEvent =
     run.status === 'completed'
       ? { ...common, type: 'run-end', output: run.output ?? '', totalTokens: run.total_tokens, costUsd: run.cost_usd }
-      : { ...common, type: 'run-error', code: run.error_code ?? run.status, message: run.error_message ?? `The run ended ${run.status}` };
+      : {
+          ...common,
+          type: 'run-error',
+          code: run.error_code ?? run.status,
+          message: run.error_message ?? `The run ended ${run.status}`,
+        };
   return [...events, terminal];
 }
 

@@ -68,7 +68,12 @@ export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
     if (known !== undefined || !options.pricing) return known ?? 0;
     // Three characters per token overestimates the input of most text, as an estimate for a budget should.
     const chars = agent.system_prompt.length + messages.reduce((sum, message) => sum + message.content.length, 0);
-    const usage = { inputTokens: Math.ceil(chars / 3), outputTokens: maxTokens ?? DEFAULT_OUTPUT_TOKENS_ESTIMATE, cachedInputTokens: 0, estimated: true };
+    const usage = {
+      inputTokens: Math.ceil(chars / 3),
+      outputTokens: maxTokens ?? DEFAULT_OUTPUT_TOKENS_ESTIMATE,
+      cachedInputTokens: 0,
+      estimated: true,
+    };
     return options.pricing.round(options.pricing.price(agent.model, usage).costUsd);
   }
 
@@ -85,7 +90,12 @@ export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
       for (const agent of agents) {
         if (agent.daily_budget_usd === undefined) continue;
         const key = `daily:${agent.name}:${day}`;
-        const row = daily.get(key) ?? { key, spentNanos: toNanos(await options.spend.spentByAgentSince(agent.name, `${day}T00:00:00.000Z`)), reservedNanos: 0, holds: 0 };
+        const row = daily.get(key) ?? {
+          key,
+          spentNanos: toNanos(await options.spend.spentByAgentSince(agent.name, `${day}T00:00:00.000Z`)),
+          reservedNanos: 0,
+          holds: 0,
+        };
         states.push(budgetState(row, 'agent_daily', agent.name, agent.daily_budget_usd));
       }
       for (const row of await options.spend.listBudgetAccounts('token:')) {
@@ -100,7 +110,8 @@ export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
       const accounts = await accountsOf(request, options);
       const perRun = request.agent.max_cost_per_run_usd;
       if (accounts.length === 0 && perRun === undefined) return undefined;
-      const hold = accounts.length > 0 ? await options.ledger.admit(request.runId, accounts, estimate(request)) : undefined;
+      const hold =
+        accounts.length > 0 ? await options.ledger.admit(request.runId, accounts, estimate(request)) : undefined;
       return createRunBudget(hold, perRun, (costUsd) => learn(request.agent.name, costUsd));
     },
   };
@@ -122,20 +133,31 @@ async function accountsOf(request: RunBudgetRequest, options: RunBudgetsOptions)
     const limit = request.tokenMaxCostUsd === undefined ? await options.tokenLimit?.(tokenId) : request.tokenMaxCostUsd;
     if (limit !== undefined && limit !== null) {
       const loadSpent = () => options.spend.spentByToken(tokenId);
-      accounts.push({ key: `token:${tokenId}`, limitUsd: limit, label: `max_cost_usd of access token ${tokenId}`, loadSpent });
+      accounts.push({
+        key: `token:${tokenId}`,
+        limitUsd: limit,
+        label: `max_cost_usd of access token ${tokenId}`,
+        loadSpent,
+      });
     }
   }
   return accounts;
 }
 
-function createRunBudget(hold: BudgetHold | undefined, perRunUsd: number | undefined, learn: (costUsd: number) => void): RunBudget {
+function createRunBudget(
+  hold: BudgetHold | undefined,
+  perRunUsd: number | undefined,
+  learn: (costUsd: number) => void,
+): RunBudget {
   let calls = 0;
   return {
     async beforeModelCall(runCostUsd) {
       calls += 1;
       if (calls === 1) return;
       if (perRunUsd !== undefined && toNanos(runCostUsd) >= toNanos(perRunUsd)) {
-        throw new BudgetExceededError(`The run reached its cost limit of $${perRunUsd} (max_cost_per_run_usd) before its next model call`);
+        throw new BudgetExceededError(
+          `The run reached its cost limit of $${perRunUsd} (max_cost_per_run_usd) before its next model call`,
+        );
       }
       await hold?.check();
     },
@@ -155,5 +177,14 @@ function today(now?: () => Date): string {
 function budgetState(row: BudgetAccountRow, kind: BudgetState['kind'], subject: string, limitUsd: number): BudgetState {
   const usd = (nanos: number) => nanos / 1e9;
   const remaining = Math.max(0, toNanos(limitUsd) - row.spentNanos - row.reservedNanos);
-  return { account: row.key, kind, subject, limit_usd: limitUsd, spent_usd: usd(row.spentNanos), reserved_usd: usd(row.reservedNanos), remaining_usd: usd(remaining), runs_holding: row.holds };
+  return {
+    account: row.key,
+    kind,
+    subject,
+    limit_usd: limitUsd,
+    spent_usd: usd(row.spentNanos),
+    reserved_usd: usd(row.reservedNanos),
+    remaining_usd: usd(remaining),
+    runs_holding: row.holds,
+  };
 }

@@ -31,11 +31,17 @@ export interface RunCommands {
 }
 
 const TARGET: Record<RunControlCommand, RunStatus> = { pause: 'paused', resume: 'running', cancel: 'cancelled' };
-const ALLOWED_FROM: Record<RunControlCommand, readonly RunStatus[]> = { pause: ['running'], resume: ['paused'], cancel: ['running', 'paused'] };
+const ALLOWED_FROM: Record<RunControlCommand, readonly RunStatus[]> = {
+  pause: ['running'],
+  resume: ['paused'],
+  cancel: ['running', 'paused'],
+};
 const DONE: Record<RunControlCommand, string> = { pause: 'paused', resume: 'resumed', cancel: 'cancelled' };
 
 function conflict(runId: string, status: RunStatus, command: RunControlCommand): ConflictError {
-  return new ConflictError(`Run ${runId} is ${status}, so it cannot be ${DONE[command]}`, 'invalid_run_state', { status });
+  return new ConflictError(`Run ${runId} is ${status}, so it cannot be ${DONE[command]}`, 'invalid_run_state', {
+    status,
+  });
 }
 
 function assertAllowed(runId: string, status: RunStatus, command: RunControlCommand): void {
@@ -66,7 +72,8 @@ export function createRunCommands(deps: RunCommandsDeps): RunCommands {
   async function controlLocal(run: LiveRun, command: RunControlCommand): Promise<RunControlResult> {
     assertAllowed(run.runId, run.controller.status, command);
     // Persisted first, so that this process's own reconciling never undoes the command.
-    if (multiProcess && !(await store.requestControl(run.runId, command))) await refuse(run.runId, run.controller.status, command);
+    if (multiProcess && !(await store.requestControl(run.runId, command)))
+      await refuse(run.runId, run.controller.status, command);
     if (!(await apply(run, command))) assertAllowed(run.runId, run.controller.status, command);
     return { run_id: run.runId, status: TARGET[command] };
   }
@@ -82,7 +89,8 @@ export function createRunCommands(deps: RunCommandsDeps): RunCommands {
     if (!state) throw new NotFoundError(`No run with id "${runId}"`, 'run_not_found');
     const status = effectiveStatus(state);
     // Without Redis no other process executes runs: an active run that is not live here is an orphan.
-    if (!multiProcess && isActiveRunStatus(status)) throw new ConflictError(`Run ${runId} is not executing in this process`, 'invalid_run_state', { status });
+    if (!multiProcess && isActiveRunStatus(status))
+      throw new ConflictError(`Run ${runId} is not executing in this process`, 'invalid_run_state', { status });
     assertAllowed(runId, status, command);
     if (!(await store.requestControl(runId, command))) await refuse(runId, status, command);
     await bus.sendControl(runId, command);
@@ -97,12 +105,16 @@ export function createRunCommands(deps: RunCommandsDeps): RunCommands {
     receive(runId, command) {
       const run = live.get(runId);
       if (!run) return;
-      apply(run, command).catch((error: unknown) => deps.log?.error({ err: error, run_id: runId }, `could not apply ${command} to the run`));
+      apply(run, command).catch((error: unknown) =>
+        deps.log?.error({ err: error, run_id: runId }, `could not apply ${command} to the run`),
+      );
     },
     reconcile(run, state) {
       const request = state?.control_request;
       if (!request || !ALLOWED_FROM[request].includes(run.controller.status)) return;
-      apply(run, request).catch((error: unknown) => deps.log?.error({ err: error, run_id: run.runId }, `could not apply ${request} to the run`));
+      apply(run, request).catch((error: unknown) =>
+        deps.log?.error({ err: error, run_id: run.runId }, `could not apply ${request} to the run`),
+      );
     },
   };
 }

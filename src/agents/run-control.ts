@@ -42,7 +42,8 @@ export function cancelledError(message = 'The run was cancelled', code = 'cancel
 }
 
 /** The client of a streamed response went away before the run ended. */
-export const CLIENT_CLOSED = (): AppError => cancelledError('The client closed the stream before the run finished', 'client_closed');
+export const CLIENT_CLOSED = (): AppError =>
+  cancelledError('The client closed the stream before the run finished', 'client_closed');
 
 export function createRunControl(options: RunControlOptions = {}): RunController {
   const abort = new AbortController();

@@ -29,7 +29,12 @@ export interface RunCoordinationQueries {
 export function createRunCoordinationQueries(db: Kysely<Database>): RunCoordinationQueries {
   return {
     async setActiveStatus(runId, status) {
-      await db.updateTable('runs').set({ status }).where('run_id', '=', runId).where('status', 'in', ACTIVE_RUN_STATUSES).execute();
+      await db
+        .updateTable('runs')
+        .set({ status })
+        .where('run_id', '=', runId)
+        .where('status', 'in', ACTIVE_RUN_STATUSES)
+        .execute();
     },
     async requestControl(runId, command) {
       const result = await db
@@ -43,12 +48,21 @@ export function createRunCoordinationQueries(db: Kysely<Database>): RunCoordinat
     },
     async controlStates(runIds) {
       if (runIds.length === 0) return new Map();
-      const rows = await db.selectFrom('runs').select(['run_id', 'status', 'control_request']).where('run_id', 'in', runIds).execute();
+      const rows = await db
+        .selectFrom('runs')
+        .select(['run_id', 'status', 'control_request'])
+        .where('run_id', 'in', runIds)
+        .execute();
       return new Map(rows.map((row) => [row.run_id, { status: row.status, control_request: row.control_request }]));
     },
     async touch(runIds, now) {
       if (runIds.length === 0) return;
-      await db.updateTable('runs').set({ heartbeat_at: now }).where('run_id', 'in', runIds).where('status', 'in', ACTIVE_RUN_STATUSES).execute();
+      await db
+        .updateTable('runs')
+        .set({ heartbeat_at: now })
+        .where('run_id', 'in', runIds)
+        .where('status', 'in', ACTIVE_RUN_STATUSES)
+        .execute();
     },
     async interruptOrphans({ now, staleBefore }) {
       let query = db
@@ -63,12 +77,17 @@ export function createRunCoordinationQueries(db: Kysely<Database>): RunCoordinat
             steps: steps().select((s) => s.fn.countAll<number>().as('n')),
             input_tokens: steps().select((s) => s.fn.coalesce(s.fn.sum<number>('input_tokens'), s.lit(0)).as('n')),
             output_tokens: steps().select((s) => s.fn.coalesce(s.fn.sum<number>('output_tokens'), s.lit(0)).as('n')),
-            total_tokens: steps().select((s) => s.fn.coalesce(s(s.fn.sum<number>('input_tokens'), '+', s.fn.sum<number>('output_tokens')), s.lit(0)).as('n')),
+            total_tokens: steps().select((s) =>
+              s.fn
+                .coalesce(s(s.fn.sum<number>('input_tokens'), '+', s.fn.sum<number>('output_tokens')), s.lit(0))
+                .as('n'),
+            ),
             cost_usd: steps().select((s) => s.fn.coalesce(s.fn.sum<number>('cost_usd'), s.lit(0)).as('n')),
           };
         })
         .where('status', 'in', ACTIVE_RUN_STATUSES);
-      if (staleBefore !== undefined) query = query.where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]));
+      if (staleBefore !== undefined)
+        query = query.where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]));
       const rows = await query.returning('run_id').execute();
       return rows.map((row) => row.run_id);
     },

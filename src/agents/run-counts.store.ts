@@ -25,7 +25,11 @@ export function createRunCountQueries(db: Kysely<Database>): RunCountQueries {
       return new Map(rows.map((row) => [row.agent_name, { total: Number(row.total), active: Number(row.active) }]));
     },
     async countActive() {
-      const row = await db.selectFrom('runs').select((eb) => eb.fn.countAll<number>().as('n')).where('status', 'in', ACTIVE_RUN_STATUSES).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('runs')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('status', 'in', ACTIVE_RUN_STATUSES)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
   };

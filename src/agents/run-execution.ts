@@ -46,7 +46,11 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
     result = { ...summarize(execution), status: 'completed', finishReason: loop.finishReason };
   } catch (error) {
     const cancelled = controller.cancellation;
-    result = { ...summarize(execution), status: cancelled ? 'cancelled' : 'failed', error: cancelled ?? toAppError(error, execution) };
+    result = {
+      ...summarize(execution),
+      status: cancelled ? 'cancelled' : 'failed',
+      error: cancelled ?? toAppError(error, execution),
+    };
   }
   const stored = await execution.inserted.then(
     () => true,
@@ -56,12 +60,27 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
     },
   );
   // An answer nobody could record is not given: the client gets an error instead.
-  if (!stored) result = { ...summarize(execution), status: 'failed', error: new AppError({ type: 'server_error', code: 'internal_error', status: 500, message: 'The run could not be recorded' }) };
+  if (!stored)
+    result = {
+      ...summarize(execution),
+      status: 'failed',
+      error: new AppError({
+        type: 'server_error',
+        code: 'internal_error',
+        status: 500,
+        message: 'The run could not be recorded',
+      }),
+    };
   // A run that fails while paused (its in-flight call failed) ends at once: what it held goes out first.
   controller.end(result.status);
   events.release();
   if (result.status === 'completed') {
-    events.emit({ type: 'run-end', output: result.output, totalTokens: result.usage.totalTokens, costUsd: result.costUsd });
+    events.emit({
+      type: 'run-end',
+      output: result.output,
+      totalTokens: result.usage.totalTokens,
+      costUsd: result.costUsd,
+    });
   } else {
     events.emit({ type: 'run-error', code: result.error.code, message: result.error.message });
   }
@@ -86,15 +105,32 @@ async function prepareInput(execution: RunExecution): Promise<ChatMessage[]> {
 
 function summarize(execution: RunExecution) {
   const totals = execution.ctx.recorder.totals();
-  const usage = { inputTokens: totals.inputTokens, outputTokens: totals.outputTokens, totalTokens: totals.inputTokens + totals.outputTokens };
+  const usage = {
+    inputTokens: totals.inputTokens,
+    outputTokens: totals.outputTokens,
+    totalTokens: totals.inputTokens + totals.outputTokens,
+  };
   // The output is every text the agent said, as streamed: a failed run keeps what it said before failing.
-  return { runId: execution.runId, output: execution.events.output, usage, costUsd: totals.costUsd, steps: totals.steps, upstreamMs: execution.ctx.timing.upstreamMs };
+  return {
+    runId: execution.runId,
+    output: execution.events.output,
+    usage,
+    costUsd: totals.costUsd,
+    steps: totals.steps,
+    upstreamMs: execution.ctx.timing.upstreamMs,
+  };
 }
 
 function toAppError(error: unknown, execution: RunExecution): AppError {
   if (isAppError(error)) return error;
   execution.log?.error({ err: error, run_id: execution.runId }, 'run failed unexpectedly');
-  return new AppError({ type: 'server_error', code: 'internal_error', status: 500, message: 'The run failed with an internal error', cause: error });
+  return new AppError({
+    type: 'server_error',
+    code: 'internal_error',
+    status: 500,
+    message: 'The run failed with an internal error',
+    cause: error,
+  });
 }
 
 // Steps were queued as they ended; a failed one is logged like a failed run end.
@@ -112,22 +148,28 @@ async function persistEnd(execution: RunExecution, result: RunResult, loop: Loop
       execution.log?.warn({ err: error, run_id: execution.runId }, 'could not read the run event log to persist it');
       return [];
     });
-    await execution.store.finishRun(execution.runId, {
-      status: result.status,
-      finished_at: isoNow(),
-      total_tokens: result.usage.totalTokens,
-      input_tokens: result.usage.inputTokens,
-      output_tokens: result.usage.outputTokens,
-      cost_usd: result.costUsd,
-      steps: result.steps,
-      output: result.output,
-      error_code: failed?.code ?? null,
-      error_message: failed?.message ?? null,
-    }, events);
+    await execution.store.finishRun(
+      execution.runId,
+      {
+        status: result.status,
+        finished_at: isoNow(),
+        total_tokens: result.usage.totalTokens,
+        input_tokens: result.usage.inputTokens,
+        output_tokens: result.usage.outputTokens,
+        cost_usd: result.costUsd,
+        steps: result.steps,
+        output: result.output,
+        error_code: failed?.code ?? null,
+        error_message: failed?.message ?? null,
+      },
+      events,
+    );
     const session = execution.session;
     if (session && result.status === 'completed') {
       const toolCalls = loop?.clientToolCalls;
-      const answer: ChatMessage = toolCalls ? { role: 'assistant', content: result.output, tool_calls: toolCalls } : { role: 'assistant', content: result.output };
+      const answer: ChatMessage = toolCalls
+        ? { role: 'assistant', content: result.output, tool_calls: toolCalls }
+        : { role: 'assistant', content: result.output };
       await session.service.append(session.id, [...session.pending, answer]);
     }
   } catch (error) {

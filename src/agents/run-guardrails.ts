@@ -24,7 +24,11 @@ export function screenInput(ctx: RunContext, messages: Iterable<ChatMessage>): M
     if (message.role !== 'user') continue;
     const result = ctx.guardrails.checkInput(message.content);
     ctx.reporter.flag(result.verdicts);
-    if (result.blocked) throw new ValidationError(`The input was refused by the guardrails (${describeBlock(result.verdicts)})`, 'content_filtered');
+    if (result.blocked)
+      throw new ValidationError(
+        `The input was refused by the guardrails (${describeBlock(result.verdicts)})`,
+        'content_filtered',
+      );
     if (result.text !== message.content) replaced.set(message, { ...message, content: result.text });
   }
   return replaced;
@@ -35,7 +39,10 @@ export function screenInput(ctx: RunContext, messages: Iterable<ChatMessage>): M
  * deltas is still caught); when a hit could block, the whole text is held until it is checked, since
  * text already sent cannot be withdrawn. Every hit is flagged once, from the call's whole text.
  */
-export function createOutputScreen(guardrails: Guardrails | undefined, flag: (verdicts: readonly GuardrailVerdict[]) => void): OutputScreen {
+export function createOutputScreen(
+  guardrails: Guardrails | undefined,
+  flag: (verdicts: readonly GuardrailVerdict[]) => void,
+): OutputScreen {
   if (!guardrails) return PASS_THROUGH;
   if (guardrails.blocksOutput) {
     return {

@@ -35,7 +35,10 @@ export function startRunLease(options: RunLeaseOptions): () => void {
       const states = await options.store.controlStates(runIds);
       for (const run of options.live.values()) options.commands.reconcile(run, states.get(run.runId));
     }
-    const interrupted = await options.store.interruptOrphans({ now: isoNow(new Date(now)), staleBefore: isoNow(new Date(now - options.staleMs)) });
+    const interrupted = await options.store.interruptOrphans({
+      now: isoNow(new Date(now)),
+      staleBefore: isoNow(new Date(now - options.staleMs)),
+    });
     await publishInterrupted(options.bus, interrupted);
     // Budget reservations of runs that ended on a dead replica go back to their accounts.
     await options.store.releaseEndedBudgetHolds();
@@ -56,5 +59,13 @@ export function startRunLease(options: RunLeaseOptions): () => void {
  * gets the terminal event instead of keep-alives forever.
  */
 export async function publishInterrupted(bus: RunEventBus, runIds: readonly string[]): Promise<void> {
-  await Promise.all(runIds.map((runId) => bus.publish(runId, { type: 'run-error', code: 'interrupted', message: 'The server running this run stopped before it finished' })));
+  await Promise.all(
+    runIds.map((runId) =>
+      bus.publish(runId, {
+        type: 'run-error',
+        code: 'interrupted',
+        message: 'The server running this run stopped before it finished',
+      }),
+    ),
+  );
 }

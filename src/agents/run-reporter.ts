@@ -5,7 +5,19 @@ import type { RunLogger } from './run-logger.js';
 import type { ModelUsageRecord, UsageSink } from './usage-sink.js';
 
 /** The per-call part of a usage record; the run fills in the rest. */
-export type CallUsage = Pick<ModelUsageRecord, 'step_id' | 'input_tokens' | 'output_tokens' | 'cached_tokens' | 'cost_usd' | 'latency_ms' | 'ttft_ms' | 'status' | 'priced' | 'estimated'>;
+export type CallUsage = Pick<
+  ModelUsageRecord,
+  | 'step_id'
+  | 'input_tokens'
+  | 'output_tokens'
+  | 'cached_tokens'
+  | 'cost_usd'
+  | 'latency_ms'
+  | 'ttft_ms'
+  | 'status'
+  | 'priced'
+  | 'estimated'
+>;
 
 /** One run's usage records and guardrail hits, written in the background and awaited once at the end. */
 export interface RunReporter {
@@ -19,7 +31,14 @@ export interface RunReporter {
 export interface RunReporterOptions {
   sink?: UsageSink;
   emit(body: RunEventBody): void;
-  run: { run_id: string; agent_name: string; session_id: string | null; source: RunSource; provider: string; model: string };
+  run: {
+    run_id: string;
+    agent_name: string;
+    session_id: string | null;
+    source: RunSource;
+    provider: string;
+    model: string;
+  };
   log?: RunLogger;
 }
 
@@ -44,7 +63,14 @@ export function createRunReporter({ sink, emit, run, log }: RunReporterOptions):
       for (const verdict of verdicts) {
         emit({ type: 'guardrail-flag', guardrail: verdict.type, entity: verdict.entity, action: verdict.action });
         if (sink) {
-          const event = { run_id: run.run_id, agent_name: run.agent_name, type: verdict.type, entity: verdict.entity, action: verdict.action, created_at: isoNow() };
+          const event = {
+            run_id: run.run_id,
+            agent_name: run.agent_name,
+            type: verdict.type,
+            entity: verdict.entity,
+            action: verdict.action,
+            created_at: isoNow(),
+          };
           track(sink.recordRisk(event));
         }
       }

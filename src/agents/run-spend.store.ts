@@ -21,7 +21,11 @@ export function createRunSpendQueries(db: Kysely<Database>): RunSpendQueries {
       return Number(row?.spent ?? 0);
     },
     async spentByToken(tokenId) {
-      const row = await db.selectFrom('runs').select((eb) => eb.fn.sum<number>('cost_usd').as('spent')).where('token_id', '=', tokenId).executeTakeFirst();
+      const row = await db
+        .selectFrom('runs')
+        .select((eb) => eb.fn.sum<number>('cost_usd').as('spent'))
+        .where('token_id', '=', tokenId)
+        .executeTakeFirst();
       return Number(row?.spent ?? 0);
     },
   };

@@ -80,9 +80,12 @@ export function createRunService(options: RunServiceOptions): RunService {
   const lease = options.lease ?? { intervalMs: RUN_LEASE_INTERVAL_MS, staleMs: RUN_LEASE_STALE_MS };
   const live = new Map<string, LiveRun>();
   const commands = createRunCommands({ live, store, bus, multiProcess, log: options.log });
-  const attach = (runId: string, attachOptions?: AttachOptions) => attachRun({ live, store, bus }, runId, attachOptions);
+  const attach = (runId: string, attachOptions?: AttachOptions) =>
+    attachRun({ live, store, bus }, runId, attachOptions);
   const stopListening = bus.onControl((runId, command) => commands.receive(runId, command));
-  const stopLease = multiProcess ? startRunLease({ live, store, bus, commands, ...lease, log: options.log }) : undefined;
+  const stopLease = multiProcess
+    ? startRunLease({ live, store, bus, commands, ...lease, log: options.log })
+    : undefined;
   // Reading the store at every checkpoint costs a query per model/tool call; only worth it when a command can come from elsewhere.
   const beforeCheckpoint = multiProcess
     ? async (run: LiveRun) => commands.reconcile(run, (await store.controlStates([run.runId])).get(run.runId))

@@ -27,11 +27,22 @@ export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSp
 export function createRunStore(db: Kysely<Database>, writes: WriteQueue = createDirectWrites(db)): RunStore {
   // Every request writes these: compiled once (db/prepared-query.ts).
   const insertRunRow = prepareQuery((trx, row: Insertable<Database['runs']>) => trx.insertInto('runs').values(row));
-  const insertStepRow = prepareQuery((trx, row: Insertable<Database['run_steps']>) => trx.insertInto('run_steps').values(row));
-  const upsertEventLog = prepareQuery((trx, row: Insertable<Database['run_event_logs']>) =>
-    trx.insertInto('run_event_logs').values(row).onConflict((oc) => oc.column('run_id').doUpdateSet({ events: row.events, event_count: row.event_count, persisted_at: row.persisted_at })),
+  const insertStepRow = prepareQuery((trx, row: Insertable<Database['run_steps']>) =>
+    trx.insertInto('run_steps').values(row),
   );
-  const updateRunEnd = prepareQuery((trx, { run_id, ...end }: RunEnd & { run_id: string }) => trx.updateTable('runs').set(end).where('run_id', '=', run_id));
+  const upsertEventLog = prepareQuery((trx, row: Insertable<Database['run_event_logs']>) =>
+    trx
+      .insertInto('run_event_logs')
+      .values(row)
+      .onConflict((oc) =>
+        oc
+          .column('run_id')
+          .doUpdateSet({ events: row.events, event_count: row.event_count, persisted_at: row.persisted_at }),
+      ),
+  );
+  const updateRunEnd = prepareQuery((trx, { run_id, ...end }: RunEnd & { run_id: string }) =>
+    trx.updateTable('runs').set(end).where('run_id', '=', run_id),
+  );
   return {
     ...createRunCoordinationQueries(db),
     ...createRunCountQueries(db),
@@ -42,11 +53,17 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
       return writes.write((trx) => insertRunRow(trx, row));
     },
     finishRun(runId, end, events) {
-      const log = events && events.length > 0 ? { run_id: runId, events: JSON.stringify(events), event_count: events.length, persisted_at: isoNow() } : undefined;
-      return writes.write(async (trx) => {
-        if (log) await upsertEventLog(trx, log);
-        await updateRunEnd(trx, { ...end, run_id: runId });
-      }, { atomic: true });
+      const log =
+        events && events.length > 0
+          ? { run_id: runId, events: JSON.stringify(events), event_count: events.length, persisted_at: isoNow() }
+          : undefined;
+      return writes.write(
+        async (trx) => {
+          if (log) await upsertEventLog(trx, log);
+          await updateRunEnd(trx, { ...end, run_id: runId });
+        },
+        { atomic: true },
+      );
     },
     insertStep(step) {
       const row = { ...step, prompt_log: JSON.stringify(step.prompt_log) };
@@ -57,14 +74,24 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
       return row && mapRun(row);
     },
     async listSteps(runId) {
-      const rows = await db.selectFrom('run_steps').selectAll().where('run_id', '=', runId).orderBy('step_index').execute();
+      const rows = await db
+        .selectFrom('run_steps')
+        .selectAll()
+        .where('run_id', '=', runId)
+        .orderBy('step_index')
+        .execute();
       return rows.map(mapStep);
     },
     async listRuns({ agentName, status, limit, offset }) {
       let query = db.selectFrom('runs').selectAll();
       if (agentName !== undefined) query = query.where('agent_name', '=', agentName);
       if (status !== undefined) query = query.where('status', '=', status);
-      const rows = await query.orderBy('started_at', 'desc').orderBy('run_id', 'desc').limit(limit).offset(offset).execute();
+      const rows = await query
+        .orderBy('started_at', 'desc')
+        .orderBy('run_id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute();
       return rows.map(mapRun);
     },
     async getEventLog(runId) {

@@ -3,7 +3,14 @@ import type { ChatMessage, FinishReason, ToolCall } from '../llm/index.js';
 
 export type RunStatus = RunsTable['status'];
 
-export const RUN_STATUSES: readonly RunStatus[] = ['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted'];
+export const RUN_STATUSES: readonly RunStatus[] = [
+  'running',
+  'paused',
+  'completed',
+  'failed',
+  'cancelled',
+  'interrupted',
+];
 
 /** Statuses of a run that has not ended: it can still be paused, resumed or cancelled. */
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['running', 'paused'];
@@ -18,7 +25,16 @@ export type RunRecord = Omit<RunsTable, 'control_request' | 'heartbeat_at'>;
 /** The fields written when a run ends. */
 export type RunEnd = Pick<
   RunRecord,
-  'status' | 'finished_at' | 'total_tokens' | 'input_tokens' | 'output_tokens' | 'cost_usd' | 'steps' | 'output' | 'error_code' | 'error_message'
+  | 'status'
+  | 'finished_at'
+  | 'total_tokens'
+  | 'input_tokens'
+  | 'output_tokens'
+  | 'cost_usd'
+  | 'steps'
+  | 'output'
+  | 'error_code'
+  | 'error_message'
 >;
 
 /** What a model step sent and received, kept so an operator can replay the exchange. */

@@ -35,11 +35,16 @@ export function maxIterationsExceeded(maxIterations: number): AppError {
  * Ends the run on the model's call of client tools: the agent's own tools requested alongside still run
  * (their results are the run's to give), the client's are only announced as tool-call events.
  */
-async function handOverToClient(ctx: RunContext, result: ModelStepResult, clientCalls: ToolCall[]): Promise<LoopOutcome> {
+async function handOverToClient(
+  ctx: RunContext,
+  result: ModelStepResult,
+  clientCalls: ToolCall[],
+): Promise<LoopOutcome> {
   const serverCalls = result.toolCalls.filter((call) => !ctx.clientToolNames.has(call.name));
   await runToolSteps(ctx, serverCalls);
   await ctx.control.checkpoint();
-  for (const call of clientCalls) ctx.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
+  for (const call of clientCalls)
+    ctx.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
   return { finishReason: 'tool_calls', clientToolCalls: clientCalls };
 }
 
@@ -49,7 +54,9 @@ async function handOverToClient(ctx: RunContext, result: ModelStepResult, client
  * were made. The text the agent says along the way leaves as text-delta events.
  */
 export async function runAgentLoop(ctx: RunContext, conversation: ChatMessage[]): Promise<LoopOutcome> {
-  let messages: ChatMessage[] = ctx.agent.system_prompt ? [{ role: 'system', content: ctx.agent.system_prompt }, ...conversation] : conversation;
+  let messages: ChatMessage[] = ctx.agent.system_prompt
+    ? [{ role: 'system', content: ctx.agent.system_prompt }, ...conversation]
+    : conversation;
   for (let iteration = 1; iteration <= ctx.agent.max_iterations; iteration += 1) {
     const result = await runModelStep(ctx, messages);
     if (result.toolCalls.length === 0) {

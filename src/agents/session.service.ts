@@ -23,14 +23,23 @@ export interface SessionService {
   countActive(since: string): Promise<number>;
 }
 
-export function createSessionService({ store, now = () => new Date() }: { store: SessionStore; now?: () => Date }): SessionService {
+export function createSessionService({
+  store,
+  now = () => new Date(),
+}: {
+  store: SessionStore;
+  now?: () => Date;
+}): SessionService {
   return {
     async open(sessionId, agentName, owner, messages) {
       const session = await store.open(sessionId, agentName, owner, isoNow(now()));
       // The same answer as for an id nobody uses, so another principal's session is not even confirmed.
       if (session.owner !== owner) throw new NotFoundError(`No session "${sessionId}" of yours`, 'session_not_found');
       if (session.agent_name !== agentName) {
-        throw new ConflictError(`Session "${sessionId}" belongs to agent "${session.agent_name}"`, 'session_agent_mismatch');
+        throw new ConflictError(
+          `Session "${sessionId}" belongs to agent "${session.agent_name}"`,
+          'session_agent_mismatch',
+        );
       }
       const stored = session.message_count > 0 ? await store.messages(sessionId) : [];
       return mergeSessionHistory(stored, messages);

@@ -37,9 +37,20 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
     async open(sessionId, agentName, owner, now) {
       await db
         .insertInto('sessions')
-        .values({ session_id: sessionId, agent_name: agentName, owner, created_at: now, last_active: now, message_count: 0 })
+        .values({
+          session_id: sessionId,
+          agent_name: agentName,
+          owner,
+          created_at: now,
+          last_active: now,
+          message_count: 0,
+        })
         .onConflict((oc) =>
-          oc.column('session_id').doUpdateSet({ last_active: now }).where('sessions.agent_name', '=', agentName).where('sessions.owner', '=', owner),
+          oc
+            .column('session_id')
+            .doUpdateSet({ last_active: now })
+            .where('sessions.agent_name', '=', agentName)
+            .where('sessions.owner', '=', owner),
         )
         .execute();
       const session = await find(sessionId);
@@ -47,7 +58,12 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
       return session;
     },
     async messages(sessionId) {
-      const rows = await db.selectFrom('session_messages').select('message').where('session_id', '=', sessionId).orderBy('seq').execute();
+      const rows = await db
+        .selectFrom('session_messages')
+        .select('message')
+        .where('session_id', '=', sessionId)
+        .orderBy('seq')
+        .execute();
       return rows.map((row) => JSON.parse(row.message) as ChatMessage);
     },
     async append(sessionId, messages, now) {
@@ -63,19 +79,35 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
         const first = Number(updated.message_count) - messages.length;
         await trx
           .insertInto('session_messages')
-          .values(messages.map((message, index) => ({ session_id: sessionId, seq: first + index, message: JSON.stringify(message), created_at: now })))
+          .values(
+            messages.map((message, index) => ({
+              session_id: sessionId,
+              seq: first + index,
+              message: JSON.stringify(message),
+              created_at: now,
+            })),
+          )
           .execute();
       });
     },
     find,
     async listActive(since, page) {
-      let query = db.selectFrom('sessions').selectAll().where('last_active', '>=', since).orderBy('last_active', 'desc').orderBy('session_id', 'desc');
+      let query = db
+        .selectFrom('sessions')
+        .selectAll()
+        .where('last_active', '>=', since)
+        .orderBy('last_active', 'desc')
+        .orderBy('session_id', 'desc');
       if (page) query = query.limit(page.limit).offset(page.offset);
       const rows = await query.execute();
       return rows.map((row) => ({ ...row, message_count: Number(row.message_count) }));
     },
     async countActive(since) {
-      const row = await db.selectFrom('sessions').select((eb) => eb.fn.countAll<number>().as('n')).where('last_active', '>=', since).executeTakeFirstOrThrow();
+      const row = await db
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('last_active', '>=', since)
+        .executeTakeFirstOrThrow();
       return Number(row.n);
     },
   };

@@ -41,7 +41,9 @@ export interface StartRunDeps {
 /** Records the run, publishes run-start and sets the loop going; throws before that for an unknown agent (404), another principal's session (404) or a session of another agent (409). */
 export async function startRun(deps: StartRunDeps, request: StartRunRequest): Promise<LiveRun> {
   const agent = deps.agents.get(request.agentName);
-  const merged = request.sessionId ? await deps.sessions.open(request.sessionId, agent.name, sessionOwner(request), request.messages) : undefined;
+  const merged = request.sessionId
+    ? await deps.sessions.open(request.sessionId, agent.name, sessionOwner(request), request.messages)
+    : undefined;
   const offered = offerTools(deps.tools, agent, request.clientTools ?? []);
   const runId = createId('run');
   // The first model call starts while the insert commits (startRun resolves only after it, so nobody
@@ -50,15 +52,37 @@ export async function startRun(deps: StartRunDeps, request: StartRunRequest): Pr
   inserted.catch(() => undefined);
 
   let run: LiveRun | undefined;
-  const controller = createRunControl({ signal: request.signal, beforeCheckpoint: deps.beforeCheckpoint && (() => deps.beforeCheckpoint!(run!)) });
-  const events = createRunEventPublisher({ runId, bus: deps.bus, isHeld: () => controller.status === 'paused', onError: reportOnce(deps.log, runId) });
+  const controller = createRunControl({
+    signal: request.signal,
+    beforeCheckpoint: deps.beforeCheckpoint && (() => deps.beforeCheckpoint!(run!)),
+  });
+  const events = createRunEventPublisher({
+    runId,
+    bus: deps.bus,
+    isHeld: () => controller.status === 'paused',
+    onError: reportOnce(deps.log, runId),
+  });
   controller.onChange((status) => status !== 'paused' && events.release());
-  events.emit({ type: 'run-start', agentName: agent.name, model: agent.model, source: request.source, sessionId: request.sessionId ?? null });
+  events.emit({
+    type: 'run-start',
+    agentName: agent.name,
+    model: agent.model,
+    source: request.source,
+    sessionId: request.sessionId ?? null,
+  });
 
   let statusWrites: Promise<void> = inserted;
   let result: Promise<RunResult> | undefined;
   const conversation = merged?.conversation ?? request.messages;
-  const ctx = createContext(deps, request, { runId, agent, offered, controller, emit: events.emit, conversation, inserted });
+  const ctx = createContext(deps, request, {
+    runId,
+    agent,
+    offered,
+    controller,
+    emit: events.emit,
+    conversation,
+    inserted,
+  });
   run = {
     runId,
     controller,
@@ -77,10 +101,35 @@ export async function startRun(deps: StartRunDeps, request: StartRunRequest): Pr
       [Symbol.asyncIterator]: () => replayFromStart(deps, runId)[Symbol.asyncIterator](),
     },
   };
-  const session = request.sessionId && merged ? { id: request.sessionId, pending: merged.pending, service: deps.sessions } : undefined;
+  const session =
+    request.sessionId && merged
+      ? { id: request.sessionId, pending: merged.pending, service: deps.sessions }
+      : undefined;
   const budgets = deps.budgets;
-  const admit = budgets && ((messages: ChatMessage[]) => budgets.admit({ runId, agent, messages, maxTokens: ctx.maxTokens, tokenId: request.tokenId, tokenMaxCostUsd: request.tokenMaxCostUsd }));
-  result = executeRun({ runId, ctx, conversation, controller, store: deps.runStore, bus: deps.bus, events, session, admit, log: deps.log, inserted });
+  const admit =
+    budgets &&
+    ((messages: ChatMessage[]) =>
+      budgets.admit({
+        runId,
+        agent,
+        messages,
+        maxTokens: ctx.maxTokens,
+        tokenId: request.tokenId,
+        tokenMaxCostUsd: request.tokenMaxCostUsd,
+      }));
+  result = executeRun({
+    runId,
+    ctx,
+    conversation,
+    controller,
+    store: deps.runStore,
+    bus: deps.bus,
+    events,
+    session,
+    admit,
+    log: deps.log,
+    inserted,
+  });
   try {
     await inserted;
   } catch (error) {
@@ -108,7 +157,14 @@ interface RunParts {
 
 function createContext(deps: StartRunDeps, request: StartRunRequest, parts: RunParts): RunContext {
   const { runId, agent, emit } = parts;
-  const run = { run_id: runId, agent_name: agent.name, session_id: request.sessionId ?? null, source: request.source, provider: agent.provider, model: agent.model };
+  const run = {
+    run_id: runId,
+    agent_name: agent.name,
+    session_id: request.sessionId ?? null,
+    source: request.source,
+    provider: agent.provider,
+    model: agent.model,
+  };
   // The client's own tool results and context are sources an answer may rightly draw on.
   const clientSources = parts.conversation.flatMap((message) => (message.role === 'tool' ? [message.content] : []));
   return {
@@ -119,7 +175,13 @@ function createContext(deps: StartRunDeps, request: StartRunRequest, parts: RunP
     temperature: request.temperature ?? agent.temperature,
     maxTokens: request.maxTokens ?? agent.max_tokens,
     control: parts.controller,
-    recorder: createRunRecorder({ runId, model: agent.model, store: deps.runStore, pricing: deps.pricing, inserted: parts.inserted }),
+    recorder: createRunRecorder({
+      runId,
+      model: agent.model,
+      store: deps.runStore,
+      pricing: deps.pricing,
+      inserted: parts.inserted,
+    }),
     reporter: createRunReporter({ sink: deps.usage, emit, run, log: deps.log }),
     guardrails: deps.guardrails?.(agent),
     sources: [...(request.context ?? []), ...clientSources],

@@ -19,14 +19,19 @@ export async function runToolStep(ctx: RunContext, call: ToolCall): Promise<Tool
   } catch (error) {
     failure = describeError(error);
     if (ctx.control.signal.aborted) {
-      ctx.recorder.end(step, { status: 'failed', promptLog: { tool_call_id: call.id, arguments: call.arguments, error: failure } });
+      ctx.recorder.end(step, {
+        status: 'failed',
+        promptLog: { tool_call_id: call.id, arguments: call.arguments, error: failure },
+      });
       throw ctx.control.signal.reason;
     }
     result = `Error: ${failure.message}`;
   }
   ctx.emit({ type: 'tool-result', toolCallId: call.id, name: call.name, result, isError: failure !== undefined });
   if (!failure) ctx.sources.push(result);
-  const promptLog = failure ? { tool_call_id: call.id, arguments: call.arguments, error: failure } : { tool_call_id: call.id, arguments: call.arguments, result };
+  const promptLog = failure
+    ? { tool_call_id: call.id, arguments: call.arguments, error: failure }
+    : { tool_call_id: call.id, arguments: call.arguments, result };
   ctx.recorder.end(step, { status: failure ? 'failed' : 'completed', promptLog });
   return { role: 'tool', content: result, tool_call_id: call.id, name: call.name };
 }
@@ -41,7 +46,9 @@ async function executeTool(ctx: RunContext, call: ToolCall): Promise<string> {
   try {
     args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
   } catch (error) {
-    throw Object.assign(new Error(`the arguments of ${call.name} are not valid JSON: ${(error as Error).message}`), { code: 'invalid_arguments' });
+    throw Object.assign(new Error(`the arguments of ${call.name} are not valid JSON: ${(error as Error).message}`), {
+      code: 'invalid_arguments',
+    });
   }
   return ctx.tools.execute(call.name, args, { signal: ctx.control.signal });
 }

@@ -71,7 +71,8 @@ export function mapModelComparisons(groups: UsageGroup[]): ModelComparison[] {
     total_cost_usd: fromCostNanos(totals.cost_nanos),
     total_tokens: totals.total_tokens,
     request_count: totals.request_count,
-    cost_per_1k_tokens: totals.total_tokens > 0 ? roundUsd((fromCostNanos(totals.cost_nanos) * 1000) / totals.total_tokens) : 0,
+    cost_per_1k_tokens:
+      totals.total_tokens > 0 ? roundUsd((fromCostNanos(totals.cost_nanos) * 1000) / totals.total_tokens) : 0,
   }));
 }
 
@@ -86,8 +87,13 @@ export function mapAgentAnalytics(groups: UsageGroup[]): AgentAnalytics[] {
 }
 
 export function mapRiskReport(counts: RiskCount[]): RiskReport {
-  const of = (type: RiskCount['type']) => counts.filter((count) => count.type === type).reduce((total, count) => total + count.count, 0);
-  const report = { pii_events: of('pii'), hallucination_flags: of('hallucination'), content_filter_events: of('content_filter') };
+  const of = (type: RiskCount['type']) =>
+    counts.filter((count) => count.type === type).reduce((total, count) => total + count.count, 0);
+  const report = {
+    pii_events: of('pii'),
+    hallucination_flags: of('hallucination'),
+    content_filter_events: of('content_filter'),
+  };
   return { ...report, total_events: report.pii_events + report.hallucination_flags + report.content_filter_events };
 }
 

@@ -17,7 +17,10 @@ const RISK_COLUMNS = 7;
 const DAILY_COLUMNS = 9;
 
 /** `writes`: app.ts passes the database's group commit, so on SQLite usage rows share the run ends' transaction. */
-export function createAnalyticsWriteStore(db: Kysely<Database>, writes: WriteQueue = createDirectWrites(db)): AnalyticsWriteStore {
+export function createAnalyticsWriteStore(
+  db: Kysely<Database>,
+  writes: WriteQueue = createDirectWrites(db),
+): AnalyticsWriteStore {
   // Every batch size compiles once (db/prepared-query.ts): batches are small and their sizes repeat.
   const insertUsage = prepareQuery((trx, rows: UsageRow[]) => trx.insertInto('usage_records').values(rows));
   const insertRisks = prepareQuery((trx, rows: RiskRow[]) => trx.insertInto('risk_events').values(rows));
@@ -25,11 +28,14 @@ export function createAnalyticsWriteStore(db: Kysely<Database>, writes: WriteQue
   return {
     async writeBatch({ usage, risks }) {
       if (usage.length === 0 && risks.length === 0) return;
-      await writes.write(async (trx) => {
-        for (const rows of chunks(usage, USAGE_COLUMNS)) await insertUsage(trx, rows);
-        for (const rows of chunks(risks, RISK_COLUMNS)) await insertRisks(trx, rows);
-        for (const rows of chunks(sumByDay(usage), DAILY_COLUMNS)) await addToDailyTotals(trx, rows);
-      }, { atomic: true });
+      await writes.write(
+        async (trx) => {
+          for (const rows of chunks(usage, USAGE_COLUMNS)) await insertUsage(trx, rows);
+          for (const rows of chunks(risks, RISK_COLUMNS)) await insertRisks(trx, rows);
+          for (const rows of chunks(sumByDay(usage), DAILY_COLUMNS)) await addToDailyTotals(trx, rows);
+        },
+        { atomic: true },
+      );
     },
   };
 }
@@ -61,7 +67,17 @@ function sumByDay(usage: UsageRow[]): DailyRow[] {
     const key = `${day}\u0000${row.agent_name}\u0000${row.model}`;
     let total = totals.get(key);
     if (!total) {
-      total = { day, agent_name: row.agent_name, model: row.model, request_count: 0, input_tokens: 0, output_tokens: 0, cached_tokens: 0, total_tokens: 0, cost_nanos: 0 };
+      total = {
+        day,
+        agent_name: row.agent_name,
+        model: row.model,
+        request_count: 0,
+        input_tokens: 0,
+        output_tokens: 0,
+        cached_tokens: 0,
+        total_tokens: 0,
+        cost_nanos: 0,
+      };
       totals.set(key, total);
     }
     total.request_count += 1;

@@ -1,7 +1,14 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { agentAnalytics, analyticsQuery, costReport, modelComparison, riskReport, usageReport } from './analytics.schema.js';
+import {
+  agentAnalytics,
+  analyticsQuery,
+  costReport,
+  modelComparison,
+  riskReport,
+  usageReport,
+} from './analytics.schema.js';
 import type { AnalyticsService } from './analytics.service.js';
 import type { AnalyticsFilter } from './analytics.types.js';
 
@@ -13,25 +20,69 @@ export interface AnalyticsRoutesOptions {
 export const analyticsRoutes: FastifyPluginAsync<AnalyticsRoutesOptions> = async (app, { analytics }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['analytics'];
-  const filterOf = (query: z.output<typeof analyticsQuery>): AnalyticsFilter => ({ agentName: query.agent_name, since: query.since, until: query.until });
+  const filterOf = (query: z.output<typeof analyticsQuery>): AnalyticsFilter => ({
+    agentName: query.agent_name,
+    since: query.since,
+    until: query.until,
+  });
 
-  routes.get('/analytics/costs', {
-    schema: { tags, summary: 'Cost by model and by agent', querystring: analyticsQuery, response: { 200: costReport } },
-  }, (request) => analytics.costs(filterOf(request.query)));
+  routes.get(
+    '/analytics/costs',
+    {
+      schema: {
+        tags,
+        summary: 'Cost by model and by agent',
+        querystring: analyticsQuery,
+        response: { 200: costReport },
+      },
+    },
+    (request) => analytics.costs(filterOf(request.query)),
+  );
 
-  routes.get('/analytics/usage', {
-    schema: { tags, summary: 'Tokens by model and by agent', querystring: analyticsQuery, response: { 200: usageReport } },
-  }, (request) => analytics.usage(filterOf(request.query)));
+  routes.get(
+    '/analytics/usage',
+    {
+      schema: {
+        tags,
+        summary: 'Tokens by model and by agent',
+        querystring: analyticsQuery,
+        response: { 200: usageReport },
+      },
+    },
+    (request) => analytics.usage(filterOf(request.query)),
+  );
 
-  routes.get('/analytics/risks', {
-    schema: { tags, summary: 'Guardrail events by type', querystring: analyticsQuery, response: { 200: riskReport } },
-  }, (request) => analytics.risks(filterOf(request.query)));
+  routes.get(
+    '/analytics/risks',
+    {
+      schema: { tags, summary: 'Guardrail events by type', querystring: analyticsQuery, response: { 200: riskReport } },
+    },
+    (request) => analytics.risks(filterOf(request.query)),
+  );
 
-  routes.get('/analytics/models', {
-    schema: { tags, summary: 'Compare models by cost and tokens', querystring: analyticsQuery, response: { 200: z.array(modelComparison) } },
-  }, (request) => analytics.models(filterOf(request.query)));
+  routes.get(
+    '/analytics/models',
+    {
+      schema: {
+        tags,
+        summary: 'Compare models by cost and tokens',
+        querystring: analyticsQuery,
+        response: { 200: z.array(modelComparison) },
+      },
+    },
+    (request) => analytics.models(filterOf(request.query)),
+  );
 
-  routes.get('/analytics/agents', {
-    schema: { tags, summary: 'Cost, tokens and models per agent', querystring: analyticsQuery, response: { 200: z.array(agentAnalytics) } },
-  }, (request) => analytics.agents(filterOf(request.query)));
+  routes.get(
+    '/analytics/agents',
+    {
+      schema: {
+        tags,
+        summary: 'Cost, tokens and models per agent',
+        querystring: analyticsQuery,
+        response: { 200: z.array(agentAnalytics) },
+      },
+    },
+    (request) => analytics.agents(filterOf(request.query)),
+  );
 };

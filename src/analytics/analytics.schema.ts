@@ -15,7 +15,11 @@ const timestamp = z
 export const analyticsQuery = z
   .strictObject({
     agent_name: z.string().min(1).optional().describe('Only this agent’s records'),
-    since: timestamp.optional().describe('Records created at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset'),
+    since: timestamp
+      .optional()
+      .describe(
+        'Records created at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset',
+      ),
     until: timestamp.optional().describe('Records created before this time (exclusive), in the same format as since'),
   })
   .refine((query) => query.since === undefined || query.until === undefined || query.since <= query.until, {

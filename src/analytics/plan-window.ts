@@ -18,8 +18,10 @@ export function planWindow(since?: string, until?: string): WindowPlan {
     return { edges: [{ since, until }] };
   }
   const edges: WindowPlan['edges'] = [];
-  if (since !== undefined && firstWholeDay !== undefined && since < firstWholeDay) edges.push({ since, until: firstWholeDay });
-  if (until !== undefined && endOfWholeDays !== undefined && endOfWholeDays < until) edges.push({ since: endOfWholeDays, until });
+  if (since !== undefined && firstWholeDay !== undefined && since < firstWholeDay)
+    edges.push({ since, until: firstWholeDay });
+  if (until !== undefined && endOfWholeDays !== undefined && endOfWholeDays < until)
+    edges.push({ since: endOfWholeDays, until });
   return { days: { fromDay: firstWholeDay?.slice(0, 10), toDay: endOfWholeDays?.slice(0, 10) }, edges };
 }
 

@@ -28,6 +28,9 @@ export function loadOrCreateAdminKey(dataDir: string): { key: string; path: stri
 
 function readKey(path: string): string {
   const key = readFileSync(path, 'utf8').trim();
-  if (key.length < MIN_KEY_LENGTH) throw new Error(`${path} holds no usable admin API key (at least ${MIN_KEY_LENGTH} characters); delete the file to generate a new one`);
+  if (key.length < MIN_KEY_LENGTH)
+    throw new Error(
+      `${path} holds no usable admin API key (at least ${MIN_KEY_LENGTH} characters); delete the file to generate a new one`,
+    );
   return key;
 }

@@ -38,7 +38,8 @@ export function createAuthenticator({ config, apiKeys, tokens }: AuthenticatorOp
       return { kind: 'operator', method: 'jwt', subject: typeof payload.sub === 'string' ? payload.sub : 'jwt' };
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) return new AuthenticationError('JWT has expired', 'jwt_expired');
-      if (error instanceof joseErrors.JWTClaimValidationFailed) return new AuthenticationError(`JWT claim "${error.claim}" is invalid: ${error.reason}`, 'jwt_invalid_claims');
+      if (error instanceof joseErrors.JWTClaimValidationFailed)
+        return new AuthenticationError(`JWT claim "${error.claim}" is invalid: ${error.reason}`, 'jwt_invalid_claims');
       return new AuthenticationError('JWT signature or format is invalid', 'jwt_invalid');
     }
   }
@@ -60,7 +61,12 @@ export function createAuthenticator({ config, apiKeys, tokens }: AuthenticatorOp
         jwtFailure = result;
       }
       // The subject tells keys apart (what an operator creates is its own) without revealing the key.
-      if (matchesApiKey(credential)) return { kind: 'operator', method: 'api_key', subject: `key_${digest(credential).toString('hex').slice(0, 16)}` };
+      if (matchesApiKey(credential))
+        return {
+          kind: 'operator',
+          method: 'api_key',
+          subject: `key_${digest(credential).toString('hex').slice(0, 16)}`,
+        };
       if (credential.startsWith(ACCESS_TOKEN_PREFIX)) return tokens.inspect(credential);
       throw jwtFailure ?? new AuthenticationError('Invalid API key or token', 'invalid_credentials');
     },

@@ -2,6 +2,14 @@ export { createAuthenticator, type Authenticator, type AuthenticatorOptions } fr
 export { loadOrCreateAdminKey, ADMIN_KEY_FILE } from './admin-key.js';
 export { ownerOf, readsEverything, SHARED_SESSIONS_SCOPE } from './owner-of.js';
 export { GRANTING_SCOPES, type GrantingScope, type Principal } from './principal.js';
-export { createTokenService, hashToken, ACCESS_TOKEN_PREFIX, type TokenService, type TokenView, type CreatedToken, type CreateTokenInput } from './token.service.js';
+export {
+  createTokenService,
+  hashToken,
+  ACCESS_TOKEN_PREFIX,
+  type TokenService,
+  type TokenView,
+  type CreatedToken,
+  type CreateTokenInput,
+} from './token.service.js';
 export { createTokenStore, type TokenStore } from './token.store.js';
 export { tokensRoutes } from './tokens.routes.js';

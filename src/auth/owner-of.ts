@@ -13,7 +13,9 @@ export const SHARED_SESSIONS_SCOPE = 'shared_sessions';
  */
 export function ownerOf(principal: Principal): string {
   if (principal.kind === 'operator') return `operator:${principal.method}:${principal.subject}`;
-  return principal.scopes.includes(SHARED_SESSIONS_SCOPE) ? `agent:${principal.agentName}` : `token:${principal.tokenId}`;
+  return principal.scopes.includes(SHARED_SESSIONS_SCOPE)
+    ? `agent:${principal.agentName}`
+    : `token:${principal.tokenId}`;
 }
 
 /** Operators read every session and task; everybody else only their own. */

@@ -5,4 +5,11 @@ export type GrantingScope = (typeof GRANTING_SCOPES)[number];
 /** Who is calling: an operator (JWT or API key) or an external agent holding an access token. */
 export type Principal =
   | { kind: 'operator'; method: 'jwt' | 'api_key'; subject: string }
-  | { kind: 'access_token'; tokenId: string; agentName: string; scopes: string[]; singleUse: boolean; maxCostUsd: number | null };
+  | {
+      kind: 'access_token';
+      tokenId: string;
+      agentName: string;
+      scopes: string[];
+      singleUse: boolean;
+      maxCostUsd: number | null;
+    };

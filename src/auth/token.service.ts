@@ -61,8 +61,14 @@ export function hashToken(plaintext: string): string {
   return hash('sha256', plaintext, 'hex');
 }
 
-export function createTokenService({ store, config, agentExists, now = () => new Date() }: TokenServiceOptions): TokenService {
-  const statusOf = (row: TokenRow): TokenStatus => (row.status === 'active' && row.expires_at <= isoNow(now()) ? 'expired' : row.status);
+export function createTokenService({
+  store,
+  config,
+  agentExists,
+  now = () => new Date(),
+}: TokenServiceOptions): TokenService {
+  const statusOf = (row: TokenRow): TokenStatus =>
+    row.status === 'active' && row.expires_at <= isoNow(now()) ? 'expired' : row.status;
   const view = (row: TokenRow): TokenView => ({
     token_id: row.token_id,
     agent_name: row.agent_name,
@@ -80,7 +86,8 @@ export function createTokenService({ store, config, agentExists, now = () => new
     if (!row) return new AuthenticationError('Access token is unknown or was deleted', 'invalid_token');
     const status = statusOf(row);
     if (status === 'revoked') return new AuthenticationError('Access token has been revoked', 'token_revoked');
-    if (status === 'used') return new AuthenticationError('Single-use access token has already been used', 'token_used');
+    if (status === 'used')
+      return new AuthenticationError('Single-use access token has already been used', 'token_used');
     return new AuthenticationError('Access token has expired', 'token_expired');
   };
   const mustFind = async (tokenId: string) => {
@@ -91,10 +98,17 @@ export function createTokenService({ store, config, agentExists, now = () => new
 
   return {
     async create(input) {
-      if (!agentExists(input.agent_name)) throw new ValidationError(`agent_name: no agent named "${input.agent_name}" is registered`, 'unknown_agent', { param: 'agent_name' });
+      if (!agentExists(input.agent_name))
+        throw new ValidationError(`agent_name: no agent named "${input.agent_name}" is registered`, 'unknown_agent', {
+          param: 'agent_name',
+        });
       const expiresIn = input.expires_in_seconds ?? config.default_expires_in_seconds;
       if (expiresIn > config.max_expires_in_seconds) {
-        throw new ValidationError(`expires_in_seconds: must be at most ${config.max_expires_in_seconds}`, 'invalid_expires_in_seconds', { param: 'expires_in_seconds' });
+        throw new ValidationError(
+          `expires_in_seconds: must be at most ${config.max_expires_in_seconds}`,
+          'invalid_expires_in_seconds',
+          { param: 'expires_in_seconds' },
+        );
       }
       const token = `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('hex')}`;
       const createdAt = now();
@@ -130,7 +144,8 @@ export function createTokenService({ store, config, agentExists, now = () => new
       return view(row);
     },
     async delete(tokenId) {
-      if (!(await store.delete(tokenId))) throw new NotFoundError(`No access token with id "${tokenId}"`, 'token_not_found');
+      if (!(await store.delete(tokenId)))
+        throw new NotFoundError(`No access token with id "${tokenId}"`, 'token_not_found');
     },
     async inspect(plaintext) {
       const row = await store.findByHash(hashToken(plaintext));

@@ -34,11 +34,19 @@ export function createTokenStore(db: Kysely<Database>): TokenStore {
     async insert(row) {
       await db
         .insertInto('access_tokens')
-        .values({ ...row, scopes: JSON.stringify(row.scopes), single_use: row.single_use ? 1 : 0, status: 'active', last_used_at: null })
+        .values({
+          ...row,
+          scopes: JSON.stringify(row.scopes),
+          single_use: row.single_use ? 1 : 0,
+          status: 'active',
+          last_used_at: null,
+        })
         .execute();
     },
-    findById: (tokenId) => db.selectFrom('access_tokens').selectAll().where('token_id', '=', tokenId).executeTakeFirst(),
-    findByHash: (tokenHash) => db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst(),
+    findById: (tokenId) =>
+      db.selectFrom('access_tokens').selectAll().where('token_id', '=', tokenId).executeTakeFirst(),
+    findByHash: (tokenHash) =>
+      db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst(),
     list({ agentName, page }) {
       let query = db.selectFrom('access_tokens').selectAll().orderBy('created_at', 'desc').orderBy('token_id');
       if (agentName) query = query.where('agent_name', '=', agentName);
@@ -51,7 +59,12 @@ export function createTokenStore(db: Kysely<Database>): TokenStore {
         .set((eb) => ({
           last_used_at: now,
           use_count: eb('use_count', '+', 1),
-          status: eb.case().when('single_use', '=', 1).then(eb.val<TokenRow['status']>('used')).else(eb.ref('status')).end(),
+          status: eb
+            .case()
+            .when('single_use', '=', 1)
+            .then(eb.val<TokenRow['status']>('used'))
+            .else(eb.ref('status'))
+            .end(),
         }))
         .where('token_id', '=', tokenId)
         .where('status', '=', 'active')
@@ -59,7 +72,13 @@ export function createTokenStore(db: Kysely<Database>): TokenStore {
       if (agentName !== undefined) query = query.where('agent_name', '=', agentName);
       return query.returningAll().executeTakeFirst();
     },
-    revoke: (tokenId) => db.updateTable('access_tokens').set({ status: 'revoked' }).where('token_id', '=', tokenId).returningAll().executeTakeFirst(),
+    revoke: (tokenId) =>
+      db
+        .updateTable('access_tokens')
+        .set({ status: 'revoked' })
+        .where('token_id', '=', tokenId)
+        .returningAll()
+        .executeTakeFirst(),
     async delete(tokenId) {
       const result = await db.deleteFrom('access_tokens').where('token_id', '=', tokenId).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;

@@ -3,8 +3,18 @@ import { pageQuery } from '../page-query.js';
 
 export const createTokenBody = z.strictObject({
   agent_name: z.string().min(1).describe('The agent this token may reach'),
-  scopes: z.array(z.string().min(1).max(64)).min(1).max(16).optional().describe('Defaults to ["chat"]; chat, a2a and tools grant access, others are stored only'),
-  expires_in_seconds: z.number().int().positive().optional().describe('Lifetime in seconds; default 86400, at most auth.tokens.max_expires_in_seconds'),
+  scopes: z
+    .array(z.string().min(1).max(64))
+    .min(1)
+    .max(16)
+    .optional()
+    .describe('Defaults to ["chat"]; chat, a2a and tools grant access, others are stored only'),
+  expires_in_seconds: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe('Lifetime in seconds; default 86400, at most auth.tokens.max_expires_in_seconds'),
   single_use: z.boolean().optional().describe('When true the token is accepted exactly once'),
   max_cost_usd: z.number().positive().optional().describe('Spending limit across all runs made with this token'),
 });
@@ -23,7 +33,9 @@ export const tokenView = z.object({
   max_cost_usd: z.number().nullable(),
 });
 
-export const createdToken = tokenView.extend({ token: z.string().describe('The plaintext (sat-…), shown only in this response') });
+export const createdToken = tokenView.extend({
+  token: z.string().describe('The plaintext (sat-…), shown only in this response'),
+});
 
 export const tokenIdParams = z.object({ id: z.string().min(1) });
 export const listTokensQuery = z.strictObject({ agent_name: z.string().min(1).optional(), ...pageQuery });

@@ -25,16 +25,31 @@ export interface AutopilotInstanceStore {
 }
 
 export function createAutopilotInstanceStore(db: Kysely<Database>): AutopilotInstanceStore {
-  const update = (values: Partial<Selectable<Database['autopilot_instance']>>) => db.updateTable('autopilot_instance').set(values).where('key', '=', ROW_KEY).execute();
+  const update = (values: Partial<Selectable<Database['autopilot_instance']>>) =>
+    db.updateTable('autopilot_instance').set(values).where('key', '=', ROW_KEY).execute();
   async function get(): Promise<AutopilotInstance> {
-    const row = await db.selectFrom('autopilot_instance').selectAll().where('key', '=', ROW_KEY).executeTakeFirstOrThrow();
+    const row = await db
+      .selectFrom('autopilot_instance')
+      .selectAll()
+      .where('key', '=', ROW_KEY)
+      .executeTakeFirstOrThrow();
     return mapInstance(row);
   }
   return {
     async ensure(instanceId, now) {
       await db
         .insertInto('autopilot_instance')
-        .values({ key: ROW_KEY, instance_id: instanceId, enabled: 0, tier: 'anonymous', instance_secret: null, enrolled_url: null, quota: null, created_at: now, updated_at: now })
+        .values({
+          key: ROW_KEY,
+          instance_id: instanceId,
+          enabled: 0,
+          tier: 'anonymous',
+          instance_secret: null,
+          enrolled_url: null,
+          quota: null,
+          created_at: now,
+          updated_at: now,
+        })
         .onConflict((oc) => oc.column('key').doNothing())
         .execute();
       return get();

@@ -20,7 +20,11 @@ export interface AutopilotStatusService {
   disable(): Promise<void>;
 }
 
-export function createAutopilotStatusService(options: { instances: AutopilotInstanceStore; serviceUrl?: string; clock: Clock }): AutopilotStatusService {
+export function createAutopilotStatusService(options: {
+  instances: AutopilotInstanceStore;
+  serviceUrl?: string;
+  clock: Clock;
+}): AutopilotStatusService {
   const now = () => options.clock().toISOString();
   return {
     async status() {

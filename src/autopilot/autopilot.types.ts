@@ -3,11 +3,25 @@ export const AUTOPILOT_TIERS = ['anonymous', 'free', 'skip'] as const;
 export type AutopilotTier = (typeof AUTOPILOT_TIERS)[number];
 
 /** Mission states; the spec names draft, scheduled, completed and failed, the rest are ours (docs/decisions.md). */
-export const MISSION_STATUSES = ['draft', 'scheduled', 'running', 'paused', 'completed', 'failed', 'cancelled'] as const;
+export const MISSION_STATUSES = [
+  'draft',
+  'scheduled',
+  'running',
+  'paused',
+  'completed',
+  'failed',
+  'cancelled',
+] as const;
 export type MissionStatus = (typeof MISSION_STATUSES)[number];
 
 /** States a DELETE moves to cancelled: all but completed and failed (a cancelled one stays cancelled). */
-export const CANCELLABLE_MISSION_STATUSES: readonly MissionStatus[] = ['draft', 'scheduled', 'running', 'paused', 'cancelled'];
+export const CANCELLABLE_MISSION_STATUSES: readonly MissionStatus[] = [
+  'draft',
+  'scheduled',
+  'running',
+  'paused',
+  'cancelled',
+];
 
 /** `heal`: an operator applied a healing action; `auto_heal`: autopilot.auto_heal applied a safe one. */
 export type ExecutionTrigger = 'approve' | 'schedule' | 'manual' | 'heal' | 'auto_heal';

@@ -2,7 +2,11 @@ import type { ModelClient } from '../llm/index.js';
 import type { BlueprintCheckOptions } from './validate-blueprint.js';
 
 /** Tools and models as this installation has them: what a blueprint is validated against. */
-export function createBlueprintChecks(options: { toolNames(): string[]; models: ModelClient; defaultModel?: string }): BlueprintCheckOptions {
+export function createBlueprintChecks(options: {
+  toolNames(): string[];
+  models: ModelClient;
+  defaultModel?: string;
+}): BlueprintCheckOptions {
   return {
     defaultModel: options.defaultModel,
     toolExists(name) {

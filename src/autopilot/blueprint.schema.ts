@@ -4,7 +4,9 @@ import { z } from 'zod';
 export const SLOT_TYPES = ['str', 'int', 'float', 'bool', 'list[str]', 'cron', 'url'] as const;
 export type SlotType = (typeof SLOT_TYPES)[number];
 
-const slotType = z.enum(SLOT_TYPES, { error: (issue) => `unknown slot type ${JSON.stringify(issue.input)} (one of ${SLOT_TYPES.join(', ')})` });
+const slotType = z.enum(SLOT_TYPES, {
+  error: (issue) => `unknown slot type ${JSON.stringify(issue.input)} (one of ${SLOT_TYPES.join(', ')})`,
+});
 const slotDetails = {
   type: slotType.default('str'),
   description: z.string().optional(),
@@ -25,33 +27,62 @@ const slots = z.union([slotList, slotMap]).default([]);
 export const SAMPLE_FORMATS = ['openai', 'alpaca', 'sharegpt'] as const;
 export type SampleFormat = (typeof SAMPLE_FORMATS)[number];
 
-const datasetName = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/, 'dataset names are 1-100 letters, digits, ., _ or - (not starting with . _ or -)');
-const trainingDataHook = z.looseObject({ format: z.enum(SAMPLE_FORMATS).default('openai'), dataset: datasetName.optional(), event: z.string().optional() });
+const datasetName = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/,
+    'dataset names are 1-100 letters, digits, ., _ or - (not starting with . _ or -)',
+  );
+const trainingDataHook = z.looseObject({
+  format: z.enum(SAMPLE_FORMATS).default('openai'),
+  dataset: datasetName.optional(),
+  event: z.string().optional(),
+});
 
 // `promotion_criteria`: the candidate answers held-out prompts before it takes over (promotion-evaluation.ts).
 const learningLoopTarget = z.looseObject({
   trigger_after_labeled_samples: z.number().int().min(1).optional(),
   base_model: z.string().optional(),
-  promotion_criteria: z.looseObject({ held_out_samples: z.number().int().min(1).max(100).default(3), min_overlap: z.number().min(0).max(1).default(0) }).optional(),
+  promotion_criteria: z
+    .looseObject({
+      held_out_samples: z.number().int().min(1).max(100).default(3),
+      min_overlap: z.number().min(0).max(1).default(0),
+    })
+    .optional(),
 });
 
 /** Comparison operators of a success metric (the catalogue's vocabulary). */
 export const METRIC_OPS = ['>=', '<=', '==', '>', '<'] as const;
-const metric = z.looseObject({ name: z.string().min(1), op: z.enum(METRIC_OPS).default('>='), value: z.union([z.number(), z.string(), z.boolean()]) });
+const metric = z.looseObject({
+  name: z.string().min(1),
+  op: z.enum(METRIC_OPS).default('>='),
+  value: z.union([z.number(), z.string(), z.boolean()]),
+});
 
 /** Success criteria in one shape: plain-language lines and/or measurable metrics on a dataset. */
-const successCriteria = z.looseObject({ text: z.array(z.string()).default([]), dataset_id: z.string().optional(), metrics: z.array(metric).default([]) });
+const successCriteria = z.looseObject({
+  text: z.array(z.string()).default([]),
+  dataset_id: z.string().optional(),
+  metrics: z.array(metric).default([]),
+});
 
 /** Node kinds: `llm` calls a model; `deterministic` renders its template (or passes its inputs on) without one. */
 export const NODE_KINDS = ['llm', 'deterministic'] as const;
 
 const nodeShape = {
   id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'node ids are 1-64 letters, digits, _ or -'),
-  kind: z.enum(NODE_KINDS, { error: (issue) => `unknown node kind ${JSON.stringify(issue.input)} (one of ${NODE_KINDS.join(', ')})` }).default('llm'),
+  kind: z
+    .enum(NODE_KINDS, {
+      error: (issue) => `unknown node kind ${JSON.stringify(issue.input)} (one of ${NODE_KINDS.join(', ')})`,
+    })
+    .default('llm'),
   role: z.string().default(''),
   prompt: z.string().optional(),
   tools: z.array(z.string().min(1)).default([]),
-  model: z.string().regex(/^[^/]+\/.+$/, 'model is "<provider>/<model id>"').optional(),
+  model: z
+    .string()
+    .regex(/^[^/]+\/.+$/, 'model is "<provider>/<model id>"')
+    .optional(),
   /** The catalogue's model preference: used when it names a configured model, else the default model serves. */
   model_ref: z.string().optional(),
   /** Model calls (agent iterations) the node may make; unset: autopilot.node_max_iterations. */
@@ -100,7 +131,10 @@ export const blueprintSchema = z.looseObject(blueprintShape);
 
 // Typed from the declared fields only: the extra fields a loose object keeps are never read.
 const declaredNode = z.object(nodeShape);
-const declaredBlueprint = z.object({ ...blueprintShape, agent_graph: z.object({ ...graphShape, nodes: z.array(declaredNode) }) });
+const declaredBlueprint = z.object({
+  ...blueprintShape,
+  agent_graph: z.object({ ...graphShape, nodes: z.array(declaredNode) }),
+});
 export type BlueprintInput = z.infer<typeof declaredBlueprint>;
 export type BlueprintNode = z.infer<typeof declaredNode>;
 export type SuccessCriteria = z.infer<typeof successCriteria>;

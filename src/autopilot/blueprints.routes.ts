@@ -12,23 +12,49 @@ export const blueprintsRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = as
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['autopilot'];
 
-  routes.get(PREFIX, {
-    schema: { tags, summary: 'The local blueprint library: bundled blueprints and autopilot.blueprints_dir', response: { 200: z.array(blueprintSummary) } },
-  }, () => autopilot.blueprints.list().map((entry) => mapBlueprintSummary(entry.blueprint, entry.source)));
+  routes.get(
+    PREFIX,
+    {
+      schema: {
+        tags,
+        summary: 'The local blueprint library: bundled blueprints and autopilot.blueprints_dir',
+        response: { 200: z.array(blueprintSummary) },
+      },
+    },
+    () => autopilot.blueprints.list().map((entry) => mapBlueprintSummary(entry.blueprint, entry.source)),
+  );
 
-  routes.get(`${PREFIX}/:blueprint_id`, {
-    schema: { tags, summary: 'One local blueprint as written, with its slots, nodes and normalisation notes', params: blueprintParams, response: { 200: blueprintDetail } },
-  }, (request) => {
-    const entry = autopilot.blueprints.get(request.params.blueprint_id);
-    return mapBlueprintDetail(entry.blueprint, entry.source, entry.json);
-  });
+  routes.get(
+    `${PREFIX}/:blueprint_id`,
+    {
+      schema: {
+        tags,
+        summary: 'One local blueprint as written, with its slots, nodes and normalisation notes',
+        params: blueprintParams,
+        response: { 200: blueprintDetail },
+      },
+    },
+    (request) => {
+      const entry = autopilot.blueprints.get(request.params.blueprint_id);
+      return mapBlueprintDetail(entry.blueprint, entry.source, entry.json);
+    },
+  );
 
-  routes.post(`${PREFIX}/validate`, {
-    schema: { tags, summary: 'Validate a blueprint (ours or the hosted catalogue\'s vocabulary); 400 invalid_blueprint names each bad field', body: validateBlueprintBody, response: { 200: blueprintDetail } },
-  }, (request) => {
-    const body = request.body.blueprint_json;
-    const json = typeof body === 'string' ? body : JSON.stringify(body);
-    return mapBlueprintDetail(autopilot.blueprints.validate(json), 'request', json);
-  });
+  routes.post(
+    `${PREFIX}/validate`,
+    {
+      schema: {
+        tags,
+        summary:
+          "Validate a blueprint (ours or the hosted catalogue's vocabulary); 400 invalid_blueprint names each bad field",
+        body: validateBlueprintBody,
+        response: { 200: blueprintDetail },
+      },
+    },
+    (request) => {
+      const body = request.body.blueprint_json;
+      const json = typeof body === 'string' ? body : JSON.stringify(body);
+      return mapBlueprintDetail(autopilot.blueprints.validate(json), 'request', json);
+    },
+  );
 };
-

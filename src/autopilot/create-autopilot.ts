@@ -86,41 +86,137 @@ export async function createAutopilot(options: AutopilotOptions): Promise<Autopi
   const instances = createAutopilotInstanceStore(options.db);
   await instances.ensure(`inst_${randomBytes(12).toString('hex')}`, clock().toISOString());
   const client = config.service_url
-    ? createBlueprintServiceClient({ baseUrl: config.service_url, timeoutMs: config.request_timeout_ms, clock, fetch: options.fetch, onQuota: (quota) => void instances.setQuota(quota, clock().toISOString()).catch(() => undefined) })
+    ? createBlueprintServiceClient({
+        baseUrl: config.service_url,
+        timeoutMs: config.request_timeout_ms,
+        clock,
+        fetch: options.fetch,
+        onQuota: (quota) => void instances.setQuota(quota, clock().toISOString()).catch(() => undefined),
+      })
     : undefined;
   const hosted = createHostedBlueprints({ config, client, instances, clock, log });
-  const checks = createBlueprintChecks({ toolNames: options.toolNames, models: options.models, defaultModel: config.model });
+  const checks = createBlueprintChecks({
+    toolNames: options.toolNames,
+    models: options.models,
+    defaultModel: config.model,
+  });
   const parseBlueprint = (text: string) => parseBlueprintJson(text, checks);
-  const local = createLocalLibrary(loadLocalBlueprints({ bundledDir: config.bundled_blueprints ? (options.bundledBlueprintsDir ?? BUNDLED_BLUEPRINTS_DIR) : undefined, operatorDir: config.blueprints_dir, checks, log }));
+  const local = createLocalLibrary(
+    loadLocalBlueprints({
+      bundledDir: config.bundled_blueprints ? (options.bundledBlueprintsDir ?? BUNDLED_BLUEPRINTS_DIR) : undefined,
+      operatorDir: config.blueprints_dir,
+      checks,
+      log,
+    }),
+  );
   const missionStore = createMissionStore(options.db);
   const pickers = createPickerStore(options.db);
   const executions = createExecutionStore(options.db);
-  const loadBlueprint = (mission: { blueprint_json: string }) => parseBlueprintJson(mission.blueprint_json, checks, 'blueprint');
-  const settings = { maxIterations: config.node_max_iterations, temperature: config.node_temperature, defaultModel: config.model };
+  const loadBlueprint = (mission: { blueprint_json: string }) =>
+    parseBlueprintJson(mission.blueprint_json, checks, 'blueprint');
+  const settings = {
+    maxIterations: config.node_max_iterations,
+    temperature: config.node_temperature,
+    defaultModel: config.model,
+  };
   const now = () => clock().toISOString();
-  const learning = createLearningLoop({ config, db: options.db, providers: options.providers, models: options.models, dataDir: options.dataDir, scrub: options.scrub, now, fetch: options.fetch, log });
+  const learning = createLearningLoop({
+    config,
+    db: options.db,
+    providers: options.providers,
+    models: options.models,
+    dataDir: options.dataDir,
+    scrub: options.scrub,
+    now,
+    fetch: options.fetch,
+    log,
+  });
   const stepLearning = {
     modelFor: learning.modelFor,
     // A sample that cannot be written never fails the mission whose step produced it.
     capture: (blueprint: Parameters<LearningLoop['capture']>[0], step: Parameters<LearningLoop['capture']>[1]) =>
-      learning.capture(blueprint, step).catch((error) => log?.error({ err: error, node_id: step.node_id }, 'curator could not capture a step')),
+      learning
+        .capture(blueprint, step)
+        .catch((error) => log?.error({ err: error, node_id: step.node_id }, 'curator could not capture a step')),
   };
   let healer: MissionHealer | undefined;
   // Auto-heal runs after a failure settled; its own failure never fails the execution that triggered it.
-  const onFailed = (missionId: string) => healer!.autoHeal(missionId).catch((error) => log?.error({ err: error, mission_id: missionId }, 'auto_heal could not apply'));
-  const runner = createMissionRunner({ runs: options.runs, nodeAgents: options.nodeAgents, missions: missionStore, executions, settings, clock, loadBlueprint, learning: stepLearning, onFailed, log });
-  const scheduler = createMissionScheduler({ missions: missionStore, executions, runner, clock, pollMs: config.scheduler_poll_ms, log });
-  const missions = createMissionService({ missions: missionStore, executions, runner, scheduler, clock, loadBlueprint });
-  healer = createMissionHealer({ missions, store: missionStore, executions, runner, clock, loadBlueprint, modelExists: checks.modelExists, autoHeal: config.auto_heal, log });
-  const slotExtractor = config.model ? createModelSlotExtractor({ models: options.models, model: config.model, clock, log }) : undefined;
+  const onFailed = (missionId: string) =>
+    healer!
+      .autoHeal(missionId)
+      .catch((error) => log?.error({ err: error, mission_id: missionId }, 'auto_heal could not apply'));
+  const runner = createMissionRunner({
+    runs: options.runs,
+    nodeAgents: options.nodeAgents,
+    missions: missionStore,
+    executions,
+    settings,
+    clock,
+    loadBlueprint,
+    learning: stepLearning,
+    onFailed,
+    log,
+  });
+  const scheduler = createMissionScheduler({
+    missions: missionStore,
+    executions,
+    runner,
+    clock,
+    pollMs: config.scheduler_poll_ms,
+    log,
+  });
+  const missions = createMissionService({
+    missions: missionStore,
+    executions,
+    runner,
+    scheduler,
+    clock,
+    loadBlueprint,
+  });
+  healer = createMissionHealer({
+    missions,
+    store: missionStore,
+    executions,
+    runner,
+    clock,
+    loadBlueprint,
+    modelExists: checks.modelExists,
+    autoHeal: config.auto_heal,
+    log,
+  });
+  const slotExtractor = config.model
+    ? createModelSlotExtractor({ models: options.models, model: config.model, clock, log })
+    : undefined;
   const model = config.model ? { client: options.models, ref: config.model } : undefined;
-  const routeGoal = createGoalRouter({ config, instances, hosted, missions, local, parseBlueprint, slotExtractor, pickers, now, log });
+  const routeGoal = createGoalRouter({
+    config,
+    instances,
+    hosted,
+    missions,
+    local,
+    parseBlueprint,
+    slotExtractor,
+    pickers,
+    now,
+    log,
+  });
   const createMission = createMissionCreator({ instances, missions, parseBlueprint, slotExtractor });
   return {
     status: createAutopilotStatusService({ instances, serviceUrl: config.service_url, clock }),
     routeGoal,
     pick: createMissionPicker({ pickers, routeGoal, createMission }),
-    synthesize: createSynthesizer({ instances, hosted, missions, local, minLocalScore: config.picker_threshold, parseBlueprint, model, availableTools: options.toolNames, slotExtractor, log }),
+    synthesize: createSynthesizer({
+      instances,
+      hosted,
+      missions,
+      local,
+      minLocalScore: config.picker_threshold,
+      parseBlueprint,
+      model,
+      availableTools: options.toolNames,
+      slotExtractor,
+      log,
+    }),
     blueprints: {
       list: () => local.list(),
       get: (id) => local.get(id),

@@ -53,7 +53,11 @@ export function createCurator(options: CuratorOptions): Curator {
       if (step.status !== 'completed' || step.error || !step.output.trim()) return Promise.resolve();
       const text = (role: string) => step.messages.find((message) => message.role === role)?.content ?? '';
       // The full output, never the preview; the assistant text is the step's output as the run returned it.
-      const turns = { system: options.scrub(text('system')), user: options.scrub(text('user')), assistant: options.scrub(step.output) };
+      const turns = {
+        system: options.scrub(text('system')),
+        user: options.scrub(text('user')),
+        assistant: options.scrub(step.output),
+      };
       const next = queue.then(() => write(blueprint, turns));
       queue = next.catch(() => undefined);
       return next;

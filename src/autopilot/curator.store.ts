@@ -18,7 +18,10 @@ export interface DatasetRecord {
 /** The index of curated datasets and their sample hashes; the JSONL files hold the samples. */
 export interface CuratorStore {
   /** Creates the dataset or refreshes its format and threshold (the latest blueprint's say). */
-  ensureDataset(dataset: Pick<DatasetRecord, 'name' | 'format' | 'blueprint_id' | 'threshold'>, now: string): Promise<void>;
+  ensureDataset(
+    dataset: Pick<DatasetRecord, 'name' | 'format' | 'blueprint_id' | 'threshold'>,
+    now: string,
+  ): Promise<void>;
   /** False when the dataset already holds a sample with this hash. */
   addSampleHash(dataset: string, hash: string, now: string): Promise<boolean>;
   /** Counts a sample written to the file; returns the dataset after the count. */
@@ -38,15 +41,25 @@ export function createCuratorStore(db: Kysely<Database>): CuratorStore {
       await db
         .insertInto('curator_datasets')
         .values({ ...dataset, sample_count: 0, triggered_count: 0, created_at: now, updated_at: now })
-        .onConflict((oc) => oc.column('name').doUpdateSet({ format: dataset.format, threshold: dataset.threshold, updated_at: now }))
+        .onConflict((oc) =>
+          oc.column('name').doUpdateSet({ format: dataset.format, threshold: dataset.threshold, updated_at: now }),
+        )
         .execute();
     },
     async addSampleHash(dataset, hash, now) {
-      const result = await db.insertInto('curator_samples').values({ dataset, sample_hash: hash, created_at: now }).onConflict((oc) => oc.doNothing()).executeTakeFirst();
+      const result = await db
+        .insertInto('curator_samples')
+        .values({ dataset, sample_hash: hash, created_at: now })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
     async countSample(dataset, now) {
-      await db.updateTable('curator_datasets').set((eb) => ({ sample_count: eb('sample_count', '+', 1), updated_at: now })).where('name', '=', dataset).execute();
+      await db
+        .updateTable('curator_datasets')
+        .set((eb) => ({ sample_count: eb('sample_count', '+', 1), updated_at: now }))
+        .where('name', '=', dataset)
+        .execute();
       return (await this.get(dataset))!;
     },
     async claimTrigger(dataset, job) {
@@ -74,5 +87,11 @@ export function createCuratorStore(db: Kysely<Database>): CuratorStore {
 }
 
 function mapDataset(row: Selectable<Database['curator_datasets']>): DatasetRecord {
-  return { ...row, format: row.format as SampleFormat, threshold: Number(row.threshold), sample_count: Number(row.sample_count), triggered_count: Number(row.triggered_count) };
+  return {
+    ...row,
+    format: row.format as SampleFormat,
+    threshold: Number(row.threshold),
+    sample_count: Number(row.sample_count),
+    triggered_count: Number(row.triggered_count),
+  };
 }

@@ -21,7 +21,10 @@ export interface DraftInput {
 export function buildDraftMission(projectId: string, input: DraftInput, missionId: string, at: string): MissionRecord {
   if (input.slots.errors.length > 0) {
     const message = input.slots.errors.map((error) => `${error.field}: ${error.message}`).join('; ');
-    throw new ValidationError(`invalid slots: ${message}`, 'invalid_slot', { param: input.slots.errors[0].field, errors: input.slots.errors });
+    throw new ValidationError(`invalid slots: ${message}`, 'invalid_slot', {
+      param: input.slots.errors[0].field,
+      errors: input.slots.errors,
+    });
   }
   const values = input.slots.values;
   const cronSlot = input.blueprint.slots.find((slot) => slot.type === 'cron' && typeof values[slot.name] === 'string');

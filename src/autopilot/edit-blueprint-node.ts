@@ -1,6 +1,7 @@
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * Edits one node of a blueprint as written (either vocabulary: agent_graph.nodes, composition as a list,

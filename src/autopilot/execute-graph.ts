@@ -36,11 +36,21 @@ export function missionVariables(mission: MissionRecord, blueprint: Blueprint): 
  * reaches the mission's budget (`budget_usd` in slots or blueprint): between nodes here, and inside a
  * node through the run's own limit (max_cost_per_run_usd = what is left), checked before each model call.
  */
-export async function executeGraph(deps: GraphRunDeps, mission: MissionRecord, blueprint: Blueprint, executionId: string, signal: AbortSignal, prior: StepResult[] = []): Promise<GraphOutcome> {
+export async function executeGraph(
+  deps: GraphRunDeps,
+  mission: MissionRecord,
+  blueprint: Blueprint,
+  executionId: string,
+  signal: AbortSignal,
+  prior: StepResult[] = [],
+): Promise<GraphOutcome> {
   const budget = mission.budget_usd;
   const graph = blueprint.agent_graph;
   // Outputs of nodes that do not run (an untaken branch) render empty, never as raw {{…}}.
-  const variables: Record<string, unknown> = { ...Object.fromEntries(blueprint.order.map((id) => [stepOutputPlaceholder(id), ''])), ...missionVariables(mission, blueprint) };
+  const variables: Record<string, unknown> = {
+    ...Object.fromEntries(blueprint.order.map((id) => [stepOutputPlaceholder(id), ''])),
+    ...missionVariables(mission, blueprint),
+  };
   const active = new Set<string>([graph.entry]);
   let costUsd = 0;
   let stepIndex = 0;
@@ -49,7 +59,8 @@ export async function executeGraph(deps: GraphRunDeps, mission: MissionRecord, b
   for (const nodeId of blueprint.order) {
     if (!active.has(nodeId)) continue;
     if (signal.aborted) return { status: 'cancelled', costUsd };
-    if (budget !== null && costUsd >= budget) return { status: 'failed', costUsd, error: budgetError(budget, costUsd, nodeId) };
+    if (budget !== null && costUsd >= budget)
+      return { status: 'failed', costUsd, error: budgetError(budget, costUsd, nodeId) };
     const node = graph.nodes.find((candidate) => candidate.id === nodeId)!;
     const prompt = renderTemplate(node.prompt ?? '', variables, { missing: 'empty' });
     const remainingBudgetUsd = budget === null ? undefined : budget - costUsd;
@@ -59,40 +70,76 @@ export async function executeGraph(deps: GraphRunDeps, mission: MissionRecord, b
       ? { step: { ...kept, execution_id: executionId, step_index: stepIndex }, error: undefined }
       : node.kind === 'deterministic'
         ? deterministicStep(deps, executionId, stepIndex, node, prompt, inputsOf(graph, nodeId, variables))
-        : await runNode(deps, { missionId: mission.mission_id, executionId, stepIndex, blueprint, node, prompt, signal, remainingBudgetUsd, modelOverride });
+        : await runNode(deps, {
+            missionId: mission.mission_id,
+            executionId,
+            stepIndex,
+            blueprint,
+            node,
+            prompt,
+            signal,
+            remainingBudgetUsd,
+            modelOverride,
+          });
     stepIndex += 1;
     await deps.executions.insertStep(step);
     if (!error && !kept && node.kind === 'llm') await deps.learning?.capture(blueprint, step);
     if (!kept) costUsd += step.telemetry.cost_usd;
-    if (error) return { status: step.status === 'cancelled' || signal.aborted ? 'cancelled' : 'failed', costUsd, error };
+    if (error)
+      return { status: step.status === 'cancelled' || signal.aborted ? 'cancelled' : 'failed', costUsd, error };
     variables[stepOutputPlaceholder(nodeId)] = step.output;
     for (const [from, to] of graph.edges) if (from === nodeId) active.add(to);
     const taken = chooseBranch(graph.branches[nodeId] ?? [], step.output);
     if (taken) active.add(taken.target);
-    if (budget !== null && costUsd > budget) return { status: 'failed', costUsd, error: budgetError(budget, costUsd, nodeId) };
+    if (budget !== null && costUsd > budget)
+      return { status: 'failed', costUsd, error: budgetError(budget, costUsd, nodeId) };
   }
   return { status: 'completed', costUsd };
 }
 
 function inputsOf(graph: Blueprint['agent_graph'], nodeId: string, variables: Record<string, unknown>): string {
-  const from = [...graph.edges.filter(([, to]) => to === nodeId).map(([source]) => source), ...Object.entries(graph.branches).filter(([, list]) => list.some((branch) => branch.target === nodeId)).map(([source]) => source)];
-  return from.map((id) => String(variables[stepOutputPlaceholder(id)] ?? '')).filter(Boolean).join('\n\n');
+  const from = [
+    ...graph.edges.filter(([, to]) => to === nodeId).map(([source]) => source),
+    ...Object.entries(graph.branches)
+      .filter(([, list]) => list.some((branch) => branch.target === nodeId))
+      .map(([source]) => source),
+  ];
+  return from
+    .map((id) => String(variables[stepOutputPlaceholder(id)] ?? ''))
+    .filter(Boolean)
+    .join('\n\n');
 }
 
 // A deterministic node calls no model: its output is its rendered template, or its inputs passed on.
-function deterministicStep(deps: NodeRunDeps, executionId: string, stepIndex: number, node: BlueprintNode, prompt: string, inputs: string): { step: StepResult; error?: AppError } {
+function deterministicStep(
+  deps: NodeRunDeps,
+  executionId: string,
+  stepIndex: number,
+  node: BlueprintNode,
+  prompt: string,
+  inputs: string,
+): { step: StepResult; error?: AppError } {
   const at = deps.now();
   const output = node.prompt ? prompt : inputs;
   return {
     step: {
-      execution_id: executionId, step_index: stepIndex, node_id: node.id, run_id: null, status: 'completed', output,
+      execution_id: executionId,
+      step_index: stepIndex,
+      node_id: node.id,
+      run_id: null,
+      status: 'completed',
+      output,
       messages: [{ role: 'assistant', content: output }],
       telemetry: { cost_usd: 0, input_tokens: 0, output_tokens: 0, model_used: 'deterministic', latency_ms: 0 },
-      error: null, started_at: at, finished_at: at,
+      error: null,
+      started_at: at,
+      finished_at: at,
     },
   };
 }
 
 function budgetError(budget: number, spent: number, nodeId: string): AppError {
-  return new BudgetExceededError(`The mission spent $${spent.toFixed(4)} of its $${budget} budget (budget_usd) by node "${nodeId}"`);
+  return new BudgetExceededError(
+    `The mission spent $${spent.toFixed(4)} of its $${budget} budget (budget_usd) by node "${nodeId}"`,
+  );
 }

@@ -7,7 +7,8 @@ export function extractJsonObject(text: string): Record<string, unknown> | undef
     if (start === -1 || end <= start) continue;
     try {
       const parsed: unknown = JSON.parse(candidate.slice(start, end + 1));
-      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed)) return parsed as Record<string, unknown>;
+      if (typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed))
+        return parsed as Record<string, unknown>;
     } catch {
       // not JSON: try the next candidate
     }

@@ -15,7 +15,8 @@ export function createFineTuneJobStore(db: Kysely<Database>): FineTuneJobStore {
   return {
     async update(jobId, patch) {
       const { evaluation, ...rest } = patch;
-      const values = evaluation === undefined ? rest : { ...rest, evaluation: evaluation && JSON.stringify(evaluation) };
+      const values =
+        evaluation === undefined ? rest : { ...rest, evaluation: evaluation && JSON.stringify(evaluation) };
       await db.updateTable('fine_tune_jobs').set(values).where('job_id', '=', jobId).execute();
       return (await this.get(jobId))!;
     },
@@ -24,10 +25,22 @@ export function createFineTuneJobStore(db: Kysely<Database>): FineTuneJobStore {
       return row && mapJobRow(row);
     },
     async list() {
-      return (await db.selectFrom('fine_tune_jobs').selectAll().orderBy('created_at', 'desc').orderBy('sample_count', 'desc').execute()).map(mapJobRow);
+      return (
+        await db
+          .selectFrom('fine_tune_jobs')
+          .selectAll()
+          .orderBy('created_at', 'desc')
+          .orderBy('sample_count', 'desc')
+          .execute()
+      ).map(mapJobRow);
     },
     async listUnfinished() {
-      const rows = await db.selectFrom('fine_tune_jobs').selectAll().where('status', 'in', [...UNFINISHED_FINE_TUNE_STATUSES]).orderBy('created_at').execute();
+      const rows = await db
+        .selectFrom('fine_tune_jobs')
+        .selectAll()
+        .where('status', 'in', [...UNFINISHED_FINE_TUNE_STATUSES])
+        .orderBy('created_at')
+        .execute();
       return rows.map(mapJobRow);
     },
   };
@@ -37,7 +50,9 @@ export function mapJobToRow(job: FineTuneJob): Insertable<Database['fine_tune_jo
   return { ...job, evaluation: job.evaluation && JSON.stringify(job.evaluation) };
 }
 
-export function mapJobRow(row: Selectable<Database['fine_tune_jobs']> | Insertable<Database['fine_tune_jobs']>): FineTuneJob {
+export function mapJobRow(
+  row: Selectable<Database['fine_tune_jobs']> | Insertable<Database['fine_tune_jobs']>,
+): FineTuneJob {
   return {
     ...(row as Selectable<Database['fine_tune_jobs']>),
     backend: row.backend as FineTuneJob['backend'],

@@ -32,10 +32,16 @@ export function createFineTuneRunner(options: FineTuneRunnerOptions) {
   const stop = new AbortController();
 
   async function prepare(job: FineTuneJob) {
-    const lines = (await readFile(options.datasetPath(job.dataset), 'utf8')).split('\n').filter(Boolean).slice(0, job.sample_count);
+    const lines = (await readFile(options.datasetPath(job.dataset), 'utf8'))
+      .split('\n')
+      .filter(Boolean)
+      .slice(0, job.sample_count);
     const training = lines.slice(0, lines.length - job.held_out_count);
     // OpenAI-compatible fine-tuning APIs take the chat format only; a local trainer gets the dataset's own format.
-    const body = job.backend === 'provider' ? training.map((line) => JSON.stringify(mapTurnsToSample('openai', mapSampleToTurns(line)!))) : training;
+    const body =
+      job.backend === 'provider'
+        ? training.map((line) => JSON.stringify(mapTurnsToSample('openai', mapSampleToTurns(line)!)))
+        : training;
     const dir = join(options.workDir, job.job_id);
     await mkdir(dir, { recursive: true });
     const path = join(dir, 'training.jsonl');
@@ -44,10 +50,27 @@ export function createFineTuneRunner(options: FineTuneRunnerOptions) {
   }
 
   async function trainWithProvider(job: FineTuneJob, path: string): Promise<string> {
-    const provider = options.providers[job.provider!] as { base_url?: string; api_key?: string; headers?: Record<string, string> };
-    const client = createOpenAiFineTuningClient({ baseUrl: provider.base_url ?? 'https://api.openai.com/v1', apiKey: provider.api_key, headers: provider.headers, fetch: options.fetch });
-    if (!job.training_file_id) job = await jobs.update(job.job_id, { training_file_id: await client.uploadFile(path), updated_at: options.now() });
-    if (!job.external_job_id) job = await jobs.update(job.job_id, { external_job_id: await client.createJob(job.training_file_id!, job.base_model), updated_at: options.now() });
+    const provider = options.providers[job.provider!] as {
+      base_url?: string;
+      api_key?: string;
+      headers?: Record<string, string>;
+    };
+    const client = createOpenAiFineTuningClient({
+      baseUrl: provider.base_url ?? 'https://api.openai.com/v1',
+      apiKey: provider.api_key,
+      headers: provider.headers,
+      fetch: options.fetch,
+    });
+    if (!job.training_file_id)
+      job = await jobs.update(job.job_id, {
+        training_file_id: await client.uploadFile(path),
+        updated_at: options.now(),
+      });
+    if (!job.external_job_id)
+      job = await jobs.update(job.job_id, {
+        external_job_id: await client.createJob(job.training_file_id!, job.base_model),
+        updated_at: options.now(),
+      });
     for (let polls = 0; ; polls += 1) {
       await sleep(Math.min(config.max_poll_interval_ms, config.poll_interval_ms * 1.5 ** polls), stop.signal);
       const state = await client.getJob(job.external_job_id!).catch((error: unknown) => {
@@ -68,18 +91,33 @@ export function createFineTuneRunner(options: FineTuneRunnerOptions) {
       let model: string;
       if (job.backend === 'provider') model = await trainWithProvider(job, path);
       else {
-        const printed = await runTrainerCommand(config.command!, { dataset: path, baseModel: job.base_model, outputDir: dir }, stop.signal);
+        const printed = await runTrainerCommand(
+          config.command!,
+          { dataset: path, baseModel: job.base_model, outputDir: dir },
+          stop.signal,
+        );
         model = `${job.provider}/${printed.model}`;
         job = await jobs.update(job.job_id, { served_base_url: printed.base_url });
       }
       const evaluation = job.evaluation && (await evaluateCandidate(options.models, model, heldOut, job.evaluation));
       const status = evaluation && !evaluation.passed ? 'rejected' : 'succeeded';
-      job = await jobs.update(job.job_id, { status, model, evaluation, finished_at: options.now(), updated_at: options.now() });
+      job = await jobs.update(job.job_id, {
+        status,
+        model,
+        evaluation,
+        finished_at: options.now(),
+        updated_at: options.now(),
+      });
       if (status === 'succeeded') await options.promote(job);
     } catch (error) {
       // Stopped by close(): the job stays queued/running and resumes at the next start.
       if (stop.signal.aborted) return;
-      await jobs.update(job.job_id, { status: 'failed', error_message: (error as Error).message, finished_at: options.now(), updated_at: options.now() });
+      await jobs.update(job.job_id, {
+        status: 'failed',
+        error_message: (error as Error).message,
+        finished_at: options.now(),
+        updated_at: options.now(),
+      });
       options.log?.warn({ job_id: job.job_id, err: error }, 'fine-tune job failed');
     }
   }

@@ -7,7 +7,9 @@ export interface GraphShape {
 
 /** Plain edges plus one edge per branch (a branch is an edge taken only when its condition holds). */
 export function allEdges(graph: GraphShape): [string, string][] {
-  const branchEdges = Object.entries(graph.branches ?? {}).flatMap(([from, list]) => list.map((branch): [string, string] => [from, branch.target]));
+  const branchEdges = Object.entries(graph.branches ?? {}).flatMap(([from, list]) =>
+    list.map((branch): [string, string] => [from, branch.target]),
+  );
   return [...graph.edges, ...branchEdges];
 }
 
@@ -20,7 +22,9 @@ export function orderGraph(graph: GraphShape): { order: string[]; cyclic: string
   const incoming = new Map(graph.nodes.map((node) => [node.id, 0]));
   for (const [, to] of edges) incoming.set(to, (incoming.get(to) ?? 0) + 1);
   const declared = graph.nodes.map((node) => node.id);
-  const ready = declared.filter((id) => incoming.get(id) === 0).sort((a, b) => Number(b === graph.entry) - Number(a === graph.entry));
+  const ready = declared
+    .filter((id) => incoming.get(id) === 0)
+    .sort((a, b) => Number(b === graph.entry) - Number(a === graph.entry));
   const order: string[] = [];
   while (ready.length > 0) {
     const id = ready.shift()!;

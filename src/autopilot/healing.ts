@@ -1,7 +1,14 @@
 import type { FailureClass } from './classify-failure.js';
 import type { ExecutionRecord } from './mission.types.js';
 
-export type HealingAction = 'retry_with_backoff' | 'rotate_provider' | 'raise_budget' | 'fix_credentials' | 'fix_slot' | 'review_tool' | 'alert_operator';
+export type HealingAction =
+  | 'retry_with_backoff'
+  | 'rotate_provider'
+  | 'raise_budget'
+  | 'fix_credentials'
+  | 'fix_slot'
+  | 'review_tool'
+  | 'alert_operator';
 export type HealingSeverity = 'info' | 'warning' | 'critical';
 
 /** What applying a recommendation does; every one re-runs the mission from its failed step. */
@@ -40,34 +47,110 @@ export interface HealingInput {
   budgetUsd?: number | null;
 }
 
-type Rule = Omit<HealingRecommendation, 'detail' | 'id' | 'apply'> & { detail: (execution: ExecutionRecord) => string; apply?: (input: HealingInput, execution: ExecutionRecord) => HealingApply | null };
+type Rule = Omit<HealingRecommendation, 'detail' | 'id' | 'apply'> & {
+  detail: (execution: ExecutionRecord) => string;
+  apply?: (input: HealingInput, execution: ExecutionRecord) => HealingApply | null;
+};
 
 const nodeOf = (input: HealingInput) => input.failedStep?.node_id ?? null;
 
 const BY_CLASS: Record<Exclude<FailureClass, 'cancelled'>, Rule[]> = {
   upstream: [
-    { action: 'retry_with_backoff', reason: 'upstream', severity: 'warning', detail: (e) => `The model provider failed or timed out (${e.error_code}); run the mission again after a pause.`, apply: (input) => ({ action: 'retry_step', params: { node_id: nodeOf(input) }, safe: true }) },
-    { action: 'rotate_provider', reason: 'upstream', severity: 'info', detail: () => 'If the provider keeps failing, point the blueprint nodes or autopilot.model at another provider.', apply: (input) => ({ action: 'retry_with_model', params: { node_id: nodeOf(input), model: null }, safe: false }) },
+    {
+      action: 'retry_with_backoff',
+      reason: 'upstream',
+      severity: 'warning',
+      detail: (e) => `The model provider failed or timed out (${e.error_code}); run the mission again after a pause.`,
+      apply: (input) => ({ action: 'retry_step', params: { node_id: nodeOf(input) }, safe: true }),
+    },
+    {
+      action: 'rotate_provider',
+      reason: 'upstream',
+      severity: 'info',
+      detail: () => 'If the provider keeps failing, point the blueprint nodes or autopilot.model at another provider.',
+      apply: (input) => ({ action: 'retry_with_model', params: { node_id: nodeOf(input), model: null }, safe: false }),
+    },
   ],
   rate_limited: [
-    { action: 'retry_with_backoff', reason: 'rate_limited', severity: 'warning', detail: (e) => `A rate limit or quota was hit (${e.error_code}); wait for it to reset before running again.`, apply: (input) => ({ action: 'retry_step', params: { node_id: nodeOf(input) }, safe: false }) },
-    { action: 'rotate_provider', reason: 'rate_limited', severity: 'info', detail: () => 'Spread the load to another provider or model with its own quota.', apply: (input) => ({ action: 'retry_with_model', params: { node_id: nodeOf(input), model: null }, safe: false }) },
+    {
+      action: 'retry_with_backoff',
+      reason: 'rate_limited',
+      severity: 'warning',
+      detail: (e) => `A rate limit or quota was hit (${e.error_code}); wait for it to reset before running again.`,
+      apply: (input) => ({ action: 'retry_step', params: { node_id: nodeOf(input) }, safe: false }),
+    },
+    {
+      action: 'rotate_provider',
+      reason: 'rate_limited',
+      severity: 'info',
+      detail: () => 'Spread the load to another provider or model with its own quota.',
+      apply: (input) => ({ action: 'retry_with_model', params: { node_id: nodeOf(input), model: null }, safe: false }),
+    },
   ],
-  auth: [{ action: 'fix_credentials', reason: 'auth', severity: 'critical', detail: (e) => `The provider refused the credentials (${e.error_message ?? e.error_code}); fix the API key in the providers section.` }],
-  budget_exceeded: [{
-    action: 'raise_budget', reason: 'budget_exceeded', severity: 'warning', detail: (e) => `${e.error_message ?? 'The mission ran out of budget.'} Raise budget_usd or shorten the graph.`,
-    apply: (input, e) => ({ action: 'raise_budget', params: { budget_usd: Math.max(2 * (input.budgetUsd ?? 0), 2 * e.cost_usd) || null }, safe: false }),
-  }],
-  tool_error: [{
-    action: 'review_tool', reason: 'tool_error', severity: 'warning', detail: (e) => `A tool failed or was misused (${e.error_code}): ${e.error_message ?? ''}`.trim(),
-    apply: (input) => ({ action: 'disable_tool', params: { node_id: nodeOf(input), tool: input.failedStep?.tools.length === 1 ? input.failedStep.tools[0] : null }, safe: false }),
-  }],
-  guardrail_block: [{ action: 'alert_operator', reason: 'guardrail_block', severity: 'warning', detail: (e) => `A guardrail blocked the output (${e.error_code}); review the prompt or the guardrail settings.` }],
-  invalid_input: [{
-    action: 'fix_slot', reason: 'invalid_input', severity: 'critical', detail: (e) => `A slot or the blueprint is invalid: ${e.error_message ?? e.error_code}. Correct the slot and run again.`,
-    apply: () => ({ action: 'edit_slot', params: { slot: null, value: null }, safe: false }),
-  }],
-  internal: [{ action: 'alert_operator', reason: 'internal', severity: 'critical', detail: (e) => `The execution failed unexpectedly (${e.error_code}): ${e.error_message ?? ''}`.trim() }],
+  auth: [
+    {
+      action: 'fix_credentials',
+      reason: 'auth',
+      severity: 'critical',
+      detail: (e) =>
+        `The provider refused the credentials (${e.error_message ?? e.error_code}); fix the API key in the providers section.`,
+    },
+  ],
+  budget_exceeded: [
+    {
+      action: 'raise_budget',
+      reason: 'budget_exceeded',
+      severity: 'warning',
+      detail: (e) => `${e.error_message ?? 'The mission ran out of budget.'} Raise budget_usd or shorten the graph.`,
+      apply: (input, e) => ({
+        action: 'raise_budget',
+        params: { budget_usd: Math.max(2 * (input.budgetUsd ?? 0), 2 * e.cost_usd) || null },
+        safe: false,
+      }),
+    },
+  ],
+  tool_error: [
+    {
+      action: 'review_tool',
+      reason: 'tool_error',
+      severity: 'warning',
+      detail: (e) => `A tool failed or was misused (${e.error_code}): ${e.error_message ?? ''}`.trim(),
+      apply: (input) => ({
+        action: 'disable_tool',
+        params: {
+          node_id: nodeOf(input),
+          tool: input.failedStep?.tools.length === 1 ? input.failedStep.tools[0] : null,
+        },
+        safe: false,
+      }),
+    },
+  ],
+  guardrail_block: [
+    {
+      action: 'alert_operator',
+      reason: 'guardrail_block',
+      severity: 'warning',
+      detail: (e) => `A guardrail blocked the output (${e.error_code}); review the prompt or the guardrail settings.`,
+    },
+  ],
+  invalid_input: [
+    {
+      action: 'fix_slot',
+      reason: 'invalid_input',
+      severity: 'critical',
+      detail: (e) =>
+        `A slot or the blueprint is invalid: ${e.error_message ?? e.error_code}. Correct the slot and run again.`,
+      apply: () => ({ action: 'edit_slot', params: { slot: null, value: null }, safe: false }),
+    },
+  ],
+  internal: [
+    {
+      action: 'alert_operator',
+      reason: 'internal',
+      severity: 'critical',
+      detail: (e) => `The execution failed unexpectedly (${e.error_code}): ${e.error_message ?? ''}`.trim(),
+    },
+  ],
 };
 
 /** Recommendations from the latest failure's class and from signals across executions (docs/decisions.md). */
@@ -76,32 +159,70 @@ export function recommendHealing(input: HealingInput): HealingRecommendation[] {
   const found: HealingRecommendation[] = [];
   if (latest?.status === 'failed') {
     const rules = BY_CLASS[(latest.failure_class ?? 'internal') as keyof typeof BY_CLASS] ?? BY_CLASS.internal;
-    found.push(...rules.map(({ apply, ...rule }) => ({ ...rule, id: `${rule.reason}.${rule.action}`, apply: apply?.(input, latest) ?? null, detail: rule.detail(latest) })));
+    found.push(
+      ...rules.map(({ apply, ...rule }) => ({
+        ...rule,
+        id: `${rule.reason}.${rule.action}`,
+        apply: apply?.(input, latest) ?? null,
+        detail: rule.detail(latest),
+      })),
+    );
   }
   found.push(...signals(input, latest).map((item) => ({ ...item, id: `${item.reason}.${item.action}`, apply: null })));
   const seen = new Set<string>();
-  return found.filter((item) => !seen.has(`${item.action}:${item.reason}`) && seen.add(`${item.action}:${item.reason}`));
+  return found.filter(
+    (item) => !seen.has(`${item.action}:${item.reason}`) && seen.add(`${item.action}:${item.reason}`),
+  );
 }
 
-function signals(input: HealingInput, latest: ExecutionRecord | undefined): Omit<HealingRecommendation, 'id' | 'apply'>[] {
+function signals(
+  input: HealingInput,
+  latest: ExecutionRecord | undefined,
+): Omit<HealingRecommendation, 'id' | 'apply'>[] {
   const found: Omit<HealingRecommendation, 'id' | 'apply'>[] = [];
-  const finished = input.blueprintHistory.filter((execution) => execution.status === 'completed' || execution.status === 'failed').slice(0, 20);
+  const finished = input.blueprintHistory
+    .filter((execution) => execution.status === 'completed' || execution.status === 'failed')
+    .slice(0, 20);
   if (finished.length >= 3 && finished.slice(0, 3).every((execution) => execution.status === 'failed')) {
-    found.push({ action: 'alert_operator', reason: 'consecutive_failures', severity: 'critical', detail: `The last 3 executions of blueprint ${finished[0].blueprint_id} failed.` });
+    found.push({
+      action: 'alert_operator',
+      reason: 'consecutive_failures',
+      severity: 'critical',
+      detail: `The last 3 executions of blueprint ${finished[0].blueprint_id} failed.`,
+    });
   }
   const successRate = finished.filter((execution) => execution.status === 'completed').length / finished.length;
   // Five executions at least, so that one early failure does not read as a trend.
   if (finished.length >= 5 && successRate < 0.8) {
-    found.push({ action: 'alert_operator', reason: 'low_success_rate', severity: 'warning', detail: `Only ${Math.round(successRate * 100)}% of the last ${finished.length} executions of this blueprint succeeded (threshold 80%).` });
+    found.push({
+      action: 'alert_operator',
+      reason: 'low_success_rate',
+      severity: 'warning',
+      detail: `Only ${Math.round(successRate * 100)}% of the last ${finished.length} executions of this blueprint succeeded (threshold 80%).`,
+    });
   }
   if (!latest || latest.status === 'running') return found;
-  const cost = input.estimatedCostUsd ?? median(finished.filter((e) => e.status === 'completed').map((e) => e.cost_usd));
+  const cost =
+    input.estimatedCostUsd ?? median(finished.filter((e) => e.status === 'completed').map((e) => e.cost_usd));
   if (cost !== undefined && cost > 0 && latest.cost_usd > 2 * cost) {
-    found.push({ action: 'raise_budget', reason: 'cost_above_estimate', severity: 'warning', detail: `The latest execution cost $${latest.cost_usd.toFixed(4)}, more than twice the estimate of $${cost.toFixed(4)}; check the prompts or raise budget_usd knowingly.` });
+    found.push({
+      action: 'raise_budget',
+      reason: 'cost_above_estimate',
+      severity: 'warning',
+      detail: `The latest execution cost $${latest.cost_usd.toFixed(4)}, more than twice the estimate of $${cost.toFixed(4)}; check the prompts or raise budget_usd knowingly.`,
+    });
   }
-  const durationMs = input.estimatedDurationSeconds !== undefined ? input.estimatedDurationSeconds * 1000 : median(finished.filter((e) => e.status === 'completed').map((e) => e.duration_ms ?? 0));
+  const durationMs =
+    input.estimatedDurationSeconds !== undefined
+      ? input.estimatedDurationSeconds * 1000
+      : median(finished.filter((e) => e.status === 'completed').map((e) => e.duration_ms ?? 0));
   if (durationMs !== undefined && durationMs > 0 && (latest.duration_ms ?? 0) > 3 * durationMs) {
-    found.push({ action: 'rotate_provider', reason: 'duration_above_estimate', severity: 'info', detail: `The latest execution took ${latest.duration_ms} ms, more than three times the estimate of ${Math.round(durationMs)} ms; a faster model or provider may help.` });
+    found.push({
+      action: 'rotate_provider',
+      reason: 'duration_above_estimate',
+      severity: 'info',
+      detail: `The latest execution took ${latest.duration_ms} ms, more than three times the estimate of ${Math.round(durationMs)} ms; a faster model or provider may help.`,
+    });
   }
   return found;
 }

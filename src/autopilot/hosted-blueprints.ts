@@ -2,7 +2,12 @@ import type { AutopilotConfig } from '../config/index.js';
 import { UpstreamError } from '../errors.js';
 import type { AutopilotInstanceStore } from './autopilot-instance.store.js';
 import type { AutopilotTier, Clock } from './autopilot.types.js';
-import type { BlueprintCandidate, BlueprintServiceClient, GeneratedBlueprint, ServiceIdentity } from './blueprint-service.client.js';
+import type {
+  BlueprintCandidate,
+  BlueprintServiceClient,
+  GeneratedBlueprint,
+  ServiceIdentity,
+} from './blueprint-service.client.js';
 import { createRetrieveCache } from './retrieve-cache.js';
 
 /** Why no answer came from the hosted service. */
@@ -12,7 +17,11 @@ export type HostedAnswer<T> = { ok: true; value: T; cached?: boolean } | { ok: f
 
 export interface HostedBlueprints {
   retrieve(goal: string, tier: AutopilotTier): Promise<HostedAnswer<BlueprintCandidate[]>>;
-  generate(goal: string, context: Record<string, unknown>, tier: AutopilotTier): Promise<HostedAnswer<GeneratedBlueprint>>;
+  generate(
+    goal: string,
+    context: Record<string, unknown>,
+    tier: AutopilotTier,
+  ): Promise<HostedAnswer<GeneratedBlueprint>>;
 }
 
 export interface HostedBlueprintsOptions {
@@ -31,7 +40,8 @@ export function createHostedBlueprints(options: HostedBlueprintsOptions): Hosted
 
   async function identity(): Promise<ServiceIdentity> {
     const instance = await options.instances.get();
-    if (instance.secret && instance.enrolledUrl === serviceUrl) return { instanceId: instance.instanceId, secretHex: instance.secret };
+    if (instance.secret && instance.enrolledUrl === serviceUrl)
+      return { instanceId: instance.instanceId, secretHex: instance.secret };
     // One enrollment at a time: concurrent goals wait for the same secret.
     enrolling ??= (async () => {
       const secret = await options.client!.enroll(instance.instanceId);
@@ -54,7 +64,10 @@ export function createHostedBlueprints(options: HostedBlueprintsOptions): Hosted
 
   function gap(error: unknown, what: string): ServiceGap {
     if (!(error instanceof UpstreamError)) throw error;
-    options.log?.warn({ code: error.code, status: error.upstreamStatus }, `blueprint service ${what} failed: ${error.message}`);
+    options.log?.warn(
+      { code: error.code, status: error.upstreamStatus },
+      `blueprint service ${what} failed: ${error.message}`,
+    );
     return error.upstreamStatus === 429 ? 'quota_exceeded' : 'service_unavailable';
   }
 
@@ -68,7 +81,8 @@ export function createHostedBlueprints(options: HostedBlueprintsOptions): Hosted
       const reason = unusable(tier);
       if (reason) return { ok: false, reason };
       const cached = cache.get(goal);
-      if (cached && cached.ageSeconds < options.config.cache_ttl_seconds) return { ok: true, value: cached.candidates, cached: true };
+      if (cached && cached.ageSeconds < options.config.cache_ttl_seconds)
+        return { ok: true, value: cached.candidates, cached: true };
       try {
         const candidates = await signed((id) => options.client!.retrieve(id, goal, options.config.retrieve_k));
         cache.set(goal, candidates);

@@ -50,9 +50,24 @@ export function createLearningLoop(options: LearningLoopOptions) {
   const activations = createModelActivationStore(options.db);
   const newId = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
   const runner = createFineTuneRunner({
-    config: fineTune, providers: options.providers, jobs, models: options.models, workDir: join(options.dataDir, 'fine-tunes'), now: options.now, fetch: options.fetch, log: options.log,
+    config: fineTune,
+    providers: options.providers,
+    jobs,
+    models: options.models,
+    workDir: join(options.dataDir, 'fine-tunes'),
+    now: options.now,
+    fetch: options.fetch,
+    log: options.log,
     datasetPath: (name) => curator.path(name),
-    promote: (job) => activations.activate({ activation_id: newId('act'), dataset: job.dataset, model: job.model!, job_id: job.job_id, activated_at: options.now(), rolled_back_at: null }),
+    promote: (job) =>
+      activations.activate({
+        activation_id: newId('act'),
+        dataset: job.dataset,
+        model: job.model!,
+        job_id: job.job_id,
+        activated_at: options.now(),
+        rolled_back_at: null,
+      }),
   });
 
   async function maybeStartFineTune(dataset: DatasetRecord, blueprint: Blueprint) {
@@ -63,17 +78,41 @@ export function createLearningLoop(options: LearningLoopOptions) {
     const heldOut = criteria ? Math.min(criteria.held_out_samples, dataset.sample_count - 1) : 0;
     const now = options.now();
     const job = await store.claimTrigger(dataset, (sampleCount): FineTuneJob => ({
-      job_id: newId('ftj'), dataset: dataset.name, backend, provider: fineTune.provider ?? fineTune.serve_provider ?? null,
+      job_id: newId('ftj'),
+      dataset: dataset.name,
+      backend,
+      provider: fineTune.provider ?? fineTune.serve_provider ?? null,
       // The blueprint's own base model (the catalogue's learning_loop_target.base_model) wins over the configured one.
-      base_model: (typeof target === 'object' ? target.base_model : undefined) ?? fineTune.base_model ?? options.config.model?.slice(options.config.model.indexOf('/') + 1) ?? '',
-      status: 'queued', sample_count: sampleCount, held_out_count: heldOut, training_file_id: null, external_job_id: null, model: null, served_base_url: null,
+      base_model:
+        (typeof target === 'object' ? target.base_model : undefined) ??
+        fineTune.base_model ??
+        options.config.model?.slice(options.config.model.indexOf('/') + 1) ??
+        '',
+      status: 'queued',
+      sample_count: sampleCount,
+      held_out_count: heldOut,
+      training_file_id: null,
+      external_job_id: null,
+      model: null,
+      served_base_url: null,
       evaluation: criteria && heldOut > 0 ? { held_out_samples: heldOut, min_overlap: criteria.min_overlap } : null,
-      error_message: null, poll_count: 0, created_at: now, updated_at: now, finished_at: null,
+      error_message: null,
+      poll_count: 0,
+      created_at: now,
+      updated_at: now,
+      finished_at: null,
     }));
     if (job) runner.launch(job);
   }
 
-  const curator = createCurator({ store, datasetsDir: join(options.dataDir, 'datasets'), scrub: options.scrub, defaultThreshold: fineTune.threshold, now: options.now, onSample: maybeStartFineTune });
+  const curator = createCurator({
+    store,
+    datasetsDir: join(options.dataDir, 'datasets'),
+    scrub: options.scrub,
+    defaultThreshold: fineTune.threshold,
+    now: options.now,
+    onSample: maybeStartFineTune,
+  });
 
   return {
     capture: (blueprint: Blueprint, step: StepResult) => curator.capture(blueprint, step),
@@ -87,12 +126,14 @@ export function createLearningLoop(options: LearningLoopOptions) {
       return undefined;
     },
     async overview(): Promise<CuratorOverview> {
-      const datasets = await Promise.all((await store.list()).map(async (dataset) => ({
-        ...dataset,
-        samples_until_fine_tune: Math.max(0, dataset.threshold - (dataset.sample_count - dataset.triggered_count)),
-        active_model: (await activations.active(dataset.name))?.model ?? null,
-        model_history: await activations.history(dataset.name),
-      })));
+      const datasets = await Promise.all(
+        (await store.list()).map(async (dataset) => ({
+          ...dataset,
+          samples_until_fine_tune: Math.max(0, dataset.threshold - (dataset.sample_count - dataset.triggered_count)),
+          active_model: (await activations.active(dataset.name))?.model ?? null,
+          model_history: await activations.history(dataset.name),
+        })),
+      );
       return { threshold: fineTune.threshold, backend, scope: fineTune.scope, datasets, jobs: await jobs.list() };
     },
     datasetFile: (name: string) => curator.read(name),
@@ -101,7 +142,11 @@ export function createLearningLoop(options: LearningLoopOptions) {
       if (!(await store.get(dataset))) throw new NotFoundError(`No dataset named "${dataset}"`);
       const rolledBack = await activations.rollback(dataset, options.now());
       if (!rolledBack) throw new ConflictError(`Dataset "${dataset}" has no active fine-tuned model to roll back`);
-      return { dataset, rolled_back: rolledBack.model, active_model: (await activations.active(dataset))?.model ?? null };
+      return {
+        dataset,
+        rolled_back: rolledBack.model,
+        active_model: (await activations.active(dataset))?.model ?? null,
+      };
     },
     resume: () => runner.resume(),
     idle: () => runner.idle(),

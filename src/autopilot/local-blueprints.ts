@@ -48,7 +48,9 @@ export function loadLocalBlueprints(options: LocalBlueprintOptions): LocalBluepr
     try {
       files = listBlueprintFiles(dir);
     } catch (error) {
-      throw new ConfigError(`autopilot.blueprints_dir: cannot read ${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw new ConfigError(
+        `autopilot.blueprints_dir: cannot read ${dir} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`,
+      );
     }
     for (const file of files) {
       try {
@@ -70,13 +72,22 @@ function listBlueprintFiles(dir: string): string[] {
 }
 
 /** Reads one blueprint file (JSON or YAML) and validates it; throws invalid_blueprint naming the field. */
-export function readBlueprintFile(file: string, source: LocalBlueprint['source'], checks: BlueprintCheckOptions): LocalBlueprint {
+export function readBlueprintFile(
+  file: string,
+  source: LocalBlueprint['source'],
+  checks: BlueprintCheckOptions,
+): LocalBlueprint {
   const text = readFileSync(file, 'utf8');
   let parsed: unknown;
   try {
     parsed = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
-    throw new AppError({ type: 'invalid_request_error', code: 'invalid_blueprint', status: 400, message: `not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'} (${(error as Error).message})` });
+    throw new AppError({
+      type: 'invalid_request_error',
+      code: 'invalid_blueprint',
+      status: 400,
+      message: `not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'} (${(error as Error).message})`,
+    });
   }
   return { blueprint: validateBlueprint(parsed, checks, 'blueprint'), json: JSON.stringify(parsed), source, file };
 }

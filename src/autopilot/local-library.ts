@@ -29,6 +29,12 @@ export function createLocalLibrary(entries: LocalBlueprint[]): LocalLibrary {
       if (!entry) throw new NotFoundError(`No local blueprint "${id}"`, 'blueprint_not_found');
       return entry;
     },
-    candidates: (goal) => rank(goal).map(({ id, score }) => ({ blueprint_json: byId.get(id)!.json, score, source: 'local' as const, entry: byId.get(id)! })),
+    candidates: (goal) =>
+      rank(goal).map(({ id, score }) => ({
+        blueprint_json: byId.get(id)!.json,
+        score,
+        source: 'local' as const,
+        entry: byId.get(id)!,
+      })),
   };
 }

@@ -29,7 +29,13 @@ export function createMissionCreator(options: {
     const goal = input.goal ?? '';
     const slots = await resolveGoalSlots(blueprint, goal, goal ? options.slotExtractor : undefined, input.slots);
     const policy = { ...DEFAULT_SCHEDULE_POLICY, ...stripUndefined(input.schedule_policy ?? {}) };
-    return options.missions.createDraft(projectId, { blueprint, blueprintJson: json, slots, goal: input.goal ?? null, policy });
+    return options.missions.createDraft(projectId, {
+      blueprint,
+      blueprintJson: json,
+      slots,
+      goal: input.goal ?? null,
+      policy,
+    });
   };
 }
 

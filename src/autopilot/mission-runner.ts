@@ -48,16 +48,46 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
   const entries = () => [...live.values()].flatMap((set) => [...set]);
   const now = () => options.clock().toISOString();
 
-  async function execute(mission: MissionRecord, trigger: ExecutionTrigger, scheduledFor: string | null, entry: { controller: AbortController; reason?: StopReason }, resumeFrom?: string) {
+  async function execute(
+    mission: MissionRecord,
+    trigger: ExecutionTrigger,
+    scheduledFor: string | null,
+    entry: { controller: AbortController; reason?: StopReason },
+    resumeFrom?: string,
+  ) {
     const executionId = createId('job');
     const started = performance.now();
-    const base = { execution_id: executionId, mission_id: mission.mission_id, project_id: mission.project_id, blueprint_id: mission.blueprint_id, trigger, scheduled_for: scheduledFor };
-    const inserted = await options.executions.insert({ ...base, status: 'running', started_at: now(), finished_at: null, duration_ms: null, cost_usd: 0, error_code: null, error_message: null, failure_class: null });
+    const base = {
+      execution_id: executionId,
+      mission_id: mission.mission_id,
+      project_id: mission.project_id,
+      blueprint_id: mission.blueprint_id,
+      trigger,
+      scheduled_for: scheduledFor,
+    };
+    const inserted = await options.executions.insert({
+      ...base,
+      status: 'running',
+      started_at: now(),
+      finished_at: null,
+      duration_ms: null,
+      cost_usd: 0,
+      error_code: null,
+      error_message: null,
+      failure_class: null,
+    });
     if (!inserted) return void (await options.missions.transition(mission.mission_id, ['running'], 'scheduled', now()));
     let outcome: Awaited<ReturnType<typeof executeGraph>>;
     try {
       const blueprint = options.loadBlueprint(mission);
-      const deps = { runs: options.runs, nodeAgents: options.nodeAgents, settings: options.settings, executions: options.executions, learning: options.learning, now };
+      const deps = {
+        runs: options.runs,
+        nodeAgents: options.nodeAgents,
+        settings: options.settings,
+        executions: options.executions,
+        learning: options.learning,
+        now,
+      };
       const prior = resumeFrom ? await options.executions.listSteps(resumeFrom) : [];
       outcome = await executeGraph(deps, mission, blueprint, executionId, entry.controller.signal, prior);
     } catch (error) {
@@ -87,7 +117,8 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
     const settle = options.missions.settle;
     if (status === 'interrupted') await settle(id, 'scheduled', now(), { next_run_at: scheduledFor ?? now() });
     else if (status === 'failed') await settleFailure(mission);
-    else if (status === 'completed' && mission.schedule) await settle(id, 'scheduled', now(), { consecutive_failures: 0, next_run_at: await afterOverlap(mission) });
+    else if (status === 'completed' && mission.schedule)
+      await settle(id, 'scheduled', now(), { consecutive_failures: 0, next_run_at: await afterOverlap(mission) });
     else if (status === 'completed') await settle(id, 'completed', now(), { next_run_at: null });
     else await settle(id, 'cancelled', now(), { next_run_at: null });
   }
@@ -96,29 +127,45 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
   async function settleFailure(mission: MissionRecord) {
     const id = mission.mission_id;
     const limit = mission.policy.pause_after_failures;
-    if (!mission.schedule || limit === null) return void (await options.missions.settle(id, 'failed', now(), { next_run_at: null }));
+    if (!mission.schedule || limit === null)
+      return void (await options.missions.settle(id, 'failed', now(), { next_run_at: null }));
     const failures = mission.consecutive_failures + 1;
     if (failures >= limit) {
       await options.missions.settle(id, 'paused', now(), { consecutive_failures: failures });
       options.log?.error({ mission_id: id, failures }, 'mission paused after consecutive failures');
       return;
     }
-    await options.missions.settle(id, 'scheduled', now(), { consecutive_failures: failures, next_run_at: await afterOverlap(mission) });
+    await options.missions.settle(id, 'scheduled', now(), {
+      consecutive_failures: failures,
+      next_run_at: await afterOverlap(mission),
+    });
   }
 
   // A tick that came while the execution ran: `skip` records it and waits for the next; `buffer_one` runs it once now.
   async function afterOverlap(mission: MissionRecord): Promise<string | null | undefined> {
     const due = mission.next_run_at;
     if (!mission.schedule || !due || due > now() || mission.policy.overlap !== 'skip') return undefined;
-    await recordSkippedTick(options.executions, mission, due, 'overlap', 'the previous execution was still running (overlap: skip)', now());
+    await recordSkippedTick(
+      options.executions,
+      mission,
+      due,
+      'overlap',
+      'the previous execution was still running (overlap: skip)',
+      now(),
+    );
     return nextTick(mission.schedule, options.clock(), mission.policy, mission.mission_id);
   }
 
   return {
     launch(mission, trigger, scheduledFor, resumeFrom) {
-      const entry: { controller: AbortController; reason?: StopReason; done: Promise<void> } = { controller: new AbortController(), done: Promise.resolve() };
+      const entry: { controller: AbortController; reason?: StopReason; done: Promise<void> } = {
+        controller: new AbortController(),
+        done: Promise.resolve(),
+      };
       entry.done = execute(mission, trigger, scheduledFor, entry, resumeFrom)
-        .catch((error) => options.log?.error({ err: error, mission_id: mission.mission_id }, 'mission execution could not be recorded'))
+        .catch((error) =>
+          options.log?.error({ err: error, mission_id: mission.mission_id }, 'mission execution could not be recorded'),
+        )
         .finally(() => {
           const set = live.get(mission.mission_id);
           set?.delete(entry);
@@ -150,5 +197,11 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
 }
 
 function internalError(error: unknown): AppError {
-  return new AppError({ type: 'server_error', code: 'internal_error', status: 500, message: (error as Error)?.message ?? String(error), cause: error });
+  return new AppError({
+    type: 'server_error',
+    code: 'internal_error',
+    status: 500,
+    message: (error as Error)?.message ?? String(error),
+    cause: error,
+  });
 }

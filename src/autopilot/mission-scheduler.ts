@@ -44,13 +44,22 @@ export function createMissionScheduler(options: MissionSchedulerOptions): Missio
       const next = mission.schedule ? nextTick(mission.schedule, now, mission.policy, mission.mission_id) : null;
       if (await skippedAsTooOld(mission, tick, next, now)) continue;
       if (!(await options.missions.claimTick(mission.mission_id, tick, next, now.toISOString()))) continue;
-      options.runner.launch({ ...mission, status: 'running', next_run_at: next }, mission.schedule ? 'schedule' : 'approve', tick);
+      options.runner.launch(
+        { ...mission, status: 'running', next_run_at: next },
+        mission.schedule ? 'schedule' : 'approve',
+        tick,
+      );
       launched += 1;
     }
     return launched;
   }
 
-  async function skippedAsTooOld(mission: MissionRecord, tick: string, next: string | null, now: Date): Promise<boolean> {
+  async function skippedAsTooOld(
+    mission: MissionRecord,
+    tick: string,
+    next: string | null,
+    now: Date,
+  ): Promise<boolean> {
     const window = mission.policy.catchup_window_seconds;
     if (!mission.schedule || window === null) return false;
     const { newest, missed } = newestMissedTick(mission.schedule, tick, now, mission.policy, mission.mission_id);
@@ -70,7 +79,13 @@ export function createMissionScheduler(options: MissionSchedulerOptions): Missio
     for (const mission of await options.missions.listByStatus('running')) {
       const id = mission.mission_id;
       // A one-off runs again from the start; a recurring one waits for its next tick.
-      await options.missions.transition(id, ['running'], 'scheduled', now, mission.schedule ? {} : { next_run_at: now });
+      await options.missions.transition(
+        id,
+        ['running'],
+        'scheduled',
+        now,
+        mission.schedule ? {} : { next_run_at: now },
+      );
       options.log?.warn({ mission_id: id }, 'mission execution interrupted by a server stop');
     }
   }
@@ -86,7 +101,11 @@ export function createMissionScheduler(options: MissionSchedulerOptions): Missio
       if (shouldRecover) await recover();
       await scheduler.tick();
       if (options.pollMs > 0) {
-        timer = setInterval(() => void scheduler.tick().catch((error) => options.log?.error({ err: error }, 'mission scheduler tick failed')), options.pollMs);
+        timer = setInterval(
+          () =>
+            void scheduler.tick().catch((error) => options.log?.error({ err: error }, 'mission scheduler tick failed')),
+          options.pollMs,
+        );
         timer.unref();
       }
     },

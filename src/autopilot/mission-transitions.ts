@@ -16,15 +16,30 @@ export interface TransitionDeps {
 }
 
 /** draft → scheduled (409 from any other state; 400 naming the slot while a required slot has no value); a one-off is due at once. */
-export async function approveMission(deps: TransitionDeps, mission: MissionRecord, missingSlots: string[]): Promise<MissionRecord> {
+export async function approveMission(
+  deps: TransitionDeps,
+  mission: MissionRecord,
+  missingSlots: string[],
+): Promise<MissionRecord> {
   if (mission.status !== 'draft') throw stateConflict(mission, 'approve', 'only a draft can be approved');
   if (missingSlots.length > 0) {
     const names = missingSlots.map((name) => `"${name}"`).join(', ');
-    throw new ValidationError(`Required slot${missingSlots.length > 1 ? 's' : ''} ${names} ha${missingSlots.length > 1 ? 've' : 's'} no value: set ${missingSlots.length > 1 ? 'them' : 'it'} on the draft first`, 'missing_slots', { param: `slots.${missingSlots[0]}`, missing_slots: missingSlots });
+    throw new ValidationError(
+      `Required slot${missingSlots.length > 1 ? 's' : ''} ${names} ha${missingSlots.length > 1 ? 've' : 's'} no value: set ${missingSlots.length > 1 ? 'them' : 'it'} on the draft first`,
+      'missing_slots',
+      { param: `slots.${missingSlots[0]}`, missing_slots: missingSlots },
+    );
   }
   const at = deps.clock();
-  const nextRunAt = mission.schedule ? nextTick(mission.schedule, at, mission.policy, mission.mission_id) : at.toISOString();
-  if (!(await deps.missions.transition(mission.mission_id, ['draft'], 'scheduled', at.toISOString(), { approved_at: at.toISOString(), next_run_at: nextRunAt }))) {
+  const nextRunAt = mission.schedule
+    ? nextTick(mission.schedule, at, mission.policy, mission.mission_id)
+    : at.toISOString();
+  if (
+    !(await deps.missions.transition(mission.mission_id, ['draft'], 'scheduled', at.toISOString(), {
+      approved_at: at.toISOString(),
+      next_run_at: nextRunAt,
+    }))
+  ) {
     throw stateConflict(await deps.reload(mission), 'approve', 'only a draft can be approved');
   }
   const approved = await deps.reload(mission);
@@ -34,8 +49,17 @@ export async function approveMission(deps: TransitionDeps, mission: MissionRecor
 }
 
 /** Any state but completed/failed → cancelled, stopping a live execution; completed/failed stay as they are. */
-export async function cancelMission(deps: TransitionDeps, mission: MissionRecord): Promise<{ cancelled: boolean; mission_id: string; status: MissionRecord['status'] }> {
-  const cancelled = await deps.missions.transition(mission.mission_id, CANCELLABLE_MISSION_STATUSES, 'cancelled', deps.clock().toISOString(), { next_run_at: null });
+export async function cancelMission(
+  deps: TransitionDeps,
+  mission: MissionRecord,
+): Promise<{ cancelled: boolean; mission_id: string; status: MissionRecord['status'] }> {
+  const cancelled = await deps.missions.transition(
+    mission.mission_id,
+    CANCELLABLE_MISSION_STATUSES,
+    'cancelled',
+    deps.clock().toISOString(),
+    { next_run_at: null },
+  );
   if (cancelled) deps.runner.cancel(mission.mission_id);
   const status = cancelled ? 'cancelled' : (await deps.reload(mission)).status;
   return { cancelled, mission_id: mission.mission_id, status };
@@ -44,7 +68,10 @@ export async function cancelMission(deps: TransitionDeps, mission: MissionRecord
 /** scheduled → running now, keeping the schedule; 409 from any other state. */
 export async function runMissionNow(deps: TransitionDeps, mission: MissionRecord): Promise<MissionRecord> {
   const at = deps.clock().toISOString();
-  if (mission.status !== 'scheduled' || !(await deps.missions.transition(mission.mission_id, ['scheduled'], 'running', at))) {
+  if (
+    mission.status !== 'scheduled' ||
+    !(await deps.missions.transition(mission.mission_id, ['scheduled'], 'running', at))
+  ) {
     throw stateConflict(await deps.reload(mission), 'run', 'only a scheduled mission can be run now');
   }
   const running: MissionRecord = { ...mission, status: 'running', updated_at: at };
@@ -63,13 +90,24 @@ export async function pauseMission(deps: TransitionDeps, mission: MissionRecord)
 /** paused → scheduled at its next tick from now (a one-off: now), the failure count back at 0. */
 export async function resumeMission(deps: TransitionDeps, mission: MissionRecord): Promise<MissionRecord> {
   const at = deps.clock();
-  const nextRunAt = mission.schedule ? nextTick(mission.schedule, at, mission.policy, mission.mission_id) : at.toISOString();
-  if (!(await deps.missions.transition(mission.mission_id, ['paused'], 'scheduled', at.toISOString(), { next_run_at: nextRunAt, consecutive_failures: 0 }))) {
+  const nextRunAt = mission.schedule
+    ? nextTick(mission.schedule, at, mission.policy, mission.mission_id)
+    : at.toISOString();
+  if (
+    !(await deps.missions.transition(mission.mission_id, ['paused'], 'scheduled', at.toISOString(), {
+      next_run_at: nextRunAt,
+      consecutive_failures: 0,
+    }))
+  ) {
     throw stateConflict(await deps.reload(mission), 'resume', 'only a paused mission can be resumed');
   }
   return deps.reload(mission);
 }
 
 function stateConflict(mission: MissionRecord, action: string, rule: string): ConflictError {
-  return new ConflictError(`Cannot ${action} mission ${mission.mission_id} in state ${mission.status}: ${rule}`, 'invalid_mission_state', { status: mission.status });
+  return new ConflictError(
+    `Cannot ${action} mission ${mission.mission_id} in state ${mission.status}: ${rule}`,
+    'invalid_mission_state',
+    { status: mission.status },
+  );
 }

@@ -27,7 +27,9 @@ export function mapExecution(execution: ExecutionRecord) {
     finished_at: execution.finished_at,
     duration_ms: execution.duration_ms,
     cost_usd: execution.cost_usd,
-    error: execution.error_code ? { code: execution.error_code, message: execution.error_message ?? '', class: execution.failure_class } : null,
+    error: execution.error_code
+      ? { code: execution.error_code, message: execution.error_message ?? '', class: execution.failure_class }
+      : null,
   };
 }
 

@@ -7,7 +7,14 @@ import type { ExecutionStore } from './execution.store.js';
 import { recommendHealing, type HealingRecommendation } from './healing.js';
 import type { MissionRunner } from './mission-runner.js';
 import type { MissionScheduler } from './mission-scheduler.js';
-import { approveMission, cancelMission, pauseMission, resumeMission, runMissionNow, type TransitionDeps } from './mission-transitions.js';
+import {
+  approveMission,
+  cancelMission,
+  pauseMission,
+  resumeMission,
+  runMissionNow,
+  type TransitionDeps,
+} from './mission-transitions.js';
 import { nextTick } from './next-run.js';
 import { mapMissionDetail, type MissionDetail } from './mission-view.js';
 import type { MissionStore } from './mission.store.js';
@@ -35,7 +42,10 @@ export interface MissionService {
   view(mission: MissionRecord): Promise<MissionDetail>;
   healing(projectId: string, missionId: string): Promise<HealingRecommendation[]>;
   approve(projectId: string, missionId: string): Promise<MissionRecord>;
-  cancel(projectId: string, missionId: string): Promise<{ cancelled: boolean; mission_id: string; status: MissionRecord['status'] }>;
+  cancel(
+    projectId: string,
+    missionId: string,
+  ): Promise<{ cancelled: boolean; mission_id: string; status: MissionRecord['status'] }>;
   runNow(projectId: string, missionId: string): Promise<MissionRecord>;
   /** Edits a draft's slots (null removes a value): re-validated, schedule, budget and preview follow; 409 once approved. */
   updateSlots(projectId: string, missionId: string, slots: Record<string, unknown>): Promise<MissionRecord>;
@@ -44,7 +54,12 @@ export interface MissionService {
   pause(projectId: string, missionId: string): Promise<MissionRecord>;
   resume(projectId: string, missionId: string): Promise<MissionRecord>;
   /** The preview text and still-missing required slots of a mission. */
-  describe(mission: MissionRecord): { preview: string; missingSlots: string[]; unknownFields: string[]; notes: string[] };
+  describe(mission: MissionRecord): {
+    preview: string;
+    missingSlots: string[];
+    unknownFields: string[];
+    notes: string[];
+  };
 }
 
 const HISTORY_LIMIT = 20;
@@ -58,9 +73,22 @@ export function createMissionService(options: MissionServiceOptions): MissionSer
 
   function describe(mission: MissionRecord) {
     const blueprint = safeBlueprint(mission);
-    if (!blueprint) return { preview: `Title: ${mission.title}\n(the blueprint no longer validates)`, missingSlots: [], unknownFields: [], notes: [] };
-    const missingSlots = blueprint.slots.filter((slot) => slot.required && !(slot.name in mission.slots)).map((slot) => slot.name);
-    return { preview: renderPreview(blueprint, mission.slots, missingSlots), missingSlots, unknownFields: blueprint.unknown_fields, notes: blueprint.notes };
+    if (!blueprint)
+      return {
+        preview: `Title: ${mission.title}\n(the blueprint no longer validates)`,
+        missingSlots: [],
+        unknownFields: [],
+        notes: [],
+      };
+    const missingSlots = blueprint.slots
+      .filter((slot) => slot.required && !(slot.name in mission.slots))
+      .map((slot) => slot.name);
+    return {
+      preview: renderPreview(blueprint, mission.slots, missingSlots),
+      missingSlots,
+      unknownFields: blueprint.unknown_fields,
+      notes: blueprint.notes,
+    };
   }
 
   function safeBlueprint(mission: MissionRecord): Blueprint | undefined {
@@ -87,10 +115,20 @@ export function createMissionService(options: MissionServiceOptions): MissionSer
     // A skipped tick ran nothing: it says nothing about how the mission runs.
     const executions = all.filter((execution) => execution.status !== 'skipped');
     const blueprint = safeBlueprint(mission);
-    const failed = executions[0]?.status === 'failed' ? (await options.executions.listSteps(executions[0].execution_id)).find((step) => step.status === 'failed') : undefined;
+    const failed =
+      executions[0]?.status === 'failed'
+        ? (await options.executions.listSteps(executions[0].execution_id)).find((step) => step.status === 'failed')
+        : undefined;
     const node = failed && blueprint?.agent_graph.nodes.find((candidate) => candidate.id === failed.node_id);
     const failedStep = failed ? { node_id: failed.node_id, tools: node?.tools ?? [] } : undefined;
-    return recommendHealing({ executions, blueprintHistory, estimatedCostUsd: blueprint?.estimated_cost_usd, estimatedDurationSeconds: blueprint?.estimated_duration_seconds, failedStep, budgetUsd: mission.budget_usd });
+    return recommendHealing({
+      executions,
+      blueprintHistory,
+      estimatedCostUsd: blueprint?.estimated_cost_usd,
+      estimatedDurationSeconds: blueprint?.estimated_duration_seconds,
+      failedStep,
+      budgetUsd: mission.budget_usd,
+    });
   }
 
   const transitions: TransitionDeps = { ...options, reload: (mission) => get(mission.project_id, mission.mission_id) };
@@ -119,20 +157,57 @@ export function createMissionService(options: MissionServiceOptions): MissionSer
       const mission = await get(projectId, missionId);
       const policy = { ...mission.policy, ...changes };
       const at = options.clock();
-      const next = mission.status === 'scheduled' && mission.schedule ? nextTick(mission.schedule, at, policy, missionId) : undefined;
-      if (!(await options.missions.updatePolicy(missionId, ['draft', 'scheduled', 'paused'], policy, at.toISOString(), next))) {
-        throw new ConflictError(`Cannot change the schedule policy of mission ${missionId} in state ${(await get(projectId, missionId)).status}`, 'invalid_mission_state');
+      const next =
+        mission.status === 'scheduled' && mission.schedule
+          ? nextTick(mission.schedule, at, policy, missionId)
+          : undefined;
+      if (
+        !(await options.missions.updatePolicy(
+          missionId,
+          ['draft', 'scheduled', 'paused'],
+          policy,
+          at.toISOString(),
+          next,
+        ))
+      ) {
+        throw new ConflictError(
+          `Cannot change the schedule policy of mission ${missionId} in state ${(await get(projectId, missionId)).status}`,
+          'invalid_mission_state',
+        );
       }
       return get(projectId, missionId);
     },
     async updateSlots(projectId, missionId, patch) {
       const mission = await get(projectId, missionId);
-      if (mission.status !== 'draft') throw new ConflictError(`Cannot edit the slots of mission ${missionId} in state ${mission.status}: only a draft's slots can change`, 'invalid_mission_state', { status: mission.status });
+      if (mission.status !== 'draft')
+        throw new ConflictError(
+          `Cannot edit the slots of mission ${missionId} in state ${mission.status}: only a draft's slots can change`,
+          'invalid_mission_state',
+          { status: mission.status },
+        );
       const blueprint = options.loadBlueprint(mission);
-      const merged = Object.fromEntries(Object.entries({ ...mission.slots, ...patch }).filter(([, value]) => value !== null && value !== undefined));
-      const draft = buildDraftMission(projectId, { blueprint, blueprintJson: mission.blueprint_json, slots: resolveSlots(blueprint.slots, { explicit: merged }), goal: mission.goal }, missionId, mission.created_at);
-      const changes = { slots: draft.slots, schedule: draft.schedule, budget_usd: draft.budget_usd, updated_at: options.clock().toISOString() };
-      if (!(await options.missions.updateDraft(missionId, changes))) return this.updateSlots(projectId, missionId, patch);
+      const merged = Object.fromEntries(
+        Object.entries({ ...mission.slots, ...patch }).filter(([, value]) => value !== null && value !== undefined),
+      );
+      const draft = buildDraftMission(
+        projectId,
+        {
+          blueprint,
+          blueprintJson: mission.blueprint_json,
+          slots: resolveSlots(blueprint.slots, { explicit: merged }),
+          goal: mission.goal,
+        },
+        missionId,
+        mission.created_at,
+      );
+      const changes = {
+        slots: draft.slots,
+        schedule: draft.schedule,
+        budget_usd: draft.budget_usd,
+        updated_at: options.clock().toISOString(),
+      };
+      if (!(await options.missions.updateDraft(missionId, changes)))
+        return this.updateSlots(projectId, missionId, patch);
       return get(projectId, missionId);
     },
   };

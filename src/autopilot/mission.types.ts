@@ -15,7 +15,13 @@ export interface SchedulePolicy {
   jitter_seconds: number;
 }
 
-export const DEFAULT_SCHEDULE_POLICY: SchedulePolicy = { timezone: null, overlap: 'skip', catchup_window_seconds: null, pause_after_failures: null, jitter_seconds: 0 };
+export const DEFAULT_SCHEDULE_POLICY: SchedulePolicy = {
+  timezone: null,
+  overlap: 'skip',
+  catchup_window_seconds: null,
+  pause_after_failures: null,
+  jitter_seconds: 0,
+};
 
 /** A mission as stored. */
 export interface MissionRecord {
@@ -60,7 +66,10 @@ export interface ExecutionRecord {
   failure_class: string | null;
 }
 
-export type ExecutionEnd = Pick<ExecutionRecord, 'status' | 'finished_at' | 'duration_ms' | 'cost_usd' | 'error_code' | 'error_message' | 'failure_class'>;
+export type ExecutionEnd = Pick<
+  ExecutionRecord,
+  'status' | 'finished_at' | 'duration_ms' | 'cost_usd' | 'error_code' | 'error_message' | 'failure_class'
+>;
 
 export interface StepTelemetry {
   cost_usd: number;

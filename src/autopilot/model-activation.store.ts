@@ -17,8 +17,15 @@ export interface ModelActivationStore {
 export function createModelActivationStore(db: Kysely<Database>): ModelActivationStore {
   return {
     async activate(activation) {
-      const last = await db.selectFrom('model_activations').select((eb) => eb.fn.max('seq').as('seq')).where('dataset', '=', activation.dataset).executeTakeFirst();
-      await db.insertInto('model_activations').values({ ...activation, seq: Number(last?.seq ?? 0) + 1 }).execute();
+      const last = await db
+        .selectFrom('model_activations')
+        .select((eb) => eb.fn.max('seq').as('seq'))
+        .where('dataset', '=', activation.dataset)
+        .executeTakeFirst();
+      await db
+        .insertInto('model_activations')
+        .values({ ...activation, seq: Number(last?.seq ?? 0) + 1 })
+        .execute();
     },
     async active(dataset) {
       let query = db.selectFrom('model_activations').selectAll().where('rolled_back_at', 'is', null);
@@ -29,11 +36,20 @@ export function createModelActivationStore(db: Kysely<Database>): ModelActivatio
     async rollback(dataset, now) {
       const current = await this.active(dataset);
       if (!current) return undefined;
-      await db.updateTable('model_activations').set({ rolled_back_at: now }).where('activation_id', '=', current.activation_id).execute();
+      await db
+        .updateTable('model_activations')
+        .set({ rolled_back_at: now })
+        .where('activation_id', '=', current.activation_id)
+        .execute();
       return { ...current, rolled_back_at: now };
     },
     async history(dataset) {
-      const rows = await db.selectFrom('model_activations').selectAll().where('dataset', '=', dataset).orderBy('seq', 'desc').execute();
+      const rows = await db
+        .selectFrom('model_activations')
+        .selectAll()
+        .where('dataset', '=', dataset)
+        .orderBy('seq', 'desc')
+        .execute();
       return rows.map((row) => ({ ...row, seq: Number(row.seq) }));
     },
   };

@@ -16,10 +16,17 @@ const TYPE_HINTS: Record<SlotSpec['type'], string> = {
   url: 'an absolute http(s) URL',
 };
 
-export function createModelSlotExtractor(options: { models: ModelClient; model: string; clock: Clock; log?: { warn(details: object, message: string): void } }): SlotExtractor {
+export function createModelSlotExtractor(options: {
+  models: ModelClient;
+  model: string;
+  clock: Clock;
+  log?: { warn(details: object, message: string): void };
+}): SlotExtractor {
   return async (goal, slots) => {
     if (slots.length === 0) return {};
-    const wanted = slots.map((slot) => `- ${slot.name}: ${TYPE_HINTS[slot.type]}${slot.description ? ` (${slot.description})` : ''}`).join('\n');
+    const wanted = slots
+      .map((slot) => `- ${slot.name}: ${TYPE_HINTS[slot.type]}${slot.description ? ` (${slot.description})` : ''}`)
+      .join('\n');
     try {
       const result = await options.models.generate({
         model: options.model,
@@ -27,9 +34,13 @@ export function createModelSlotExtractor(options: { models: ModelClient; model: 
         messages: [
           {
             role: 'system',
-            content: 'You extract parameter values from a user\'s goal. Answer with one JSON object and nothing else. Leave out every parameter the goal does not state or clearly imply.',
+            content:
+              "You extract parameter values from a user's goal. Answer with one JSON object and nothing else. Leave out every parameter the goal does not state or clearly imply.",
           },
-          { role: 'user', content: `Today is ${options.clock().toISOString().slice(0, 10)}.\nParameters:\n${wanted}\n\nGoal: ${goal}` },
+          {
+            role: 'user',
+            content: `Today is ${options.clock().toISOString().slice(0, 10)}.\nParameters:\n${wanted}\n\nGoal: ${goal}`,
+          },
         ],
       });
       return extractJsonObject(result.text) ?? {};

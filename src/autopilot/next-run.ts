@@ -12,7 +12,12 @@ export function nextRunAfter(schedule: string, after: Date): string | null {
  * plus the jitter. The jitter is a stable function of mission and tick, so every replica (and a restart)
  * computes the same time and the tick claim stays a single conditional update.
  */
-export function nextTick(schedule: string, after: Date, policy: Pick<SchedulePolicy, 'timezone' | 'jitter_seconds'>, missionId: string): string | null {
+export function nextTick(
+  schedule: string,
+  after: Date,
+  policy: Pick<SchedulePolicy, 'timezone' | 'jitter_seconds'>,
+  missionId: string,
+): string | null {
   const tick = parseCron(schedule, policy.timezone ?? 'UTC').nextRun(after);
   if (!tick) return null;
   return new Date(tick.getTime() + jitterMs(missionId, tick, policy.jitter_seconds)).toISOString();
@@ -25,7 +30,13 @@ function jitterMs(missionId: string, tick: Date, jitterSeconds: number): number 
 }
 
 /** The newest tick at or before `now`, counting from the missed tick `first`, and how many were missed. */
-export function newestMissedTick(schedule: string, first: string, now: Date, policy: Pick<SchedulePolicy, 'timezone' | 'jitter_seconds'>, missionId: string): { newest: string; missed: number } {
+export function newestMissedTick(
+  schedule: string,
+  first: string,
+  now: Date,
+  policy: Pick<SchedulePolicy, 'timezone' | 'jitter_seconds'>,
+  missionId: string,
+): { newest: string; missed: number } {
   let newest = first;
   let missed = 1;
   // Bounded: a minutely cron missed for a year is 525,600 ticks; nobody needs the exact count past this.

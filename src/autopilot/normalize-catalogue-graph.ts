@@ -1,6 +1,7 @@
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+const isObject = (value: unknown): value is Json =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * The graph in our shape from `agent_graph` or the catalogue's newer `composition` (a graph, a list of
@@ -14,21 +15,34 @@ export function normalizeCatalogueGraph(raw: Json, notes: string[]): { agent_gra
   const source = raw.agent_graph ?? compositionGraph(raw.composition);
   if (!isObject(source)) return {};
   const prompts = isObject(raw.prompts) ? raw.prompts : {};
-  const nodes = Array.isArray(source.nodes) ? source.nodes.map((node, index) => normalizeNode(node, index, prompts, notes)) : source.nodes;
+  const nodes = Array.isArray(source.nodes)
+    ? source.nodes.map((node, index) => normalizeNode(node, index, prompts, notes))
+    : source.nodes;
   const graph: Json = { ...source, nodes };
   if (Array.isArray(source.edges)) graph.edges = source.edges.map(normalizeEdge);
   else if (source.sequential === true && Array.isArray(nodes)) graph.edges = chain(nodes);
   if (isObject(source.branches)) {
-    graph.branches = Object.fromEntries(Object.entries(source.branches).map(([node, list]) => [node, Array.isArray(list) ? list.map(normalizeBranch) : list]));
+    graph.branches = Object.fromEntries(
+      Object.entries(source.branches).map(([node, list]) => [
+        node,
+        Array.isArray(list) ? list.map(normalizeBranch) : list,
+      ]),
+    );
   }
-  if (graph.entry === undefined && Array.isArray(nodes)) graph.entry = firstNode(nodes, (graph.edges as unknown[] | undefined) ?? []);
+  if (graph.entry === undefined && Array.isArray(nodes))
+    graph.entry = firstNode(nodes, (graph.edges as unknown[] | undefined) ?? []);
   return { agent_graph: graph };
 }
 
 function compositionGraph(composition: unknown): unknown {
-  const steps = Array.isArray(composition) ? composition : isObject(composition) ? (composition.steps ?? composition.sequence) : undefined;
+  const steps = Array.isArray(composition)
+    ? composition
+    : isObject(composition)
+      ? (composition.steps ?? composition.sequence)
+      : undefined;
   if (Array.isArray(steps)) return { nodes: steps, sequential: true };
-  if (isObject(composition) && Array.isArray(composition.nodes)) return Array.isArray(composition.edges) ? composition : { ...composition, sequential: true };
+  if (isObject(composition) && Array.isArray(composition.nodes))
+    return Array.isArray(composition.edges) ? composition : { ...composition, sequential: true };
   return composition;
 }
 
@@ -42,7 +56,8 @@ function normalizeNode(node: unknown, index: number, prompts: Json, notes: strin
     else if (isObject(text) && typeof text.template === 'string') next.prompt = text.template;
     else notes.push(`agent_graph.nodes[${index}].prompt_ref: "${node.prompt_ref}" is not in the blueprint's prompts`);
   }
-  if (Array.isArray(node.tools)) next.tools = node.tools.map((tool) => (isObject(tool) && typeof tool.name === 'string' ? tool.name : tool));
+  if (Array.isArray(node.tools))
+    next.tools = node.tools.map((tool) => (isObject(tool) && typeof tool.name === 'string' ? tool.name : tool));
   if (next.model === undefined && typeof node.model_ref === 'string') next.model_ref = node.model_ref;
   if (typeof node.role !== 'string' && node.role !== undefined) next.role = String(node.role);
   return next;
@@ -55,7 +70,16 @@ function normalizeEdge(edge: unknown): unknown {
 
 function normalizeBranch(branch: unknown): unknown {
   if (!isObject(branch)) return branch;
-  return { ...branch, target: branch.target ?? branch.to, condition: typeof branch.condition === 'string' ? branch.condition : branch.condition === undefined ? '' : JSON.stringify(branch.condition) };
+  return {
+    ...branch,
+    target: branch.target ?? branch.to,
+    condition:
+      typeof branch.condition === 'string'
+        ? branch.condition
+        : branch.condition === undefined
+          ? ''
+          : JSON.stringify(branch.condition),
+  };
 }
 
 function chain(nodes: unknown[]): [unknown, unknown][] {

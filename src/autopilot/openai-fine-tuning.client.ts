@@ -27,7 +27,8 @@ export function createOpenAiFineTuningClient(settings: OpenAiFineTuningSettings)
   const doFetch = settings.fetch ?? fetch;
   const headers = { ...settings.headers, ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}) };
 
-  async function call(method: string, path: string, body?: FormData | object): Promise<Record<string, any>> { // eslint-disable-line @typescript-eslint/no-explicit-any
+  async function call(method: string, path: string, body?: FormData | object): Promise<Record<string, any>> {
+    // eslint-disable-line @typescript-eslint/no-explicit-any
     let response: Response;
     try {
       const json = body !== undefined && !(body instanceof FormData);
@@ -42,7 +43,9 @@ export function createOpenAiFineTuningClient(settings: OpenAiFineTuningSettings)
     const text = await response.text();
     if (!response.ok) {
       const message = `${method} ${path} answered ${response.status}: ${text.slice(0, 300)}`;
-      throw response.status >= 500 || response.status === 429 ? new TransientFineTuneError(message) : new Error(message);
+      throw response.status >= 500 || response.status === 429
+        ? new TransientFineTuneError(message)
+        : new Error(message);
     }
     return JSON.parse(text);
   }
@@ -59,8 +62,10 @@ export function createOpenAiFineTuningClient(settings: OpenAiFineTuningSettings)
     },
     async getJob(id: string): Promise<RemoteJobState> {
       const job = await call('GET', `/fine_tuning/jobs/${encodeURIComponent(id)}`);
-      if (job.status === 'succeeded' && job.fine_tuned_model) return { status: 'succeeded', fineTunedModel: String(job.fine_tuned_model) };
-      if (job.status === 'failed' || job.status === 'cancelled') return { status: 'failed', error: job.error?.message ?? `the job ended ${job.status}` };
+      if (job.status === 'succeeded' && job.fine_tuned_model)
+        return { status: 'succeeded', fineTunedModel: String(job.fine_tuned_model) };
+      if (job.status === 'failed' || job.status === 'cancelled')
+        return { status: 'failed', error: job.error?.message ?? `the job ended ${job.status}` };
       return { status: 'running' };
     },
   };

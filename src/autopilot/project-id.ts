@@ -8,6 +8,11 @@ export function resolveProjectId(header: string | string[] | undefined): string 
   const value = Array.isArray(header) ? header[0] : header;
   if (value === undefined || value.trim() === '') return DEFAULT_PROJECT_ID;
   const id = value.trim();
-  if (!PROJECT_ID_PATTERN.test(id)) throw new ValidationError('X-Project-ID must be 1-128 letters, digits, _, . or -, starting with a letter or digit', 'invalid_project_id', { param: 'X-Project-ID' });
+  if (!PROJECT_ID_PATTERN.test(id))
+    throw new ValidationError(
+      'X-Project-ID must be 1-128 letters, digits, _, . or -, starting with a letter or digit',
+      'invalid_project_id',
+      { param: 'X-Project-ID' },
+    );
   return id;
 }

@@ -7,12 +7,23 @@ import type { SampleTurns } from './sample-format.js';
  * (samples it was not trained on), every answer must be non-empty, and the mean word overlap with the
  * curated answers must reach `min_overlap`. A failed call counts as an empty answer.
  */
-export async function evaluateCandidate(models: ModelClient, model: string, heldOut: SampleTurns[], criteria: PromotionEvaluation): Promise<PromotionEvaluation> {
+export async function evaluateCandidate(
+  models: ModelClient,
+  model: string,
+  heldOut: SampleTurns[],
+  criteria: PromotionEvaluation,
+): Promise<PromotionEvaluation> {
   let emptyAnswers = 0;
   let overlapSum = 0;
   for (const sample of heldOut) {
-    const messages = [{ role: 'system' as const, content: sample.system }, { role: 'user' as const, content: sample.user }];
-    const answer = await models.generate({ model, messages, temperature: 0 }).then((result) => result.text, () => '');
+    const messages = [
+      { role: 'system' as const, content: sample.system },
+      { role: 'user' as const, content: sample.user },
+    ];
+    const answer = await models.generate({ model, messages, temperature: 0 }).then(
+      (result) => result.text,
+      () => '',
+    );
     if (!answer.trim()) emptyAnswers += 1;
     overlapSum += wordOverlap(sample.assistant, answer);
   }

@@ -2,14 +2,33 @@ import MiniSearch from 'minisearch';
 import type { Blueprint } from './blueprint.schema.js';
 
 const STOP_WORDS = new Set(
-  'a an and are as at be by every each for from give i in into is it me my of on or our please send so some that the their them then this to us we what when with you your'.split(' '),
+  'a an and are as at be by every each for from give i in into is it me my of on or our please send so some that the their them then this to us we what when with you your'.split(
+    ' ',
+  ),
 );
 
 // Light suffix stripping so "summarise", "summary" and "summaries" meet; a stem keeps at least four letters.
-const SUFFIXES = ['isation', 'ization', 'ising', 'izing', 'ised', 'ized', 'ise', 'ize', 'ies', 'ing', 'ly', 'ed', 'es', 's', 'y'];
+const SUFFIXES = [
+  'isation',
+  'ization',
+  'ising',
+  'izing',
+  'ised',
+  'ized',
+  'ise',
+  'ize',
+  'ies',
+  'ing',
+  'ly',
+  'ed',
+  'es',
+  's',
+  'y',
+];
 
 function stem(term: string): string {
-  for (const suffix of SUFFIXES) if (term.endsWith(suffix) && term.length - suffix.length >= 4) return term.slice(0, -suffix.length);
+  for (const suffix of SUFFIXES)
+    if (term.endsWith(suffix) && term.length - suffix.length >= 4) return term.slice(0, -suffix.length);
   return term;
 }
 
@@ -47,7 +66,12 @@ const CALIBRATION = 4.5;
 
 export type LocalRanker = (goal: string) => RankedBlueprint[];
 
-const SEARCH_OPTIONS = { boost: { title: 2, examples: 1.5, description: 1, category: 1, slots: 0.5 }, fuzzy: 0.15, prefix: true, combineWith: 'OR' as const };
+const SEARCH_OPTIONS = {
+  boost: { title: 2, examples: 1.5, description: 1, category: 1, slots: 0.5 },
+  fuzzy: 0.15,
+  prefix: true,
+  combineWith: 'OR' as const,
+};
 
 /**
  * Ranks blueprints for a goal with MiniSearch's BM25+ over title, description, category, example goals
@@ -66,7 +90,8 @@ export function createLocalRanker(blueprints: Blueprint[]): LocalRanker {
   const raw = (text: string) => new Map(index.search(text, SEARCH_OPTIONS).map((hit) => [String(hit.id), hit.score]));
   const references = new Map(
     blueprints.map((blueprint) => {
-      const examples = blueprint.example_goals.length > 0 ? blueprint.example_goals : [`${blueprint.title} ${blueprint.description}`];
+      const examples =
+        blueprint.example_goals.length > 0 ? blueprint.example_goals : [`${blueprint.title} ${blueprint.description}`];
       const scores = examples.map((example) => raw(example).get(blueprint.id) ?? 0).filter((score) => score > 0);
       return [blueprint.id, scores.length > 0 ? Math.min(...scores) : Infinity];
     }),
@@ -74,7 +99,10 @@ export function createLocalRanker(blueprints: Blueprint[]): LocalRanker {
   return (goal) => {
     if (rankingTerms(goal).length === 0) return [];
     return [...raw(goal)]
-      .map(([id, score]) => ({ id, score: Math.round((1 - Math.exp(-CALIBRATION * Math.min(1, score / references.get(id)!))) * 1000) / 1000 }))
+      .map(([id, score]) => ({
+        id,
+        score: Math.round((1 - Math.exp(-CALIBRATION * Math.min(1, score / references.get(id)!))) * 1000) / 1000,
+      }))
       .filter((entry) => entry.score > 0)
       .sort((a, b) => b.score - a.score);
   };

@@ -13,10 +13,17 @@ export function renderPreview(blueprint: Blueprint, slots: Record<string, unknow
   if (names.length === 0) lines.push('  (none)');
   for (const name of names) {
     const spec = blueprint.slots.find((slot) => slot.name === name);
-    const value = name in slots ? formatSlot(slots[name]) : missing.includes(name) ? '(missing, required: approval is refused until it is set)' : '(not set: prompts get an empty value)';
+    const value =
+      name in slots
+        ? formatSlot(slots[name])
+        : missing.includes(name)
+          ? '(missing, required: approval is refused until it is set)'
+          : '(not set: prompts get an empty value)';
     lines.push(`  ${name}${spec ? ` [${spec.type}]` : ''}: ${value}`);
   }
-  const tools = [...new Set([...blueprint.tools_required, ...blueprint.agent_graph.nodes.flatMap((node) => node.tools)])];
+  const tools = [
+    ...new Set([...blueprint.tools_required, ...blueprint.agent_graph.nodes.flatMap((node) => node.tools)]),
+  ];
   lines.push(`Tools required: ${tools.length > 0 ? tools.join(', ') : 'none'}`);
   return lines.join('\n');
 }

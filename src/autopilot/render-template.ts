@@ -14,7 +14,11 @@ export function stepOutputPlaceholder(nodeId: string): string {
  * Fills `{{name}}` from the variables; lists join with ", ", objects render as JSON. Unknown names stay
  * as written, or render empty with `missing: 'empty'` (what a model gets: never a raw placeholder).
  */
-export function renderTemplate(template: string, variables: Record<string, unknown>, options: { missing?: 'keep' | 'empty' } = {}): string {
+export function renderTemplate(
+  template: string,
+  variables: Record<string, unknown>,
+  options: { missing?: 'keep' | 'empty' } = {},
+): string {
   return template.replace(PLACEHOLDER, (whole, name: string) => {
     if (!Object.hasOwn(variables, name)) return options.missing === 'empty' ? '' : whole;
     const value = variables[name];

@@ -27,7 +27,8 @@ export function resolveSlots(specs: SlotSpec[], sources: SlotSources): ResolvedS
   const known = specs.some((spec) => spec.name === BUDGET_SLOT.name) ? specs : [...specs, BUDGET_SLOT];
   const resolved: ResolvedSlots = { values: {}, origin: {}, missing: [], errors: [] };
   for (const name of Object.keys(sources.explicit ?? {})) {
-    if (!known.some((spec) => spec.name === name)) resolved.errors.push({ field: `slots.${name}`, message: 'unknown slot' });
+    if (!known.some((spec) => spec.name === name))
+      resolved.errors.push({ field: `slots.${name}`, message: 'unknown slot' });
   }
   for (const spec of known) {
     const candidates: [unknown, ResolvedSlots['origin'][string], boolean][] = [
@@ -45,7 +46,10 @@ export function resolveSlots(specs: SlotSpec[], sources: SlotSources): ResolvedS
         break;
       }
       if (strict) {
-        resolved.errors.push({ field: origin === 'default' ? `blueprint.slots.${spec.name}.default` : `slots.${spec.name}`, message: checked.message });
+        resolved.errors.push({
+          field: origin === 'default' ? `blueprint.slots.${spec.name}.default` : `slots.${spec.name}`,
+          message: checked.message,
+        });
         break;
       }
     }

@@ -34,9 +34,15 @@ export interface NodeRunDeps {
 }
 
 /** Runs one node as an agent run (source autopilot) and returns its step result and, when it did not complete, why. */
-export async function runNode(deps: NodeRunDeps, request: NodeRunRequest): Promise<{ step: StepResult; error?: AppError }> {
+export async function runNode(
+  deps: NodeRunDeps,
+  request: NodeRunRequest,
+): Promise<{ step: StepResult; error?: AppError }> {
   const agent = nodeAgent(deps, request);
-  const messages: ChatMessage[] = [{ role: 'system', content: agent.system_prompt }, { role: 'user', content: request.prompt }];
+  const messages: ChatMessage[] = [
+    { role: 'system', content: agent.system_prompt },
+    { role: 'user', content: request.prompt },
+  ];
   const startedAt = deps.now();
   const started = performance.now();
   const unregister = deps.nodeAgents.register(agent);
@@ -44,12 +50,26 @@ export async function runNode(deps: NodeRunDeps, request: NodeRunRequest): Promi
   let runId: string | null = null;
   let error: AppError | undefined;
   try {
-    const handle = await deps.runs.start({ agentName: agent.name, messages: messages.slice(1), source: 'autopilot', signal: request.signal });
+    const handle = await deps.runs.start({
+      agentName: agent.name,
+      messages: messages.slice(1),
+      source: 'autopilot',
+      signal: request.signal,
+    });
     runId = handle.runId;
     result = await handle.result;
     if (result.status !== 'completed') error = result.error;
   } catch (thrown) {
-    error = thrown instanceof AppError ? thrown : new AppError({ type: 'server_error', code: 'internal_error', status: 500, message: (thrown as Error).message, cause: thrown });
+    error =
+      thrown instanceof AppError
+        ? thrown
+        : new AppError({
+            type: 'server_error',
+            code: 'internal_error',
+            status: 500,
+            message: (thrown as Error).message,
+            cause: thrown,
+          });
   } finally {
     unregister();
   }
@@ -99,6 +119,10 @@ function nodeAgent(deps: NodeRunDeps, request: NodeRunRequest): RegisteredAgent 
 // The node's role is a short noun in most blueprints ("researcher"); a sentence is used as written.
 function systemPrompt(blueprint: Blueprint, node: BlueprintNode): string {
   const role = node.role.trim();
-  const persona = !role ? 'You are one step of an automated mission.' : /\s/.test(role) ? role : `You are the ${role} of an automated mission.`;
+  const persona = !role
+    ? 'You are one step of an automated mission.'
+    : /\s/.test(role)
+      ? role
+      : `You are the ${role} of an automated mission.`;
   return `${persona}\nMission: ${blueprint.title}${blueprint.description ? ` (${blueprint.description})` : ''}`;
 }

@@ -18,9 +18,19 @@ export interface TrainerResult {
  * inside the already split arguments (so a path with spaces stays one argument). The trainer prints
  * `{"model": "...", "base_url": "..."}` as its last stdout line.
  */
-export function runTrainerCommand(command: string | string[], request: TrainerRequest, signal?: AbortSignal): Promise<TrainerResult> {
-  const values: Record<string, string> = { dataset: request.dataset, base_model: request.baseModel, output_dir: request.outputDir };
-  const argv = (typeof command === 'string' ? splitCommand(command) : command).map((arg) => arg.replace(/\{(dataset|base_model|output_dir)\}/g, (_, key: string) => values[key]!));
+export function runTrainerCommand(
+  command: string | string[],
+  request: TrainerRequest,
+  signal?: AbortSignal,
+): Promise<TrainerResult> {
+  const values: Record<string, string> = {
+    dataset: request.dataset,
+    base_model: request.baseModel,
+    output_dir: request.outputDir,
+  };
+  const argv = (typeof command === 'string' ? splitCommand(command) : command).map((arg) =>
+    arg.replace(/\{(dataset|base_model|output_dir)\}/g, (_, key: string) => values[key]!),
+  );
   return new Promise((resolve, reject) => {
     const child = spawn(argv[0]!, argv.slice(1), { shell: false, stdio: ['ignore', 'pipe', 'pipe'], signal });
     let stdout = '';
@@ -37,7 +47,11 @@ export function runTrainerCommand(command: string | string[], request: TrainerRe
         if (typeof printed.model !== 'string' || !printed.model) throw new Error('no "model"');
         resolve({ model: printed.model, base_url: typeof printed.base_url === 'string' ? printed.base_url : null });
       } catch (error) {
-        reject(new Error(`the trainer's last stdout line is not {"model", "base_url"} JSON (${(error as Error).message}): ${last.slice(0, 200)}`));
+        reject(
+          new Error(
+            `the trainer's last stdout line is not {"model", "base_url"} JSON (${(error as Error).message}): ${last.slice(0, 200)}`,
+          ),
+        );
       }
     });
   });

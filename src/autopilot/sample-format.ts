@@ -15,11 +15,23 @@ export interface SampleTurns {
 export function mapTurnsToSample(format: SampleFormat, turns: SampleTurns): object {
   switch (format) {
     case 'openai':
-      return { messages: [{ role: 'system', content: turns.system }, { role: 'user', content: turns.user }, { role: 'assistant', content: turns.assistant }] };
+      return {
+        messages: [
+          { role: 'system', content: turns.system },
+          { role: 'user', content: turns.user },
+          { role: 'assistant', content: turns.assistant },
+        ],
+      };
     case 'alpaca':
       return { instruction: turns.user, input: '', output: turns.assistant, system: turns.system };
     case 'sharegpt':
-      return { conversations: [{ from: 'system', value: turns.system }, { from: 'human', value: turns.user }, { from: 'gpt', value: turns.assistant }] };
+      return {
+        conversations: [
+          { from: 'system', value: turns.system },
+          { from: 'human', value: turns.user },
+          { from: 'gpt', value: turns.assistant },
+        ],
+      };
   }
 }
 
@@ -32,12 +44,23 @@ export function mapSampleToTurns(line: string): SampleTurns | undefined {
     return undefined;
   }
   if (Array.isArray(value?.messages)) return pick(value.messages, 'role', 'content', ['system', 'user', 'assistant']);
-  if (Array.isArray(value?.conversations)) return pick(value.conversations, 'from', 'value', ['system', 'human', 'gpt']);
-  if (typeof value?.instruction === 'string') return { system: String(value.system ?? ''), user: value.instruction + (value.input ? `\n${value.input}` : ''), assistant: String(value.output ?? '') };
+  if (Array.isArray(value?.conversations))
+    return pick(value.conversations, 'from', 'value', ['system', 'human', 'gpt']);
+  if (typeof value?.instruction === 'string')
+    return {
+      system: String(value.system ?? ''),
+      user: value.instruction + (value.input ? `\n${value.input}` : ''),
+      assistant: String(value.output ?? ''),
+    };
   return undefined;
 }
 
-function pick(items: Array<Record<string, unknown>>, roleKey: string, textKey: string, roles: [string, string, string]): SampleTurns {
+function pick(
+  items: Array<Record<string, unknown>>,
+  roleKey: string,
+  textKey: string,
+  roles: [string, string, string],
+): SampleTurns {
   const text = (role: string) => String(items.find((item) => item?.[roleKey] === role)?.[textKey] ?? '');
   return { system: text(roles[0]), user: text(roles[1]), assistant: text(roles[2]) };
 }

@@ -36,7 +36,9 @@ export function scheduleFromPhrase(goal: string): string | undefined {
   if (/\b(every hour|hourly|each hour)\b/.test(text)) return '0 * * * *';
   const time = timeOf(text) ?? { minute: 0, hour: defaultHour(text) };
   const at = `${time.minute} ${time.hour}`;
-  const days = [...text.matchAll(new RegExp(`\\b(?:every|on|each)\\s+${DAY}s?\\b|\\b${DAY}s\\b`, 'g'))].map((match) => dayNumber(match[1] ?? match[2]));
+  const days = [...text.matchAll(new RegExp(`\\b(?:every|on|each)\\s+${DAY}s?\\b|\\b${DAY}s\\b`, 'g'))].map((match) =>
+    dayNumber(match[1] ?? match[2]),
+  );
   if (days.length > 0) return `${at} * * ${[...new Set(days)].sort((a, b) => a - b).join(',')}`;
   if (/\b(every|on|each) weekdays?\b|\bweekdays\b/.test(text)) return `${at} * * 1-5`;
   if (/\b(every|on|each) weekends?\b|\bweekends\b/.test(text)) return `${at} * * 0,6`;

@@ -8,7 +8,8 @@ const fail = (message: string): SlotCheck => ({ ok: false, message });
 /** Parses a 5-field cron expression with croner (read in `timezone`, UTC by default); throws with croner's reason when it is not one. */
 export function parseCron(expression: string, timezone = 'UTC'): Cron {
   const fields = expression.trim().split(/\s+/);
-  if (fields.length !== 5) throw new Error(`expected 5 cron fields (minute hour day month weekday), got ${fields.length}`);
+  if (fields.length !== 5)
+    throw new Error(`expected 5 cron fields (minute hour day month weekday), got ${fields.length}`);
   return new Cron(fields.join(' '), { mode: '5-part', paused: true, timezone });
 }
 
@@ -16,7 +17,9 @@ export function parseCron(expression: string, timezone = 'UTC'): Cron {
 export function coerceSlotValue(type: SlotType, raw: unknown): SlotCheck {
   switch (type) {
     case 'str':
-      return typeof raw === 'string' || typeof raw === 'number' ? { ok: true, value: String(raw) } : fail('expected a string');
+      return typeof raw === 'string' || typeof raw === 'number'
+        ? { ok: true, value: String(raw) }
+        : fail('expected a string');
     case 'int': {
       const value = typeof raw === 'string' && /^-?\d+$/.test(raw.trim()) ? Number(raw) : raw;
       return Number.isSafeInteger(value) ? { ok: true, value } : fail('expected an integer');
@@ -47,7 +50,8 @@ function coerceBoolean(raw: unknown): SlotCheck {
 // Goal text gives one string: "acme, globex" is two vendors.
 function coerceList(raw: unknown): SlotCheck {
   const items = typeof raw === 'string' ? raw.split(',') : Array.isArray(raw) ? raw : undefined;
-  if (!items || !items.every((item) => typeof item === 'string' || typeof item === 'number')) return fail('expected a list of strings');
+  if (!items || !items.every((item) => typeof item === 'string' || typeof item === 'number'))
+    return fail('expected a list of strings');
   const value = items.map((item) => String(item).trim()).filter(Boolean);
   return value.length > 0 ? { ok: true, value } : fail('expected at least one item');
 }
@@ -66,7 +70,9 @@ function coerceUrl(raw: unknown): SlotCheck {
   if (typeof raw !== 'string') return fail('expected an http(s) URL');
   try {
     const url = new URL(raw.trim());
-    return url.protocol === 'http:' || url.protocol === 'https:' ? { ok: true, value: url.toString() } : fail('expected an http(s) URL');
+    return url.protocol === 'http:' || url.protocol === 'https:'
+      ? { ok: true, value: url.toString() }
+      : fail('expected an http(s) URL');
   } catch {
     return fail(`invalid URL "${raw}"`);
   }

@@ -53,14 +53,26 @@ export function createSynthesizer(options: SynthesizerOptions): Synthesizer {
   function fromLocal(goal: string): Written | undefined {
     const best = options.local?.candidates(goal)[0];
     if (!best || best.score < options.minLocalScore) return undefined;
-    return { blueprint: options.parseBlueprint(best.blueprint_json), json: best.blueprint_json, confidence: best.score };
+    return {
+      blueprint: options.parseBlueprint(best.blueprint_json),
+      json: best.blueprint_json,
+      confidence: best.score,
+    };
   }
 
   async function fromService(goal: string, projectId: string, tier: AutopilotTier): Promise<Written | { gap: string }> {
-    const answer = await options.hosted.generate(goal, { project_id: projectId, available_tools: options.availableTools() }, tier);
+    const answer = await options.hosted.generate(
+      goal,
+      { project_id: projectId, available_tools: options.availableTools() },
+      tier,
+    );
     if (!answer.ok) return { gap: answer.reason };
     try {
-      return { blueprint: options.parseBlueprint(answer.value.blueprint_json), json: answer.value.blueprint_json, confidence: answer.value.confidence ?? null };
+      return {
+        blueprint: options.parseBlueprint(answer.value.blueprint_json),
+        json: answer.value.blueprint_json,
+        confidence: answer.value.confidence ?? null,
+      };
     } catch (error) {
       options.log?.warn({ reason: (error as Error).message }, 'hosted service generated an invalid blueprint');
       return { gap: 'invalid_blueprint' };
@@ -69,7 +81,10 @@ export function createSynthesizer(options: SynthesizerOptions): Synthesizer {
 
   async function fromModel(goal: string, gap: string): Promise<Written> {
     if (!options.model) {
-      throw new UnavailableError(`No blueprint could be synthesized: the hosted service gave none (${gap}), no local blueprint fits the goal and autopilot.model is not configured`, 'synthesis_unavailable');
+      throw new UnavailableError(
+        `No blueprint could be synthesized: the hosted service gave none (${gap}), no local blueprint fits the goal and autopilot.model is not configured`,
+        'synthesis_unavailable',
+      );
     }
     let feedback = '';
     // Two attempts: the second one is told what was wrong with the first.
@@ -90,7 +105,11 @@ export function createSynthesizer(options: SynthesizerOptions): Synthesizer {
         feedback = `\n\nYour previous answer was rejected: ${(error as Error).message}. Answer with a corrected blueprint.`;
       }
     }
-    throw new UpstreamError({ message: `autopilot.model (${options.model.ref}) did not produce a valid blueprint`, code: 'synthesis_failed', retryable: true });
+    throw new UpstreamError({
+      message: `autopilot.model (${options.model.ref}) did not produce a valid blueprint`,
+      code: 'synthesis_failed',
+      retryable: true,
+    });
   }
 
   return async (projectId, goal) => {
@@ -98,9 +117,18 @@ export function createSynthesizer(options: SynthesizerOptions): Synthesizer {
     const hosted = await fromService(goal, projectId, tier);
     const local = 'blueprint' in hosted ? undefined : fromLocal(goal);
     const written: Written & { source: SynthesisResult['source'] } =
-      'blueprint' in hosted ? { ...hosted, source: 'service' } : local ? { ...local, source: 'local' } : { ...(await fromModel(goal, hosted.gap)), source: 'model' };
+      'blueprint' in hosted
+        ? { ...hosted, source: 'service' }
+        : local
+          ? { ...local, source: 'local' }
+          : { ...(await fromModel(goal, hosted.gap)), source: 'model' };
     const slots = await resolveGoalSlots(written.blueprint, goal, options.slotExtractor);
-    const mission = await options.missions.createDraft(projectId, { blueprint: written.blueprint, blueprintJson: written.json, slots, goal });
+    const mission = await options.missions.createDraft(projectId, {
+      blueprint: written.blueprint,
+      blueprintJson: written.json,
+      slots,
+      goal,
+    });
     return { mission, source: written.source, confidence: written.confidence };
   };
 }

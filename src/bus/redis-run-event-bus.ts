@@ -46,7 +46,10 @@ export function createRedisRunEventBus(options: RedisRunEventBusOptions): RunEve
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const keys = createRedisKeys(keyPrefix);
   // Named connections show up in CLIENT LIST, so an operator can tell what each one is for.
-  const command = new Redis(options.redisUrl, { enableAutoPipelining: true, connectionName: `${keyPrefix}bus-commands` });
+  const command = new Redis(options.redisUrl, {
+    enableAutoPipelining: true,
+    connectionName: `${keyPrefix}bus-commands`,
+  });
   // Blocking and subscribed connections wait for Redis as long as it takes rather than failing requests.
   const blocking = command.duplicate({
     connectionName: `${keyPrefix}bus-reader`,
@@ -54,7 +57,11 @@ export function createRedisRunEventBus(options: RedisRunEventBusOptions): RunEve
     autoResendUnfulfilledCommands: false, // the reader re-issues its XREAD itself, from the last seq it has
     enableAutoPipelining: false,
   });
-  const subscriber = command.duplicate({ connectionName: `${keyPrefix}bus-control`, maxRetriesPerRequest: null, enableAutoPipelining: false });
+  const subscriber = command.duplicate({
+    connectionName: `${keyPrefix}bus-control`,
+    maxRetriesPerRequest: null,
+    enableAutoPipelining: false,
+  });
   for (const connection of [command, blocking, subscriber]) connection.on('error', onError);
 
   const stream = new RedisRunStream({

@@ -38,7 +38,10 @@ export class RedisRunStream {
     const expired = ttlMs === undefined ? undefined : redis.pexpire(key, ttlMs);
     const [id] = await Promise.all([added, expired]).catch((error: unknown) => {
       if (!String((error as Error).message).includes('Invalid stream ID')) throw error;
-      throw new UnavailableError('The Redis run event bus needs Redis 7 or newer (XADD with an id of 0-*)', 'redis_too_old');
+      throw new UnavailableError(
+        'The Redis run event bus needs Redis 7 or newer (XADD with an id of 0-*)',
+        'redis_too_old',
+      );
     });
     return { ...body, runId, seq: seqFromStreamId(id!), at };
   }
@@ -54,7 +57,11 @@ export class RedisRunStream {
   /** Events with afterSeq < seq <= toSeq, oldest first. */
   async between(runId: string, afterSeq: number, toSeq: number): Promise<RunEvent[]> {
     const { redis, keys } = this.config;
-    const entries = (await redis.xrange(keys.events(runId), `(${streamIdFromSeq(afterSeq)}`, streamIdFromSeq(toSeq))) as StreamEntry[];
+    const entries = (await redis.xrange(
+      keys.events(runId),
+      `(${streamIdFromSeq(afterSeq)}`,
+      streamIdFromSeq(toSeq),
+    )) as StreamEntry[];
     return entries.map((entry) => decodeStreamEntry(runId, entry));
   }
 

@@ -1,5 +1,11 @@
 import type { Redis } from 'ioredis';
-import { decodeStreamEntry, seqFromStreamId, streamIdFromSeq, type RedisKeys, type StreamEntry } from './redis-stream-codec.js';
+import {
+  decodeStreamEntry,
+  seqFromStreamId,
+  streamIdFromSeq,
+  type RedisKeys,
+  type StreamEntry,
+} from './redis-stream-codec.js';
 import { RunLog } from './run-log.js';
 import { createSubscriberLagError } from './subscriber-lag-error.js';
 

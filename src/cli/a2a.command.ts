@@ -37,12 +37,18 @@ export function a2aCommand(): Command {
         const card = await fetchAgentCard(flags.url, signal);
         return sendA2aTask({ card, task, token: flags.token, signal, onText: flags.json ? undefined : onText });
       })().catch((error: unknown) => {
-        throw new CliError(signal.aborted ? `no answer within ${flags.timeout} ms (the task was cancelled)` : describe(error));
+        throw new CliError(
+          signal.aborted ? `no answer within ${flags.timeout} ms (the task was cancelled)` : describe(error),
+        );
       });
-      if (flags.json) console.log(JSON.stringify({ task_id: result.taskId ?? null, state: result.state, text: result.text }, null, 2));
+      if (flags.json)
+        console.log(
+          JSON.stringify({ task_id: result.taskId ?? null, state: result.state, text: result.text }, null, 2),
+        );
       // A remote that does not stream answers at the end.
       else if (result.state === 'completed') process.stdout.write(streamed ? '\n' : `${result.text}\n`);
-      if (result.state !== 'completed') throw new CliError(`the task ended ${result.state}${result.text ? `: ${result.text}` : ''}`);
+      if (result.state !== 'completed')
+        throw new CliError(`the task ended ${result.state}${result.text ? `: ${result.text}` : ''}`);
     });
 
   return a2a;

@@ -20,7 +20,11 @@ export function agentsCommand(): Command {
     .description("show an agent's prompt, tools and settings")
     .argument('<name>')
     .action(async (name: string, flags: ClientFlags) => {
-      const agent = await callApi<AgentDetail>(clientSettings(flags), 'GET', `/api/v1/admin/agents/${encodeURIComponent(name)}`);
+      const agent = await callApi<AgentDetail>(
+        clientSettings(flags),
+        'GET',
+        `/api/v1/admin/agents/${encodeURIComponent(name)}`,
+      );
       printObject({ ...agent }, flags.json ?? false);
     });
 

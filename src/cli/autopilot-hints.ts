@@ -18,7 +18,9 @@ export function nextCommandFor(status: number, code: string, context: HintContex
       return 'autopilot enable --tier skip   (or --tier anonymous to use the hosted service)';
     case 'missing_slots':
     case 'invalid_slot':
-      return context.missionId ? `autopilot set ${id} --slot <name>=<value>${project}` : 'add key=value pairs to the goal, or --slot <name>=<value>';
+      return context.missionId
+        ? `autopilot set ${id} --slot <name>=<value>${project}`
+        : 'add key=value pairs to the goal, or --slot <name>=<value>';
     case 'invalid_mission_state':
       return `autopilot show ${id}${project}`;
     case 'mission_not_found':
@@ -34,7 +36,8 @@ export function nextCommandFor(status: number, code: string, context: HintContex
     case 'blueprint_not_found':
       return 'autopilot blueprints list';
     default:
-      if (status === 401) return 'pass --token <api key> or set AGENT_GATEWAY_TOKEN (the key is in <data_dir>/admin-api-key)';
+      if (status === 401)
+        return 'pass --token <api key> or set AGENT_GATEWAY_TOKEN (the key is in <data_dir>/admin-api-key)';
       return undefined;
   }
 }
@@ -43,6 +46,10 @@ export function nextCommandFor(status: number, code: string, context: HintContex
 export function withHint(error: unknown, context: HintContext): unknown {
   if (!(error instanceof CliError)) return error;
   const match = /^(\d{3}) ([a-z_]+)?:/.exec(error.message);
-  const next = match ? nextCommandFor(Number(match[1]), match[2] ?? '', context) : /^cannot reach/.test(error.message) ? 'start the server: agent-gateway serve (or npm start)' : undefined;
+  const next = match
+    ? nextCommandFor(Number(match[1]), match[2] ?? '', context)
+    : /^cannot reach/.test(error.message)
+      ? 'start the server: agent-gateway serve (or npm start)'
+      : undefined;
   return next ? new CliError(`${error.message}\nnext: ${next}`) : error;
 }

@@ -19,7 +19,9 @@ export async function waitForExecution(options: WaitOptions): Promise<Run | unde
   const deadline = Date.now() + options.timeoutMs;
   for (;;) {
     const mission = await options.read();
-    const run = mission.runs.find((candidate) => !options.known.has(candidate.execution_id) && candidate.status !== 'skipped');
+    const run = mission.runs.find(
+      (candidate) => !options.known.has(candidate.execution_id) && candidate.status !== 'skipped',
+    );
     if (run) {
       // Steps in the detail belong to the latest execution, which is this one.
       for (const step of mission.steps) {

@@ -10,7 +10,11 @@ export function printRows(rows: Record<string, unknown>[], columns: string[], js
   }
   const cells = rows.map((row) => columns.map((column) => formatCell(row[column])));
   const widths = columns.map((column, i) => Math.max(column.length, ...cells.map((line) => line[i].length)));
-  const line = (values: string[]) => values.map((value, i) => value.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (values: string[]) =>
+    values
+      .map((value, i) => value.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   console.log(line(columns.map((column) => column.toUpperCase())));
   for (const row of cells) console.log(line(row));
 }

@@ -5,8 +5,26 @@ import { clientSettings, withClientOptions, type ClientFlags } from './client-op
 import { printObject, printRows } from './output.js';
 import { parsePositiveInt } from './tokens.command.js';
 
-const RUN_COLUMNS = ['run_id', 'agent_name', 'status', 'started_at', 'finished_at', 'total_tokens', 'cost_usd', 'steps'];
-const STEP_COLUMNS = ['step_index', 'kind', 'name', 'status', 'latency_ms', 'input_tokens', 'output_tokens', 'cost_usd'];
+const RUN_COLUMNS = [
+  'run_id',
+  'agent_name',
+  'status',
+  'started_at',
+  'finished_at',
+  'total_tokens',
+  'cost_usd',
+  'steps',
+];
+const STEP_COLUMNS = [
+  'step_index',
+  'kind',
+  'name',
+  'status',
+  'latency_ms',
+  'input_tokens',
+  'output_tokens',
+  'cost_usd',
+];
 
 interface ListFlags extends ClientFlags {
   agent?: string;
@@ -39,7 +57,11 @@ export function runsCommand(): Command {
     .description('show a run with its steps (--json for the prompt logs)')
     .argument('<run_id>')
     .action(async (runId: string, flags: ClientFlags) => {
-      const run = await callApi<RunDetail>(clientSettings(flags), 'GET', `/api/v1/admin/runs/${encodeURIComponent(runId)}`);
+      const run = await callApi<RunDetail>(
+        clientSettings(flags),
+        'GET',
+        `/api/v1/admin/runs/${encodeURIComponent(runId)}`,
+      );
       if (flags.json) return printObject({ ...run }, true);
       const { step_details: steps, ...fields } = run;
       printObject(fields, false);
@@ -56,7 +78,11 @@ export function runsCommand(): Command {
       .description(description)
       .argument('<run_id>')
       .action(async (runId: string, flags: ClientFlags) => {
-        const result = await callApi<Record<string, unknown>>(clientSettings(flags), 'POST', `/api/v1/admin/runs/${encodeURIComponent(runId)}/${command}`);
+        const result = await callApi<Record<string, unknown>>(
+          clientSettings(flags),
+          'POST',
+          `/api/v1/admin/runs/${encodeURIComponent(runId)}/${command}`,
+        );
         printObject(result, flags.json ?? false);
       });
   }

@@ -11,22 +11,34 @@ interface ServeFlags {
 export function serveCommand(): Command {
   return new Command('serve')
     .description('start the gateway server')
-    .option('--config <file>', 'config file (env AGENT_GATEWAY_CONFIG; default ./agent-gateway.yaml, else the bundled example)')
+    .option(
+      '--config <file>',
+      'config file (env AGENT_GATEWAY_CONFIG; default ./agent-gateway.yaml, else the bundled example)',
+    )
     .option('--host <host>', 'address to listen on (env HOST; default 127.0.0.1)')
     .option('--port <port>', 'port to listen on, 0 for any free port (env PORT; default 8000)', parsePort)
     .option('--data-dir <dir>', 'where SQLite and generated secrets live (env DATA_DIR; default ./data)')
     .action(async (flags: ServeFlags) => {
-      const loaded = loadConfig({ file: flags.config, overrides: { host: flags.host, port: flags.port, data_dir: flags.dataDir } });
+      const loaded = loadConfig({
+        file: flags.config,
+        overrides: { host: flags.host, port: flags.port, data_dir: flags.dataDir },
+      });
       // Loaded here, not at the top, so that the client verbs and --help do not load the whole server.
       const { createApp } = await import('../app.js');
       const app = await createApp({ config: loaded.config });
       const log = app.server.log;
-      if (loaded.bundled) log.warn({ config: loaded.path }, 'no config file found (--config, AGENT_GATEWAY_CONFIG, ./agent-gateway.yaml): using the bundled example config');
+      if (loaded.bundled)
+        log.warn(
+          { config: loaded.path },
+          'no config file found (--config, AGENT_GATEWAY_CONFIG, ./agent-gateway.yaml): using the bundled example config',
+        );
       else log.info({ config: loaded.path }, 'config loaded');
       log.info({ engine: app.database.engine, location: app.database.location }, 'database ready');
       if (app.generatedAdminKey) {
         // Shown once on the terminal, never through the structured log.
-        process.stderr.write(`\nNo API key or JWT secret is configured, so an admin API key was generated:\n\n  ${app.generatedAdminKey.key}\n\nIt is stored in ${app.generatedAdminKey.path} (mode 0600). Send it as X-API-Key or Authorization: Bearer.\n\n`);
+        process.stderr.write(
+          `\nNo API key or JWT secret is configured, so an admin API key was generated:\n\n  ${app.generatedAdminKey.key}\n\nIt is stored in ${app.generatedAdminKey.path} (mode 0600). Send it as X-API-Key or Authorization: Bearer.\n\n`,
+        );
       }
       const url = await app.listen();
       console.log(`listening on ${url}`);

@@ -4,7 +4,16 @@ import { callApi } from './api-client.js';
 import { clientSettings, withClientOptions, type ClientFlags } from './client-options.js';
 import { printObject, printRows } from './output.js';
 
-const TOKEN_COLUMNS = ['token_id', 'agent_name', 'scopes', 'status', 'single_use', 'expires_at', 'last_used_at', 'token_suffix'];
+const TOKEN_COLUMNS = [
+  'token_id',
+  'agent_name',
+  'scopes',
+  'status',
+  'single_use',
+  'expires_at',
+  'last_used_at',
+  'token_suffix',
+];
 
 export function tokensCommand(): Command {
   const tokens = new Command('tokens').description('issue and manage access tokens for external agents');
@@ -18,7 +27,10 @@ export function tokensCommand(): Command {
     .action(async (flags: ClientFlags & { agent: string; scopes: string; expiresIn?: number; singleUse?: boolean }) => {
       const created = await callApi<CreatedToken>(clientSettings(flags), 'POST', '/gateway/tokens', {
         agent_name: flags.agent,
-        scopes: flags.scopes.split(',').map((scope) => scope.trim()).filter(Boolean),
+        scopes: flags.scopes
+          .split(',')
+          .map((scope) => scope.trim())
+          .filter(Boolean),
         expires_in_seconds: flags.expiresIn,
         single_use: flags.singleUse ?? false,
       });
@@ -39,7 +51,11 @@ export function tokensCommand(): Command {
     .description('disable a token, keeping its record')
     .argument('<token_id>')
     .action(async (tokenId: string, flags: ClientFlags) => {
-      const token = await callApi<TokenView>(clientSettings(flags), 'POST', `/gateway/tokens/${encodeURIComponent(tokenId)}/revoke`);
+      const token = await callApi<TokenView>(
+        clientSettings(flags),
+        'POST',
+        `/gateway/tokens/${encodeURIComponent(tokenId)}/revoke`,
+      );
       printObject({ ...token }, flags.json ?? false);
     });
 
@@ -47,7 +63,11 @@ export function tokensCommand(): Command {
     .description('delete a token permanently')
     .argument('<token_id>')
     .action(async (tokenId: string, flags: ClientFlags) => {
-      const result = await callApi<Record<string, unknown>>(clientSettings(flags), 'DELETE', `/gateway/tokens/${encodeURIComponent(tokenId)}`);
+      const result = await callApi<Record<string, unknown>>(
+        clientSettings(flags),
+        'DELETE',
+        `/gateway/tokens/${encodeURIComponent(tokenId)}`,
+      );
       printObject(result, flags.json ?? false);
     });
 

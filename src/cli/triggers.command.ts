@@ -5,7 +5,21 @@ import { clientSettings, withClientOptions, type ClientFlags } from './client-op
 import { printObject, printRows } from './output.js';
 import { parsePositiveInt } from './tokens.command.js';
 
-const TRIGGER_COLUMNS = ['kind', 'name', 'source', 'state', 'pending', 'running', 'done', 'dead', 'oldest_pending_s', 'received', 'runs_started', 'last_event_at', 'last_error'];
+const TRIGGER_COLUMNS = [
+  'kind',
+  'name',
+  'source',
+  'state',
+  'pending',
+  'running',
+  'done',
+  'dead',
+  'oldest_pending_s',
+  'received',
+  'runs_started',
+  'last_event_at',
+  'last_error',
+];
 const DELIVERY_COLUMNS = ['id', 'kind', 'trigger', 'event', 'status', 'attempts', 'received_at', 'last_error'];
 
 interface DeliveriesFlags extends ClientFlags {
@@ -16,14 +30,25 @@ interface DeliveriesFlags extends ClientFlags {
 }
 
 export function triggersCommand(): Command {
-  const triggers = new Command('triggers').description('webhooks, pollers and listeners: their state, their inbox and its dead letters');
+  const triggers = new Command('triggers').description(
+    'webhooks, pollers and listeners: their state, their inbox and its dead letters',
+  );
 
   withClientOptions(triggers.command('list', { isDefault: true }))
-    .description('list every webhook, poller and listener with its state and inbox: pending, running, done, dead, oldest pending age (the default)')
+    .description(
+      'list every webhook, poller and listener with its state and inbox: pending, running, done, dead, oldest pending age (the default)',
+    )
     .action(async (flags: ClientFlags) => {
       const rows = await callApi<TriggerView[]>(clientSettings(flags), 'GET', '/api/v1/admin/triggers');
       // The table flattens the counts and the inbox; --json keeps the API's shape.
-      const flat = flags.json ? rows : rows.map(({ counts, inbox, ...row }) => ({ ...row, ...counts, ...inbox, oldest_pending_s: inbox.oldest_pending_age_seconds }));
+      const flat = flags.json
+        ? rows
+        : rows.map(({ counts, inbox, ...row }) => ({
+            ...row,
+            ...counts,
+            ...inbox,
+            oldest_pending_s: inbox.oldest_pending_age_seconds,
+          }));
       printRows(flat as unknown as Record<string, unknown>[], TRIGGER_COLUMNS, flags.json ?? false);
     });
 
@@ -40,7 +65,11 @@ export function triggersCommand(): Command {
       if (flags.trigger) query.set('trigger', flags.trigger);
       if (flags.limit !== undefined) query.set('limit', String(flags.limit));
       const suffix = query.size > 0 ? `?${query}` : '';
-      const rows = await callApi<DeliveryView[]>(clientSettings(flags), 'GET', `/api/v1/admin/triggers/deliveries${suffix}`);
+      const rows = await callApi<DeliveryView[]>(
+        clientSettings(flags),
+        'GET',
+        `/api/v1/admin/triggers/deliveries${suffix}`,
+      );
       printRows(rows as unknown as Record<string, unknown>[], DELIVERY_COLUMNS, flags.json ?? false);
     });
 
@@ -48,7 +77,11 @@ export function triggersCommand(): Command {
     .description('replay a dead letter: queue a dead delivery or trigger event again with fresh attempts')
     .argument('<id>', 'a del_… or evt_… id from `triggers deliveries --status dead`')
     .action(async (id: string, flags: ClientFlags) => {
-      const delivery = await callApi<DeliveryView>(clientSettings(flags), 'POST', `/api/v1/admin/triggers/deliveries/${encodeURIComponent(id)}/replay`);
+      const delivery = await callApi<DeliveryView>(
+        clientSettings(flags),
+        'POST',
+        `/api/v1/admin/triggers/deliveries/${encodeURIComponent(id)}/replay`,
+      );
       printObject({ ...delivery }, flags.json ?? false);
     });
 

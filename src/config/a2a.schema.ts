@@ -5,7 +5,12 @@ export const DELEGATE_TOOL_NAME = 'delegate_to_agent';
 
 /** A remote A2A agent this gateway may delegate to; `token` is the scoped, revocable credential its operator issued. */
 export const a2aRemoteSchema = z.strictObject({
-  name: z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/, 'remote names are 1-64 letters, digits, _, . or -, starting with a letter or digit'),
+  name: z
+    .string()
+    .regex(
+      /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/,
+      'remote names are 1-64 letters, digits, _, . or -, starting with a letter or digit',
+    ),
   /** The remote agent's A2A base URL (its card is at `<url>/.well-known/agent-card.json`), or the card URL itself. */
   url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }),
   token: z.string().min(1).optional(),
@@ -24,7 +29,12 @@ export const a2aSchema = z
   .superRefine((a2a, ctx) => {
     const seen = new Set<string>();
     a2a.remotes.forEach((remote, index) => {
-      if (seen.has(remote.name)) ctx.addIssue({ code: 'custom', path: ['remotes', index, 'name'], message: `duplicate remote name "${remote.name}"` });
+      if (seen.has(remote.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['remotes', index, 'name'],
+          message: `duplicate remote name "${remote.name}"`,
+        });
       seen.add(remote.name);
     });
   })
@@ -34,12 +44,19 @@ export type A2aConfig = z.infer<typeof a2aSchema>;
 export type A2aRemoteConfig = z.infer<typeof a2aRemoteSchema>;
 
 /** An agent may list `delegate_to_agent` only when there is someone to delegate to. */
-export function checkDelegateTool(config: { a2a: A2aConfig; agents: { tools: string[] }[] }, ctx: z.RefinementCtx): void {
+export function checkDelegateTool(
+  config: { a2a: A2aConfig; agents: { tools: string[] }[] },
+  ctx: z.RefinementCtx,
+): void {
   if (config.a2a.remotes.length > 0) return;
   config.agents.forEach((agent, index) => {
     const toolIndex = agent.tools.indexOf(DELEGATE_TOOL_NAME);
     if (toolIndex >= 0) {
-      ctx.addIssue({ code: 'custom', path: ['agents', index, 'tools', toolIndex], message: `"${DELEGATE_TOOL_NAME}" needs at least one entry in a2a.remotes` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['agents', index, 'tools', toolIndex],
+        message: `"${DELEGATE_TOOL_NAME}" needs at least one entry in a2a.remotes`,
+      });
     }
   });
 }

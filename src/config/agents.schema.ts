@@ -4,7 +4,9 @@ import { guardrailsOverrideSchema } from './guardrails.schema.js';
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
 export const agentSchema = z.strictObject({
-  name: z.string().regex(AGENT_NAME_PATTERN, 'agent names are 1-64 letters, digits, _, . or -, starting with a letter or digit'),
+  name: z
+    .string()
+    .regex(AGENT_NAME_PATTERN, 'agent names are 1-64 letters, digits, _, . or -, starting with a letter or digit'),
   model: z.string().regex(/^[^/]+\/.+$/, 'model is "<provider>/<model id>"'),
   system_prompt: z.string().default(''),
   description: z.string().default(''),

@@ -15,7 +15,12 @@ export const authSchema = z.strictObject({
     .strictObject({
       default_expires_in_seconds: z.number().int().positive().default(86_400),
       // Bounded so that every expiry stays a valid date.
-      max_expires_in_seconds: z.number().int().positive().max(MAX_TOKEN_LIFETIME_SECONDS, 'max_expires_in_seconds must be at most 100 years').default(30 * 86_400),
+      max_expires_in_seconds: z
+        .number()
+        .int()
+        .positive()
+        .max(MAX_TOKEN_LIFETIME_SECONDS, 'max_expires_in_seconds must be at most 100 years')
+        .default(30 * 86_400),
     })
     .refine((tokens) => tokens.default_expires_in_seconds <= tokens.max_expires_in_seconds, {
       path: ['default_expires_in_seconds'],

@@ -32,8 +32,14 @@ export const fineTuneSchema = z
     max_poll_interval_ms: z.number().int().min(1).default(FINE_TUNE_DEFAULTS.max_poll_interval_ms),
   })
   .superRefine((section, ctx) => {
-    if (section.provider && section.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'set either provider or command, not both' });
-    if (section.command && !section.serve_provider) ctx.addIssue({ code: 'custom', path: ['serve_provider'], message: 'a command backend needs serve_provider: the openai-compatible provider that serves the trained model' });
+    if (section.provider && section.command)
+      ctx.addIssue({ code: 'custom', path: ['command'], message: 'set either provider or command, not both' });
+    if (section.command && !section.serve_provider)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['serve_provider'],
+        message: 'a command backend needs serve_provider: the openai-compatible provider that serves the trained model',
+      });
   })
   .default(FINE_TUNE_DEFAULTS);
 
@@ -78,14 +84,22 @@ export const autopilotSchema = z
     /** false: leave the bundled blueprint library out (the operator's directory is still read). */
     bundled_blueprints: z.boolean().default(true),
     /** `<provider>/<model>` for slot extraction, synthesis and nodes without a model of their own. */
-    model: z.string().regex(/^[^/]+\/.+$/, 'model is "<provider>/<model id>"').optional(),
+    model: z
+      .string()
+      .regex(/^[^/]+\/.+$/, 'model is "<provider>/<model id>"')
+      .optional(),
     /** How often the scheduler looks for due missions; 0 turns background polling off. */
     scheduler_poll_ms: z.number().int().min(0).default(AUTOPILOT_DEFAULTS.scheduler_poll_ms),
     node_max_iterations: z.number().int().min(1).max(100).default(AUTOPILOT_DEFAULTS.node_max_iterations),
     node_temperature: z.number().min(0).max(2).default(AUTOPILOT_DEFAULTS.node_temperature),
     fine_tune: fineTuneSchema,
     /** Opt-in: apply healing actions marked safe (a retry of a transient upstream error) without an operator, at most max_per_mission times in a row. */
-    auto_heal: z.strictObject({ enabled: z.boolean().default(false), max_per_mission: z.number().int().min(1).max(20).default(2) }).default({ enabled: false, max_per_mission: 2 }),
+    auto_heal: z
+      .strictObject({
+        enabled: z.boolean().default(false),
+        max_per_mission: z.number().int().min(1).max(20).default(2),
+      })
+      .default({ enabled: false, max_per_mission: 2 }),
   })
   .superRefine((section, ctx) => {
     if (section.auto_route_threshold <= section.picker_threshold) {
@@ -100,12 +114,21 @@ function thresholdOrderMessage(section: Pick<AutopilotConfig, 'auto_route_thresh
   return `auto_route_threshold (${section.auto_route_threshold}) must be above picker_threshold (${section.picker_threshold})`;
 }
 
-const envNumber = (min: number, max: number) => z.string().trim().regex(/^\d+(\.\d+)?$/, 'expected a number').transform(Number).pipe(z.number().min(min).max(max));
+const envNumber = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+(\.\d+)?$/, 'expected a number')
+    .transform(Number)
+    .pipe(z.number().min(min).max(max));
 
 const AUTOPILOT_ENV = {
   AUTOPILOT_AUTO_ROUTE_THRESHOLD: ['auto_route_threshold', envNumber(0, 1)],
   AUTOPILOT_PICKER_THRESHOLD: ['picker_threshold', envNumber(0, 1)],
-  AUTOPILOT_CACHE_TTL: ['cache_ttl_seconds', z.string().trim().regex(/^\d+$/, 'expected whole seconds').transform(Number)],
+  AUTOPILOT_CACHE_TTL: [
+    'cache_ttl_seconds',
+    z.string().trim().regex(/^\d+$/, 'expected whole seconds').transform(Number),
+  ],
   SERVICE_LLM_BASE_URL: ['service_url', z.url()],
 } as const;
 
@@ -121,27 +144,41 @@ export function applyAutopilotEnv(section: AutopilotConfig, env: NodeJS.ProcessE
   }
   const rawThreshold = env.AUTOPILOT_FINE_TUNE_THRESHOLD;
   if (rawThreshold !== undefined && rawThreshold !== '') {
-    if (/^\d+$/.test(rawThreshold.trim()) && Number(rawThreshold) >= 1) next.fine_tune = { ...section.fine_tune, threshold: Number(rawThreshold) };
-    else errors.push('environment variable AUTOPILOT_FINE_TUNE_THRESHOLD: expected a whole number of samples (1 or more)');
+    if (/^\d+$/.test(rawThreshold.trim()) && Number(rawThreshold) >= 1)
+      next.fine_tune = { ...section.fine_tune, threshold: Number(rawThreshold) };
+    else
+      errors.push('environment variable AUTOPILOT_FINE_TUNE_THRESHOLD: expected a whole number of samples (1 or more)');
   }
   const merged = next as AutopilotConfig;
-  if (merged.auto_route_threshold <= merged.picker_threshold) errors.push(`autopilot: ${thresholdOrderMessage(merged)}`);
+  if (merged.auto_route_threshold <= merged.picker_threshold)
+    errors.push(`autopilot: ${thresholdOrderMessage(merged)}`);
   return merged;
 }
 
 /** `autopilot.model` must name a configured provider, reported at its line like an agent's model; so must the fine-tune providers. */
-export function checkAutopilotModel(config: { providers: Record<string, unknown>; autopilot: AutopilotConfig }, ctx: z.RefinementCtx): void {
+export function checkAutopilotModel(
+  config: { providers: Record<string, unknown>; autopilot: AutopilotConfig },
+  ctx: z.RefinementCtx,
+): void {
   const fineTune = config.autopilot.fine_tune;
   for (const key of ['provider', 'serve_provider'] as const) {
     const name = fineTune[key];
     const type = name ? (config.providers[name] as { type?: string } | undefined)?.type : undefined;
     if (name && type !== 'openai' && type !== 'openai-compatible') {
-      ctx.addIssue({ code: 'custom', path: ['autopilot', 'fine_tune', key], message: `"${name}" is not a configured openai or openai-compatible provider` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['autopilot', 'fine_tune', key],
+        message: `"${name}" is not a configured openai or openai-compatible provider`,
+      });
     }
   }
   const model = config.autopilot.model;
   if (!model) return;
   const provider = model.slice(0, model.indexOf('/'));
   if (provider in config.providers) return;
-  ctx.addIssue({ code: 'custom', path: ['autopilot', 'model'], message: `unknown provider "${provider}" (configured: ${Object.keys(config.providers).join(', ') || 'none'})` });
+  ctx.addIssue({
+    code: 'custom',
+    path: ['autopilot', 'model'],
+    message: `unknown provider "${provider}" (configured: ${Object.keys(config.providers).join(', ') || 'none'})`,
+  });
 }

@@ -47,22 +47,39 @@ export const configSchema = z
     checkDelegateTool(config, ctx);
     const defaultAgent = config.gateway.agui_default_agent;
     if (defaultAgent !== undefined && !config.agents.some((agent) => agent.name === defaultAgent)) {
-      ctx.addIssue({ code: 'custom', path: ['gateway', 'agui_default_agent'], message: `unknown agent "${defaultAgent}"` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['gateway', 'agui_default_agent'],
+        message: `unknown agent "${defaultAgent}"`,
+      });
     }
     const seen = new Set<string>();
     const toolNames = knownToolNames(config.tools);
     const mcpPrefixes = config.tools.flatMap((tool) => ('mcp' in tool ? [tool.prefix] : []));
     config.agents.forEach((agent, index) => {
-      if (seen.has(agent.name)) ctx.addIssue({ code: 'custom', path: ['agents', index, 'name'], message: `duplicate agent name "${agent.name}"` });
+      if (seen.has(agent.name))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents', index, 'name'],
+          message: `duplicate agent name "${agent.name}"`,
+        });
       seen.add(agent.name);
       const provider = agent.model.slice(0, agent.model.indexOf('/'));
       if (!(provider in config.providers)) {
-        ctx.addIssue({ code: 'custom', path: ['agents', index, 'model'], message: `unknown provider "${provider}" (configured: ${Object.keys(config.providers).join(', ') || 'none'})` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['agents', index, 'model'],
+          message: `unknown provider "${provider}" (configured: ${Object.keys(config.providers).join(', ') || 'none'})`,
+        });
       }
       agent.tools.forEach((tool, toolIndex) => {
         const fromMcp = mcpPrefixes.some((prefix) => tool === `${prefix}__*` || tool.startsWith(`${prefix}__`));
         if (!toolNames.has(tool) && !fromMcp) {
-          ctx.addIssue({ code: 'custom', path: ['agents', index, 'tools', toolIndex], message: `unknown tool "${tool}"` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['agents', index, 'tools', toolIndex],
+            message: `unknown tool "${tool}"`,
+          });
         }
       });
     });

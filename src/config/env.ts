@@ -11,11 +11,16 @@ export interface ConfigOverrides {
   data_dir?: string;
 }
 
-const booleanFlag = z.enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off']).transform((v) => ['true', '1', 'yes', 'on'].includes(v));
+const booleanFlag = z
+  .enum(['true', 'false', '1', '0', 'yes', 'no', 'on', 'off'])
+  .transform((v) => ['true', '1', 'yes', 'on'].includes(v));
 
 const SERVER_ENV = {
   HOST: ['host', serverSchema.shape.host.unwrap()],
-  PORT: ['port', z.string().regex(/^\d+$/, 'expected a port number').transform(Number).pipe(serverSchema.shape.port.unwrap())],
+  PORT: [
+    'port',
+    z.string().regex(/^\d+$/, 'expected a port number').transform(Number).pipe(serverSchema.shape.port.unwrap()),
+  ],
   DATA_DIR: ['data_dir', serverSchema.shape.data_dir.unwrap()],
   DATABASE_URL: ['database_url', serverSchema.shape.database_url.unwrap()],
   REDIS_URL: ['redis_url', z.string().min(1)],
@@ -53,5 +58,10 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv, flags:
   const autopilot = applyAutopilotEnv(config.autopilot, env, errors);
   if (errors.length > 0) throw new ConfigError(errors.join('\n'));
   for (const [key, value] of Object.entries(flags)) if (value !== undefined) server[key] = value;
-  return Object.freeze({ ...config, server: server as Config['server'], gateway: gateway as Config['gateway'], autopilot });
+  return Object.freeze({
+    ...config,
+    server: server as Config['server'],
+    gateway: gateway as Config['gateway'],
+    autopilot,
+  });
 }

@@ -14,11 +14,15 @@ const pattern = z.string().superRefine((source, ctx) => {
   try {
     regex = new RegExp(source, 'iu');
   } catch (error) {
-    ctx.addIssue({ code: 'custom', message: `invalid regular expression /${source}/: ${(error as Error).message.replace(/^.*: /, '')}` });
+    ctx.addIssue({
+      code: 'custom',
+      message: `invalid regular expression /${source}/: ${(error as Error).message.replace(/^.*: /, '')}`,
+    });
     return;
   }
   // A pattern that matches nothing at all would flag every text at position 0.
-  if (regex.test('')) ctx.addIssue({ code: 'custom', message: `regular expression /${source}/ matches the empty string` });
+  if (regex.test(''))
+    ctx.addIssue({ code: 'custom', message: `regular expression /${source}/ matches the empty string` });
 });
 
 const contentFilterFields = {
@@ -69,7 +73,13 @@ export const guardrailsSchema = z
  * the fields an agent sets replace the global ones (zod's `.partial()` would fill in the defaults).
  */
 export const guardrailsOverrideSchema = z.strictObject({
-  pii: z.strictObject({ enabled: piiFields.enabled.optional(), action: piiFields.action.optional(), types: piiFields.types.optional() }).optional(),
+  pii: z
+    .strictObject({
+      enabled: piiFields.enabled.optional(),
+      action: piiFields.action.optional(),
+      types: piiFields.types.optional(),
+    })
+    .optional(),
   content_filter: z
     .strictObject({
       enabled: contentFilterFields.enabled.optional(),
@@ -79,7 +89,11 @@ export const guardrailsOverrideSchema = z.strictObject({
     })
     .optional(),
   hallucination: z
-    .strictObject({ enabled: hallucinationFields.enabled.optional(), threshold: hallucinationFields.threshold.optional(), action: hallucinationFields.action.optional() })
+    .strictObject({
+      enabled: hallucinationFields.enabled.optional(),
+      threshold: hallucinationFields.threshold.optional(),
+      action: hallucinationFields.action.optional(),
+    })
     .optional(),
 });
 

@@ -43,7 +43,10 @@ export const listenerSchema = z.discriminatedUnion('source', [
     /** A JetStream stream: messages are read through a durable consumer and acknowledged after they are stored. */
     stream: z.string().min(1).optional(),
     /** The durable consumer's name; `agent-gateway-<listener name>` by default. */
-    durable: z.string().regex(/^[A-Za-z0-9_-]+$/, 'durable is letters, digits, _ or -').optional(),
+    durable: z
+      .string()
+      .regex(/^[A-Za-z0-9_-]+$/, 'durable is letters, digits, _ or -')
+      .optional(),
     /** Core NATS queue group shared by every replica, so each message reaches one of them; `agent-gateway-<listener name>` by default. */
     queue: z.string().min(1).optional(),
   }),
@@ -54,7 +57,9 @@ export const listenerSchema = z.discriminatedUnion('source', [
     /** Subscribed with QoS 1; MQTT wildcards (+, #) allowed. */
     topic: z.string().min(1),
     /** The MQTT 5 shared subscription group (`$share/<group>/<topic>`), so each message reaches one replica; false subscribes every replica to every message. */
-    shared_group: z.union([z.string().regex(/^[^/+#]+$/, 'shared_group may not contain /, + or #'), z.literal(false)]).optional(),
+    shared_group: z
+      .union([z.string().regex(/^[^/+#]+$/, 'shared_group may not contain /, + or #'), z.literal(false)])
+      .optional(),
     /** Prefix of the client id; the replica id is appended, since two clients with one id take each other's session. */
     client_id: z.string().min(1).max(128).optional(),
     /** How long the broker keeps a disconnected replica's session (and queues its messages). */
@@ -95,23 +100,41 @@ export const listenersSchema = z
   .superRefine((listeners, ctx) => {
     const seen = new Set<string>();
     listeners.forEach((listener, index) => {
-      if (seen.has(listener.name)) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `duplicate listener name "${listener.name}"` });
+      if (seen.has(listener.name))
+        ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `duplicate listener name "${listener.name}"` });
       seen.add(listener.name);
       if (listener.source === 'redis' && (listener.channel === undefined) === (listener.pattern === undefined)) {
-        ctx.addIssue({ code: 'custom', path: [index, 'channel'], message: 'give exactly one of "channel" or "pattern"' });
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'channel'],
+          message: 'give exactly one of "channel" or "pattern"',
+        });
       }
     });
   });
 
 /** Poller and listener handlers must name configured agents; called from the whole config's superRefine. */
-export function checkTriggerAgents(config: { pollers: PollersConfig; listeners: ListenersConfig; agents: { name: string }[] }, ctx: z.RefinementCtx): void {
+export function checkTriggerAgents(
+  config: { pollers: PollersConfig; listeners: ListenersConfig; agents: { name: string }[] },
+  ctx: z.RefinementCtx,
+): void {
   const agents = new Set(config.agents.map((agent) => agent.name));
   config.pollers.forEach((poller, index) => {
-    if (!agents.has(poller.handler.agent)) ctx.addIssue({ code: 'custom', path: ['pollers', index, 'handler', 'agent'], message: `unknown agent "${poller.handler.agent}"` });
+    if (!agents.has(poller.handler.agent))
+      ctx.addIssue({
+        code: 'custom',
+        path: ['pollers', index, 'handler', 'agent'],
+        message: `unknown agent "${poller.handler.agent}"`,
+      });
   });
   config.listeners.forEach((listener, index) =>
     listener.handlers.forEach((handler, handlerIndex) => {
-      if (!agents.has(handler.agent)) ctx.addIssue({ code: 'custom', path: ['listeners', index, 'handlers', handlerIndex, 'agent'], message: `unknown agent "${handler.agent}"` });
+      if (!agents.has(handler.agent))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['listeners', index, 'handlers', handlerIndex, 'agent'],
+          message: `unknown agent "${handler.agent}"`,
+        });
     }),
   );
 }

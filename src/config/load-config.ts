@@ -34,13 +34,19 @@ export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   try {
     text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new ConfigError(`${path}: cannot read config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`);
+    throw new ConfigError(
+      `${path}: cannot read config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
+    );
   }
   const config = parseConfigText(text, path, env);
   return { config: applyEnvOverrides(config, env, options.overrides ?? {}), path, bundled };
 }
 
-function resolveConfigPath(file: string | undefined, env: NodeJS.ProcessEnv, cwd: string): { path: string; bundled: boolean } {
+function resolveConfigPath(
+  file: string | undefined,
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+): { path: string; bundled: boolean } {
   const explicit = file ?? env.AGENT_GATEWAY_CONFIG;
   if (explicit) return { path: resolve(cwd, explicit), bundled: false };
   const local = resolve(cwd, 'agent-gateway.yaml');
@@ -59,7 +65,11 @@ export function parseConfigText(text: string, file: string, env: NodeJS.ProcessE
   interpolateEnv(doc, env, at);
   const result = configSchema.safeParse(doc.toJS() ?? {});
   if (result.success) return Object.freeze(result.data) as Config;
-  throw new ConfigError(flattenIssues(result.error.issues).map((issue) => `${at(issueOffset(doc, issue))}: ${describeIssue(doc, issue)}`).join('\n'));
+  throw new ConfigError(
+    flattenIssues(result.error.issues)
+      .map((issue) => `${at(issueOffset(doc, issue))}: ${describeIssue(doc, issue)}`)
+      .join('\n'),
+  );
 }
 
 /**
@@ -72,13 +82,16 @@ function interpolateEnv(doc: Document, env: NodeJS.ProcessEnv, at: (offset?: num
   visit(doc, {
     Scalar(key, node) {
       if (typeof node.value !== 'string' || !node.value.includes('${')) return;
-      const replaced = node.value.replace(/\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g, (_match, name: string, fallback?: string) => {
-        const value = env[name];
-        if (value !== undefined && value !== '') return value;
-        if (fallback !== undefined) return fallback;
-        missing.push(`${at(node.range?.[0])}: environment variable ${name} is not set`);
-        return '';
-      });
+      const replaced = node.value.replace(
+        /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+        (_match, name: string, fallback?: string) => {
+          const value = env[name];
+          if (value !== undefined && value !== '') return value;
+          if (fallback !== undefined) return fallback;
+          missing.push(`${at(node.range?.[0])}: environment variable ${name} is not set`);
+          return '';
+        },
+      );
       node.value = key !== 'key' && node.type === 'PLAIN' ? retypePlainScalar(replaced) : replaced;
     },
   });
@@ -113,7 +126,10 @@ function flattenIssues(issues: readonly z.core.$ZodIssue[], prefix: PropertyKey[
 
 /** Fewer unknown keys first (the entry's own keys match that branch), then fewer issues. */
 function score(branch: z.core.$ZodIssue[]): [number, number] {
-  const unknownKeys = branch.reduce((sum, issue) => sum + (issue.code === 'unrecognized_keys' ? issue.keys.length : 0), 0);
+  const unknownKeys = branch.reduce(
+    (sum, issue) => sum + (issue.code === 'unrecognized_keys' ? issue.keys.length : 0),
+    0,
+  );
   return [unknownKeys, branch.length];
 }
 
@@ -139,6 +155,7 @@ function issueOffset(doc: Document, issue: z.core.$ZodIssue): number | undefined
 function describeIssue(doc: Document, issue: z.core.$ZodIssue): string {
   const field = issue.path.map(String).join('.');
   if (issue.code === 'unrecognized_keys') return `unknown key "${issue.keys[0]}"${field ? ` in ${field}` : ''}`;
-  if (issue.code === 'invalid_type' && field && !doc.hasIn(issue.path as (string | number)[])) return `${field}: is required (expected ${issue.expected})`;
+  if (issue.code === 'invalid_type' && field && !doc.hasIn(issue.path as (string | number)[]))
+    return `${field}: is required (expected ${issue.expected})`;
   return field ? `${field}: ${issue.message}` : issue.message;
 }

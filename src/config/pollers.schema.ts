@@ -4,12 +4,16 @@ import { WEBHOOK_NAME_PATTERN, webhookHandlerSchema } from './webhooks.schema.js
 /** Dotted path into JSON, e.g. `data.items`; segments are object keys or array indexes. */
 export const jsonPathSchema = z.string().regex(/^[^.\s]+(\.[^.\s]+)*$/, 'a dotted path such as "data.items"');
 
-export const triggerNameSchema = z.string().regex(WEBHOOK_NAME_PATTERN, 'names are 1-64 letters, digits, _ or -, starting with a letter or digit');
+export const triggerNameSchema = z
+  .string()
+  .regex(WEBHOOK_NAME_PATTERN, 'names are 1-64 letters, digits, _ or -, starting with a letter or digit');
 
 export const pollerSchema = z.strictObject({
   name: triggerNameSchema,
   /** Decimals allowed (0.5 = 30 s); the shortest interval is one second. */
-  interval_minutes: z.number().refine((minutes) => minutes * 60 >= 1 - 1e-9, 'interval_minutes must be at least one second (0.0167)'),
+  interval_minutes: z
+    .number()
+    .refine((minutes) => minutes * 60 >= 1 - 1e-9, 'interval_minutes must be at least one second (0.0167)'),
   http: z.strictObject({
     url: z.url({ protocol: /^https?$/, error: 'url must be an http(s) URL' }),
     method: z.enum(['GET', 'POST']).default('GET'),
@@ -31,7 +35,8 @@ export const pollersSchema = z
   .superRefine((pollers, ctx) => {
     const seen = new Set<string>();
     pollers.forEach((poller, index) => {
-      if (seen.has(poller.name)) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `duplicate poller name "${poller.name}"` });
+      if (seen.has(poller.name))
+        ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `duplicate poller name "${poller.name}"` });
       seen.add(poller.name);
     });
   });

@@ -9,14 +9,32 @@ const callSettings = {
 };
 
 export const providerSchema = z.discriminatedUnion('type', [
-  z.strictObject({ type: z.literal('openai'), api_key: z.string().min(1), base_url: z.url().optional(), organization: z.string().optional(), ...callSettings }),
-  z.strictObject({ type: z.literal('openai-compatible'), base_url: z.url(), api_key: z.string().optional(), ...callSettings }),
-  z.strictObject({ type: z.literal('anthropic'), api_key: z.string().min(1), base_url: z.url().optional(), ...callSettings }),
+  z.strictObject({
+    type: z.literal('openai'),
+    api_key: z.string().min(1),
+    base_url: z.url().optional(),
+    organization: z.string().optional(),
+    ...callSettings,
+  }),
+  z.strictObject({
+    type: z.literal('openai-compatible'),
+    base_url: z.url(),
+    api_key: z.string().optional(),
+    ...callSettings,
+  }),
+  z.strictObject({
+    type: z.literal('anthropic'),
+    api_key: z.string().min(1),
+    base_url: z.url().optional(),
+    ...callSettings,
+  }),
   /** The offline development model: deterministic, no network. Never for production. */
   z.strictObject({ type: z.literal('dev') }),
 ]);
 
-export const providersSchema = z.record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'provider names use letters, digits, _ and -'), providerSchema).default({});
+export const providersSchema = z
+  .record(z.string().regex(/^[A-Za-z0-9_-]+$/, 'provider names use letters, digits, _ and -'), providerSchema)
+  .default({});
 
 export type ProviderConfig = z.infer<typeof providerSchema>;
 export type ProvidersConfig = z.infer<typeof providersSchema>;

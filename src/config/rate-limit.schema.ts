@@ -6,6 +6,8 @@ const limit = z.strictObject({
 });
 
 /** At most `max` requests per `time_window_seconds`, or `false` for no limit. */
-export const rateLimitSchema = z.union([limit, z.literal(false)], { error: 'rate_limit is false or { max, time_window_seconds }' });
+export const rateLimitSchema = z.union([limit, z.literal(false)], {
+  error: 'rate_limit is false or { max, time_window_seconds }',
+});
 
 export type RateLimitConfig = z.infer<typeof rateLimitSchema>;

@@ -9,10 +9,16 @@ export const serverSchema = z.strictObject({
   port: z.number().int().min(0).max(65535).default(8000),
   data_dir: z.string().min(1).default('./data'),
   /** A postgres:// URL selects PostgreSQL; otherwise SQLite under data_dir. */
-  database_url: z.string().regex(/^postgres(ql)?:\/\//, 'database_url must be a postgres:// or postgresql:// URL (leave it out for SQLite)').optional(),
+  database_url: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, 'database_url must be a postgres:// or postgresql:// URL (leave it out for SQLite)')
+    .optional(),
   redis_url: z.string().optional(),
   /** This replica's id among those sharing the database and brokers (MQTT client ids, Redis consumers, SSE leases); the host name when unset. */
-  replica_id: z.string().regex(/^[A-Za-z0-9._:-]{1,100}$/, 'replica_id is 1-100 letters, digits, ".", "_", ":" or "-"').optional(),
+  replica_id: z
+    .string()
+    .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'replica_id is 1-100 letters, digits, ".", "_", ":" or "-"')
+    .optional(),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   body_limit_bytes: z.number().int().positive().default(1_048_576),
   /** Deepest nesting of arrays and objects any JSON body may have (webhooks included); deeper is 400 json_too_deep. */

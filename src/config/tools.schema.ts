@@ -8,7 +8,14 @@ const jsonSchemaObject = z.looseObject({ type: z.literal('object') });
  * ranges or single addresses: `["10.0.0.0/8", "127.0.0.1/32", "::1"]`. Empty (the default): none.
  */
 const allowPrivate = z
-  .array(z.string().refine((entry) => (entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry)), 'must be an IP address or a CIDR range such as 10.0.0.0/8'))
+  .array(
+    z
+      .string()
+      .refine(
+        (entry) => (entry.includes('/') ? ipaddr.isValidCIDR(entry) : ipaddr.isValid(entry)),
+        'must be an IP address or a CIDR range such as 10.0.0.0/8',
+      ),
+  )
   .default([]);
 
 /** A tool that calls an HTTP endpoint; `{{arg}}` in the url is replaced by the argument's value. */
@@ -26,7 +33,11 @@ export const httpToolSchema = z.strictObject({
 /** An MCP server whose tools join the registry as `<prefix>__<tool>`. */
 export const mcpToolSchema = z.strictObject({
   mcp: z.union([
-    z.strictObject({ command: z.string().min(1), args: z.array(z.string()).default([]), env: z.record(z.string(), z.string()).default({}) }),
+    z.strictObject({
+      command: z.string().min(1),
+      args: z.array(z.string()).default([]),
+      env: z.record(z.string(), z.string()).default({}),
+    }),
     z.strictObject({ url: z.url(), headers: z.record(z.string(), z.string()).default({}) }),
   ]),
   prefix: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
@@ -53,15 +64,34 @@ export const toolsSchema = z
     const prefixes = tools.flatMap((tool) => ('mcp' in tool ? [tool.prefix] : []));
     const seen = new Set<string>();
     tools.forEach((tool, index) => {
-      const [key, field] = 'name' in tool ? [tool.name, 'name'] : 'mcp' in tool ? [`${tool.prefix}__`, 'prefix'] : [`builtin:${tool.builtin}`, 'builtin'];
-      if (seen.has(key)) ctx.addIssue({ code: 'custom', path: [index, field], message: `duplicate tool ${field} "${key.replace(/^builtin:|__$/g, '')}"` });
+      const [key, field] =
+        'name' in tool
+          ? [tool.name, 'name']
+          : 'mcp' in tool
+            ? [`${tool.prefix}__`, 'prefix']
+            : [`builtin:${tool.builtin}`, 'builtin'];
+      if (seen.has(key))
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, field],
+          message: `duplicate tool ${field} "${key.replace(/^builtin:|__$/g, '')}"`,
+        });
       seen.add(key);
       if (!('name' in tool)) return;
       if ((BUILTIN_TOOL_NAMES as readonly string[]).includes(tool.name)) {
-        ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `"${tool.name}" is a built-in tool; configure it with "builtin: ${tool.name}"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'name'],
+          message: `"${tool.name}" is a built-in tool; configure it with "builtin: ${tool.name}"`,
+        });
       }
       const clash = prefixes.find((prefix) => tool.name.startsWith(`${prefix}__`));
-      if (clash) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `"${tool.name}" collides with the tools of MCP server prefix "${clash}"` });
+      if (clash)
+        ctx.addIssue({
+          code: 'custom',
+          path: [index, 'name'],
+          message: `"${tool.name}" collides with the tools of MCP server prefix "${clash}"`,
+        });
     });
   });
 

@@ -25,7 +25,9 @@ const promptTemplate = z
 
 export const webhookHandlerSchema = z.strictObject({
   /** `<webhook>.<event type>`, `<webhook>.<prefix>.*` or `*`. */
-  event: z.string().regex(/^(\*|[^\s*]+(\.\*)?)$/, 'event is a dotted name such as "stripe.invoice.paid", optionally ending in ".*"'),
+  event: z
+    .string()
+    .regex(/^(\*|[^\s*]+(\.\*)?)$/, 'event is a dotted name such as "stripe.invoice.paid", optionally ending in ".*"'),
   agent: z.string().min(1),
   /** Logic-less mustache template over the JSON payload, e.g. `Invoice {{data.object.id}} was paid`. */
   prompt: promptTemplate,
@@ -33,7 +35,9 @@ export const webhookHandlerSchema = z.strictObject({
 
 export const webhookSchema = z
   .strictObject({
-    name: z.string().regex(WEBHOOK_NAME_PATTERN, 'webhook names are 1-64 letters, digits, _ or -, starting with a letter or digit'),
+    name: z
+      .string()
+      .regex(WEBHOOK_NAME_PATTERN, 'webhook names are 1-64 letters, digits, _ or -, starting with a letter or digit'),
     verification: z.enum(WEBHOOK_VERIFICATIONS),
     secret: z.string().min(1).optional(),
     /** Several secrets while one is being rotated: a signature made with any of them is accepted. */
@@ -56,19 +60,35 @@ export const webhookSchema = z
       ctx.addIssue({ code: 'custom', path: ['secret'], message: 'give exactly one of "secret" or "secrets"' });
     }
     if (webhook.timestamp_header !== undefined && webhook.verification !== 'hmac-sha256') {
-      ctx.addIssue({ code: 'custom', path: ['timestamp_header'], message: 'timestamp_header applies to verification "hmac-sha256" only (the other modes define their own timestamp)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['timestamp_header'],
+        message:
+          'timestamp_header applies to verification "hmac-sha256" only (the other modes define their own timestamp)',
+      });
     }
     if (webhook.verification === 'standard-webhooks') {
       const secrets = webhook.secrets ?? (webhook.secret === undefined ? [] : [webhook.secret]);
       secrets.forEach((secret, index) => {
-        if (secret.startsWith(STANDARD_WEBHOOKS_SECRET_PREFIX) && !isBase64Key(secret.slice(STANDARD_WEBHOOKS_SECRET_PREFIX.length))) {
-          ctx.addIssue({ code: 'custom', path: webhook.secrets ? ['secrets', index] : ['secret'], message: 'a "whsec_" secret must be followed by its key in base64' });
+        if (
+          secret.startsWith(STANDARD_WEBHOOKS_SECRET_PREFIX) &&
+          !isBase64Key(secret.slice(STANDARD_WEBHOOKS_SECRET_PREFIX.length))
+        ) {
+          ctx.addIssue({
+            code: 'custom',
+            path: webhook.secrets ? ['secrets', index] : ['secret'],
+            message: 'a "whsec_" secret must be followed by its key in base64',
+          });
         }
       });
     }
     webhook.handlers.forEach((handler, index) => {
       if (handler.event !== '*' && !handler.event.startsWith(`${webhook.name}.`)) {
-        ctx.addIssue({ code: 'custom', path: ['handlers', index, 'event'], message: `event must start with "${webhook.name}." (events are named <webhook>.<event type>) or be "*"` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['handlers', index, 'event'],
+          message: `event must start with "${webhook.name}." (events are named <webhook>.<event type>) or be "*"`,
+        });
       }
     });
   });
@@ -85,7 +105,8 @@ export const webhooksSchema = z
   .superRefine((webhooks, ctx) => {
     const seen = new Set<string>();
     webhooks.forEach((webhook, index) => {
-      if (seen.has(webhook.name)) ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `duplicate webhook name "${webhook.name}"` });
+      if (seen.has(webhook.name))
+        ctx.addIssue({ code: 'custom', path: [index, 'name'], message: `duplicate webhook name "${webhook.name}"` });
       seen.add(webhook.name);
     });
   });
@@ -104,7 +125,10 @@ const WEBHOOK_SETTINGS_DEFAULTS = {
 /** How the webhook router is mounted and how its inbox worker retries. */
 export const webhookSettingsSchema = z
   .strictObject({
-    path_prefix: z.string().regex(/^(\/[A-Za-z0-9_-]+)+$/, 'path_prefix is a path such as "/webhooks" (no trailing slash)').default(WEBHOOK_SETTINGS_DEFAULTS.path_prefix),
+    path_prefix: z
+      .string()
+      .regex(/^(\/[A-Za-z0-9_-]+)+$/, 'path_prefix is a path such as "/webhooks" (no trailing slash)')
+      .default(WEBHOOK_SETTINGS_DEFAULTS.path_prefix),
     /** Larger bodies get 413; the server's body_limit_bytes applies when unset. */
     body_limit_bytes: z.number().int().positive().optional(),
     /** Handler runs per delivery, counting the first; then the delivery is kept as failed. */
@@ -123,11 +147,19 @@ export const webhookSettingsSchema = z
   .default(WEBHOOK_SETTINGS_DEFAULTS);
 
 /** Handlers must name configured agents; called from the whole config's superRefine. */
-export function checkWebhookAgents(config: { webhooks: WebhooksConfig; agents: { name: string }[] }, ctx: z.RefinementCtx): void {
+export function checkWebhookAgents(
+  config: { webhooks: WebhooksConfig; agents: { name: string }[] },
+  ctx: z.RefinementCtx,
+): void {
   const agents = new Set(config.agents.map((agent) => agent.name));
   config.webhooks.forEach((webhook, index) =>
     webhook.handlers.forEach((handler, handlerIndex) => {
-      if (!agents.has(handler.agent)) ctx.addIssue({ code: 'custom', path: ['webhooks', index, 'handlers', handlerIndex, 'agent'], message: `unknown agent "${handler.agent}"` });
+      if (!agents.has(handler.agent))
+        ctx.addIssue({
+          code: 'custom',
+          path: ['webhooks', index, 'handlers', handlerIndex, 'agent'],
+          message: `unknown agent "${handler.agent}"`,
+        });
     }),
   );
 }

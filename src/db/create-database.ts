@@ -48,7 +48,9 @@ export function isPostgresUrl(url: string | undefined): url is string {
 
 /** Opens the database (SQLite in WAL mode by default, PostgreSQL for a postgres:// URL) and runs migrations. */
 export async function createDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  const handle = isPostgresUrl(options.databaseUrl) ? openPostgres(options.databaseUrl, options.maxConnections) : openSqlite(options.dataDir);
+  const handle = isPostgresUrl(options.databaseUrl)
+    ? openPostgres(options.databaseUrl, options.maxConnections)
+    : openSqlite(options.dataDir);
   try {
     await migrateToLatest(handle.db);
   } catch (error) {
@@ -99,7 +101,10 @@ export const SQLITE_STATEMENT_CACHE_SIZE = 256;
  * recently used goes first), and a statement still busy (an open `iterate` of kysely's `stream()`) is not
  * handed out twice: a fresh one is prepared for that call instead.
  */
-export function withStatementCache(database: SqliteDatabase.Database, maxSize = SQLITE_STATEMENT_CACHE_SIZE): SqliteDatabase.Database {
+export function withStatementCache(
+  database: SqliteDatabase.Database,
+  maxSize = SQLITE_STATEMENT_CACHE_SIZE,
+): SqliteDatabase.Database {
   const statements = new Map<string, SqliteDatabase.Statement>();
   const prepare = (source: string): SqliteDatabase.Statement => {
     const cached = statements.get(source);
@@ -192,6 +197,8 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   const { error, results } = await migrator.migrateToLatest();
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
-    throw new Error(`database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`);
+    throw new Error(
+      `database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
   }
 }

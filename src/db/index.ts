@@ -1,6 +1,31 @@
-export { createDatabase, isPostgresUrl, migrateToLatest, type DatabaseEngine, type DatabaseHandle, type DatabaseOptions } from './create-database.js';
-export type { A2aTasksTable, Database, RunsTable, RiskEventsTable, SourceLeasesTable, UsageDailyTable, UsageRecordsTable, InboxItemsTable, InboxSourceKind, InboxStatus } from './schema.js';
+export {
+  createDatabase,
+  isPostgresUrl,
+  migrateToLatest,
+  type DatabaseEngine,
+  type DatabaseHandle,
+  type DatabaseOptions,
+} from './create-database.js';
+export type {
+  A2aTasksTable,
+  Database,
+  RunsTable,
+  RiskEventsTable,
+  SourceLeasesTable,
+  UsageDailyTable,
+  UsageRecordsTable,
+  InboxItemsTable,
+  InboxSourceKind,
+  InboxStatus,
+} from './schema.js';
 export { isUniqueViolation } from './driver-errors.js';
-export { createDirectWrites, createGroupCommit, type GroupCommitOptions, type Write, type WriteOptions, type WriteQueue } from './write-queue.js';
+export {
+  createDirectWrites,
+  createGroupCommit,
+  type GroupCommitOptions,
+  type Write,
+  type WriteOptions,
+  type WriteQueue,
+} from './write-queue.js';
 export { prepareQuery, type PreparedQuery } from './prepared-query.js';
 export { createBatcher, type Batcher, type BatcherOptions } from './batcher.js';

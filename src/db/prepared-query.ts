@@ -18,7 +18,9 @@ const MAX_SHAPES = 64;
  * (bench/README.md). `build` is called with a placeholder in place of each value; it runs again only for
  * values of another shape (other keys, or for an array of rows another length or other keys).
  */
-export function prepareQuery<V extends Values>(build: (db: Kysely<Database>, values: V) => Compilable): PreparedQuery<V> {
+export function prepareQuery<V extends Values>(
+  build: (db: Kysely<Database>, values: V) => Compilable,
+): PreparedQuery<V> {
   const byShape = new Map<string, Compiled>();
   return async (executor, values) => {
     const rows: object[] = Array.isArray(values) ? values : [values];
@@ -38,8 +40,13 @@ interface Compiled {
   bind: Array<(rows: object[]) => unknown>;
 }
 
-function compile<V extends Values>(build: (db: Kysely<Database>, values: V) => Compilable, db: Kysely<Database>, example: V): Compiled {
-  const withPlaceholders = (row: object, index: number) => Object.fromEntries(Object.keys(row).map((key) => [key, `${PLACEHOLDER}${index}:${key}`]));
+function compile<V extends Values>(
+  build: (db: Kysely<Database>, values: V) => Compilable,
+  db: Kysely<Database>,
+  example: V,
+): Compiled {
+  const withPlaceholders = (row: object, index: number) =>
+    Object.fromEntries(Object.keys(row).map((key) => [key, `${PLACEHOLDER}${index}:${key}`]));
   const placeholders = (Array.isArray(example) ? example.map(withPlaceholders) : withPlaceholders(example, 0)) as V;
   const query = build(db, placeholders).compile();
   const bind = query.parameters.map((parameter): ((rows: object[]) => unknown) => {

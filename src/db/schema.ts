@@ -240,7 +240,11 @@ export interface MissionsTable {
   approved_at: string | null;
   /** IANA time zone the cron is read in; null: UTC. */
   timezone: ColumnType<string | null, string | null | undefined, string | null>;
-  overlap: ColumnType<'skip' | 'buffer_one' | 'allow', 'skip' | 'buffer_one' | 'allow' | undefined, 'skip' | 'buffer_one' | 'allow'>;
+  overlap: ColumnType<
+    'skip' | 'buffer_one' | 'allow',
+    'skip' | 'buffer_one' | 'allow' | undefined,
+    'skip' | 'buffer_one' | 'allow'
+  >;
   catchup_window_seconds: ColumnType<number | null, number | null | undefined, number | null>;
   pause_after_failures: ColumnType<number | null, number | null | undefined, number | null>;
   jitter_seconds: ColumnType<number, number | undefined, number>;

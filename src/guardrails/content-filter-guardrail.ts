@@ -12,8 +12,13 @@ function escapeRegExp(text: string): string {
 function compileBlocklist(entries: string[]): { regex?: RegExp; entityOf: (match: string) => string } {
   const byKey = new Map<string, string>();
   for (const entry of entries) byKey.set(normalize(entry), entry.trim());
-  const alternatives = [...byKey.keys()].sort((a, b) => b.length - a.length).map((key) => escapeRegExp(key).replace(/ /g, String.raw`\s+`));
-  const regex = alternatives.length > 0 ? new RegExp(`(?<!${WORD_CHAR})(?:${alternatives.join('|')})(?!${WORD_CHAR})`, 'giu') : undefined;
+  const alternatives = [...byKey.keys()]
+    .sort((a, b) => b.length - a.length)
+    .map((key) => escapeRegExp(key).replace(/ /g, String.raw`\s+`));
+  const regex =
+    alternatives.length > 0
+      ? new RegExp(`(?<!${WORD_CHAR})(?:${alternatives.join('|')})(?!${WORD_CHAR})`, 'giu')
+      : undefined;
   return { regex, entityOf: (match) => byKey.get(normalize(match)) ?? match.toLowerCase() };
 }
 
@@ -26,13 +31,19 @@ export function createContentFilterGuardrail(config: ContentFilterConfig): Guard
   const blocklist = compileBlocklist(config.blocklist);
   // Validated at load (guardrails.schema.ts); the same flags here, plus g to find every hit.
   const patterns = config.patterns.map((source) => ({ entity: `/${source}/`, regex: new RegExp(source, 'giu') }));
-  const verdict = (entity: string, start: number, end: number): GuardrailVerdict => ({ type: 'content_filter', entity, action: config.action, span: [start, end] });
+  const verdict = (entity: string, start: number, end: number): GuardrailVerdict => ({
+    type: 'content_filter',
+    entity,
+    action: config.action,
+    span: [start, end],
+  });
   return {
     type: 'content_filter',
     check(text) {
       const verdicts: GuardrailVerdict[] = [];
       if (blocklist.regex) {
-        for (const match of text.matchAll(blocklist.regex)) verdicts.push(verdict(blocklist.entityOf(match[0]), match.index, match.index + match[0].length));
+        for (const match of text.matchAll(blocklist.regex))
+          verdicts.push(verdict(blocklist.entityOf(match[0]), match.index, match.index + match[0].length));
       }
       for (const { entity, regex } of patterns) {
         for (const match of text.matchAll(regex)) {

@@ -48,7 +48,8 @@ export function createGuardrails(config: GuardrailsConfig): Guardrails {
   return {
     checkInput: (text) => run(text, { stage: 'input', sources: [] }),
     checkOutput: (text, sources = []) => run(text, { stage: 'output', sources }),
-    createStreamRedactor: () => (redactsPii ? createStreamRedactor((text) => pii.check(text, { stage: 'output', sources: [] })) : PASS_THROUGH),
+    createStreamRedactor: () =>
+      redactsPii ? createStreamRedactor((text) => pii.check(text, { stage: 'output', sources: [] })) : PASS_THROUGH,
     checkGrounding: (answer, sources) => hallucination?.check(answer, { stage: 'output', sources }) ?? [],
     blocksOutput: checks.some((check) => config[check.type]?.action === 'block'),
   };

@@ -10,7 +10,9 @@ export function createHallucinationGuardrail(config: HallucinationConfig): Guard
       // Without sources there is nothing to ground against, and a low score would only be noise.
       if (stage !== 'output' || !sources.some((source) => source.trim() !== '')) return [];
       const score = computeGroundingScore(text, sources);
-      return score < config.threshold ? [{ type: 'hallucination', entity: 'ungrounded_answer', action: config.action, score }] : [];
+      return score < config.threshold
+        ? [{ type: 'hallucination', entity: 'ungrounded_answer', action: config.action, score }]
+        : [];
     },
   };
 }

@@ -20,18 +20,27 @@ const DETECTORS: Record<PiiType, PiiDetector> = {
 
 /** Personal data (e-mail, phone, SSN, card, IBAN, IP address), one verdict per occurrence. */
 export function createPiiGuardrail(config: PiiConfig): Guardrail {
-  const detectors = (Object.keys(DETECTORS) as PiiType[]).filter((type) => config.types.includes(type)).map((type) => DETECTORS[type]);
+  const detectors = (Object.keys(DETECTORS) as PiiType[])
+    .filter((type) => config.types.includes(type))
+    .map((type) => DETECTORS[type]);
   return {
     type: 'pii',
     check(text) {
       const hits = detectors.flatMap((detector) => detector.find(text).map((span) => ({ type: detector.type, span })));
-      return dropOverlaps(hits).map(({ type, span }): GuardrailVerdict => ({ type: 'pii', entity: type, action: config.action, span }));
+      return dropOverlaps(hits).map(({ type, span }): GuardrailVerdict => ({
+        type: 'pii',
+        entity: type,
+        action: config.action,
+        span,
+      }));
     },
   };
 }
 
 function dropOverlaps<T extends { span: [number, number] }>(hits: T[]): T[] {
-  const longestFirst = hits.map((hit, order) => ({ hit, order })).sort((a, b) => length(b.hit) - length(a.hit) || a.order - b.order);
+  const longestFirst = hits
+    .map((hit, order) => ({ hit, order }))
+    .sort((a, b) => length(b.hit) - length(a.hit) || a.order - b.order);
   const kept: T[] = [];
   for (const { hit } of longestFirst) {
     if (!kept.some((other) => hit.span[0] < other.span[1] && other.span[0] < hit.span[1])) kept.push(hit);

@@ -5,7 +5,10 @@ import { guardrailsSchema, type GuardrailsConfig, type GuardrailsOverrideConfig 
  * field over the global section (lists replace, they do not add up). A section only the agent has gets
  * the usual defaults. `enabled: false` turns a global check off for that agent.
  */
-export function resolveGuardrails(global: GuardrailsConfig, override: GuardrailsOverrideConfig | undefined): GuardrailsConfig {
+export function resolveGuardrails(
+  global: GuardrailsConfig,
+  override: GuardrailsOverrideConfig | undefined,
+): GuardrailsConfig {
   if (!override) return global;
   return guardrailsSchema.parse({
     pii: mergeSection(global.pii, override.pii),

@@ -27,7 +27,10 @@ const GROUP_SUFFIX = /[\w+().\-/:]*$/;
  * an e-mail address, plus any run of digit groups before it, which may be a card or phone number still
  * being written. Everything before that is final and released at once.
  */
-export function createStreamRedactor(find: (text: string) => GuardrailVerdict[], options: StreamRedactorOptions = {}): StreamRedactor {
+export function createStreamRedactor(
+  find: (text: string) => GuardrailVerdict[],
+  options: StreamRedactorOptions = {},
+): StreamRedactor {
   const maxHeld = options.maxHeldChars ?? DEFAULT_MAX_HELD_CHARS;
   let context = '';
   let pending = '';
@@ -47,7 +50,10 @@ export function createStreamRedactor(find: (text: string) => GuardrailVerdict[],
       }
     }
     const released = pending.slice(0, cut);
-    const out = redactText(released, verdicts.filter(({ span }) => span[1] <= cut));
+    const out = redactText(
+      released,
+      verdicts.filter(({ span }) => span[1] <= cut),
+    );
     context = (context + released).slice(-CONTEXT_CHARS);
     pending = pending.slice(cut);
     return out;

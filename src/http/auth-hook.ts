@@ -10,7 +10,12 @@ const COOKIE_NAME = 'service_auth';
  * Registers the hooks that authenticate every non-public route (onRequest) and bind access tokens to
  * agents (preHandler). `cookies` says which origins may change state with the service_auth cookie.
  */
-export function registerAuthHooks(app: FastifyInstance, authenticator: Authenticator, tokens: TokenService, cookies: CookieRequestPolicy = { allowedOrigins: [] }): void {
+export function registerAuthHooks(
+  app: FastifyInstance,
+  authenticator: Authenticator,
+  tokens: TokenService,
+  cookies: CookieRequestPolicy = { allowedOrigins: [] },
+): void {
   app.decorateRequest('principal', undefined);
 
   app.addHook('onRequest', async (request) => {
@@ -19,13 +24,19 @@ export function registerAuthHooks(app: FastifyInstance, authenticator: Authentic
     const auth = routeAuth(request);
     if (auth === 'public') return;
     const presented = presentedCredential(request, auth);
-    if (!presented) throw new AuthenticationError('Credentials required: send Authorization: Bearer <token> or X-API-Key', 'missing_credentials');
+    if (!presented)
+      throw new AuthenticationError(
+        'Credentials required: send Authorization: Bearer <token> or X-API-Key',
+        'missing_credentials',
+      );
     const principal = await authenticator.authenticate(presented.credential);
     // After authentication, so a stale cookie still answers 401 and the browser's page can log in again.
     if (presented.from === 'cookie') checkCookieRequest(request, cookies);
     if (principal.kind === 'access_token') {
-      if (auth === 'operator') throw new PermissionError('Access tokens cannot use this route; it needs a JWT or an API key', 'operator_only');
-      if (!principal.scopes.includes(auth.scope)) throw new PermissionError(`This access token lacks the "${auth.scope}" scope`, 'insufficient_scope');
+      if (auth === 'operator')
+        throw new PermissionError('Access tokens cannot use this route; it needs a JWT or an API key', 'operator_only');
+      if (!principal.scopes.includes(auth.scope))
+        throw new PermissionError(`This access token lacks the "${auth.scope}" scope`, 'insufficient_scope');
     }
     request.principal = principal;
   });
@@ -44,11 +55,15 @@ function routeAuth(request: FastifyRequest): RouteAuth {
   return request.routeOptions.config.auth ?? 'operator';
 }
 
-function presentedCredential(request: FastifyRequest, auth: RouteAuth): { credential: string; from: 'header' | 'cookie' | 'query' } | undefined {
+function presentedCredential(
+  request: FastifyRequest,
+  auth: RouteAuth,
+): { credential: string; from: 'header' | 'cookie' | 'query' } | undefined {
   const authorization = request.headers.authorization;
   if (authorization) {
     const match = /^Bearer\s+(.+)$/i.exec(authorization);
-    if (!match) throw new AuthenticationError('Authorization header must use the Bearer scheme', 'invalid_authorization_header');
+    if (!match)
+      throw new AuthenticationError('Authorization header must use the Bearer scheme', 'invalid_authorization_header');
     return { credential: match[1].trim(), from: 'header' };
   }
   const apiKey = request.headers['x-api-key'];

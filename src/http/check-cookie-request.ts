@@ -24,12 +24,22 @@ export function checkCookieRequest(request: FastifyRequest, policy: CookieReques
   if (SAFE_METHODS.has(request.method) && !upgrade) return;
   const contentType = request.headers['content-type'];
   if (!upgrade && hasBody(request) && !(contentType && JSON_TYPE.test(contentType))) {
-    throw new PermissionError('A request authenticated by the service_auth cookie that changes state must send its body as application/json', 'cookie_request_not_json');
+    throw new PermissionError(
+      'A request authenticated by the service_auth cookie that changes state must send its body as application/json',
+      'cookie_request_not_json',
+    );
   }
   const origin = originOf(request);
-  if (!origin) throw new PermissionError('A request authenticated by the service_auth cookie that changes state must send an Origin (or Referer) header', 'cookie_request_without_origin');
+  if (!origin)
+    throw new PermissionError(
+      'A request authenticated by the service_auth cookie that changes state must send an Origin (or Referer) header',
+      'cookie_request_without_origin',
+    );
   if (!isAllowed(origin, request, policy)) {
-    throw new PermissionError(`Origin ${origin} may not use the service_auth cookie to change state; use an Authorization header, or add it to server.cors.origins`, 'cross_origin_request');
+    throw new PermissionError(
+      `Origin ${origin} may not use the service_auth cookie to change state; use an Authorization header, or add it to server.cors.origins`,
+      'cross_origin_request',
+    );
   }
 }
 

@@ -1,7 +1,13 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { LogController, type FastifyInstance, type FastifyReply, type FastifyRequest, type FastifyServerOptions } from 'fastify';
+import Fastify, {
+  LogController,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { DEFAULT_MAX_JSON_DEPTH } from '../config/index.js';
 import { JsonTooDeepError, UnavailableError } from '../errors.js';
@@ -35,7 +41,11 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     timestamp: () => `,"time":"${new Date().toISOString()}"`,
     redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
     serializers: {
-      req: (req: { method: string; url: string; id: string }) => ({ method: req.method, url: redactQuery(req.url), request_id: req.id }),
+      req: (req: { method: string; url: string; id: string }) => ({
+        method: req.method,
+        url: redactQuery(req.url),
+        request_id: req.id,
+      }),
     },
     ...(options.logStream ? { stream: options.logStream } : {}),
   };
@@ -89,13 +99,22 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',
-      info: { title: 'Agent Gateway', version: options.version, description: 'Serve, trigger and administer LLM agents.' },
+      info: {
+        title: 'Agent Gateway',
+        version: options.version,
+        description: 'Serve, trigger and administer LLM agents.',
+      },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'JWT, API key or sat- access token' },
           apiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key' },
           // Spec section 5: autopilot routes (and every operator route) also take the service_auth cookie.
-          serviceAuth: { type: 'apiKey', in: 'cookie', name: 'service_auth', description: 'A JWT or API key in a cookie; state changes also need a JSON body and an allowed Origin' },
+          serviceAuth: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: 'service_auth',
+            description: 'A JWT or API key in a cookie; state changes also need a JSON body and an allowed Origin',
+          },
         },
       },
       security: [{ bearer: [] }, { apiKey: [] }, { serviceAuth: [] }],
@@ -104,7 +123,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   });
   // API docs are public: mark the UI's routes before they are added.
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs') || route.url === '/openapi.json') route.config = { ...route.config, auth: 'public' };
+    if (route.url.startsWith('/docs') || route.url === '/openapi.json')
+      route.config = { ...route.config, auth: 'public' };
   });
   await app.register(swaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
@@ -120,7 +140,8 @@ class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    if (error) reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    if (error)
+      reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }

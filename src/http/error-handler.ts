@@ -1,7 +1,14 @@
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
-import { AppError, MethodNotAllowedError, NotFoundError, RateLimitError, UpstreamError, type ErrorType } from '../errors.js';
+import {
+  AppError,
+  MethodNotAllowedError,
+  NotFoundError,
+  RateLimitError,
+  UpstreamError,
+  type ErrorType,
+} from '../errors.js';
 import { createRouteMethods } from './route-methods.js';
 
 export interface ErrorBody {
@@ -17,7 +24,8 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error, request, reply) => {
     const mapped = mapError(error as FastifyError);
     if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
-    const retryAfter = error instanceof RateLimitError || error instanceof UpstreamError ? error.retryAfterSeconds : undefined;
+    const retryAfter =
+      error instanceof RateLimitError || error instanceof UpstreamError ? error.retryAfterSeconds : undefined;
     if (retryAfter !== undefined) void reply.header('retry-after', String(Math.ceil(retryAfter)));
     if (error instanceof MethodNotAllowedError) void reply.header('allow', error.allowed.join(', '));
     return sendError(reply, mapped.status, mapped.body);
@@ -47,15 +55,37 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
   const [status, reason, body] = mapClientError(error.code);
   const text = JSON.stringify(body);
   if (socket.writable) {
-    socket.write(`HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+    socket.write(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    );
   }
   socket.destroy(error);
 }
 
 function mapClientError(code: string | undefined): [number, string, ErrorBody] {
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request Timeout', { error: { type: 'timeout_error', code: 'request_timeout', message: 'The request was not received in time' } }];
-  if (code === 'HPE_HEADER_OVERFLOW') return [431, 'Request Header Fields Too Large', { error: { type: 'invalid_request_error', code: 'headers_too_large', message: 'The request headers are too large' } }];
-  return [400, 'Bad Request', { error: { type: 'invalid_request_error', code: 'malformed_request', message: 'The request is not valid HTTP' } }];
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
+    return [
+      408,
+      'Request Timeout',
+      { error: { type: 'timeout_error', code: 'request_timeout', message: 'The request was not received in time' } },
+    ];
+  if (code === 'HPE_HEADER_OVERFLOW')
+    return [
+      431,
+      'Request Header Fields Too Large',
+      {
+        error: {
+          type: 'invalid_request_error',
+          code: 'headers_too_large',
+          message: 'The request headers are too large',
+        },
+      },
+    ];
+  return [
+    400,
+    'Bad Request',
+    { error: { type: 'invalid_request_error', code: 'malformed_request', message: 'The request is not valid HTTP' } },
+  ];
 }
 
 /** Types for 4xx errors raised by Fastify or a plugin rather than by our AppError classes. */
@@ -68,14 +98,39 @@ const CLIENT_ERROR_TYPES: Partial<Record<number, ErrorType>> = {
 
 /** Fastify's own client errors, in our words. */
 const FRAMEWORK_ERRORS: Partial<Record<string, { status: number; type?: ErrorType; code: string; message: string }>> = {
-  FST_ERR_BAD_URL: { status: 400, code: 'invalid_url', message: 'The URL path is not valid: a %-escape does not decode to UTF-8' },
-  FST_ERR_MAX_PARAM_LENGTH: { status: 414, code: 'path_parameter_too_long', message: 'A path parameter is longer than 100 characters' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, code: 'unsupported_media_type', message: 'Unsupported Content-Type: send the body as application/json' },
+  FST_ERR_BAD_URL: {
+    status: 400,
+    code: 'invalid_url',
+    message: 'The URL path is not valid: a %-escape does not decode to UTF-8',
+  },
+  FST_ERR_MAX_PARAM_LENGTH: {
+    status: 414,
+    code: 'path_parameter_too_long',
+    message: 'A path parameter is longer than 100 characters',
+  },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'Unsupported Content-Type: send the body as application/json',
+  },
   FST_ERR_CTP_INVALID_TYPE: { status: 400, code: 'invalid_request', message: 'The Content-Type header is not valid' },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json', message: 'The request body is not valid JSON' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json', message: 'The request body is empty; send a JSON body' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_content_length', message: 'The request body does not match its Content-Length' },
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, type: 'payload_too_large_error', code: 'payload_too_large', message: 'Request body is too large' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: {
+    status: 400,
+    code: 'invalid_json',
+    message: 'The request body is empty; send a JSON body',
+  },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'invalid_content_length',
+    message: 'The request body does not match its Content-Length',
+  },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    type: 'payload_too_large_error',
+    code: 'payload_too_large',
+    message: 'Request body is too large',
+  },
 };
 
 export function sendError(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
@@ -84,25 +139,56 @@ export function sendError(reply: FastifyReply, status: number, body: ErrorBody):
 
 export function mapError(error: FastifyError): { status: number; body: ErrorBody } {
   if (error instanceof AppError) {
-    return { status: error.status, body: { error: { type: error.type, code: error.code, message: error.message, ...error.details } } };
+    return {
+      status: error.status,
+      body: { error: { type: error.type, code: error.code, message: error.message, ...error.details } },
+    };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const problems = error.validation.flatMap((issue) => describeValidationIssue(error.validationContext ?? 'body', issue));
+    const problems = error.validation.flatMap((issue) =>
+      describeValidationIssue(error.validationContext ?? 'body', issue),
+    );
     const message = problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
-    return { status: 400, body: { error: { type: 'invalid_request_error', code: 'invalid_request', message, param: problems[0]?.param } } };
+    return {
+      status: 400,
+      body: { error: { type: 'invalid_request_error', code: 'invalid_request', message, param: problems[0]?.param } },
+    };
   }
   const framework = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
-  if (framework) return { status: framework.status, body: { error: { type: framework.type ?? 'invalid_request_error', code: framework.code, message: framework.message } } };
+  if (framework)
+    return {
+      status: framework.status,
+      body: {
+        error: { type: framework.type ?? 'invalid_request_error', code: framework.code, message: framework.message },
+      },
+    };
   const status = error.statusCode ?? 500;
-  if (status === 413) return { status, body: { error: { type: 'payload_too_large_error', code: 'payload_too_large', message: 'Request body is too large' } } };
-  if (status === 415) return { status, body: { error: { type: 'invalid_request_error', code: 'unsupported_media_type', message: error.message } } };
-  if (status === 429) return { status, body: { error: { type: 'rate_limit_error', code: 'rate_limited', message: error.message } } };
+  if (status === 413)
+    return {
+      status,
+      body: {
+        error: { type: 'payload_too_large_error', code: 'payload_too_large', message: 'Request body is too large' },
+      },
+    };
+  if (status === 415)
+    return {
+      status,
+      body: { error: { type: 'invalid_request_error', code: 'unsupported_media_type', message: error.message } },
+    };
+  if (status === 429)
+    return { status, body: { error: { type: 'rate_limit_error', code: 'rate_limited', message: error.message } } };
   if (status >= 400 && status < 500) {
     const code = error instanceof SyntaxError ? 'invalid_json' : 'invalid_request';
     // Any other Fastify error keeps its (client-facing) message, never its FST_ code.
-    return { status, body: { error: { type: CLIENT_ERROR_TYPES[status] ?? 'invalid_request_error', code, message: error.message } } };
+    return {
+      status,
+      body: { error: { type: CLIENT_ERROR_TYPES[status] ?? 'invalid_request_error', code, message: error.message } },
+    };
   }
-  return { status: 500, body: { error: { type: 'server_error', code: 'internal_error', message: 'Internal server error' } } };
+  return {
+    status: 500,
+    body: { error: { type: 'server_error', code: 'internal_error', message: 'Internal server error' } },
+  };
 }
 
 interface ValidationProblem {
@@ -113,9 +199,15 @@ interface ValidationProblem {
   message: string;
 }
 
-function describeValidationIssue(context: string, issue: NonNullable<FastifyError['validation']>[number]): ValidationProblem[] {
+function describeValidationIssue(
+  context: string,
+  issue: NonNullable<FastifyError['validation']>[number],
+): ValidationProblem[] {
   const path = issue.instancePath.split('/').filter(Boolean);
-  const at = (segments: string[]) => ({ field: [context, ...segments].join('.'), param: segments.join('.') || undefined });
+  const at = (segments: string[]) => ({
+    field: [context, ...segments].join('.'),
+    param: segments.join('.') || undefined,
+  });
   const unknownKeys = (issue.params as { keys?: unknown }).keys;
   if (issue.keyword === 'unrecognized_keys' && Array.isArray(unknownKeys)) {
     return unknownKeys.map((key) => ({ ...at([...path, String(key)]), message: 'unknown field' }));

@@ -5,6 +5,14 @@ export type { CookieRequestPolicy } from './check-cookie-request.js';
 export { mapError, sendError, type ErrorBody } from './error-handler.js';
 export { healthRoutes } from './health.routes.js';
 export type { RouteAuth } from './route-auth.js';
-export { createMetrics, GATEWAY_OVERHEAD_HEADER, OTHER_LABEL, type InboxObservation, type Metrics, type MetricsOptions, type UsageObservation } from './metrics.js';
+export {
+  createMetrics,
+  GATEWAY_OVERHEAD_HEADER,
+  OTHER_LABEL,
+  type InboxObservation,
+  type Metrics,
+  type MetricsOptions,
+  type UsageObservation,
+} from './metrics.js';
 export { registerMetrics } from './metrics.routes.js';
 export { startIdleHeapTrim, type IdleHeapTrimOptions } from './idle-heap-trim.js';

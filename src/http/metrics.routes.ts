@@ -14,10 +14,14 @@ export function registerMetrics(app: FastifyInstance, metrics: Metrics): void {
     if (overheadMs !== undefined) metrics.observeOverhead(route, Number(overheadMs) / 1000);
   });
 
-  app.get('/metrics', {
-    schema: { tags: ['metrics'], summary: 'Prometheus metrics (text exposition format); operator credentials' },
-  }, async (_request, reply) => {
-    const body = await metrics.registry.metrics();
-    return reply.type(metrics.registry.contentType).send(body);
-  });
+  app.get(
+    '/metrics',
+    {
+      schema: { tags: ['metrics'], summary: 'Prometheus metrics (text exposition format); operator credentials' },
+    },
+    async (_request, reply) => {
+      const body = await metrics.registry.metrics();
+      return reply.type(metrics.registry.contentType).send(body);
+    },
+  );
 }

@@ -61,20 +61,82 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
-  const requests = new Counter({ name: 'agent_gateway_http_requests_total', help: 'HTTP requests by route and status', labelNames: ['method', 'route', 'status'], registers });
-  const duration = new Histogram({ name: 'agent_gateway_http_request_duration_seconds', help: 'HTTP request time until the response ended', labelNames: ['method', 'route'], buckets: LATENCY_BUCKETS, registers });
-  const overhead = new Histogram({ name: 'agent_gateway_overhead_seconds', help: 'Request time minus the time spent waiting on model and tool calls (streams: to the first byte)', labelNames: ['route'], buckets: OVERHEAD_BUCKETS, registers });
-  const tokens = new Counter({ name: 'agent_gateway_tokens_total', help: 'Model tokens by agent, model and kind (input includes cached)', labelNames: ['agent', 'model', 'kind'], registers });
-  const cost = new Counter({ name: 'agent_gateway_cost_usd_total', help: 'Model cost in USD by agent and model', labelNames: ['agent', 'model'], registers });
-  const calls = new Counter({ name: 'agent_gateway_model_calls_total', help: 'Model calls by agent, model and status', labelNames: ['agent', 'model', 'status'], registers });
-  const risks = new Counter({ name: 'agent_gateway_guardrail_events_total', help: 'Guardrail hits by agent, type and action', labelNames: ['agent', 'type', 'action'], registers });
-  const runs = new Counter({ name: 'agent_gateway_runs_total', help: 'Finished runs by agent and status', labelNames: ['agent', 'status'], registers });
-  const rejections = new Counter({ name: 'agent_gateway_budget_rejections_total', help: 'Runs failed with budget_exceeded, by agent', labelNames: ['agent'], registers });
-  new Gauge({ name: 'agent_gateway_active_runs', help: 'Runs executing in this process', registers, collect() { this.set(options.activeRuns()); } });
-  new Gauge({ name: 'agent_gateway_active_sessions', help: 'Sessions active within the admin session window', registers, async collect() { this.set(await options.activeSessions()); } });
+  const requests = new Counter({
+    name: 'agent_gateway_http_requests_total',
+    help: 'HTTP requests by route and status',
+    labelNames: ['method', 'route', 'status'],
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'agent_gateway_http_request_duration_seconds',
+    help: 'HTTP request time until the response ended',
+    labelNames: ['method', 'route'],
+    buckets: LATENCY_BUCKETS,
+    registers,
+  });
+  const overhead = new Histogram({
+    name: 'agent_gateway_overhead_seconds',
+    help: 'Request time minus the time spent waiting on model and tool calls (streams: to the first byte)',
+    labelNames: ['route'],
+    buckets: OVERHEAD_BUCKETS,
+    registers,
+  });
+  const tokens = new Counter({
+    name: 'agent_gateway_tokens_total',
+    help: 'Model tokens by agent, model and kind (input includes cached)',
+    labelNames: ['agent', 'model', 'kind'],
+    registers,
+  });
+  const cost = new Counter({
+    name: 'agent_gateway_cost_usd_total',
+    help: 'Model cost in USD by agent and model',
+    labelNames: ['agent', 'model'],
+    registers,
+  });
+  const calls = new Counter({
+    name: 'agent_gateway_model_calls_total',
+    help: 'Model calls by agent, model and status',
+    labelNames: ['agent', 'model', 'status'],
+    registers,
+  });
+  const risks = new Counter({
+    name: 'agent_gateway_guardrail_events_total',
+    help: 'Guardrail hits by agent, type and action',
+    labelNames: ['agent', 'type', 'action'],
+    registers,
+  });
+  const runs = new Counter({
+    name: 'agent_gateway_runs_total',
+    help: 'Finished runs by agent and status',
+    labelNames: ['agent', 'status'],
+    registers,
+  });
+  const rejections = new Counter({
+    name: 'agent_gateway_budget_rejections_total',
+    help: 'Runs failed with budget_exceeded, by agent',
+    labelNames: ['agent'],
+    registers,
+  });
+  new Gauge({
+    name: 'agent_gateway_active_runs',
+    help: 'Runs executing in this process',
+    registers,
+    collect() {
+      this.set(options.activeRuns());
+    },
+  });
+  new Gauge({
+    name: 'agent_gateway_active_sessions',
+    help: 'Sessions active within the admin session window',
+    registers,
+    async collect() {
+      this.set(await options.activeSessions());
+    },
+  });
   // Both inbox gauges are collected in the same scrape: they share one read of the store.
   let inboxRead: Promise<InboxObservation[]> | undefined;
-  const readInbox = () => (inboxRead ??= (options.inboxStats?.() ?? Promise.resolve([])).finally(() => (inboxRead = undefined)));
+  const readInbox = () =>
+    (inboxRead ??= (options.inboxStats?.() ?? Promise.resolve([])).finally(() => (inboxRead = undefined)));
   new Gauge({
     name: 'agent_gateway_inbox_items',
     help: 'Trigger inbox items stored now (every replica), by source and state',
@@ -83,7 +145,8 @@ export function createMetrics(options: MetricsOptions): Metrics {
     async collect() {
       const sources = await readInbox();
       this.reset();
-      for (const source of sources) for (const state of INBOX_STATES) this.set({ kind: source.kind, name: source.name, state }, source[state]);
+      for (const source of sources)
+        for (const state of INBOX_STATES) this.set({ kind: source.kind, name: source.name, state }, source[state]);
     },
   });
   new Gauge({
@@ -95,7 +158,11 @@ export function createMetrics(options: MetricsOptions): Metrics {
       const sources = await readInbox();
       this.reset();
       const now = Date.now();
-      for (const source of sources) this.set({ kind: source.kind, name: source.name }, source.oldest_pending_at ? Math.max(0, (now - Date.parse(source.oldest_pending_at)) / 1000) : 0);
+      for (const source of sources)
+        this.set(
+          { kind: source.kind, name: source.name },
+          source.oldest_pending_at ? Math.max(0, (now - Date.parse(source.oldest_pending_at)) / 1000) : 0,
+        );
     },
   });
 

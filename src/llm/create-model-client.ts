@@ -27,7 +27,10 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
   for (const [name, config] of Object.entries(options.providers)) {
     entries.set(name, createProviderEntry(name, config, { fetch: options.fetch, logger: options.logger }));
     if (config.type === 'dev') {
-      options.logger?.warn({ provider: name }, `provider "${name}" is the offline development model: it echoes messages and is not a real LLM (see docs/dev-model.md)`);
+      options.logger?.warn(
+        { provider: name },
+        `provider "${name}" is the offline development model: it echoes messages and is not a real LLM (see docs/dev-model.md)`,
+      );
     }
   }
 
@@ -36,7 +39,10 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     const entry = entries.get(ref.provider);
     if (!entry) {
       const configured = [...entries.keys()].join(', ') || 'none';
-      throw new ValidationError(`model "${model}" names provider "${ref.provider}", which is not configured (configured providers: ${configured})`, 'unknown_provider');
+      throw new ValidationError(
+        `model "${model}" names provider "${ref.provider}", which is not configured (configured providers: ${configured})`,
+        'unknown_provider',
+      );
     }
     return { entry, modelId: ref.modelId };
   }

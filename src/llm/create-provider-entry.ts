@@ -23,11 +23,21 @@ export interface ProviderEntryOptions {
   logger?: LlmLogger;
 }
 
-export function createProviderEntry(name: string, config: ProviderConfig, options: ProviderEntryOptions = {}): ProviderEntry {
+export function createProviderEntry(
+  name: string,
+  config: ProviderConfig,
+  options: ProviderEntryOptions = {},
+): ProviderEntry {
   const settings = config.type === 'dev' ? DEV_CALL_SETTINGS : config;
-  const secrets = config.type === 'dev' ? [] : [config.api_key ?? '', ...Object.values(config.headers)].filter((value) => value.length >= 8);
+  const secrets =
+    config.type === 'dev'
+      ? []
+      : [config.api_key ?? '', ...Object.values(config.headers)].filter((value) => value.length >= 8);
   // openai keeps the AI SDK for OpenAI's model quirks (reasoning models, max_completion_tokens, developer role).
-  const transport = config.type === 'openai-compatible' ? createOpenAiChatTransport(config) : createAiSdkTransport(name, config, options);
+  const transport =
+    config.type === 'openai-compatible'
+      ? createOpenAiChatTransport(config)
+      : createAiSdkTransport(name, config, options);
   return {
     name,
     type: config.type,

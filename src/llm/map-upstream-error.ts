@@ -27,7 +27,9 @@ function describeCause(error: unknown): string {
   let current: unknown = error;
   for (let depth = 0; current instanceof Error && depth < 4; depth += 1) {
     const code = (current as { code?: unknown }).code;
-    parts.push(typeof code === 'string' && !current.message.includes(code) ? `${current.message} (${code})` : current.message);
+    parts.push(
+      typeof code === 'string' && !current.message.includes(code) ? `${current.message} (${code})` : current.message,
+    );
     current = current.cause;
   }
   return parts.length > 0 ? parts.join(': ') : String(error);
@@ -40,22 +42,35 @@ function isRetryableStatus(status: number): boolean {
 /** Turns anything a provider call threw into an UpstreamError; only llm/ does this. */
 export function mapUpstreamError(error: unknown, context: FailureContext): UpstreamFailure {
   if (error instanceof UpstreamError) return { error };
-  const fail = (detail: string, options: Omit<ConstructorParameters<typeof UpstreamError>[0], 'message'>): UpstreamFailure => ({
-    error: new UpstreamError({ ...options, message: `${context.label}: ${redact(detail, context.secrets)}`, cause: error }),
+  const fail = (
+    detail: string,
+    options: Omit<ConstructorParameters<typeof UpstreamError>[0], 'message'>,
+  ): UpstreamFailure => ({
+    error: new UpstreamError({
+      ...options,
+      message: `${context.label}: ${redact(detail, context.secrets)}`,
+      cause: error,
+    }),
   });
-  if (context.timedOut) return fail(`no complete answer within ${context.timeoutMs} ms`, { retryable: false, timeout: true });
+  if (context.timedOut)
+    return fail(`no complete answer within ${context.timeoutMs} ms`, { retryable: false, timeout: true });
   if (context.aborted) return fail('call aborted by the caller', { retryable: false });
   // A 2xx APICallError is a response that broke while being read: a network failure when the SDK says retryable.
   if (APICallError.isInstance(error) && error.statusCode !== undefined && error.statusCode >= 300) {
     const status = error.statusCode;
     const retryAfterMs = parseRetryAfterMs(error.responseHeaders);
     const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
-    const failure = fail(`upstream answered HTTP ${status}: ${error.message}`, { retryable: isRetryableStatus(status), upstreamStatus: status, retryAfterSeconds });
+    const failure = fail(`upstream answered HTTP ${status}: ${error.message}`, {
+      retryable: isRetryableStatus(status),
+      upstreamStatus: status,
+      retryAfterSeconds,
+    });
     return { ...failure, retryAfterMs };
   }
   if (!(error instanceof Error)) {
     // An `error` chunk inside an otherwise successful stream, e.g. `data: {"error": {"message": …}}`.
-    const message = typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : JSON.stringify(error);
+    const message =
+      typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : JSON.stringify(error);
     return fail(`upstream reported an error in its stream: ${message}`, { retryable: false });
   }
   const name = error.name;

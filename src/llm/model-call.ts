@@ -14,8 +14,20 @@ export interface ModelCall {
   logger?: LlmLogger;
 }
 
-export function prepareModelCall(entry: ProviderEntry, modelId: string, request: ModelCallRequest, deps: { retry: RetrySettings; logger?: LlmLogger }): ModelCall {
-  return { entry, modelId, request, label: `${entry.type} provider "${entry.name}" model "${modelId}"`, retry: deps.retry, logger: deps.logger };
+export function prepareModelCall(
+  entry: ProviderEntry,
+  modelId: string,
+  request: ModelCallRequest,
+  deps: { retry: RetrySettings; logger?: LlmLogger },
+): ModelCall {
+  return {
+    entry,
+    modelId,
+    request,
+    label: `${entry.type} provider "${entry.name}" model "${modelId}"`,
+    retry: deps.retry,
+    logger: deps.logger,
+  };
 }
 
 export function mapCallFailure(error: unknown, call: ModelCall, callSignal: CallSignal): UpstreamFailure {

@@ -98,7 +98,11 @@ function resolveRate(model: string, options: PricingOptions): Rate {
 }
 
 /** Where to look a model up in the catalogue, most specific first. */
-function catalogLookups(type: ProviderType | undefined, providerName: string, modelId: string): [string, PriceOptions][] {
+function catalogLookups(
+  type: ProviderType | undefined,
+  providerName: string,
+  modelId: string,
+): [string, PriceOptions][] {
   if (type === 'openai') return [[modelId, { providerId: 'openai' }]];
   if (type === 'anthropic') return [[modelId, { providerId: 'anthropic' }]];
   const lookups: [string, PriceOptions][] = [];
@@ -118,7 +122,11 @@ function findInCatalog(modelId: string, lookup: PriceOptions): Rate | undefined 
     if (!result) return undefined;
     // A one-model provider keeps later calls from scanning the catalogue again, while calcPrice still
     // applies the model's tiers and dated prices.
-    const provider: CatalogProvider = { ...result.provider, models: [result.model], fallback_model_providers: undefined };
+    const provider: CatalogProvider = {
+      ...result.provider,
+      models: [result.model],
+      fallback_model_providers: undefined,
+    };
     return { kind: 'catalog', modelId, provider };
   } catch {
     return undefined;
@@ -139,7 +147,10 @@ function normalizeUsage(usage: Usage): Tokens {
 }
 
 function overrideCost(rate: Extract<Rate, { kind: 'override' }>, tokens: Tokens): number {
-  const usd = (tokens.input - tokens.cached) * rate.inputPerMtok + tokens.cached * rate.cachedInputPerMtok + tokens.output * rate.outputPerMtok;
+  const usd =
+    (tokens.input - tokens.cached) * rate.inputPerMtok +
+    tokens.cached * rate.cachedInputPerMtok +
+    tokens.output * rate.outputPerMtok;
   return usd / 1_000_000;
 }
 

@@ -33,7 +33,10 @@ export function parseRetryAfterMs(headers: Record<string, string> | undefined, n
  * How long to wait before retry number `attempt + 1`, or undefined when the error must not be retried
  * (not retryable, retries used up, Retry-After over the cap, or the wait would run past the deadline).
  */
-export function retryDelayMs({ error, retryAfterMs }: UpstreamFailure, options: { attempt: number; maxRetries: number; remainingMs: number; settings: RetrySettings }): number | undefined {
+export function retryDelayMs(
+  { error, retryAfterMs }: UpstreamFailure,
+  options: { attempt: number; maxRetries: number; remainingMs: number; settings: RetrySettings },
+): number | undefined {
   const { attempt, maxRetries, remainingMs, settings } = options;
   if (!error.retryable || attempt >= maxRetries) return undefined;
   let delay: number;

@@ -31,7 +31,12 @@ export class StreamCollector {
   }
 
   end(request: ModelCallRequest): Extract<ModelStreamPart, { type: 'end' }> {
-    const usage = mapUsage(this.usage, { messages: request.messages, tools: request.tools, text: this.text, toolCalls: this.toolCalls });
+    const usage = mapUsage(this.usage, {
+      messages: request.messages,
+      tools: request.tools,
+      text: this.text,
+      toolCalls: this.toolCalls,
+    });
     return { type: 'end', finishReason: this.finishReason, usage, text: this.text, toolCalls: [...this.toolCalls] };
   }
 }

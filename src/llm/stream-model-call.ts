@@ -6,7 +6,10 @@ import { StreamCollector } from './stream-collector.js';
 import type { ModelStreamPart } from './types.js';
 
 /** Reads until the first part for the caller (or the end); until then a failure may still be retried. */
-async function openStream(call: ModelCall, signal: AbortSignal): Promise<{ reader: PartReader; collector: StreamCollector; first?: ModelStreamPart }> {
+async function openStream(
+  call: ModelCall,
+  signal: AbortSignal,
+): Promise<{ reader: PartReader; collector: StreamCollector; first?: ModelStreamPart }> {
   const reader = await call.entry.openStream(call.modelId, call.request, signal);
   const collector = new StreamCollector();
   try {

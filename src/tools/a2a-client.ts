@@ -1,6 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { A2A_PROTOCOL_VERSION, A2A_VERSION_HEADER, GetTaskRequest, SendMessageRequest, type AgentCard } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
+import {
+  A2A_PROTOCOL_VERSION,
+  A2A_VERSION_HEADER,
+  GetTaskRequest,
+  SendMessageRequest,
+  type AgentCard,
+} from '@a2a-js/sdk';
+import {
+  ClientFactory,
+  ClientFactoryOptions,
+  DefaultAgentCardResolver,
+  JsonRpcTransportFactory,
+  RestTransportFactory,
+  type Client,
+} from '@a2a-js/sdk/client';
 import { createA2aResultCollector, textOfParts, type A2aTaskResult } from './collect-a2a-result.js';
 
 /** An agent card as fetched: plain JSON, as the remote published it. */
@@ -25,10 +38,14 @@ export function resolveCardUrl(url: string): string {
 /** Fetches an agent card (cards are public: no credential is sent), asking for the A2A 1.0 shape. */
 export async function fetchAgentCard(url: string, signal?: AbortSignal): Promise<RawAgentCard> {
   const cardUrl = resolveCardUrl(url);
-  const response = await fetch(cardUrl, { headers: { accept: 'application/json', [A2A_VERSION_HEADER]: A2A_PROTOCOL_VERSION }, signal });
+  const response = await fetch(cardUrl, {
+    headers: { accept: 'application/json', [A2A_VERSION_HEADER]: A2A_PROTOCOL_VERSION },
+    signal,
+  });
   if (!response.ok) throw new Error(`fetching the agent card ${cardUrl} answered HTTP ${response.status}`);
   const card = (await response.json()) as unknown;
-  if (!card || typeof card !== 'object' || Array.isArray(card)) throw new Error(`${cardUrl} is not an agent card (expected a JSON object)`);
+  if (!card || typeof card !== 'object' || Array.isArray(card))
+    throw new Error(`${cardUrl} is not an agent card (expected a JSON object)`);
   return card as RawAgentCard;
 }
 
@@ -50,8 +67,13 @@ export interface SendA2aTaskOptions {
 export async function sendA2aTask(options: SendA2aTaskOptions): Promise<A2aTaskResult> {
   // The factory's resolver normalizes a raw card (1.0 proto-JSON or v0.3) before using it.
   const client = await factory.createFromAgentCard(options.card as unknown as AgentCard);
-  const call = { signal: options.signal, serviceParameters: options.token ? { Authorization: `Bearer ${options.token}` } : undefined };
-  const request = SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: options.task }] } });
+  const call = {
+    signal: options.signal,
+    serviceParameters: options.token ? { Authorization: `Bearer ${options.token}` } : undefined,
+  };
+  const request = SendMessageRequest.fromJSON({
+    message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: options.task }] },
+  });
   const collector = createA2aResultCollector();
   try {
     for await (const event of client.sendMessageStream(request, call)) {
@@ -62,7 +84,8 @@ export async function sendA2aTask(options: SendA2aTaskOptions): Promise<A2aTaskR
       }
       if (collector.done) break;
     }
-    if (!collector.done && collector.taskId) collector.addTask(await client.getTask(GetTaskRequest.fromJSON({ id: collector.taskId }), call));
+    if (!collector.done && collector.taskId)
+      collector.addTask(await client.getTask(GetTaskRequest.fromJSON({ id: collector.taskId }), call));
   } catch (error) {
     if (options.signal?.aborted && collector.taskId) await cancelQuietly(client, collector.taskId, options.token);
     throw error;
@@ -73,5 +96,10 @@ export async function sendA2aTask(options: SendA2aTaskOptions): Promise<A2aTaskR
 // Best effort, and brief: the caller already gave up, so a failed cancel only means the remote finishes for nothing.
 async function cancelQuietly(client: Client, taskId: string, token: string | undefined): Promise<void> {
   const serviceParameters = token ? { Authorization: `Bearer ${token}` } : undefined;
-  await client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { serviceParameters, signal: AbortSignal.timeout(2_000) }).catch(() => undefined);
+  await client
+    .cancelTask(
+      { tenant: '', id: taskId, metadata: undefined },
+      { serviceParameters, signal: AbortSignal.timeout(2_000) },
+    )
+    .catch(() => undefined);
 }

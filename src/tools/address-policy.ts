@@ -18,7 +18,8 @@ export function createAddressPolicy(allowPrivate: readonly string[]): AddressPol
     refusal(address) {
       if (!ipaddr.isValid(address)) return `"${address}" is not an IP address`;
       const parsed = ipaddr.process(address);
-      if (allowed.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits))) return undefined;
+      if (allowed.some(([network, bits]) => network.kind() === parsed.kind() && parsed.match(network, bits)))
+        return undefined;
       const range = parsed.range();
       if (range === 'unicast') return undefined;
       return `${parsed.toString()} is a ${range} address; list it (or its range) in the tool's allow_private to reach it`;

@@ -42,7 +42,10 @@ export function createArgumentsValidator(): ArgumentsValidator {
       return (args) => {
         const value = parseArguments(toolName, args);
         if (typeof value !== 'object' || value === null || Array.isArray(value)) {
-          throw new ToolExecutionError(`Invalid arguments for tool "${toolName}": arguments: must be an object`, 'invalid_arguments');
+          throw new ToolExecutionError(
+            `Invalid arguments for tool "${toolName}": arguments: must be an object`,
+            'invalid_arguments',
+          );
         }
         return value as Record<string, unknown>;
       };
@@ -57,14 +60,20 @@ function parseArguments(toolName: string, args: unknown): unknown {
     try {
       return structuredClone(args);
     } catch {
-      throw new ToolExecutionError(`Invalid arguments for tool "${toolName}": arguments must be JSON data`, 'invalid_arguments');
+      throw new ToolExecutionError(
+        `Invalid arguments for tool "${toolName}": arguments must be JSON data`,
+        'invalid_arguments',
+      );
     }
   }
   if (args.trim() === '') return {};
   try {
     return JSON.parse(args) as unknown;
   } catch (error) {
-    throw new ToolExecutionError(`Invalid arguments for tool "${toolName}": not valid JSON (${(error as Error).message})`, 'invalid_arguments');
+    throw new ToolExecutionError(
+      `Invalid arguments for tool "${toolName}": not valid JSON (${(error as Error).message})`,
+      'invalid_arguments',
+    );
   }
 }
 

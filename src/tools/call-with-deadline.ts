@@ -5,7 +5,11 @@ import { ToolExecutionError } from './types.js';
  * Runs a tool within its timeout and the caller's AbortSignal. The race makes the deadline hold even
  * for a tool that ignores its signal; every failure leaves as a ToolExecutionError.
  */
-export async function callWithDeadline(tool: RegisteredTool, args: Record<string, unknown>, outer?: AbortSignal): Promise<string> {
+export async function callWithDeadline(
+  tool: RegisteredTool,
+  args: Record<string, unknown>,
+  outer?: AbortSignal,
+): Promise<string> {
   const name = tool.definition.name;
   if (outer?.aborted) throw new ToolExecutionError(`Tool "${name}" was aborted before it started`, 'aborted');
   const controller = new AbortController();

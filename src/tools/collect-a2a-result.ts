@@ -17,10 +17,25 @@ const STATE_NAMES: Partial<Record<TaskState, A2aTaskResult['state']>> = {
 };
 
 /** States after which a remote task sends nothing more for us (input or auth required wait for a human). */
-const FINAL: readonly A2aTaskResult['state'][] = ['completed', 'failed', 'canceled', 'rejected', 'input-required', 'auth-required'];
+const FINAL: readonly A2aTaskResult['state'][] = [
+  'completed',
+  'failed',
+  'canceled',
+  'rejected',
+  'input-required',
+  'auth-required',
+];
 
 export function textOfParts(parts: Part[]): string {
-  return parts.map((part) => (part.content?.$case === 'text' ? part.content.value : part.content?.$case === 'data' ? JSON.stringify(part.content.value) : '')).join('');
+  return parts
+    .map((part) =>
+      part.content?.$case === 'text'
+        ? part.content.value
+        : part.content?.$case === 'data'
+          ? JSON.stringify(part.content.value)
+          : '',
+    )
+    .join('');
 }
 
 /**
@@ -43,7 +58,10 @@ export function createA2aResultCollector() {
   };
   const addArtifact = (artifact: Artifact, append: boolean) => {
     const existing = artifacts.get(artifact.artifactId);
-    artifacts.set(artifact.artifactId, existing && append ? { ...existing, parts: [...existing.parts, ...artifact.parts] } : structuredClone(artifact));
+    artifacts.set(
+      artifact.artifactId,
+      existing && append ? { ...existing, parts: [...existing.parts, ...artifact.parts] } : structuredClone(artifact),
+    );
   };
 
   return {

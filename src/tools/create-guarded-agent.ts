@@ -6,7 +6,10 @@ import type { AddressPolicy } from './address-policy.js';
 /** A connection refused because of the address it would reach; the tool turns it into its error. */
 export class RefusedAddressError extends Error {
   override readonly name = 'RefusedAddressError';
-  constructor(readonly host: string, reason: string) {
+  constructor(
+    readonly host: string,
+    reason: string,
+  ) {
     super(`host "${host}" refused: ${reason}`);
   }
 }
@@ -19,7 +22,11 @@ type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | Lo
  * second, different answer to the same name cannot slip through). Redirects use the same Agent.
  */
 export function createGuardedAgent(policy: AddressPolicy): Agent {
-  const lookup = (hostname: string, options: { family?: number; hints?: number; all?: boolean }, callback: LookupCallback) => {
+  const lookup = (
+    hostname: string,
+    options: { family?: number; hints?: number; all?: boolean },
+    callback: LookupCallback,
+  ) => {
     dnsLookup(hostname, { family: options.family ?? 0, hints: options.hints, all: true }, (error, addresses) => {
       if (error) return callback(error, []);
       const reasons: string[] = [];
@@ -28,7 +35,8 @@ export function createGuardedAgent(policy: AddressPolicy): Agent {
         if (reason) reasons.push(reason);
         return !reason;
       });
-      if (passed.length === 0) return callback(new RefusedAddressError(hostname, reasons[0] ?? 'it resolves to no address'), []);
+      if (passed.length === 0)
+        return callback(new RefusedAddressError(hostname, reasons[0] ?? 'it resolves to no address'), []);
       if (options.all) return callback(null, passed);
       return callback(null, passed[0].address, passed[0].family);
     });

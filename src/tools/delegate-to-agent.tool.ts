@@ -23,7 +23,10 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
       cards.set(remote.name, { card, fetchedAt: now() });
       return card;
     } catch (error) {
-      throw new ToolExecutionError(`Could not read the agent card of remote agent "${remote.name}" (${remote.url}): ${describe(error)}`, 'failed');
+      throw new ToolExecutionError(
+        `Could not read the agent card of remote agent "${remote.name}" (${remote.url}): ${describe(error)}`,
+        'failed',
+      );
     }
   }
 
@@ -36,8 +39,16 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
       parameters: {
         type: 'object',
         properties: {
-          agent: { type: 'string', enum: config.remotes.map((remote) => remote.name), description: 'Which agent to delegate to' },
-          task: { type: 'string', minLength: 1, description: 'The task, written so that the other agent can do it without further context' },
+          agent: {
+            type: 'string',
+            enum: config.remotes.map((remote) => remote.name),
+            description: 'Which agent to delegate to',
+          },
+          task: {
+            type: 'string',
+            minLength: 1,
+            description: 'The task, written so that the other agent can do it without further context',
+          },
         },
         required: ['agent', 'task'],
         additionalProperties: false,
@@ -55,12 +66,24 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
       } catch (error) {
         // The endpoint may have moved: the next delegation reads the card again.
         cards.delete(remote.name);
-        if (deadline.aborted) throw new ToolExecutionError(`Remote agent "${remote.name}" did not finish the task within ${config.timeout_ms} ms; it was asked to cancel it`, 'timeout');
-        if (signal.aborted) throw new ToolExecutionError(`Delegation to remote agent "${remote.name}" was aborted`, 'aborted');
-        throw new ToolExecutionError(`Remote agent "${remote.name}" did not accept the task: ${describe(error)}`, 'failed');
+        if (deadline.aborted)
+          throw new ToolExecutionError(
+            `Remote agent "${remote.name}" did not finish the task within ${config.timeout_ms} ms; it was asked to cancel it`,
+            'timeout',
+          );
+        if (signal.aborted)
+          throw new ToolExecutionError(`Delegation to remote agent "${remote.name}" was aborted`, 'aborted');
+        throw new ToolExecutionError(
+          `Remote agent "${remote.name}" did not accept the task: ${describe(error)}`,
+          'failed',
+        );
       }
-      if (result.state === 'completed') return result.text || `Remote agent "${remote.name}" completed the task without an answer text.`;
-      throw new ToolExecutionError(`Remote agent "${remote.name}" ended the task as ${result.state}: ${result.text || 'no reason given'}`, 'failed');
+      if (result.state === 'completed')
+        return result.text || `Remote agent "${remote.name}" completed the task without an answer text.`;
+      throw new ToolExecutionError(
+        `Remote agent "${remote.name}" ended the task as ${result.state}: ${result.text || 'no reason given'}`,
+        'failed',
+      );
     },
   };
 }
@@ -69,8 +92,11 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
 function describe(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   const info = (error as { data?: unknown }).data;
-  const type = Array.isArray(info) ? (info[0] as { metadata?: { type?: string } } | undefined)?.metadata?.type : undefined;
-  if (type === 'authentication_error' || type === 'permission_error') return `its gateway refused our token (${message}); the token in a2a.remotes may be revoked, expired or lack the a2a scope`;
+  const type = Array.isArray(info)
+    ? (info[0] as { metadata?: { type?: string } } | undefined)?.metadata?.type
+    : undefined;
+  if (type === 'authentication_error' || type === 'permission_error')
+    return `its gateway refused our token (${message}); the token in a2a.remotes may be revoked, expired or lack the a2a scope`;
   const cause = error instanceof Error ? (error.cause as { code?: string } | undefined)?.code : undefined;
   return cause ? `${message} (${cause})` : message;
 }

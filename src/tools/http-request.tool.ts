@@ -23,7 +23,9 @@ export function createHttpRequestTool(settings?: BuiltinToolConfig): RegisteredT
     definition: {
       name: 'http_request',
       description: `Sends an HTTP GET or POST request and returns the status and the body text (cut at 32 KiB). ${
-        allowedHosts.length > 0 ? `Allowed hosts: ${allowedHosts.join(', ')}.` : 'No host is allowed in this deployment.'
+        allowedHosts.length > 0
+          ? `Allowed hosts: ${allowedHosts.join(', ')}.`
+          : 'No host is allowed in this deployment.'
       }`,
       parameters: {
         type: 'object',
@@ -48,10 +50,14 @@ export function createHttpRequestTool(settings?: BuiltinToolConfig): RegisteredT
       let body = method === 'POST' ? encodeBody(args.body, headers) : undefined;
 
       for (let hop = 0; ; hop++) {
-        const response = await fetch(url, { method, headers, body, signal, redirect: 'manual', dispatcher }).catch((error: unknown) => {
-          const refused = refusedAddressOf(error);
-          throw refused ? new ToolExecutionError(`http_request refused: ${refused.message}`, 'invalid_arguments') : error;
-        });
+        const response = await fetch(url, { method, headers, body, signal, redirect: 'manual', dispatcher }).catch(
+          (error: unknown) => {
+            const refused = refusedAddressOf(error);
+            throw refused
+              ? new ToolExecutionError(`http_request refused: ${refused.message}`, 'invalid_arguments')
+              : error;
+          },
+        );
         const location = response.headers.get('location');
         if (REDIRECT_STATUSES.has(response.status) && location && hop < MAX_REDIRECTS) {
           await response.body?.cancel();
@@ -85,7 +91,8 @@ function parseUrl(raw: string): URL {
   } catch {
     throw new ToolExecutionError(`url: "${raw}" is not an absolute URL`, 'invalid_arguments');
   }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ToolExecutionError(`url: only http and https URLs are allowed, not ${url.protocol}`, 'invalid_arguments');
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    throw new ToolExecutionError(`url: only http and https URLs are allowed, not ${url.protocol}`, 'invalid_arguments');
   return url;
 }
 
@@ -96,7 +103,15 @@ function encodeBody(body: unknown, headers: Headers): string | undefined {
   return JSON.stringify(body);
 }
 
-function refused(url: URL, allowedHosts: string[], code: 'invalid_arguments' | 'failed', prefix = ''): ToolExecutionError {
-  const reason = allowedHosts.length === 0 ? 'http_request has no allowed_hosts configured, so every host is refused' : `allowed hosts: ${allowedHosts.join(', ')}`;
+function refused(
+  url: URL,
+  allowedHosts: string[],
+  code: 'invalid_arguments' | 'failed',
+  prefix = '',
+): ToolExecutionError {
+  const reason =
+    allowedHosts.length === 0
+      ? 'http_request has no allowed_hosts configured, so every host is refused'
+      : `allowed hosts: ${allowedHosts.join(', ')}`;
   return new ToolExecutionError(`http_request refused: ${prefix}host "${url.host}" is not allowed (${reason})`, code);
 }

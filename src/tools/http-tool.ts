@@ -25,7 +25,10 @@ export function createHttpTool(config: HttpToolConfig): RegisteredTool {
       try {
         target = new URL(url);
       } catch {
-        throw new ToolExecutionError(`Tool "${config.name}" has a URL template that does not give an absolute URL`, 'failed');
+        throw new ToolExecutionError(
+          `Tool "${config.name}" has a URL template that does not give an absolute URL`,
+          'failed',
+        );
       }
       const headers = new Headers({ accept: 'application/json, text/plain;q=0.9, */*;q=0.8' });
       for (const [key, value] of Object.entries(config.headers)) headers.set(key, value);
@@ -37,13 +40,18 @@ export function createHttpTool(config: HttpToolConfig): RegisteredTool {
         if (!headers.has('content-type')) headers.set('content-type', 'application/json');
       }
 
-      const response = await fetch(target, { method: config.method, headers, body, signal, dispatcher }).catch((error: unknown) => {
-        const refused = refusedAddressOf(error);
-        throw refused ? new ToolExecutionError(`Tool "${config.name}" refused: ${refused.message}`, 'failed') : error;
-      });
+      const response = await fetch(target, { method: config.method, headers, body, signal, dispatcher }).catch(
+        (error: unknown) => {
+          const refused = refusedAddressOf(error);
+          throw refused ? new ToolExecutionError(`Tool "${config.name}" refused: ${refused.message}`, 'failed') : error;
+        },
+      );
       const { text, truncated } = await readLimitedText(response);
       if (!response.ok) {
-        throw new ToolExecutionError(`Tool "${config.name}" got HTTP ${response.status}: ${text.slice(0, ERROR_BODY_CHARS)}`, 'failed');
+        throw new ToolExecutionError(
+          `Tool "${config.name}" got HTTP ${response.status}: ${text.slice(0, ERROR_BODY_CHARS)}`,
+          'failed',
+        );
       }
       return truncated ? `${text}\n[response cut at ${MAX_RESPONSE_BYTES} bytes]` : text;
     },

@@ -4,5 +4,11 @@ export type { ToolsLogger } from './registered-tool.js';
 export { toolsRoutes, type ToolsRoutesOptions } from './tools.routes.js';
 export { mapToFunctionTool } from './map-function-tool.js';
 export { functionTool, listToolsQuery, toolNameParams, type FunctionTool } from './tools.schema.js';
-export { fetchAgentCard, resolveCardUrl, sendA2aTask, type RawAgentCard, type SendA2aTaskOptions } from './a2a-client.js';
+export {
+  fetchAgentCard,
+  resolveCardUrl,
+  sendA2aTask,
+  type RawAgentCard,
+  type SendA2aTaskOptions,
+} from './a2a-client.js';
 export type { A2aTaskResult } from './collect-a2a-result.js';

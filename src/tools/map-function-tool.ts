@@ -9,7 +9,12 @@ export function mapToFunctionTool(definition: ToolDefinition): FunctionTool {
     function: {
       name: definition.name,
       description: definition.description,
-      parameters: { ...parameters, type: 'object', properties: parameters.properties ?? {}, required: parameters.required ?? [] },
+      parameters: {
+        ...parameters,
+        type: 'object',
+        properties: parameters.properties ?? {},
+        required: parameters.required ?? [],
+      },
     },
   };
 }

@@ -10,7 +10,8 @@ export function mapMcpResult(toolName: string, result: CallToolResult | { toolRe
   const parts = (result.content ?? []).map(describeContent);
   let text = parts.join('\n');
   if (text === '' && result.structuredContent !== undefined) text = JSON.stringify(result.structuredContent);
-  if (result.isError) throw new ToolExecutionError(`Tool "${toolName}" reported an error: ${text || 'no details'}`, 'failed');
+  if (result.isError)
+    throw new ToolExecutionError(`Tool "${toolName}" reported an error: ${text || 'no details'}`, 'failed');
   return text;
 }
 

@@ -22,7 +22,11 @@ const SDK_TIMEOUT_MARGIN_MS = 1_000;
 const MIN_CONNECT_TIMEOUT_MS = 30_000;
 
 /** Connects to one MCP server and lists its tools. Throws when the server cannot be reached; the caller decides. */
-export async function connectMcpServer(config: McpToolConfig, logger: ToolsLogger, clientVersion: string): Promise<McpConnection> {
+export async function connectMcpServer(
+  config: McpToolConfig,
+  logger: ToolsLogger,
+  clientVersion: string,
+): Promise<McpConnection> {
   const transport = createTransport(config, logger);
   const client = new Client({ name: 'agent-gateway', version: clientVersion });
   try {
@@ -31,7 +35,8 @@ export async function connectMcpServer(config: McpToolConfig, logger: ToolsLogge
     const listed = await listAllTools(client, timeout);
     let closing = false;
     client.onclose = () => {
-      if (!closing) logger.warn({ mcp: config.prefix }, 'MCP server disconnected; its tools fail until the gateway restarts');
+      if (!closing)
+        logger.warn({ mcp: config.prefix }, 'MCP server disconnected; its tools fail until the gateway restarts');
     };
     const close = async () => {
       closing = true;
@@ -46,8 +51,14 @@ export async function connectMcpServer(config: McpToolConfig, logger: ToolsLogge
 
 function createTransport(config: McpToolConfig, logger: ToolsLogger): Transport {
   const server = config.mcp;
-  if ('url' in server) return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
-  const transport = new StdioClientTransport({ command: server.command, args: server.args, env: server.env, stderr: 'pipe' });
+  if ('url' in server)
+    return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
+  const transport = new StdioClientTransport({
+    command: server.command,
+    args: server.args,
+    env: server.env,
+    stderr: 'pipe',
+  });
   // The server's stderr is its log: keep it, attributed, in ours.
   transport.stderr?.on('data', (chunk: Buffer) => {
     const text = chunk.toString('utf8').trimEnd();
@@ -73,14 +84,24 @@ function mapTools(config: McpToolConfig, client: Client, listed: Tool[], logger:
     // Models accept only [A-Za-z0-9_-] in function names; the server still gets its own name.
     const name = `${config.prefix}__${tool.name.replace(/[^A-Za-z0-9_-]/g, '_')}`;
     if (!TOOL_NAME.test(name) || tools.some((known) => known.definition.name === name)) {
-      logger.warn({ mcp: config.prefix, tool: tool.name }, 'MCP tool skipped: its name is too long or clashes with another after mapping');
+      logger.warn(
+        { mcp: config.prefix, tool: tool.name },
+        'MCP tool skipped: its name is too long or clashes with another after mapping',
+      );
       continue;
     }
     tools.push({
-      definition: { name, description: tool.description ?? tool.title ?? '', parameters: { ...tool.inputSchema, type: 'object' } },
+      definition: {
+        name,
+        description: tool.description ?? tool.title ?? '',
+        parameters: { ...tool.inputSchema, type: 'object' },
+      },
       timeoutMs: config.timeout_ms,
       async run(args, signal) {
-        const result = await client.callTool({ name: tool.name, arguments: args }, undefined, { signal, timeout: config.timeout_ms + SDK_TIMEOUT_MARGIN_MS });
+        const result = await client.callTool({ name: tool.name, arguments: args }, undefined, {
+          signal,
+          timeout: config.timeout_ms + SDK_TIMEOUT_MARGIN_MS,
+        });
         return mapMcpResult(name, result);
       },
     });

@@ -2,7 +2,10 @@
 export const MAX_RESPONSE_BYTES = 32_768;
 
 /** Reads at most `maxBytes` of a response body as text and cancels the rest, so a huge body is never downloaded. */
-export async function readLimitedText(response: Response, maxBytes = MAX_RESPONSE_BYTES): Promise<{ text: string; truncated: boolean }> {
+export async function readLimitedText(
+  response: Response,
+  maxBytes = MAX_RESPONSE_BYTES,
+): Promise<{ text: string; truncated: boolean }> {
   if (!response.body) return { text: '', truncated: false };
   const reader = response.body.getReader();
   const decoder = new TextDecoder();

@@ -12,10 +12,14 @@ export interface ToolDiscoveryOptions {
  * What a caller may see. `tokenAgent` is the agent an access token is bound to (undefined for operators):
  * a token sees only that agent's tools and may not ask for another agent's.
  */
-export function listVisibleTools(options: ToolDiscoveryOptions, query: { agentName?: string; tokenAgent?: string }): ToolDefinition[] {
+export function listVisibleTools(
+  options: ToolDiscoveryOptions,
+  query: { agentName?: string; tokenAgent?: string },
+): ToolDefinition[] {
   const { agentName, tokenAgent } = query;
   if (tokenAgent !== undefined) {
-    if (agentName !== undefined && agentName !== tokenAgent) throw new PermissionError(`This access token is bound to agent "${tokenAgent}"`, 'wrong_agent');
+    if (agentName !== undefined && agentName !== tokenAgent)
+      throw new PermissionError(`This access token is bound to agent "${tokenAgent}"`, 'wrong_agent');
     return toolsOfAgent(options, tokenAgent);
   }
   return agentName === undefined ? options.registry.list() : toolsOfAgent(options, agentName);
@@ -24,7 +28,8 @@ export function listVisibleTools(options: ToolDiscoveryOptions, query: { agentNa
 /** One tool; for a token, a tool outside its agent's list is reported as unknown, so names do not leak. */
 export function getVisibleTool(options: ToolDiscoveryOptions, name: string, tokenAgent?: string): ToolDefinition {
   const tool = options.registry.get(name);
-  const visible = tool && (tokenAgent === undefined || toolsOfAgent(options, tokenAgent).some((own) => own.name === name));
+  const visible =
+    tool && (tokenAgent === undefined || toolsOfAgent(options, tokenAgent).some((own) => own.name === name));
   if (!visible) throw new NotFoundError(`No tool named "${name}"`, 'tool_not_found');
   return tool;
 }

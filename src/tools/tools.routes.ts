@@ -12,16 +12,39 @@ export type ToolsRoutesOptions = ToolDiscoveryOptions;
 export const toolsRoutes: FastifyPluginAsync<ToolsRoutesOptions> = async (app, options) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['tools'];
-  const tokenAgent = (request: FastifyRequest) => (request.principal?.kind === 'access_token' ? request.principal.agentName : undefined);
+  const tokenAgent = (request: FastifyRequest) =>
+    request.principal?.kind === 'access_token' ? request.principal.agentName : undefined;
 
-  routes.get('/api/v1/tools', {
-    schema: { tags, summary: 'List tools in function-calling format', querystring: listToolsQuery, response: { 200: z.array(functionTool) } },
-    // Naming the agent lets the auth hook refuse a token bound to another agent before it is spent.
-    config: { auth: { scope: 'tools', agent: (request) => (request.query as { agent_name?: string }).agent_name } },
-  }, (request) => slicePage(listVisibleTools(options, { agentName: request.query.agent_name, tokenAgent: tokenAgent(request) }), request.query).map(mapToFunctionTool));
+  routes.get(
+    '/api/v1/tools',
+    {
+      schema: {
+        tags,
+        summary: 'List tools in function-calling format',
+        querystring: listToolsQuery,
+        response: { 200: z.array(functionTool) },
+      },
+      // Naming the agent lets the auth hook refuse a token bound to another agent before it is spent.
+      config: { auth: { scope: 'tools', agent: (request) => (request.query as { agent_name?: string }).agent_name } },
+    },
+    (request) =>
+      slicePage(
+        listVisibleTools(options, { agentName: request.query.agent_name, tokenAgent: tokenAgent(request) }),
+        request.query,
+      ).map(mapToFunctionTool),
+  );
 
-  routes.get('/api/v1/tools/:name', {
-    schema: { tags, summary: 'Show one tool in function-calling format', params: toolNameParams, response: { 200: functionTool } },
-    config: { auth: { scope: 'tools' } },
-  }, (request) => mapToFunctionTool(getVisibleTool(options, request.params.name, tokenAgent(request))));
+  routes.get(
+    '/api/v1/tools/:name',
+    {
+      schema: {
+        tags,
+        summary: 'Show one tool in function-calling format',
+        params: toolNameParams,
+        response: { 200: functionTool },
+      },
+      config: { auth: { scope: 'tools' } },
+    },
+    (request) => mapToFunctionTool(getVisibleTool(options, request.params.name, tokenAgent(request))),
+  );
 };

@@ -20,10 +20,16 @@ export const functionTool = z
   .describe('A tool in OpenAI function-calling format');
 
 export const listToolsQuery = z.strictObject({
-  agent_name: z.string().min(1).optional().describe("Only this agent's tools; an access token always sees only its own agent's"),
+  agent_name: z
+    .string()
+    .min(1)
+    .optional()
+    .describe("Only this agent's tools; an access token always sees only its own agent's"),
   ...pageQuery,
 });
 
-export const toolNameParams = z.object({ name: z.string().min(1).describe('The tool name, e.g. get_current_time or <prefix>__<tool>') });
+export const toolNameParams = z.object({
+  name: z.string().min(1).describe('The tool name, e.g. get_current_time or <prefix>__<tool>'),
+});
 
 export type FunctionTool = z.infer<typeof functionTool>;

@@ -31,9 +31,15 @@ export interface AdminHarness {
   stop(): Promise<void>;
 }
 
-export async function startAdminHarness(options: { yaml?: string; env?: NodeJS.ProcessEnv; databaseUrl?: string; dataDir?: string } = {}): Promise<AdminHarness> {
+export async function startAdminHarness(
+  options: { yaml?: string; env?: NodeJS.ProcessEnv; databaseUrl?: string; dataDir?: string } = {},
+): Promise<AdminHarness> {
   const upstream = await startFakeUpstream();
-  const app = await startTestApp(options.yaml ?? adminYaml(), { env: { UPSTREAM_URL: upstream.url, ...options.env }, databaseUrl: options.databaseUrl, dataDir: options.dataDir });
+  const app = await startTestApp(options.yaml ?? adminYaml(), {
+    env: { UPSTREAM_URL: upstream.url, ...options.env },
+    databaseUrl: options.databaseUrl,
+    dataDir: options.dataDir,
+  });
   return {
     app,
     upstream,
@@ -46,8 +52,16 @@ export async function startAdminHarness(options: { yaml?: string; env?: NodeJS.P
   };
 }
 
-export async function callAdmin<T = any>(baseUrl: string, method: string, path: string, key = TEST_API_KEY): Promise<{ status: number; body: T }> {
-  const response = await fetch(`${baseUrl}/api/v1/admin${path}`, { method, headers: { authorization: `Bearer ${key}` } });
+export async function callAdmin<T = any>(
+  baseUrl: string,
+  method: string,
+  path: string,
+  key = TEST_API_KEY,
+): Promise<{ status: number; body: T }> {
+  const response = await fetch(`${baseUrl}/api/v1/admin${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}` },
+  });
   return { status: response.status, body: (await response.json()) as T };
 }
 
@@ -84,6 +98,10 @@ export function readSse(response: Response) {
       }
     }
   })();
-  const text = () => events.filter((item) => /TEXT_MESSAGE_CONTENT|text_delta/.test(item.event)).map((item) => item.data.delta).join('');
+  const text = () =>
+    events
+      .filter((item) => /TEXT_MESSAGE_CONTENT|text_delta/.test(item.event))
+      .map((item) => item.data.delta)
+      .join('');
   return { events, done, text };
 }

@@ -11,14 +11,28 @@ describe('admin agents, sessions and status', () => {
   it('lists agents, idle or running from their unfinished runs, with their run counts', async () => {
     await harness.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'hi' }] });
     harness.upstream.enqueue({ kind: 'hang' });
-    const pending = harness.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'wait' }] }).catch((error: unknown) => error);
+    const pending = harness.client.chat.completions
+      .create({ model: 'helper', messages: [{ role: 'user', content: 'wait' }] })
+      .catch((error: unknown) => error);
     await vi.waitFor(() => expect(harness.app.runs.active()).toHaveLength(1));
 
     const { status, body } = await harness.admin('GET', '/agents');
     expect(status).toBe(200);
     expect(body).toEqual([
-      { name: 'helper', model: 'upstream/test-model', status: 'running', total_runs: 2, registered_at: expect.any(String) },
-      { name: 'timekeeper', model: 'upstream/test-model', status: 'idle', total_runs: 0, registered_at: expect.any(String) },
+      {
+        name: 'helper',
+        model: 'upstream/test-model',
+        status: 'running',
+        total_runs: 2,
+        registered_at: expect.any(String),
+      },
+      {
+        name: 'timekeeper',
+        model: 'upstream/test-model',
+        status: 'idle',
+        total_runs: 0,
+        registered_at: expect.any(String),
+      },
     ]);
     expect(Date.parse(body[0].registered_at)).not.toBeNaN();
 
@@ -43,17 +57,31 @@ describe('admin agents, sessions and status', () => {
       description: '',
       capabilities: [],
     });
-    expect((await harness.admin('GET', '/agents/helper')).body).toMatchObject({ description: 'Answers questions.', capabilities: ['chat'], config: { temperature: 0.2, max_iterations: 4 } });
-    expect(await harness.admin('GET', '/agents/nobody')).toMatchObject({ status: 404, body: { error: { code: 'agent_not_found' } } });
+    expect((await harness.admin('GET', '/agents/helper')).body).toMatchObject({
+      description: 'Answers questions.',
+      capabilities: ['chat'],
+      config: { temperature: 0.2, max_iterations: 4 },
+    });
+    expect(await harness.admin('GET', '/agents/nobody')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'agent_not_found' } },
+    });
   });
 
   let activeSessions = -1;
   it('lists sessions active within the configured window, most recent first', async () => {
     for (const id of ['ses-old', 'ses-a', 'ses-b']) {
-      await harness.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'hi' }] }, { headers: { 'x-session-id': id } });
+      await harness.client.chat.completions.create(
+        { model: 'helper', messages: [{ role: 'user', content: 'hi' }] },
+        { headers: { 'x-session-id': id } },
+      );
     }
     const longAgo = new Date(Date.now() - 11 * 60_000).toISOString();
-    await harness.app.database.db.updateTable('sessions').set({ last_active: longAgo }).where('session_id', '=', 'ses-old').execute();
+    await harness.app.database.db
+      .updateTable('sessions')
+      .set({ last_active: longAgo })
+      .where('session_id', '=', 'ses-old')
+      .execute();
 
     const { status, body } = await harness.admin('GET', '/sessions');
     expect(status).toBe(200);
@@ -61,8 +89,22 @@ describe('admin agents, sessions and status', () => {
     const named = body.filter((session: { session_id: string }) => !session.session_id.startsWith('ses_'));
     const owner = expect.stringMatching(/^operator:api_key:key_[0-9a-f]{16}$/);
     expect(named).toEqual([
-      { session_id: 'ses-b', agent_name: 'helper', owner, message_count: 2, created_at: expect.any(String), last_active: expect.any(String) },
-      { session_id: 'ses-a', agent_name: 'helper', owner, message_count: 2, created_at: expect.any(String), last_active: expect.any(String) },
+      {
+        session_id: 'ses-b',
+        agent_name: 'helper',
+        owner,
+        message_count: 2,
+        created_at: expect.any(String),
+        last_active: expect.any(String),
+      },
+      {
+        session_id: 'ses-a',
+        agent_name: 'helper',
+        owner,
+        message_count: 2,
+        created_at: expect.any(String),
+        last_active: expect.any(String),
+      },
     ]);
     activeSessions = body.length;
   });
@@ -70,7 +112,14 @@ describe('admin agents, sessions and status', () => {
   it('reports healthy with counts and uptime', async () => {
     const { status, body } = await harness.admin('GET', '/status');
     expect(status).toBe(200);
-    expect(body).toEqual({ status: 'healthy', reasons: [], agents: 2, active_runs: 0, active_sessions: activeSessions, uptime_seconds: expect.any(Number) });
+    expect(body).toEqual({
+      status: 'healthy',
+      reasons: [],
+      agents: 2,
+      active_runs: 0,
+      active_sessions: activeSessions,
+      uptime_seconds: expect.any(Number),
+    });
     expect(Number.isInteger(body.uptime_seconds)).toBe(true);
   });
 });
@@ -86,7 +135,12 @@ describe('admin status with an unreachable Redis', () => {
   it('reports degraded, naming the bus, and still answers the other admin routes', async () => {
     const { status, body } = await harness.admin('GET', '/status');
     expect(status).toBe(200);
-    expect(body).toMatchObject({ status: 'degraded', reasons: ['run event bus (redis) unreachable'], agents: 2, active_runs: 0 });
+    expect(body).toMatchObject({
+      status: 'degraded',
+      reasons: ['run event bus (redis) unreachable'],
+      agents: 2,
+      active_runs: 0,
+    });
     expect((await harness.admin('GET', '/agents')).status).toBe(200);
   });
 });

@@ -33,7 +33,9 @@ describe.skipIf(skip !== undefined)(`a replica killed with runs in flight${skip 
     const file = join(db.dataDir, 'agent-gateway.yaml');
     writeFileSync(file, config(upstream.url));
     const env = { DATABASE_URL: db.databaseUrl, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'warn' };
-    [a, b] = await Promise.all(['a', 'b'].map((name) => spawnServer(['--config', file, '--data-dir', join(db.dataDir, name)], env)));
+    [a, b] = await Promise.all(
+      ['a', 'b'].map((name) => spawnServer(['--config', file, '--data-dir', join(db.dataDir, name)], env)),
+    );
   });
   afterAll(async () => {
     await Promise.all([a?.kill(), b?.kill()]);
@@ -56,13 +58,23 @@ describe.skipIf(skip !== undefined)(`a replica killed with runs in flight${skip 
         return response.headers.get('x-run-id')!;
       }),
     );
-    const attached = await Promise.all(started.map(async (runId) => readSse(await fetch(`${b.url}/agui/ws?run_id=${runId}`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } }))));
-    await vi.waitFor(() => expect(attached.every((client) => client.text().length > 0)).toBe(true), { timeout: 10_000 });
+    const attached = await Promise.all(
+      started.map(async (runId) =>
+        readSse(
+          await fetch(`${b.url}/agui/ws?run_id=${runId}`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } }),
+        ),
+      ),
+    );
+    await vi.waitFor(() => expect(attached.every((client) => client.text().length > 0)).toBe(true), {
+      timeout: 10_000,
+    });
 
     await a.kill('SIGKILL');
     // Each attached client gets the terminal event and its stream ends; none hangs on keep-alives.
     await Promise.all(attached.map((client) => client.done));
-    for (const client of attached) expect(client.events.at(-1)).toMatchObject({ event: 'RUN_ERROR', data: { code: 'interrupted' } });
-    for (const runId of started) expect((await callAdmin(b.url, 'GET', `/runs/${runId}`)).body).toMatchObject({ status: 'interrupted' });
+    for (const client of attached)
+      expect(client.events.at(-1)).toMatchObject({ event: 'RUN_ERROR', data: { code: 'interrupted' } });
+    for (const runId of started)
+      expect((await callAdmin(b.url, 'GET', `/runs/${runId}`)).body).toMatchObject({ status: 'interrupted' });
   }, 60_000);
 });

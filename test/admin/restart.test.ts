@@ -30,7 +30,10 @@ describe('a server that dies mid-run', () => {
 
   it('comes back with its unfinished runs marked interrupted and its finished runs intact', async () => {
     const configFile = join(data.dataDir, 'agent-gateway.yaml');
-    writeFileSync(configFile, adminYaml().replace('${TEST_API_KEY}', TEST_API_KEY).replace('${UPSTREAM_URL}', upstream.url));
+    writeFileSync(
+      configFile,
+      adminYaml().replace('${TEST_API_KEY}', TEST_API_KEY).replace('${UPSTREAM_URL}', upstream.url),
+    );
     const server = await spawnServer(['--config', configFile, '--data-dir', data.dataDir], {});
     const chat = (content: string) =>
       fetch(`${server.url}/v1/chat/completions`, {
@@ -42,7 +45,9 @@ describe('a server that dies mid-run', () => {
     upstream.enqueue({ kind: 'hang' });
     const hanging = chat('second').catch(() => undefined);
     await vi.waitFor(() => expect(upstream.chatRequests()).toHaveLength(2));
-    const [unfinished] = (await callAdmin(server.url, 'GET', '/runs?status=running')).body.map((run: { run_id: string }) => run.run_id);
+    const [unfinished] = (await callAdmin(server.url, 'GET', '/runs?status=running')).body.map(
+      (run: { run_id: string }) => run.run_id,
+    );
     await server.kill('SIGKILL');
     await hanging;
 
@@ -54,11 +59,17 @@ describe('a server that dies mid-run', () => {
     ]);
     const { body: detail } = await callAdmin(restarted.url, 'GET', `/runs/${unfinished}`);
     expect(detail).toMatchObject({ status: 'interrupted', error: { code: 'interrupted' } });
-    expect((await callAdmin(restarted.url, 'GET', `/runs/${finished}`)).body).toMatchObject({ output: 'echo: first', step_details: [expect.objectContaining({ kind: 'model', status: 'completed' })] });
+    expect((await callAdmin(restarted.url, 'GET', `/runs/${finished}`)).body).toMatchObject({
+      output: 'echo: first',
+      step_details: [expect.objectContaining({ kind: 'model', status: 'completed' })],
+    });
 
     const replay = await collect(await restarted.runs.attach(finished));
     expect([replay[0].type, replay[1].type, replay.at(-1)?.type]).toEqual(['run-start', 'step-start', 'run-end']);
     expect(replay.flatMap((event) => (event.type === 'text-delta' ? [event.delta] : [])).join('')).toBe('echo: first');
-    expect((await collect(await restarted.runs.attach(unfinished))).at(-1)).toMatchObject({ type: 'run-error', code: 'interrupted' });
+    expect((await collect(await restarted.runs.attach(unfinished))).at(-1)).toMatchObject({
+      type: 'run-error',
+      code: 'interrupted',
+    });
   });
 });

@@ -7,7 +7,9 @@ const messages = [{ role: 'user' as const, content: 'tell me' }];
 
 async function startSlowStream(harness: AdminHarness, chunks: number) {
   harness.upstream.enqueue({ kind: 'text', text: ANSWER, chunks, chunkDelayMs: 40 });
-  const { data, response } = await harness.client.chat.completions.create({ model: 'helper', messages, stream: true }).withResponse();
+  const { data, response } = await harness.client.chat.completions
+    .create({ model: 'helper', messages, stream: true })
+    .withResponse();
   const reader = readCompletion(data);
   await vi.waitFor(() => expect(reader.pieces.length).toBeGreaterThan(0));
   return { runId: response.headers.get('x-run-id')!, reader };
@@ -27,8 +29,13 @@ describe('pause and resume through the admin API', () => {
     expect((await harness.admin('GET', `/runs/${runId}`)).body.status).toBe('paused');
 
     // The upstream call finishes while paused (its step is written), but its text is held.
-    await vi.waitFor(async () => expect((await harness.admin('GET', `/runs/${runId}`)).body.step_details).toHaveLength(1), { timeout: 5000 });
-    const published = (await harness.app.bus.history(runId)).flatMap((event) => (event.type === 'text-delta' ? [event.delta] : [])).join('');
+    await vi.waitFor(
+      async () => expect((await harness.admin('GET', `/runs/${runId}`)).body.step_details).toHaveLength(1),
+      { timeout: 5000 },
+    );
+    const published = (await harness.app.bus.history(runId))
+      .flatMap((event) => (event.type === 'text-delta' ? [event.delta] : []))
+      .join('');
     await sleep(100); // lets anything wrongly published reach the client before it is compared
     expect(reader.text()).toBe(published);
     expect(ANSWER.startsWith(reader.text()) && reader.text().length < ANSWER.length).toBe(true);
@@ -37,11 +44,19 @@ describe('pause and resume through the admin API', () => {
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ type: 'conflict_error', code: 'invalid_run_state', status: 'paused' });
 
-    expect(await harness.admin('POST', `/runs/${runId}/resume`)).toEqual({ status: 200, body: { run_id: runId, status: 'running' } });
+    expect(await harness.admin('POST', `/runs/${runId}/resume`)).toEqual({
+      status: 200,
+      body: { run_id: runId, status: 'running' },
+    });
     await reader.done;
     expect(reader.failure()).toBeUndefined();
     expect(reader.text()).toBe(ANSWER);
-    await vi.waitFor(async () => expect((await harness.admin('GET', `/runs/${runId}`)).body).toMatchObject({ status: 'completed', output: ANSWER }));
+    await vi.waitFor(async () =>
+      expect((await harness.admin('GET', `/runs/${runId}`)).body).toMatchObject({
+        status: 'completed',
+        output: ANSWER,
+      }),
+    );
   });
 
   it('answers 404 for an unknown run and 409 with the status for a finished one', async () => {
@@ -55,7 +70,11 @@ describe('pause and resume through the admin API', () => {
     for (const command of ['pause', 'resume', 'cancel']) {
       const refused = await harness.admin('POST', `/runs/${runId}/${command}`);
       expect(refused.status).toBe(409);
-      expect(refused.body.error).toMatchObject({ code: 'invalid_run_state', status: 'completed', message: expect.stringContaining('completed') });
+      expect(refused.body.error).toMatchObject({
+        code: 'invalid_run_state',
+        status: 'completed',
+        message: expect.stringContaining('completed'),
+      });
     }
   });
 });
@@ -73,7 +92,10 @@ describe('cancel through the admin API', () => {
     const resumeRunning = await harness.admin('POST', `/runs/${runId}/resume`);
     expect(resumeRunning.body.error).toMatchObject({ code: 'invalid_run_state', status: 'running' });
 
-    expect(await harness.admin('POST', `/runs/${runId}/cancel`)).toEqual({ status: 200, body: { run_id: runId, status: 'cancelled' } });
+    expect(await harness.admin('POST', `/runs/${runId}/cancel`)).toEqual({
+      status: 200,
+      body: { run_id: runId, status: 'cancelled' },
+    });
     await reader.done;
     expect(reader.failure()).toMatchObject({ code: 'cancelled', type: 'conflict_error' });
     expect(reader.text().length).toBeLessThan(ANSWER.length);

@@ -8,26 +8,64 @@ describe('GET /api/v1/admin/runs', () => {
 
   beforeAll(async () => {
     harness = await startAdminHarness();
-    const ask = async (model: string) => (await harness.client.chat.completions.create({ model, messages: [{ role: 'user', content: `hi ${model}` }] }).withResponse()).response.headers.get('x-run-id')!;
+    const ask = async (model: string) =>
+      (
+        await harness.client.chat.completions
+          .create({ model, messages: [{ role: 'user', content: `hi ${model}` }] })
+          .withResponse()
+      ).response.headers.get('x-run-id')!;
     for (let i = 0; i < 3; i += 1) ids.helper.push(await ask('helper'));
     ids.timekeeper.push(await ask('timekeeper'));
     harness.upstream.enqueue({ kind: 'error', status: 400 });
-    ids.failed = (await harness.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'fail' }] }).withResponse().catch((error: { headers: Headers }) => ({ response: error })))
-      .response.headers.get('x-run-id')!;
+    ids.failed = (
+      await harness.client.chat.completions
+        .create({ model: 'helper', messages: [{ role: 'user', content: 'fail' }] })
+        .withResponse()
+        .catch((error: { headers: Headers }) => ({ response: error }))
+    ).response.headers.get('x-run-id')!;
   });
   afterAll(() => harness.stop());
 
   it('lists runs newest first with the spec fields plus source, session and model', async () => {
     const { status, body } = await harness.admin('GET', '/runs');
     expect(status).toBe(200);
-    expect(body.map((run: { run_id: string }) => run.run_id)).toEqual([ids.failed, ...ids.timekeeper, ...ids.helper.slice().reverse()]);
-    expect(Object.keys(body[1]).sort()).toEqual(['agent_name', 'cost_usd', 'finished_at', 'model', 'run_id', 'session_id', 'source', 'started_at', 'status', 'steps', 'total_tokens'].sort());
-    expect(body[1]).toMatchObject({ agent_name: 'timekeeper', status: 'completed', source: 'chat', session_id: expect.stringMatching(/^ses_/), model: 'upstream/test-model', total_tokens: 15, steps: 1 });
+    expect(body.map((run: { run_id: string }) => run.run_id)).toEqual([
+      ids.failed,
+      ...ids.timekeeper,
+      ...ids.helper.slice().reverse(),
+    ]);
+    expect(Object.keys(body[1]).sort()).toEqual(
+      [
+        'agent_name',
+        'cost_usd',
+        'finished_at',
+        'model',
+        'run_id',
+        'session_id',
+        'source',
+        'started_at',
+        'status',
+        'steps',
+        'total_tokens',
+      ].sort(),
+    );
+    expect(body[1]).toMatchObject({
+      agent_name: 'timekeeper',
+      status: 'completed',
+      source: 'chat',
+      session_id: expect.stringMatching(/^ses_/),
+      model: 'upstream/test-model',
+      total_tokens: 15,
+      steps: 1,
+    });
   });
 
   it('filters by agent and status, and pages with limit and offset', async () => {
     const helperRuns = (await harness.admin('GET', '/runs?agent_name=helper')).body;
-    expect(helperRuns.map((run: { run_id: string }) => run.run_id)).toEqual([ids.failed, ...ids.helper.slice().reverse()]);
+    expect(helperRuns.map((run: { run_id: string }) => run.run_id)).toEqual([
+      ids.failed,
+      ...ids.helper.slice().reverse(),
+    ]);
     const failed = (await harness.admin('GET', '/runs?status=failed')).body;
     expect(failed).toEqual([expect.objectContaining({ run_id: ids.failed, status: 'failed' })]);
     expect((await harness.admin('GET', '/runs?agent_name=timekeeper&status=failed')).body).toEqual([]);
@@ -50,21 +88,46 @@ describe('GET /api/v1/admin/runs', () => {
     for (const [query, field] of cases) {
       const { status, body } = await harness.admin('GET', `/runs?${query}`);
       expect(status, query).toBe(400);
-      expect(body.error, query).toMatchObject({ type: 'invalid_request_error', param: field, message: expect.stringContaining(`querystring.${field}`) });
+      expect(body.error, query).toMatchObject({
+        type: 'invalid_request_error',
+        param: field,
+        message: expect.stringContaining(`querystring.${field}`),
+      });
     }
   });
 
   it('shows one run with its steps, prompt logs, output and error; 404 for an unknown id', async () => {
     const { status, body } = await harness.admin('GET', `/runs/${ids.timekeeper[0]}`);
     expect(status).toBe(200);
-    expect(body).toMatchObject({ run_id: ids.timekeeper[0], status: 'completed', output: 'echo: hi timekeeper', error: null, input_tokens: 10, output_tokens: 5, steps: 1, token_id: null });
+    expect(body).toMatchObject({
+      run_id: ids.timekeeper[0],
+      status: 'completed',
+      output: 'echo: hi timekeeper',
+      error: null,
+      input_tokens: 10,
+      output_tokens: 5,
+      steps: 1,
+      token_id: null,
+    });
     expect(body.step_details).toEqual([
-      expect.objectContaining({ step_index: 0, kind: 'model', name: 'upstream/test-model', status: 'completed', prompt_log: expect.objectContaining({ response: 'echo: hi timekeeper', tools: ['get_current_time'] }) }),
+      expect.objectContaining({
+        step_index: 0,
+        kind: 'model',
+        name: 'upstream/test-model',
+        status: 'completed',
+        prompt_log: expect.objectContaining({ response: 'echo: hi timekeeper', tools: ['get_current_time'] }),
+      }),
     ]);
-    expect(body.step_details[0].prompt_log.messages).toEqual([{ role: 'system', content: 'You tell the time.' }, { role: 'user', content: 'hi timekeeper' }]);
+    expect(body.step_details[0].prompt_log.messages).toEqual([
+      { role: 'system', content: 'You tell the time.' },
+      { role: 'user', content: 'hi timekeeper' },
+    ]);
 
     const failed = (await harness.admin('GET', `/runs/${ids.failed}`)).body;
-    expect(failed).toMatchObject({ status: 'failed', error: { code: expect.any(String), message: expect.any(String) } });
+    expect(failed).toMatchObject({
+      status: 'failed',
+      error: { code: expect.any(String), message: expect.any(String) },
+    });
 
     const unknown = await harness.admin('GET', '/runs/run_unknown');
     expect(unknown).toMatchObject({ status: 404, body: { error: { code: 'run_not_found' } } });

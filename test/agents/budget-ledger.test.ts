@@ -15,7 +15,13 @@ for (const dialect of await dialects()) {
     let store: RunStore;
     let ledger: BudgetLedger;
     let key = '';
-    const account = (overrides: Partial<BudgetAccount> = {}): BudgetAccount => ({ key, limitUsd: 1, label: 'daily budget of agent "a"', loadSpent: async () => 0, ...overrides });
+    const account = (overrides: Partial<BudgetAccount> = {}): BudgetAccount => ({
+      key,
+      limitUsd: 1,
+      label: 'daily budget of agent "a"',
+      loadSpent: async () => 0,
+      ...overrides,
+    });
 
     beforeAll(async () => {
       testDb = await dialect.create();
@@ -33,7 +39,9 @@ for (const dialect of await dialects()) {
 
     it('admits concurrent runs while their estimates fit, and refuses the rest, reading the stored spend once', async () => {
       const load = vi.fn(async () => 0.2);
-      const outcomes = await Promise.allSettled(Array.from({ length: 10 }, () => ledger.admit(runId(), [account({ loadSpent: load })], 0.25)));
+      const outcomes = await Promise.allSettled(
+        Array.from({ length: 10 }, () => ledger.admit(runId(), [account({ loadSpent: load })], 0.25)),
+      );
       expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
       const refused = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
       expect(refused.reason).toBeInstanceOf(BudgetExceededError);
@@ -109,7 +117,30 @@ for (const dialect of await dialects()) {
       await ledger.admit(orphan, [account()], 0.9);
       await expect(ledger.admit(runId(), [account()], 0.5)).rejects.toBeInstanceOf(BudgetExceededError);
       // The dead replica's run was marked interrupted by the sweep; its hold was never released.
-      await database.db.insertInto('runs').values({ run_id: orphan, agent_name: 'a', model: 'm', status: 'interrupted', started_at: '2030-01-01T00:00:00.000Z', finished_at: null, source: 'chat', input_tokens: 0, output_tokens: 0, total_tokens: 0, cost_usd: 0, steps: 0, error_code: null, error_message: null, output: null, token_id: null, session_id: null, control_request: null, heartbeat_at: null }).execute();
+      await database.db
+        .insertInto('runs')
+        .values({
+          run_id: orphan,
+          agent_name: 'a',
+          model: 'm',
+          status: 'interrupted',
+          started_at: '2030-01-01T00:00:00.000Z',
+          finished_at: null,
+          source: 'chat',
+          input_tokens: 0,
+          output_tokens: 0,
+          total_tokens: 0,
+          cost_usd: 0,
+          steps: 0,
+          error_code: null,
+          error_message: null,
+          output: null,
+          token_id: null,
+          session_id: null,
+          control_request: null,
+          heartbeat_at: null,
+        })
+        .execute();
       expect(await ledger.releaseEnded()).toBe(1);
       await expect(ledger.admit(runId(), [account()], 0.5)).resolves.toBeDefined();
     });

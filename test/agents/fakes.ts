@@ -1,4 +1,11 @@
-import type { ModelCallRequest, ModelClient, ModelStreamPart, ToolCall, ToolDefinition, Usage } from '../../src/llm/index.js';
+import type {
+  ModelCallRequest,
+  ModelClient,
+  ModelStreamPart,
+  ToolCall,
+  ToolDefinition,
+  Usage,
+} from '../../src/llm/index.js';
 import { ToolExecutionError, type ToolRegistry } from '../../src/tools/index.js';
 
 /** One scripted model answer: text (streamed in `deltas` when given), tool calls, or a failure. */
@@ -27,8 +34,13 @@ export function createFakeModelClient(): FakeModelClient {
   const requests: ModelCallRequest[] = [];
   async function* stream(request: ModelCallRequest): AsyncGenerator<ModelStreamPart> {
     requests.push({ ...request, messages: [...request.messages] });
-    const answer = queue.shift() ?? { text: `echo: ${[...request.messages].reverse().find((m) => m.role === 'user')?.content ?? ''}` };
-    if (answer.hang) await new Promise((_, reject) => request.signal?.addEventListener('abort', () => reject(request.signal?.reason), { once: true }));
+    const answer = queue.shift() ?? {
+      text: `echo: ${[...request.messages].reverse().find((m) => m.role === 'user')?.content ?? ''}`,
+    };
+    if (answer.hang)
+      await new Promise((_, reject) =>
+        request.signal?.addEventListener('abort', () => reject(request.signal?.reason), { once: true }),
+      );
     if (answer.error && !answer.failAfterDeltas) throw answer.error;
     const text = answer.text ?? '';
     for (const [index, delta] of (answer.deltas ?? (text ? [text] : [])).entries()) {
@@ -38,14 +50,24 @@ export function createFakeModelClient(): FakeModelClient {
     if (answer.error) throw answer.error;
     for (const toolCall of answer.toolCalls ?? []) yield { type: 'tool-call', toolCall };
     const usage: Usage = { inputTokens: 10, outputTokens: 5, cachedInputTokens: 0, estimated: false, ...answer.usage };
-    yield { type: 'end', finishReason: answer.toolCalls?.length ? 'tool_calls' : 'stop', usage, text, toolCalls: answer.toolCalls ?? [] };
+    yield {
+      type: 'end',
+      finishReason: answer.toolCalls?.length ? 'tool_calls' : 'stop',
+      usage,
+      text,
+      toolCalls: answer.toolCalls ?? [],
+    };
   }
   return {
     requests,
     script: (...answers) => queue.push(...answers),
     stream,
     generate: () => Promise.reject(new Error('not used by the runtime')),
-    describe: (model) => ({ provider: model.split('/')[0], modelId: model.split('/')[1], providerType: 'openai-compatible' }),
+    describe: (model) => ({
+      provider: model.split('/')[0],
+      modelId: model.split('/')[1],
+      providerType: 'openai-compatible',
+    }),
   };
 }
 
@@ -80,4 +102,8 @@ export function createFakeToolRegistry(tools: Record<string, FakeTool>): FakeToo
   };
 }
 
-export const toolCall = (name: string, args: object = {}, id = `call_${name}_${Math.random().toString(36).slice(2, 8)}`): ToolCall => ({ id, name, arguments: JSON.stringify(args) });
+export const toolCall = (
+  name: string,
+  args: object = {},
+  id = `call_${name}_${Math.random().toString(36).slice(2, 8)}`,
+): ToolCall => ({ id, name, arguments: JSON.stringify(args) });

@@ -10,16 +10,28 @@ const stored: ChatMessage[] = [
 describe('mergeSessionHistory', () => {
   it('takes a request that resends the whole history as is, storing only its new turns', () => {
     const incoming: ChatMessage[] = [...stored, { role: 'user', content: 'more' }];
-    expect(mergeSessionHistory(stored, incoming)).toEqual({ conversation: incoming, pending: [{ role: 'user', content: 'more' }] });
+    expect(mergeSessionHistory(stored, incoming)).toEqual({
+      conversation: incoming,
+      pending: [{ role: 'user', content: 'more' }],
+    });
   });
 
   it('appends the non-system messages of a request that sends only the new turn', () => {
-    const incoming: ChatMessage[] = [{ role: 'system', content: 'Other.' }, { role: 'user', content: 'hi' }];
-    expect(mergeSessionHistory(stored, incoming)).toEqual({ conversation: [...stored, { role: 'user', content: 'hi' }], pending: [{ role: 'user', content: 'hi' }] });
+    const incoming: ChatMessage[] = [
+      { role: 'system', content: 'Other.' },
+      { role: 'user', content: 'hi' },
+    ];
+    expect(mergeSessionHistory(stored, incoming)).toEqual({
+      conversation: [...stored, { role: 'user', content: 'hi' }],
+      pending: [{ role: 'user', content: 'hi' }],
+    });
   });
 
   it('starts an empty session with everything the request sent', () => {
-    const incoming: ChatMessage[] = [{ role: 'system', content: 's' }, { role: 'user', content: 'u' }];
+    const incoming: ChatMessage[] = [
+      { role: 'system', content: 's' },
+      { role: 'user', content: 'u' },
+    ];
     expect(mergeSessionHistory([], incoming)).toEqual({ conversation: incoming, pending: incoming });
   });
 });

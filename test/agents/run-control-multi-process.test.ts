@@ -7,12 +7,17 @@ describe('run control across processes', () => {
   let harness: RunHarness;
   afterEach(() => harness.close());
 
-  const start = () => harness.runs.start({ agentName: 'helper', messages: [{ role: 'user', content: 'x' }], source: 'chat' });
+  const start = () =>
+    harness.runs.start({ agentName: 'helper', messages: [{ role: 'user', content: 'x' }], source: 'chat' });
 
   function heldModel(harnessToScript: RunHarness): () => void {
     let open!: () => void;
     const wait = new Promise<void>((resolve) => (open = resolve));
-    harnessToScript.models.script({ deltas: ['a', 'b'], text: 'ab', beforeDelta: (index) => (index === 1 ? wait : undefined) });
+    harnessToScript.models.script({
+      deltas: ['a', 'b'],
+      text: 'ab',
+      beforeDelta: (index) => (index === 1 ? wait : undefined),
+    });
     return open;
   }
 
@@ -30,7 +35,10 @@ describe('run control across processes', () => {
     expect(await replica.control(run.runId, 'pause')).toEqual({ run_id: run.runId, status: 'paused' });
     expect(run.control.status).toBe('paused');
     await vi.waitFor(async () => expect((await replica.find(run.runId))?.run.status).toBe('paused'));
-    await expect(replica.control(run.runId, 'pause')).rejects.toMatchObject({ status: 409, details: { status: 'paused' } });
+    await expect(replica.control(run.runId, 'pause')).rejects.toMatchObject({
+      status: 409,
+      details: { status: 'paused' },
+    });
     expect(await replica.control(run.runId, 'resume')).toEqual({ run_id: run.runId, status: 'running' });
     expect(run.control.status).toBe('running');
 
@@ -38,12 +46,19 @@ describe('run control across processes', () => {
     expect(await run.result).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
     await attached;
     expect(events.at(-1)).toMatchObject({ type: 'run-error', code: 'cancelled' });
-    await expect(replica.control(run.runId, 'resume')).rejects.toMatchObject({ status: 409, details: { status: 'cancelled' } });
+    await expect(replica.control(run.runId, 'resume')).rejects.toMatchObject({
+      status: 409,
+      details: { status: 'cancelled' },
+    });
     await expect(replica.control('run_unknown', 'cancel')).rejects.toMatchObject({ status: 404 });
   });
 
   it('applies commands whose message was lost: pause at the next checkpoint, resume from the heartbeat', async () => {
-    harness = await createRunHarness([agentConfig({ name: 'helper' })], {}, { multiProcess: true, lease: { intervalMs: 20, staleMs: 60_000 } });
+    harness = await createRunHarness(
+      [agentConfig({ name: 'helper' })],
+      {},
+      { multiProcess: true, lease: { intervalMs: 20, staleMs: 60_000 } },
+    );
     const deaf: RunEventBus = { ...harness.bus, sendControl: async () => undefined };
     const replica = harness.peer({ bus: deaf });
     const open = heldModel(harness);
@@ -69,15 +84,38 @@ describe('run control across processes', () => {
     await vi.waitFor(() => expect(harness.models.requests).toHaveLength(1));
     await replica.control(run.runId, 'cancel');
     // A pending cancel wins over later commands.
-    await expect(replica.control(run.runId, 'pause')).rejects.toMatchObject({ status: 409, details: { status: 'cancelled' } });
+    await expect(replica.control(run.runId, 'pause')).rejects.toMatchObject({
+      status: 409,
+      details: { status: 'cancelled' },
+    });
     open();
     expect(await run.result).toMatchObject({ status: 'cancelled' });
   });
 
   it('marks as interrupted only the runs whose executor stopped beating', async () => {
-    harness = await createRunHarness([agentConfig({ name: 'helper' })], {}, { multiProcess: true, lease: { intervalMs: 60_000, staleMs: 60_000 } });
+    harness = await createRunHarness(
+      [agentConfig({ name: 'helper' })],
+      {},
+      { multiProcess: true, lease: { intervalMs: 60_000, staleMs: 60_000 } },
+    );
     const old = new Date(Date.now() - 120_000).toISOString();
-    const record = { agent_name: 'helper', status: 'running' as const, source: 'chat' as const, session_id: null, model: 'up/test-model', finished_at: null, total_tokens: 0, input_tokens: 0, output_tokens: 0, cost_usd: 0, steps: 0, output: null, error_code: null, error_message: null, token_id: null };
+    const record = {
+      agent_name: 'helper',
+      status: 'running' as const,
+      source: 'chat' as const,
+      session_id: null,
+      model: 'up/test-model',
+      finished_at: null,
+      total_tokens: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      cost_usd: 0,
+      steps: 0,
+      output: null,
+      error_code: null,
+      error_message: null,
+      token_id: null,
+    };
     await harness.runStore.insertRun({ ...record, run_id: 'run_orphan', started_at: old });
     await harness.runStore.insertRun({ ...record, run_id: 'run_alive', started_at: new Date().toISOString() });
     expect(await harness.peer().recoverInterrupted()).toBe(1);

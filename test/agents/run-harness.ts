@@ -14,7 +14,13 @@ import { createRunEventBus, type RunEventBus } from '../../src/bus/index.js';
 import type { AgentConfig } from '../../src/config/index.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { tempDataDir } from '../support/databases.js';
-import { createFakeModelClient, createFakeToolRegistry, type FakeModelClient, type FakeTool, type FakeToolRegistry } from './fakes.js';
+import {
+  createFakeModelClient,
+  createFakeToolRegistry,
+  type FakeModelClient,
+  type FakeTool,
+  type FakeToolRegistry,
+} from './fakes.js';
 
 export interface RunHarness {
   runs: RunService;
@@ -40,11 +46,25 @@ export interface RunHarnessOptions {
 }
 
 export function agentConfig(overrides: Partial<AgentConfig> & { name: string }): AgentConfig {
-  return { model: 'up/test-model', system_prompt: '', description: '', capabilities: [], tools: [], temperature: 0.7, max_iterations: 10, a2a: true, ...overrides };
+  return {
+    model: 'up/test-model',
+    system_prompt: '',
+    description: '',
+    capabilities: [],
+    tools: [],
+    temperature: 0.7,
+    max_iterations: 10,
+    a2a: true,
+    ...overrides,
+  };
 }
 
 /** A run service over fakes and a real SQLite database in a temp dir. */
-export async function createRunHarness(agents: AgentConfig[], tools: Record<string, FakeTool> = {}, options: RunHarnessOptions = {}): Promise<RunHarness> {
+export async function createRunHarness(
+  agents: AgentConfig[],
+  tools: Record<string, FakeTool> = {},
+  options: RunHarnessOptions = {},
+): Promise<RunHarness> {
   const temp = tempDataDir();
   const database = await createDatabase({ dataDir: temp.dataDir });
   const registry = await createAgentRegistry({ agents, store: createAgentStore(database.db) });
@@ -53,7 +73,17 @@ export async function createRunHarness(agents: AgentConfig[], tools: Record<stri
   const runStore = createRunStore(database.db, database.writes);
   const bus = options.bus ?? createRunEventBus();
   const build = (serviceBus: RunEventBus, multiProcess: boolean) =>
-    buildRunService({ ...options.service, database, agents: registry, models, tools: registryOfTools, bus: serviceBus, multiProcess, lease: options.lease, wrapStore: options.wrapStore });
+    buildRunService({
+      ...options.service,
+      database,
+      agents: registry,
+      models,
+      tools: registryOfTools,
+      bus: serviceBus,
+      multiProcess,
+      lease: options.lease,
+      wrapStore: options.wrapStore,
+    });
   const runs = build(bus, options.multiProcess ?? false);
   const peers: RunService[] = [];
   return {
@@ -77,7 +107,10 @@ export async function createRunHarness(agents: AgentConfig[], tools: Record<stri
   };
 }
 
-interface RunServiceDeps extends Pick<RunHarnessOptions, 'lease' | 'wrapStore'>, Partial<Omit<RunServiceOptions, 'agents' | 'models' | 'tools' | 'bus' | 'runStore' | 'sessions'>> {
+interface RunServiceDeps
+  extends
+    Pick<RunHarnessOptions, 'lease' | 'wrapStore'>,
+    Partial<Omit<RunServiceOptions, 'agents' | 'models' | 'tools' | 'bus' | 'runStore' | 'sessions'>> {
   database: DatabaseHandle;
   agents: AgentRegistry;
   models: FakeModelClient;

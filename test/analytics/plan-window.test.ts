@@ -17,12 +17,19 @@ describe('planWindow', () => {
   });
 
   it('needs no edge when the window starts and ends at midnight', () => {
-    expect(planWindow('2026-03-01T00:00:00.000Z', '2026-03-03T00:00:00.000Z')).toEqual({ days: { fromDay: '2026-03-01', toDay: '2026-03-03' }, edges: [] });
+    expect(planWindow('2026-03-01T00:00:00.000Z', '2026-03-03T00:00:00.000Z')).toEqual({
+      days: { fromDay: '2026-03-01', toDay: '2026-03-03' },
+      edges: [],
+    });
   });
 
   it('reads a window without a whole day from the records only', () => {
-    expect(planWindow('2026-03-01T12:00:00.000Z', '2026-03-01T13:00:00.000Z')).toEqual({ edges: [{ since: '2026-03-01T12:00:00.000Z', until: '2026-03-01T13:00:00.000Z' }] });
-    expect(planWindow('2026-03-01T23:00:00.000Z', '2026-03-02T01:00:00.000Z')).toEqual({ edges: [{ since: '2026-03-01T23:00:00.000Z', until: '2026-03-02T01:00:00.000Z' }] });
+    expect(planWindow('2026-03-01T12:00:00.000Z', '2026-03-01T13:00:00.000Z')).toEqual({
+      edges: [{ since: '2026-03-01T12:00:00.000Z', until: '2026-03-01T13:00:00.000Z' }],
+    });
+    expect(planWindow('2026-03-01T23:00:00.000Z', '2026-03-02T01:00:00.000Z')).toEqual({
+      edges: [{ since: '2026-03-01T23:00:00.000Z', until: '2026-03-02T01:00:00.000Z' }],
+    });
   });
 
   it('keeps one-sided windows open on the other side', () => {

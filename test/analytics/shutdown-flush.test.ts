@@ -22,8 +22,17 @@ describe('shutdown', () => {
     const gateway = await startGateway({ dataDir: temp.dataDir });
     let started!: () => void;
     const upstreamStarted = new Promise<void>((resolve) => (started = resolve));
-    gateway.upstream.enqueue({ kind: 'handler', fn: () => (started(), { kind: 'text', text: 'late answer', delayMs: 200, usage: { prompt_tokens: 4, completion_tokens: 2 } }) });
-    const answer = post(`${gateway.app.url}/v1/chat/completions`, { model: 'helper', messages: [{ role: 'user', content: 'hi' }] });
+    gateway.upstream.enqueue({
+      kind: 'handler',
+      fn: () => (
+        started(),
+        { kind: 'text', text: 'late answer', delayMs: 200, usage: { prompt_tokens: 4, completion_tokens: 2 } }
+      ),
+    });
+    const answer = post(`${gateway.app.url}/v1/chat/completions`, {
+      model: 'helper',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     await upstreamStarted;
     await gateway.app.stop({ keepData: true });
     await gateway.upstream.close();
@@ -32,7 +41,10 @@ describe('shutdown', () => {
     const database = await createDatabase({ dataDir: temp.dataDir });
     try {
       const runs = await database.db.selectFrom('runs').select(['run_id', 'status']).execute();
-      const usage = await database.db.selectFrom('usage_records').select(['run_id', 'input_tokens', 'output_tokens']).execute();
+      const usage = await database.db
+        .selectFrom('usage_records')
+        .select(['run_id', 'input_tokens', 'output_tokens'])
+        .execute();
       expect(runs).toEqual([{ run_id: expect.any(String), status: 'completed' }]);
       expect(usage).toEqual([{ run_id: runs[0].run_id, input_tokens: 4, output_tokens: 2 }]);
     } finally {

@@ -42,23 +42,48 @@ describe('usage and costs of real calls, end to end', () => {
     upstream.enqueue({ kind: 'text', text: 'plain answer', usage: USAGE });
     await client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'one' }] });
     upstream.enqueue({ kind: 'text', text: 'streamed answer in pieces', usage: USAGE, chunks: 4 });
-    const stream = await client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'two' }], stream: true });
+    const stream = await client.chat.completions.create({
+      model: 'helper',
+      messages: [{ role: 'user', content: 'two' }],
+      stream: true,
+    });
     for await (const _chunk of stream) void _chunk;
     upstream.enqueue({ kind: 'text', text: 'cheap', usage: { prompt_tokens: 10, completion_tokens: 5 } });
     await client.chat.completions.create({ model: 'other', messages: [{ role: 'user', content: 'three' }] });
     // No usage on the wire: the tokens are counted locally and the record is marked estimated.
     upstream.enqueue({ kind: 'text', text: 'no usage reported here', usage: null, chunks: 2 });
-    const estimated = await client.chat.completions.create({ model: 'other', messages: [{ role: 'user', content: 'four' }], stream: true });
+    const estimated = await client.chat.completions.create({
+      model: 'other',
+      messages: [{ role: 'user', content: 'four' }],
+      stream: true,
+    });
     for await (const _chunk of estimated) void _chunk;
-    for (const content of ['five', 'six']) await client.chat.completions.create({ model: 'unpriced', messages: [{ role: 'user', content }] });
+    for (const content of ['five', 'six'])
+      await client.chat.completions.create({ model: 'unpriced', messages: [{ role: 'user', content }] });
   });
   afterAll(() => gateway.stop());
 
   it('prices streamed and non-streamed calls alike, from the configured prices', async () => {
-    const rows = await gateway.app.database.db.selectFrom('usage_records').selectAll().where('agent_name', '=', 'helper').orderBy('created_at').execute();
+    const rows = await gateway.app.database.db
+      .selectFrom('usage_records')
+      .selectAll()
+      .where('agent_name', '=', 'helper')
+      .orderBy('created_at')
+      .execute();
     expect(rows).toHaveLength(2);
     for (const row of rows) {
-      expect(row).toMatchObject({ model: 'upstream/test-model', provider: 'upstream', source: 'chat', input_tokens: 1000, output_tokens: 200, cached_tokens: 400, total_tokens: 1200, status: 'ok', priced: 1, estimated: 0 });
+      expect(row).toMatchObject({
+        model: 'upstream/test-model',
+        provider: 'upstream',
+        source: 'chat',
+        input_tokens: 1000,
+        output_tokens: 200,
+        cached_tokens: 400,
+        total_tokens: 1200,
+        status: 'ok',
+        priced: 1,
+        estimated: 0,
+      });
       expect(Number(row.cost_usd)).toBe(COST);
       expect(row.ttft_ms).not.toBeNull();
       expect(row.step_id).toMatch(/^step_/);
@@ -66,11 +91,23 @@ describe('usage and costs of real calls, end to end', () => {
   });
 
   it('marks usage the upstream did not report as estimated, and unknown models as unpriced with one warning per model', async () => {
-    const rows = await gateway.app.database.db.selectFrom('usage_records').selectAll().where('agent_name', 'in', ['other', 'unpriced']).orderBy('created_at').execute();
-    expect(rows.map((row) => [row.agent_name, row.estimated, row.priced])).toEqual([['other', 0, 1], ['other', 1, 1], ['unpriced', 0, 0], ['unpriced', 0, 0]]);
+    const rows = await gateway.app.database.db
+      .selectFrom('usage_records')
+      .selectAll()
+      .where('agent_name', 'in', ['other', 'unpriced'])
+      .orderBy('created_at')
+      .execute();
+    expect(rows.map((row) => [row.agent_name, row.estimated, row.priced])).toEqual([
+      ['other', 0, 1],
+      ['other', 1, 1],
+      ['unpriced', 0, 0],
+      ['unpriced', 0, 0],
+    ]);
     expect(rows[1].output_tokens).toBeGreaterThan(0);
     expect(rows.filter((row) => row.agent_name === 'unpriced').map((row) => Number(row.cost_usd))).toEqual([0, 0]);
-    const warnings = gateway.app.logs.lines.filter((line) => line.includes('zz-no-such-model-anywhere') && line.includes('no price'));
+    const warnings = gateway.app.logs.lines.filter(
+      (line) => line.includes('zz-no-such-model-anywhere') && line.includes('no price'),
+    );
     expect(warnings).toHaveLength(1);
   });
 
@@ -87,19 +124,43 @@ describe('usage and costs of real calls, end to end', () => {
     expect(usage.total_tokens).toBe(runs.reduce((sum, run) => sum + run.total_tokens, 0));
     expect(usage.by_agent.helper).toBe(2400);
     const models = await get('/analytics/models');
-    expect(models[0]).toEqual({ model: 'upstream/test-model', total_cost_usd: 2 * COST, total_tokens: 2400, request_count: 2, cost_per_1k_tokens: expect.any(Number) });
-    expect(models.map((row: { model: string }) => row.model).sort()).toEqual(['upstream/cheap-model', 'upstream/test-model', 'upstream/zz-no-such-model-anywhere']);
+    expect(models[0]).toEqual({
+      model: 'upstream/test-model',
+      total_cost_usd: 2 * COST,
+      total_tokens: 2400,
+      request_count: 2,
+      cost_per_1k_tokens: expect.any(Number),
+    });
+    expect(models.map((row: { model: string }) => row.model).sort()).toEqual([
+      'upstream/cheap-model',
+      'upstream/test-model',
+      'upstream/zz-no-such-model-anywhere',
+    ]);
     const agents = await get('/analytics/agents');
-    expect(agents.find((row: { agent_name: string }) => row.agent_name === 'other')).toMatchObject({ request_count: 2, models_used: ['upstream/cheap-model'] });
-    expect(nanos(agents.find((row: { agent_name: string }) => row.agent_name === 'other').total_cost_usd)).toBeGreaterThan(nanos(OTHER_COST));
+    expect(agents.find((row: { agent_name: string }) => row.agent_name === 'other')).toMatchObject({
+      request_count: 2,
+      models_used: ['upstream/cheap-model'],
+    });
+    expect(
+      nanos(agents.find((row: { agent_name: string }) => row.agent_name === 'other').total_cost_usd),
+    ).toBeGreaterThan(nanos(OTHER_COST));
   });
 
   it('filters by agent and by time window', async () => {
     expect((await get('/analytics/costs?agent_name=helper')).record_count).toBe(2);
     expect((await get(`/analytics/costs?since=${encodeURIComponent(startedAt)}`)).record_count).toBe(6);
     const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
-    expect(await get(`/analytics/costs?since=${tomorrow}`)).toEqual({ total_cost_usd: 0, by_model: {}, by_agent: {}, record_count: 0 });
+    expect(await get(`/analytics/costs?since=${tomorrow}`)).toEqual({
+      total_cost_usd: 0,
+      by_model: {},
+      by_agent: {},
+      record_count: 0,
+    });
     expect((await get(`/analytics/usage?until=${encodeURIComponent(startedAt)}`)).record_count).toBe(0);
-    expect((await get(`/analytics/agents?agent_name=other&until=${tomorrow}`)).map((row: { agent_name: string }) => row.agent_name)).toEqual(['other']);
+    expect(
+      (await get(`/analytics/agents?agent_name=other&until=${tomorrow}`)).map(
+        (row: { agent_name: string }) => row.agent_name,
+      ),
+    ).toEqual(['other']);
   });
 });

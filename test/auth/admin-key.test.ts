@@ -30,7 +30,8 @@ function dataDir(): string {
   return temp.dataDir;
 }
 
-const status = async (app: TestApp, headers: Record<string, string> = {}) => (await fetch(`${app.url}/gateway/tokens`, { headers })).status;
+const status = async (app: TestApp, headers: Record<string, string> = {}) =>
+  (await fetch(`${app.url}/gateway/tokens`, { headers })).status;
 
 describe('the generated admin API key', () => {
   it('is created (mode 0600) when neither API keys nor a JWT secret are configured, and authenticates', async () => {
@@ -57,7 +58,10 @@ describe('the generated admin API key', () => {
   });
 
   it('is not created when an API key or a JWT secret is configured', async () => {
-    for (const auth of ['auth: { api_keys: [configured-key-1] }', 'auth: { jwt: { secret: a-configured-jwt-secret-0123 } }']) {
+    for (const auth of [
+      'auth: { api_keys: [configured-key-1] }',
+      'auth: { jwt: { secret: a-configured-jwt-secret-0123 } }',
+    ]) {
       const dir = dataDir();
       const app = await start(`${auth}\n${OPEN_YAML}`, dir);
       expect(app.generatedAdminKey).toBeUndefined();

@@ -2,7 +2,13 @@ import type { FastifyInstance } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { SignJWT } from 'jose';
 import { z } from 'zod';
-import { createAuthenticator, createTokenService, createTokenStore, tokensRoutes, type TokenService } from '../../src/auth/index.js';
+import {
+  createAuthenticator,
+  createTokenService,
+  createTokenStore,
+  tokensRoutes,
+  type TokenService,
+} from '../../src/auth/index.js';
 import type { AuthConfig } from '../../src/config/index.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { createServer, registerAuthHooks } from '../../src/http/index.js';
@@ -43,17 +49,31 @@ export interface AuthTestServerOptions {
  * `config.auth` and answer with the principal they saw.
  */
 export async function startAuthTestServer(options: AuthTestServerOptions): Promise<AuthTestServer> {
-  const database = await createDatabase({ databaseUrl: options.database.databaseUrl, dataDir: options.database.dataDir });
+  const database = await createDatabase({
+    databaseUrl: options.database.databaseUrl,
+    dataDir: options.database.dataDir,
+  });
   const clock = new TestClock();
   const authConfig: AuthConfig = {
     api_keys: options.apiKeys ?? [API_KEY],
     jwt: options.jwt === null ? undefined : (options.jwt ?? { secret: JWT_SECRET }),
     tokens: { default_expires_in_seconds: 86_400, max_expires_in_seconds: 30 * 86_400 },
   };
-  const tokens = createTokenService({ store: createTokenStore(database.db), config: authConfig.tokens, agentExists: (name) => AGENTS.includes(name), now: clock.now });
+  const tokens = createTokenService({
+    store: createTokenStore(database.db),
+    config: authConfig.tokens,
+    agentExists: (name) => AGENTS.includes(name),
+    now: clock.now,
+  });
   const authenticator = createAuthenticator({ config: authConfig, apiKeys: authConfig.api_keys, tokens });
   const logs = new LogCapture();
-  const server = await createServer({ logLevel: 'info', bodyLimitBytes: 1_048_576, corsOrigins: [], version: 'test', logStream: logs });
+  const server = await createServer({
+    logLevel: 'info',
+    bodyLimitBytes: 1_048_576,
+    corsOrigins: [],
+    version: 'test',
+    logStream: logs,
+  });
   registerAuthHooks(server, authenticator, tokens);
   await server.register(tokensRoutes, { tokens });
   await server.register(probeRoutes);
@@ -81,16 +101,43 @@ async function probeRoutes(app: FastifyInstance): Promise<void> {
 
   routes.get('/probe/public', { config: { auth: 'public' } }, principal);
   routes.get('/probe/operator', principal);
-  routes.post('/probe/agents/:name/chat', { config: { auth: { scope: 'chat', agent: agentOf } }, schema: { params: agentParams } }, principal);
-  routes.get('/probe/agents/:name/stream', { config: { auth: { scope: 'chat', agent: agentOf, queryToken: true } }, schema: { params: agentParams } }, principal);
-  routes.post('/probe/agents/:name/stream', { config: { auth: { scope: 'chat', agent: agentOf, queryToken: true } }, schema: { params: agentParams } }, principal);
-  routes.get('/probe/agents/:name/events', { config: { auth: { scope: 'chat', agent: agentOf } }, schema: { params: agentParams } }, principal);
+  routes.post(
+    '/probe/agents/:name/chat',
+    { config: { auth: { scope: 'chat', agent: agentOf } }, schema: { params: agentParams } },
+    principal,
+  );
+  routes.get(
+    '/probe/agents/:name/stream',
+    { config: { auth: { scope: 'chat', agent: agentOf, queryToken: true } }, schema: { params: agentParams } },
+    principal,
+  );
+  routes.post(
+    '/probe/agents/:name/stream',
+    { config: { auth: { scope: 'chat', agent: agentOf, queryToken: true } }, schema: { params: agentParams } },
+    principal,
+  );
+  routes.get(
+    '/probe/agents/:name/events',
+    { config: { auth: { scope: 'chat', agent: agentOf } }, schema: { params: agentParams } },
+    principal,
+  );
   routes.get('/probe/tools', { config: { auth: { scope: 'tools' } } }, principal);
 }
 
 /** An HS256 JWT; `exp` is seconds since the epoch, or null for none. */
-export async function signJwt(options: { secret?: string; exp?: number | null; claims?: Record<string, unknown>; issuer?: string; audience?: string; alg?: string } = {}): Promise<string> {
-  const jwt = new SignJWT({ sub: 'operator-1', ...options.claims }).setProtectedHeader({ alg: options.alg ?? 'HS256' }).setIssuedAt();
+export async function signJwt(
+  options: {
+    secret?: string;
+    exp?: number | null;
+    claims?: Record<string, unknown>;
+    issuer?: string;
+    audience?: string;
+    alg?: string;
+  } = {},
+): Promise<string> {
+  const jwt = new SignJWT({ sub: 'operator-1', ...options.claims })
+    .setProtectedHeader({ alg: options.alg ?? 'HS256' })
+    .setIssuedAt();
   const exp = options.exp === undefined ? Math.floor(Date.now() / 1000) + 3600 : options.exp;
   if (exp !== null) jwt.setExpirationTime(exp);
   if (options.issuer) jwt.setIssuer(options.issuer);

@@ -22,16 +22,26 @@ afterAll(async () => {
   await sqlite.drop();
 });
 
-async function call(path: string, init: { method?: string; headers?: Record<string, string>; body?: unknown } = {}): Promise<Answer> {
+async function call(
+  path: string,
+  init: { method?: string; headers?: Record<string, string>; body?: unknown } = {},
+): Promise<Answer> {
   const headers = { ...init.headers, ...(init.body === undefined ? {} : { 'content-type': 'application/json' }) };
-  const response = await fetch(`${gw.url}${path}`, { method: init.method ?? 'GET', headers, body: init.body === undefined ? undefined : JSON.stringify(init.body) });
+  const response = await fetch(`${gw.url}${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
   return { status: response.status, body: (await response.json()) as Answer['body'] };
 }
 
 const bearer = (credential: string) => ({ authorization: `Bearer ${credential}` });
-const chat = (agent: string, headers: Record<string, string>) => call(`/probe/agents/${agent}/chat`, { method: 'POST', headers, body: {} });
+const chat = (agent: string, headers: Record<string, string>) =>
+  call(`/probe/agents/${agent}/chat`, { method: 'POST', headers, body: {} });
 
-async function issue(input: { agent_name?: string; scopes?: string[]; single_use?: boolean; expires_in_seconds?: number } = {}) {
+async function issue(
+  input: { agent_name?: string; scopes?: string[]; single_use?: boolean; expires_in_seconds?: number } = {},
+) {
   const created = await gw.tokens.create({ agent_name: 'helper', ...input });
   return created;
 }
@@ -48,12 +58,24 @@ describe('credentials accepted', () => {
 
   it('a JWT in Authorization: Bearer', async () => {
     const answer = await call('/probe/operator', { headers: bearer(await signJwt()) });
-    expect(answer).toEqual({ status: 200, body: { principal: { kind: 'operator', method: 'jwt', subject: 'operator-1' } } });
+    expect(answer).toEqual({
+      status: 200,
+      body: { principal: { kind: 'operator', method: 'jwt', subject: 'operator-1' } },
+    });
   });
 
   it('an API key in X-API-Key or in Authorization: Bearer', async () => {
     // The subject is a fingerprint of the key (what an operator creates is its own), never the key itself.
-    const expected = { status: 200, body: { principal: { kind: 'operator', method: 'api_key', subject: `key_${createHash('sha256').update(API_KEY).digest('hex').slice(0, 16)}` } } };
+    const expected = {
+      status: 200,
+      body: {
+        principal: {
+          kind: 'operator',
+          method: 'api_key',
+          subject: `key_${createHash('sha256').update(API_KEY).digest('hex').slice(0, 16)}`,
+        },
+      },
+    };
     expect(await call('/probe/operator', { headers: { 'x-api-key': API_KEY } })).toEqual(expected);
     expect(await call('/probe/operator', { headers: bearer(API_KEY) })).toEqual(expected);
     expect(await call('/probe/operator', { headers: { authorization: `bearer   ${API_KEY}` } })).toEqual(expected);
@@ -63,20 +85,35 @@ describe('credentials accepted', () => {
     const { token, token_id } = await issue();
     const answer = await chat('helper', bearer(token));
     expect(answer.status).toBe(200);
-    expect(answer.body.principal).toMatchObject({ kind: 'access_token', tokenId: token_id, agentName: 'helper', scopes: ['chat'] });
+    expect(answer.body.principal).toMatchObject({
+      kind: 'access_token',
+      tokenId: token_id,
+      agentName: 'helper',
+      scopes: ['chat'],
+    });
   });
 
   it('the service_auth cookie carries any of the three', async () => {
     const { token } = await issue();
     const cookie = (value: string) => ({ cookie: `theme=dark; service_auth=${encodeURIComponent(value)}` });
-    expect((await call('/probe/operator', { headers: cookie(API_KEY) })).body.principal).toMatchObject({ method: 'api_key' });
-    expect((await call('/probe/operator', { headers: cookie(await signJwt()) })).body.principal).toMatchObject({ method: 'jwt' });
+    expect((await call('/probe/operator', { headers: cookie(API_KEY) })).body.principal).toMatchObject({
+      method: 'api_key',
+    });
+    expect((await call('/probe/operator', { headers: cookie(await signJwt()) })).body.principal).toMatchObject({
+      method: 'jwt',
+    });
     // A state change with the cookie needs our own Origin (see test/http/cookie-csrf.test.ts).
-    expect((await chat('helper', { ...cookie(token), origin: gw.url })).body.principal).toMatchObject({ kind: 'access_token' });
+    expect((await chat('helper', { ...cookie(token), origin: gw.url })).body.principal).toMatchObject({
+      kind: 'access_token',
+    });
   });
 
   it('a malformed service_auth cookie is a 401, not a crash', async () => {
-    expectError(await call('/probe/operator', { headers: { cookie: 'service_auth=%E0%A4%A' } }), 401, 'invalid_credentials');
+    expectError(
+      await call('/probe/operator', { headers: { cookie: 'service_auth=%E0%A4%A' } }),
+      401,
+      'invalid_credentials',
+    );
   });
 });
 
@@ -115,22 +152,40 @@ describe('failures', () => {
   });
 
   it('an Authorization header that is not Bearer: 401', async () => {
-    expectError(await call('/probe/operator', { headers: { authorization: `Basic ${Buffer.from(`x:${API_KEY}`).toString('base64')}` } }), 401, 'invalid_authorization_header');
+    expectError(
+      await call('/probe/operator', {
+        headers: { authorization: `Basic ${Buffer.from(`x:${API_KEY}`).toString('base64')}` },
+      }),
+      401,
+      'invalid_authorization_header',
+    );
   });
 
   it('a JWT with a bad signature: 401 jwt_invalid', async () => {
-    expectError(await call('/probe/operator', { headers: bearer(await signJwt({ secret: 'not-the-configured-secret-0123' })) }), 401, 'jwt_invalid');
+    expectError(
+      await call('/probe/operator', { headers: bearer(await signJwt({ secret: 'not-the-configured-secret-0123' })) }),
+      401,
+      'jwt_invalid',
+    );
     const jwt = await signJwt();
     const tampered = `${jwt.slice(0, jwt.lastIndexOf('.') + 1)}${'A'.repeat(43)}`;
     expectError(await call('/probe/operator', { headers: bearer(tampered) }), 401, 'jwt_invalid');
   });
 
   it('a JWT signed with another algorithm: 401 jwt_invalid', async () => {
-    expectError(await call('/probe/operator', { headers: bearer(await signJwt({ alg: 'HS512' })) }), 401, 'jwt_invalid');
+    expectError(
+      await call('/probe/operator', { headers: bearer(await signJwt({ alg: 'HS512' })) }),
+      401,
+      'jwt_invalid',
+    );
   });
 
   it('an expired JWT: 401 jwt_expired', async () => {
-    expectError(await call('/probe/operator', { headers: bearer(await signJwt({ exp: Math.floor(Date.now() / 1000) - 3600 })) }), 401, 'jwt_expired');
+    expectError(
+      await call('/probe/operator', { headers: bearer(await signJwt({ exp: Math.floor(Date.now() / 1000) - 3600 })) }),
+      401,
+      'jwt_expired',
+    );
   });
 
   it('a JWT without exp: 401 jwt_invalid_claims', async () => {
@@ -140,15 +195,27 @@ describe('failures', () => {
   });
 
   it('a JWT with the wrong issuer or audience when they are configured: 401 jwt_invalid_claims', async () => {
-    const strict = await startAuthTestServer({ database: sqlite, jwt: { secret: JWT_SECRET, issuer: 'https://issuer.example', audience: 'agent-gateway' } });
+    const strict = await startAuthTestServer({
+      database: sqlite,
+      jwt: { secret: JWT_SECRET, issuer: 'https://issuer.example', audience: 'agent-gateway' },
+    });
     try {
       const status = async (jwt: string) => {
         const response = await fetch(`${strict.url}/probe/operator`, { headers: bearer(jwt) });
         return [response.status, ((await response.json()) as Answer['body']).error?.code];
       };
-      expect(await status(await signJwt({ issuer: 'https://issuer.example', audience: 'agent-gateway' }))).toEqual([200, undefined]);
-      expect(await status(await signJwt({ issuer: 'https://evil.example', audience: 'agent-gateway' }))).toEqual([401, 'jwt_invalid_claims']);
-      expect(await status(await signJwt({ issuer: 'https://issuer.example', audience: 'someone-else' }))).toEqual([401, 'jwt_invalid_claims']);
+      expect(await status(await signJwt({ issuer: 'https://issuer.example', audience: 'agent-gateway' }))).toEqual([
+        200,
+        undefined,
+      ]);
+      expect(await status(await signJwt({ issuer: 'https://evil.example', audience: 'agent-gateway' }))).toEqual([
+        401,
+        'jwt_invalid_claims',
+      ]);
+      expect(await status(await signJwt({ issuer: 'https://issuer.example', audience: 'someone-else' }))).toEqual([
+        401,
+        'jwt_invalid_claims',
+      ]);
       expect(await status(await signJwt())).toEqual([401, 'jwt_invalid_claims']);
     } finally {
       await strict.close();
@@ -201,7 +268,7 @@ describe('failures', () => {
     expectError(await chat('helper', bearer(token)), 401, 'invalid_token');
   });
 
-  it('a token without the route\'s scope: 403 insufficient_scope, and the token is not spent', async () => {
+  it("a token without the route's scope: 403 insufficient_scope, and the token is not spent", async () => {
     const { token, token_id } = await issue({ scopes: ['chat', 'dream'], single_use: true });
     expectError(await call('/probe/tools', { headers: bearer(token) }), 403, 'insufficient_scope');
     const other = await issue({ scopes: ['dream'] });
@@ -222,7 +289,11 @@ describe('failures', () => {
     const { token } = await issue({ scopes: ['chat', 'a2a', 'tools'] });
     expectError(await call('/probe/operator', { headers: bearer(token) }), 403, 'operator_only');
     expectError(await call('/gateway/tokens', { headers: bearer(token) }), 403, 'operator_only');
-    expectError(await call('/gateway/tokens', { method: 'POST', headers: bearer(token), body: { agent_name: 'helper' } }), 403, 'operator_only');
+    expectError(
+      await call('/gateway/tokens', { method: 'POST', headers: bearer(token), body: { agent_name: 'helper' } }),
+      403,
+      'operator_only',
+    );
   });
 
   it('operators reach every scoped route for every agent', async () => {
@@ -237,7 +308,9 @@ describe('?access_token= for browser streams', () => {
     const answer = await call(`/probe/agents/helper/stream?access_token=${token}`);
     expect(answer.status).toBe(200);
     expect(answer.body.principal).toMatchObject({ kind: 'access_token', agentName: 'helper' });
-    expect((await call(`/probe/agents/helper/stream?access_token=${API_KEY}`)).body.principal).toMatchObject({ method: 'api_key' });
+    expect((await call(`/probe/agents/helper/stream?access_token=${API_KEY}`)).body.principal).toMatchObject({
+      method: 'api_key',
+    });
   });
 
   it('still binds the token to its agent', async () => {
@@ -247,7 +320,11 @@ describe('?access_token= for browser streams', () => {
 
   it('is ignored on POST, on GET routes without queryToken and on operator routes', async () => {
     const { token } = await issue();
-    expectError(await call(`/probe/agents/helper/stream?access_token=${token}`, { method: 'POST', body: {} }), 401, 'missing_credentials');
+    expectError(
+      await call(`/probe/agents/helper/stream?access_token=${token}`, { method: 'POST', body: {} }),
+      401,
+      'missing_credentials',
+    );
     expectError(await call(`/probe/agents/helper/events?access_token=${token}`), 401, 'missing_credentials');
     expectError(await call(`/probe/operator?access_token=${API_KEY}`), 401, 'missing_credentials');
   });

@@ -15,7 +15,12 @@ beforeAll(async () => {
 });
 afterAll(() => app.stop());
 
-async function api<T = Record<string, unknown>>(method: string, path: string, body?: unknown, headers: Record<string, string> = { 'x-api-key': TEST_API_KEY }) {
+async function api<T = Record<string, unknown>>(
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = { 'x-api-key': TEST_API_KEY },
+) {
   const response = await fetch(`${app.url}${path}`, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -26,13 +31,33 @@ async function api<T = Record<string, unknown>>(method: string, path: string, bo
 
 const create = (body: unknown) => api<Record<string, unknown> & ErrorBody>('POST', '/gateway/tokens', body);
 
-const LIST_FIELDS = ['agent_name', 'created_at', 'expires_at', 'last_used_at', 'max_cost_usd', 'scopes', 'single_use', 'status', 'token_id', 'token_suffix', 'use_count'];
+const LIST_FIELDS = [
+  'agent_name',
+  'created_at',
+  'expires_at',
+  'last_used_at',
+  'max_cost_usd',
+  'scopes',
+  'single_use',
+  'status',
+  'token_id',
+  'token_suffix',
+  'use_count',
+];
 
 describe('POST /gateway/tokens', () => {
   it('applies the defaults: scopes ["chat"], 86400 s, reusable', async () => {
     const { status, body } = await create({ agent_name: 'helper' });
     expect(status).toBe(201);
-    expect(body).toMatchObject({ agent_name: 'helper', scopes: ['chat'], single_use: false, status: 'active', last_used_at: null, use_count: 0, max_cost_usd: null });
+    expect(body).toMatchObject({
+      agent_name: 'helper',
+      scopes: ['chat'],
+      single_use: false,
+      status: 'active',
+      last_used_at: null,
+      use_count: 0,
+      max_cost_usd: null,
+    });
     expect(body.token).toMatch(/^sat-[0-9a-f]{64}$/);
     expect(body.token_id).toMatch(/^tok_[0-9a-f]{24}$/);
     expect(body.token_suffix).toBe((body.token as string).slice(-4));
@@ -41,7 +66,13 @@ describe('POST /gateway/tokens', () => {
   });
 
   it('takes every field, and stores scopes that grant nothing', async () => {
-    const { status, body } = await create({ agent_name: 'other', scopes: ['chat', 'dream', 'chat'], expires_in_seconds: 60, single_use: true, max_cost_usd: 0.5 });
+    const { status, body } = await create({
+      agent_name: 'other',
+      scopes: ['chat', 'dream', 'chat'],
+      expires_in_seconds: 60,
+      single_use: true,
+      max_cost_usd: 0.5,
+    });
     expect(status).toBe(201);
     expect(body).toMatchObject({ agent_name: 'other', scopes: ['chat', 'dream'], single_use: true, max_cost_usd: 0.5 });
     expect(Date.parse(body.expires_at as string) - Date.parse(body.created_at as string)).toBe(60_000);
@@ -102,12 +133,20 @@ describe('GET /gateway/tokens', () => {
   it('rejects an unknown filter naming it', async () => {
     const { status, body } = await api<ErrorBody>('GET', '/gateway/tokens?agent=other');
     expect(status).toBe(400);
-    expect(body.error).toMatchObject({ code: 'invalid_request', param: 'agent', message: 'querystring.agent: unknown field' });
+    expect(body.error).toMatchObject({
+      code: 'invalid_request',
+      param: 'agent',
+      message: 'querystring.agent: unknown field',
+    });
   });
 
   it('shows expired tokens as expired', async () => {
     const { token_id } = (await create({ agent_name: 'helper' })).body;
-    await app.database.db.updateTable('access_tokens').set({ expires_at: '2020-01-01T00:00:00.000Z' }).where('token_id', '=', token_id as string).execute();
+    await app.database.db
+      .updateTable('access_tokens')
+      .set({ expires_at: '2020-01-01T00:00:00.000Z' })
+      .where('token_id', '=', token_id as string)
+      .execute();
     expect((await api('GET', `/gateway/tokens/${token_id}`)).body.status).toBe('expired');
   });
 
@@ -123,18 +162,32 @@ describe('revoke and delete', () => {
     const revoked = await api('POST', `/gateway/tokens/${token_id}/revoke`);
     expect(revoked).toMatchObject({ status: 200, body: { token_id, status: 'revoked', agent_name: 'helper' } });
     expect(revoked.body).not.toHaveProperty('token');
-    const listed = (await api<{ token_id: string; status: string }[]>('GET', '/gateway/tokens')).body.find((row) => row.token_id === token_id);
+    const listed = (await api<{ token_id: string; status: string }[]>('GET', '/gateway/tokens')).body.find(
+      (row) => row.token_id === token_id,
+    );
     expect(listed?.status).toBe('revoked');
     const used = await api<ErrorBody>('GET', '/gateway/tokens', undefined, { authorization: `Bearer ${token}` });
     expect(used).toMatchObject({ status: 401, body: { error: { code: 'token_revoked' } } });
     // Revoking again is harmless, also with the JSON content type some clients always send.
-    expect((await api('POST', `/gateway/tokens/${token_id}/revoke`, undefined, { 'x-api-key': TEST_API_KEY, 'content-type': 'application/json' })).status).toBe(200);
+    expect(
+      (
+        await api('POST', `/gateway/tokens/${token_id}/revoke`, undefined, {
+          'x-api-key': TEST_API_KEY,
+          'content-type': 'application/json',
+        })
+      ).status,
+    ).toBe(200);
   });
 
   it('delete removes the token permanently', async () => {
     const { token, token_id } = (await create({ agent_name: 'helper' })).body;
-    expect(await api('DELETE', `/gateway/tokens/${token_id}`)).toEqual({ status: 200, body: { token_id, deleted: true } });
-    expect((await api<{ token_id: string }[]>('GET', '/gateway/tokens')).body.map((row) => row.token_id)).not.toContain(token_id);
+    expect(await api('DELETE', `/gateway/tokens/${token_id}`)).toEqual({
+      status: 200,
+      body: { token_id, deleted: true },
+    });
+    expect((await api<{ token_id: string }[]>('GET', '/gateway/tokens')).body.map((row) => row.token_id)).not.toContain(
+      token_id,
+    );
     const used = await api<ErrorBody>('GET', '/gateway/tokens', undefined, { authorization: `Bearer ${token}` });
     expect(used).toMatchObject({ status: 401, body: { error: { code: 'invalid_token' } } });
   });
@@ -152,19 +205,28 @@ describe('revoke and delete', () => {
   ])('%s %s on an unknown id: 404 token_not_found', async (method, path) => {
     expect(await api(method, path)).toEqual({
       status: 404,
-      body: { error: { type: 'not_found_error', code: 'token_not_found', message: 'No access token with id "tok_000000000000000000000000"' } },
+      body: {
+        error: {
+          type: 'not_found_error',
+          code: 'token_not_found',
+          message: 'No access token with id "tok_000000000000000000000000"',
+        },
+      },
     });
   });
 });
 
 describe('secrets at rest and in logs', () => {
   function filesUnder(dir: string): string[] {
-    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)]));
+    return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+      entry.isDirectory() ? filesUnder(join(dir, entry.name)) : [join(dir, entry.name)],
+    );
   }
 
   it('no plaintext token is in any file of the data dir (SQLite, WAL) nor in the logs', async () => {
     const tokens: string[] = [];
-    for (const single_use of [false, true]) tokens.push((await create({ agent_name: 'helper', single_use })).body.token as string);
+    for (const single_use of [false, true])
+      tokens.push((await create({ agent_name: 'helper', single_use })).body.token as string);
     for (const token of tokens) await api('GET', '/gateway/tokens', undefined, { authorization: `Bearer ${token}` });
     const files = filesUnder(app.dataDir);
     expect(files.some((file) => file.endsWith('.sqlite-wal'))).toBe(true);

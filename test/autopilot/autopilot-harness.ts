@@ -22,7 +22,10 @@ export function createTestClock(start = '2026-11-23T08:00:00.000Z'): TestClock {
   return clock;
 }
 
-export interface ApiAnswer { status: number; body: any }
+export interface ApiAnswer {
+  status: number;
+  body: any;
+}
 
 export interface AutopilotHarness {
   app: App;
@@ -32,7 +35,12 @@ export interface AutopilotHarness {
   clock: TestClock;
   service: FakeBlueprintService;
   upstream: FakeUpstream;
-  api(method: string, path: string, body?: unknown, options?: { project?: string; headers?: Record<string, string> }): Promise<ApiAnswer>;
+  api(
+    method: string,
+    path: string,
+    body?: unknown,
+    options?: { project?: string; headers?: Record<string, string> },
+  ): Promise<ApiAnswer>;
   /** Restarts the app on the same data dir (same service and upstream). */
   restart(): Promise<void>;
   stop(): Promise<void>;
@@ -89,7 +97,11 @@ export async function startAutopilot(options: HarnessOptions = {}): Promise<Auto
 
   async function boot() {
     const logs = new LogCapture();
-    const app = await createApp({ config: { ...config, server: { ...config.server, host: '127.0.0.1', port: 0, data_dir: temp.dataDir } }, logStream: logs, clock });
+    const app = await createApp({
+      config: { ...config, server: { ...config.server, host: '127.0.0.1', port: 0, data_dir: temp.dataDir } },
+      logStream: logs,
+      clock,
+    });
     Object.assign(harness, { app, logs, url: await app.listen() });
   }
   await boot();
@@ -97,7 +109,11 @@ export async function startAutopilot(options: HarnessOptions = {}): Promise<Auto
     const headers: Record<string, string> = { authorization: `Bearer ${TEST_API_KEY}`, ...requestOptions.headers };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (requestOptions.project) headers['x-project-id'] = requestOptions.project;
-    const response = await fetch(`${harness.url}/api/v1/autopilot${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${harness.url}/api/v1/autopilot${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     const text = await response.text();
     return { status: response.status, body: text ? JSON.parse(text) : undefined };
   };

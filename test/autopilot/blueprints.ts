@@ -16,7 +16,13 @@ export const VENDOR_WATCH = {
   agent_graph: {
     entry: 'research',
     nodes: [
-      { id: 'research', kind: 'llm', role: 'researcher', prompt: 'List up to {{max_items}} price changes for {{vendors}}', tools: [] },
+      {
+        id: 'research',
+        kind: 'llm',
+        role: 'researcher',
+        prompt: 'List up to {{max_items}} price changes for {{vendors}}',
+        tools: [],
+      },
       { id: 'summarize', kind: 'llm', role: 'writer', prompt: 'Summarise: {{step_research_output}}', tools: [] },
     ],
     edges: [['research', 'summarize']],
@@ -46,5 +52,8 @@ export const json = (blueprint: object): string => JSON.stringify(blueprint);
 
 /** A candidate list: the given blueprint at each score, with distinct ids so pickers can tell them apart. */
 export function scored(...scores: number[]): { blueprint_json: string; score: number }[] {
-  return scores.map((score, index) => ({ blueprint_json: json({ ...ONE_OFF_REPORT, id: `report-${index}`, title: `Report ${index}` }), score }));
+  return scores.map((score, index) => ({
+    blueprint_json: json({ ...ONE_OFF_REPORT, id: `report-${index}`, title: `Report ${index}` }),
+    score,
+  }));
 }

@@ -23,7 +23,8 @@ afterAll(async () => {
   files.remove();
 });
 
-const autopilot = (...args: string[]) => runCli(['autopilot', ...args, ...client], { DATA_DIR: files.dataDir, AGENT_GATEWAY_TOKEN: TEST_API_KEY });
+const autopilot = (...args: string[]) =>
+  runCli(['autopilot', ...args, ...client], { DATA_DIR: files.dataDir, AGENT_GATEWAY_TOKEN: TEST_API_KEY });
 const missionId = (text: string) => /mission: (mis_[0-9a-f]+)/.exec(text)![1];
 
 describe('the CLI from a picker or a file to a running mission', () => {
@@ -39,7 +40,9 @@ describe('the CLI from a picker or a file to a running mission', () => {
     expect(picked.stdout).toMatch(/mission: mis_\w+\s+status: draft\s+blueprint: second-report/);
     // The picker's goal came along: its key=value pair filled the slot.
     expect(picked.stdout).toContain('topic [str]: cli');
-    expect(picked.stdout).toContain(`Approve it with: autopilot approve ${missionId(picked.stdout)} --project pick --wait`);
+    expect(picked.stdout).toContain(
+      `Approve it with: autopilot approve ${missionId(picked.stdout)} --project pick --wait`,
+    );
     const outOfRange = await autopilot('pick', '3', '--project', 'pick');
     expect(outOfRange.stderr).toContain('400 invalid_pick');
   }, 60_000);
@@ -47,10 +50,20 @@ describe('the CLI from a picker or a file to a running mission', () => {
   it('create --blueprint FILE, then set the missing slot, approve and see the next command each time', async () => {
     const file = join(files.dataDir, 'vendor-watch.json');
     writeFileSync(file, json(VENDOR_WATCH));
-    const created = await autopilot('create', '--blueprint', file, '--slot', 'vendors=acme,globex', '--project', 'files');
+    const created = await autopilot(
+      'create',
+      '--blueprint',
+      file,
+      '--slot',
+      'vendors=acme,globex',
+      '--project',
+      'files',
+    );
     expect(created.code, created.stderr).toBe(0);
     const id = missionId(created.stdout);
-    expect(created.stdout).toContain(`Set the missing slots with: autopilot set ${id} --slot schedule=<value> --project files`);
+    expect(created.stdout).toContain(
+      `Set the missing slots with: autopilot set ${id} --slot schedule=<value> --project files`,
+    );
     const refused = await autopilot('approve', id, '--project', 'files');
     expect(refused.stderr).toContain('400 missing_slots');
     expect(refused.stderr).toContain(`next: autopilot set ${id} --slot <name>=<value> --project files`);
@@ -71,10 +84,15 @@ describe('the CLI from a picker or a file to a running mission', () => {
     expect(valid.stdout).toContain('Kept, unused fields: x_vendor_meta');
     expect(valid.stdout).toContain(`Valid. Create a mission from it with: autopilot create --blueprint ${good}`);
     const bad = join(files.dataDir, 'bad.yaml');
-    writeFileSync(bad, 'id: bad\ntitle: Bad\nagent_graph: { entry: a, nodes: [{ id: a, prompt: x, tools: [teleport] }] }\n');
+    writeFileSync(
+      bad,
+      'id: bad\ntitle: Bad\nagent_graph: { entry: a, nodes: [{ id: a, prompt: x, tools: [teleport] }] }\n',
+    );
     const invalid = await autopilot('blueprints', 'validate', bad);
     expect(invalid.code).toBe(1);
-    expect(invalid.stderr).toContain('400 invalid_blueprint: invalid blueprint: blueprint_json.agent_graph.nodes[0].tools[0]: unknown tool "teleport"');
+    expect(invalid.stderr).toContain(
+      '400 invalid_blueprint: invalid blueprint: blueprint_json.agent_graph.nodes[0].tools[0]: unknown tool "teleport"',
+    );
     expect(invalid.stderr).toContain('next: autopilot blueprints validate FILE');
   }, 60_000);
 

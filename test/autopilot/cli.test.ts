@@ -21,12 +21,17 @@ afterAll(async () => {
 });
 
 /** `agent-gateway autopilot …` with the token from AGENT_GATEWAY_TOKEN. */
-const autopilot = (...args: string[]) => runCli(['autopilot', ...args, ...client], { DATA_DIR: empty.dataDir, AGENT_GATEWAY_TOKEN: TEST_API_KEY });
+const autopilot = (...args: string[]) =>
+  runCli(['autopilot', ...args, ...client], { DATA_DIR: empty.dataDir, AGENT_GATEWAY_TOKEN: TEST_API_KEY });
 
 /** The `autopilot` bin itself, with --token. */
 function autopilotBin(...args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/autopilot-main.ts', ...args, ...client, '--token', TEST_API_KEY], { cwd: REPO_ROOT, env: cliEnv({ DATA_DIR: empty.dataDir }) });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', 'src/cli/autopilot-main.ts', ...args, ...client, '--token', TEST_API_KEY],
+      { cwd: REPO_ROOT, env: cliEnv({ DATA_DIR: empty.dataDir }) },
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -64,7 +69,10 @@ describe('the autopilot command line against a running server', () => {
     expect(routed.stdout).toContain('vendors [list[str]]: acme, globex');
     const missionId = /mission: (mis_[0-9a-f]+)/.exec(routed.stdout)![1];
     const list = await autopilot('missions', '--project', 'cli');
-    expect(list.stdout.split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^MISSION_ID\s+STATUS\s+BLUEPRINT_ID/), expect.stringMatching(new RegExp(`^${missionId}\\s+draft\\s+vendor-watch\\s+Vendor price watch`))]);
+    expect(list.stdout.split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/^MISSION_ID\s+STATUS\s+BLUEPRINT_ID/),
+      expect.stringMatching(new RegExp(`^${missionId}\\s+draft\\s+vendor-watch\\s+Vendor price watch`)),
+    ]);
     expect((await autopilot('missions', '--project', 'other')).stdout.trim()).toBe('(none)');
     h.service.candidates = () => [{ blueprint_json: json(ONE_OFF_REPORT), score: 0.7 }];
     const picker = await autopilot('goal', 'write', 'a', 'report');
@@ -73,7 +81,12 @@ describe('the autopilot command line against a running server', () => {
   });
 
   it('approve, show, run and cancel a mission', async () => {
-    const created = await h.api('POST', '/missions', { blueprint_json: json(VENDOR_WATCH), slots: { vendors: ['acme'], schedule: '0 9 * * 1' } }, { project: 'cli' });
+    const created = await h.api(
+      'POST',
+      '/missions',
+      { blueprint_json: json(VENDOR_WATCH), slots: { vendors: ['acme'], schedule: '0 9 * * 1' } },
+      { project: 'cli' },
+    );
     const id = created.body.mission_id as string;
     const approved = await autopilot('approve', id, '--project', 'cli', '--json');
     expect(JSON.parse(approved.stdout).status).toBe('scheduled');
@@ -91,7 +104,12 @@ describe('the autopilot command line against a running server', () => {
 
   it('shows healing recommendations of a failed mission', async () => {
     h.upstream.enqueue({ kind: 'error', status: 503 });
-    const created = await h.api('POST', '/missions', { blueprint_json: json(ONE_OFF_REPORT), slots: { topic: 'cli' } }, { project: 'cli' });
+    const created = await h.api(
+      'POST',
+      '/missions',
+      { blueprint_json: json(ONE_OFF_REPORT), slots: { topic: 'cli' } },
+      { project: 'cli' },
+    );
     const id = created.body.mission_id as string;
     await autopilot('approve', id, '--project', 'cli');
     await settle(h);

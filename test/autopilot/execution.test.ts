@@ -14,22 +14,33 @@ async function create(blueprint: object, slots: object, project = 'exec') {
   expect(answer.status).toBe(200);
   return answer.body.mission_id as string;
 }
-const detail = async (id: string, project = 'exec') => (await h.api('GET', `/missions/${id}`, undefined, { project })).body;
+const detail = async (id: string, project = 'exec') =>
+  (await h.api('GET', `/missions/${id}`, undefined, { project })).body;
 
 describe('mission execution', () => {
   it('a one-off mission runs right after approval, node by node, and completes with step results', async () => {
     const id = await create(ONE_OFF_REPORT, { topic: 'message queues' });
-    expect((await h.api('POST', `/missions/${id}/approve`, undefined, { project: 'exec' })).body.status).toBe('scheduled');
+    expect((await h.api('POST', `/missions/${id}/approve`, undefined, { project: 'exec' })).body.status).toBe(
+      'scheduled',
+    );
     await settle(h);
     const mission = await detail(id);
     expect(mission).toMatchObject({ status: 'completed', next_run_at: null, healing: [] });
-    expect(mission.runs).toEqual([expect.objectContaining({ trigger: 'approve', status: 'completed', error: null, cost_usd: 0 })]);
+    expect(mission.runs).toEqual([
+      expect.objectContaining({ trigger: 'approve', status: 'completed', error: null, cost_usd: 0 }),
+    ]);
     const [draft, polish] = mission.steps;
     expect(draft.node_id).toBe('draft');
     expect(draft.output).toBe('echo: Draft a report on message queues for engineers');
     expect(draft.messages.map((message: { role: string }) => message.role)).toEqual(['system', 'user', 'assistant']);
     expect(draft.messages[0].content).toContain('You are the analyst of an automated mission.');
-    expect(draft.telemetry).toEqual({ cost_usd: 0, input_tokens: 10, output_tokens: 5, model_used: 'upstream/test-model', latency_ms: expect.any(Number) });
+    expect(draft.telemetry).toEqual({
+      cost_usd: 0,
+      input_tokens: 10,
+      output_tokens: 5,
+      model_used: 'upstream/test-model',
+      latency_ms: expect.any(Number),
+    });
     // The second node's prompt carries the first node's full output.
     expect(polish.messages[1].content).toBe(`Polish this report: ${draft.output}`);
     expect(polish.output_preview).toBe(polish.output.slice(0, 200));
@@ -56,19 +67,27 @@ describe('mission execution', () => {
     h.clock.set('2026-11-23T09:00:00.000Z');
     // Disabling refuses new goals only: scheduled missions keep firing.
     await h.api('POST', '/disable');
-    const fired = await Promise.all([h.app.autopilot.scheduler.tick(), h.app.autopilot.scheduler.tick(), h.app.autopilot.scheduler.tick()]);
+    const fired = await Promise.all([
+      h.app.autopilot.scheduler.tick(),
+      h.app.autopilot.scheduler.tick(),
+      h.app.autopilot.scheduler.tick(),
+    ]);
     expect(fired.reduce((sum, count) => sum + count, 0)).toBe(1);
     await settle(h);
     await h.api('POST', '/enable', { tier: 'free' });
     const mission = await detail(id);
     expect(mission).toMatchObject({ status: 'scheduled', next_run_at: '2026-11-30T09:00:00.000Z' });
-    expect(mission.runs).toEqual([expect.objectContaining({ trigger: 'schedule', status: 'completed', scheduled_for: '2026-11-23T09:00:00.000Z' })]);
+    expect(mission.runs).toEqual([
+      expect.objectContaining({ trigger: 'schedule', status: 'completed', scheduled_for: '2026-11-23T09:00:00.000Z' }),
+    ]);
     expect(mission.steps.map((step: { node_id: string }) => step.node_id)).toEqual(['research', 'summarize']);
     expect(mission.steps[0].messages[1].content).toBe('List up to 5 price changes for acme, globex');
   });
 
   it('runs ticks missed while the server was down once after a restart', async () => {
-    const id = (await h.api('GET', '/missions', undefined, { project: 'exec' })).body.find((m: { blueprint_id: string }) => m.blueprint_id === 'vendor-watch').mission_id;
+    const id = (await h.api('GET', '/missions', undefined, { project: 'exec' })).body.find(
+      (m: { blueprint_id: string }) => m.blueprint_id === 'vendor-watch',
+    ).mission_id;
     h.clock.set('2026-12-15T12:00:00.000Z');
     await h.restart();
     await settle(h);
@@ -79,7 +98,9 @@ describe('mission execution', () => {
   });
 
   it('POST /run runs a scheduled mission now, keeping its schedule', async () => {
-    const id = (await h.api('GET', '/missions', undefined, { project: 'exec' })).body.find((m: { blueprint_id: string }) => m.blueprint_id === 'vendor-watch').mission_id;
+    const id = (await h.api('GET', '/missions', undefined, { project: 'exec' })).body.find(
+      (m: { blueprint_id: string }) => m.blueprint_id === 'vendor-watch',
+    ).mission_id;
     const started = await h.api('POST', `/missions/${id}/run`, undefined, { project: 'exec' });
     expect(started.body.status).toBe('running');
     expect((await h.api('POST', `/missions/${id}/run`, undefined, { project: 'exec' })).status).toBe(409);
@@ -94,7 +115,10 @@ describe('mission execution', () => {
     const id = await create(ONE_OFF_REPORT, { topic: 'hangs' });
     await h.api('POST', `/missions/${id}/approve`, undefined, { project: 'exec' });
     await waitFor(async () => (await detail(id)).status === 'running');
-    expect((await h.api('DELETE', `/missions/${id}`, undefined, { project: 'exec' })).body).toMatchObject({ cancelled: true, status: 'cancelled' });
+    expect((await h.api('DELETE', `/missions/${id}`, undefined, { project: 'exec' })).body).toMatchObject({
+      cancelled: true,
+      status: 'cancelled',
+    });
     await settle(h);
     const mission = await detail(id);
     expect(mission.status).toBe('cancelled');

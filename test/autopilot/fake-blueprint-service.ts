@@ -3,9 +3,17 @@ import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypt
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export interface ServiceCandidate { blueprint_json: string; score: number }
+export interface ServiceCandidate {
+  blueprint_json: string;
+  score: number;
+}
 export type ServiceMode = 'up' | 'down' | 'quota';
-export interface ServiceRequest { path: string; body: any; signed: boolean; verified: boolean }
+export interface ServiceRequest {
+  path: string;
+  body: any;
+  signed: boolean;
+  verified: boolean;
+}
 
 export interface FakeBlueprintService {
   url: string;
@@ -47,7 +55,9 @@ function verify(secrets: Map<string, string>, req: IncomingMessage, path: string
   const secret = secrets.get(instance);
   if (!secret) return false;
   const digest = createHash('sha256').update(text).digest('hex');
-  const expected = createHmac('sha256', Buffer.from(secret, 'hex')).update([req.method, path, timestamp, digest].join('\n')).digest('hex');
+  const expected = createHmac('sha256', Buffer.from(secret, 'hex'))
+    .update([req.method, path, timestamp, digest].join('\n'))
+    .digest('hex');
   return signature.length === expected.length && timingSafeEqual(Buffer.from(signature), Buffer.from(expected));
 }
 
@@ -86,17 +96,22 @@ export async function startFakeBlueprintService(): Promise<FakeBlueprintService>
       fake.rejected += 1;
       return send(res, 401, { error: { message: 'bad signature' } });
     }
-    const quota = (endpoint: string) => ({ 'x-service-quota': `tier=anonymous;endpoint=${endpoint};used=${++used};limit=100;reset=2026-12-01T00:00:00Z` });
-    if (fake.mode === 'quota') return send(res, 429, { error: { message: 'quota exceeded' } }, quota(path.split('/').pop()!));
-    if (path === '/v1/blueprints/retrieve') return send(res, 200, { candidates: fake.candidates(body.goal, body.k) }, quota('retrieve'));
+    const quota = (endpoint: string) => ({
+      'x-service-quota': `tier=anonymous;endpoint=${endpoint};used=${++used};limit=100;reset=2026-12-01T00:00:00Z`,
+    });
+    if (fake.mode === 'quota')
+      return send(res, 429, { error: { message: 'quota exceeded' } }, quota(path.split('/').pop()!));
+    if (path === '/v1/blueprints/retrieve')
+      return send(res, 200, { candidates: fake.candidates(body.goal, body.k) }, quota('retrieve'));
     if (path === '/v1/blueprints/generate') return send(res, 200, fake.generated(body.goal), quota('generate'));
     send(res, 404, { error: { message: 'no route' } });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  fake.close = () => new Promise<void>((resolve) => {
-    server.close(() => resolve());
-    server.closeAllConnections();
-  });
+  fake.close = () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
   return fake;
 }

@@ -7,13 +7,19 @@ const project = 'heal-apply';
 async function failAtPolish(h: AutopilotHarness, blueprint: object = ONE_OFF_REPORT) {
   // The first node answers, the second meets a provider outage.
   h.upstream.enqueue({ kind: 'text', text: 'first draft' }, { kind: 'error', status: 503 });
-  const created = await h.api('POST', '/missions', { blueprint_json: json(blueprint), slots: { topic: 'healing' } }, { project });
+  const created = await h.api(
+    'POST',
+    '/missions',
+    { blueprint_json: json(blueprint), slots: { topic: 'healing' } },
+    { project },
+  );
   const id = created.body.mission_id as string;
   await h.api('POST', `/missions/${id}/approve`, undefined, { project });
   await settle(h);
   return id;
 }
-const detail = async (h: AutopilotHarness, id: string) => (await h.api('GET', `/missions/${id}`, undefined, { project })).body;
+const detail = async (h: AutopilotHarness, id: string) =>
+  (await h.api('GET', `/missions/${id}`, undefined, { project })).body;
 const apply = (h: AutopilotHarness, id: string, recommendation: string, params?: object) =>
   h.api('POST', `/missions/${id}/healing/${recommendation}/apply`, params ? { params } : {}, { project });
 
@@ -29,10 +35,18 @@ describe('healing you can apply', () => {
     const id = await failAtPolish(h, { ...ONE_OFF_REPORT, id: 'heal-retry' });
     const failed = await detail(h, id);
     expect(failed.status).toBe('failed');
-    expect(failed.healing).toEqual(expect.arrayContaining([
-      expect.objectContaining({ id: 'upstream.retry_with_backoff', apply: { action: 'retry_step', params: { node_id: 'polish' }, safe: true } }),
-      expect.objectContaining({ id: 'upstream.rotate_provider', apply: { action: 'retry_with_model', params: { node_id: 'polish', model: null }, safe: false } }),
-    ]));
+    expect(failed.healing).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({
+          id: 'upstream.retry_with_backoff',
+          apply: { action: 'retry_step', params: { node_id: 'polish' }, safe: true },
+        }),
+        expect.objectContaining({
+          id: 'upstream.rotate_provider',
+          apply: { action: 'retry_with_model', params: { node_id: 'polish', model: null }, safe: false },
+        }),
+      ]),
+    );
     const [draftBefore] = failed.steps;
     const calls = h.upstream.chatRequests().length;
     const applied = await apply(h, id, 'upstream.retry_with_backoff');
@@ -40,8 +54,14 @@ describe('healing you can apply', () => {
     await settle(h);
     const healed = await detail(h, id);
     expect(healed.status).toBe('completed');
-    expect(healed.runs.map((run: { trigger: string; status: string }) => [run.trigger, run.status])).toEqual([['heal', 'completed'], ['approve', 'failed']]);
-    expect(healed.steps.map((step: { node_id: string; status: string }) => [step.node_id, step.status])).toEqual([['draft', 'completed'], ['polish', 'completed']]);
+    expect(healed.runs.map((run: { trigger: string; status: string }) => [run.trigger, run.status])).toEqual([
+      ['heal', 'completed'],
+      ['approve', 'failed'],
+    ]);
+    expect(healed.steps.map((step: { node_id: string; status: string }) => [step.node_id, step.status])).toEqual([
+      ['draft', 'completed'],
+      ['polish', 'completed'],
+    ]);
     expect(healed.steps[0]).toMatchObject({ output: 'first draft', run_id: draftBefore.run_id });
     expect(healed.steps[1].messages[1].content).toBe('Polish this report: first draft');
     // Only the failed node called the model again.
@@ -53,7 +73,9 @@ describe('healing you can apply', () => {
     const missing = await apply(h, id, 'upstream.rotate_provider');
     expect(missing.status).toBe(400);
     expect(missing.body.error).toMatchObject({ code: 'invalid_heal_param', param: 'params.model' });
-    expect((await apply(h, id, 'upstream.rotate_provider', { model: 'nowhere/m' })).body.error.param).toBe('params.model');
+    expect((await apply(h, id, 'upstream.rotate_provider', { model: 'nowhere/m' })).body.error.param).toBe(
+      'params.model',
+    );
     expect((await apply(h, id, 'upstream.rotate_provider', { model: 'upstream/other-model' })).status).toBe(200);
     await settle(h);
     const healed = await detail(h, id);
@@ -85,12 +107,24 @@ describe('autopilot.auto_heal', () => {
     const id = await failAtPolish(h, { ...ONE_OFF_REPORT, id: 'auto-once' });
     const healed = await detail(h, id);
     expect(healed.status).toBe('completed');
-    expect(healed.runs.map((run: { trigger: string; status: string }) => [run.trigger, run.status])).toEqual([['auto_heal', 'completed'], ['approve', 'failed']]);
+    expect(healed.runs.map((run: { trigger: string; status: string }) => [run.trigger, run.status])).toEqual([
+      ['auto_heal', 'completed'],
+      ['approve', 'failed'],
+    ]);
   });
 
   it('stops at max_per_mission and leaves the mission failed for an operator', async () => {
-    h.upstream.enqueue({ kind: 'text', text: 'first draft' }, { kind: 'error', status: 503 }, { kind: 'error', status: 503 });
-    const created = await h.api('POST', '/missions', { blueprint_json: json({ ...ONE_OFF_REPORT, id: 'auto-limit' }), slots: { topic: 'x' } }, { project });
+    h.upstream.enqueue(
+      { kind: 'text', text: 'first draft' },
+      { kind: 'error', status: 503 },
+      { kind: 'error', status: 503 },
+    );
+    const created = await h.api(
+      'POST',
+      '/missions',
+      { blueprint_json: json({ ...ONE_OFF_REPORT, id: 'auto-limit' }), slots: { topic: 'x' } },
+      { project },
+    );
     await h.api('POST', `/missions/${created.body.mission_id}/approve`, undefined, { project });
     await settle(h);
     const mission = await detail(h, created.body.mission_id);
@@ -100,7 +134,12 @@ describe('autopilot.auto_heal', () => {
 
   it('does nothing when no recommendation is marked safe (the provider refused the credentials)', async () => {
     h.upstream.enqueue({ kind: 'error', status: 401 });
-    const created = await h.api('POST', '/missions', { blueprint_json: json({ ...ONE_OFF_REPORT, id: 'auto-auth' }), slots: { topic: 'x' } }, { project });
+    const created = await h.api(
+      'POST',
+      '/missions',
+      { blueprint_json: json({ ...ONE_OFF_REPORT, id: 'auto-auth' }), slots: { topic: 'x' } },
+      { project },
+    );
     await h.api('POST', `/missions/${created.body.mission_id}/approve`, undefined, { project });
     await settle(h);
     const mission = await detail(h, created.body.mission_id);

@@ -9,9 +9,17 @@ beforeAll(async () => {
 });
 afterAll(() => h.stop());
 
-async function runFailing(response: Parameters<AutopilotHarness['upstream']['enqueue']>[0], blueprint: object = ONE_OFF_REPORT) {
+async function runFailing(
+  response: Parameters<AutopilotHarness['upstream']['enqueue']>[0],
+  blueprint: object = ONE_OFF_REPORT,
+) {
   h.upstream.enqueue(response);
-  const created = await h.api('POST', '/missions', { blueprint_json: json(blueprint), slots: { topic: 'failures' } }, { project: 'heal' });
+  const created = await h.api(
+    'POST',
+    '/missions',
+    { blueprint_json: json(blueprint), slots: { topic: 'failures' } },
+    { project: 'heal' },
+  );
   const id = created.body.mission_id as string;
   await h.api('POST', `/missions/${id}/approve`, undefined, { project: 'heal' });
   await settle(h);
@@ -25,13 +33,17 @@ describe('failed missions and healing recommendations', () => {
     expect(mission.runs[0]).toMatchObject({ status: 'failed', error: { class: 'upstream' } });
     expect(mission.steps).toHaveLength(1);
     expect(mission.steps[0]).toMatchObject({ node_id: 'draft', status: 'failed', error: { code: 'upstream_error' } });
-    expect(mission.healing).toEqual(expect.arrayContaining([
-      expect.objectContaining({ action: 'retry_with_backoff', reason: 'upstream', severity: 'warning' }),
-      expect.objectContaining({ action: 'rotate_provider', reason: 'upstream' }),
-    ]));
+    expect(mission.healing).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: 'retry_with_backoff', reason: 'upstream', severity: 'warning' }),
+        expect.objectContaining({ action: 'rotate_provider', reason: 'upstream' }),
+      ]),
+    );
     const healing = await h.api('GET', `/missions/${mission.mission_id}/healing`, undefined, { project: 'heal' });
     expect(healing).toEqual({ status: 200, body: mission.healing });
-    expect((await h.api('GET', `/missions/${mission.mission_id}`, undefined, { project: 'heal' })).body.runs).toHaveLength(1);
+    expect(
+      (await h.api('GET', `/missions/${mission.mission_id}`, undefined, { project: 'heal' })).body.runs,
+    ).toHaveLength(1);
   });
 
   it('classifies rate limits and refused credentials', async () => {
@@ -40,7 +52,9 @@ describe('failed missions and healing recommendations', () => {
     expect(limited.healing[0]).toMatchObject({ action: 'retry_with_backoff', reason: 'rate_limited' });
     const refused = await runFailing({ kind: 'error', status: 401 }, { ...ONE_OFF_REPORT, id: 'refused' });
     expect(refused.runs[0].error.class).toBe('auth');
-    expect(refused.healing).toEqual([expect.objectContaining({ action: 'fix_credentials', reason: 'auth', severity: 'critical' })]);
+    expect(refused.healing).toEqual([
+      expect.objectContaining({ action: 'fix_credentials', reason: 'auth', severity: 'critical' }),
+    ]);
   });
 
   it('three consecutive failures of a blueprint raise an operator alert', async () => {
@@ -48,6 +62,10 @@ describe('failed missions and healing recommendations', () => {
     await runFailing({ kind: 'error', status: 500 }, blueprint);
     await runFailing({ kind: 'error', status: 500 }, blueprint);
     const third = await runFailing({ kind: 'error', status: 500 }, blueprint);
-    expect(third.healing).toEqual(expect.arrayContaining([expect.objectContaining({ action: 'alert_operator', reason: 'consecutive_failures', severity: 'critical' })]));
+    expect(third.healing).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ action: 'alert_operator', reason: 'consecutive_failures', severity: 'critical' }),
+      ]),
+    );
   });
 });

@@ -18,9 +18,14 @@ describe('the hosted blueprint service client', () => {
     await goal('first signed goal');
     await goal('second signed goal');
     expect(h.service.enrollments).toBe(1);
-    expect(h.service.calls('/v1/instances/enroll')[0].body).toEqual({ instance_id: (await h.api('GET', '/status')).body.instance_id });
+    expect(h.service.calls('/v1/instances/enroll')[0].body).toEqual({
+      instance_id: (await h.api('GET', '/status')).body.instance_id,
+    });
     const retrieves = h.service.calls('/v1/blueprints/retrieve');
-    expect(retrieves.map((request) => request.body)).toEqual([{ goal: 'first signed goal', k: 5 }, { goal: 'second signed goal', k: 5 }]);
+    expect(retrieves.map((request) => request.body)).toEqual([
+      { goal: 'first signed goal', k: 5 },
+      { goal: 'second signed goal', k: 5 },
+    ]);
     expect(retrieves.every((request) => request.signed && request.verified)).toBe(true);
     expect(h.service.rejected).toBe(0);
     expect((await h.api('GET', '/status')).body.enrolled).toBe(true);
@@ -29,11 +34,22 @@ describe('the hosted blueprint service client', () => {
   it('the fake service rejects a bad signature (it checks what our signer computes)', async () => {
     const timestamp = '2026-11-23T08:00:00.000Z';
     const body = JSON.stringify({ goal: 'x', k: 5 });
-    const forged = signRequest({ method: 'POST', path: '/v1/blueprints/retrieve', timestamp, body, secretHex: '00'.repeat(32) });
+    const forged = signRequest({
+      method: 'POST',
+      path: '/v1/blueprints/retrieve',
+      timestamp,
+      body,
+      secretHex: '00'.repeat(32),
+    });
     const instanceId = (await h.api('GET', '/status')).body.instance_id;
     const response = await fetch(`${h.service.url}/v1/blueprints/retrieve`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-service-instance': instanceId, 'x-service-timestamp': timestamp, 'x-service-signature': forged },
+      headers: {
+        'content-type': 'application/json',
+        'x-service-instance': instanceId,
+        'x-service-timestamp': timestamp,
+        'x-service-signature': forged,
+      },
       body,
     });
     expect(response.status).toBe(401);
@@ -57,7 +73,10 @@ describe('the hosted blueprint service client', () => {
     const second = await goal('  Cached   GOAL ');
     expect(second.body).toEqual(first.body);
     expect(h.service.calls('/v1/blueprints/retrieve').length).toBe(calls);
-    expect(await goal('never seen while down')).toMatchObject({ status: 200, body: { kind: 'synthesis_needed', reason: 'service_unavailable' } });
+    expect(await goal('never seen while down')).toMatchObject({
+      status: 200,
+      body: { kind: 'synthesis_needed', reason: 'service_unavailable' },
+    });
     h.service.mode = 'up';
   });
 
@@ -70,12 +89,20 @@ describe('the hosted blueprint service client', () => {
     expect(stale.body).toEqual(first.body);
     expect(h.service.calls('/v1/blueprints/retrieve').at(-1)?.body.goal).toBe('quota goal');
     h.clock.advance(600_000);
-    expect((await goal('quota goal')).body).toEqual({ kind: 'synthesis_needed', goal: 'quota goal', reason: 'quota_exceeded', skipped: [] });
+    expect((await goal('quota goal')).body).toEqual({
+      kind: 'synthesis_needed',
+      goal: 'quota goal',
+      reason: 'quota_exceeded',
+      skipped: [],
+    });
   });
 
   it('answers synthesis_needed on 429 without a cached answer', async () => {
     h.service.mode = 'quota';
-    expect(await goal('no cache and no quota')).toEqual({ status: 200, body: { kind: 'synthesis_needed', goal: 'no cache and no quota', reason: 'quota_exceeded', skipped: [] } });
+    expect(await goal('no cache and no quota')).toEqual({
+      status: 200,
+      body: { kind: 'synthesis_needed', goal: 'no cache and no quota', reason: 'quota_exceeded', skipped: [] },
+    });
     h.service.mode = 'up';
   });
 
@@ -90,7 +117,12 @@ describe('the hosted blueprint service client', () => {
   it('tier skip never calls the service', async () => {
     await h.api('POST', '/enable', { tier: 'skip' });
     const before = h.service.requests.length;
-    expect((await goal('skip tier goal')).body).toEqual({ kind: 'synthesis_needed', goal: 'skip tier goal', reason: 'tier_skip', skipped: [] });
+    expect((await goal('skip tier goal')).body).toEqual({
+      kind: 'synthesis_needed',
+      goal: 'skip tier goal',
+      reason: 'tier_skip',
+      skipped: [],
+    });
     expect(h.service.requests.length).toBe(before);
     await h.api('POST', '/enable', { tier: 'anonymous' });
   });
@@ -102,7 +134,12 @@ describe('without a configured service', () => {
     try {
       await bare.api('POST', '/enable', { tier: 'free' });
       expect((await bare.api('GET', '/status')).body.service_url).toBeNull();
-      expect((await bare.api('POST', '/goal', { goal: 'anything' })).body).toEqual({ kind: 'synthesis_needed', goal: 'anything', reason: 'not_configured', skipped: [] });
+      expect((await bare.api('POST', '/goal', { goal: 'anything' })).body).toEqual({
+        kind: 'synthesis_needed',
+        goal: 'anything',
+        reason: 'not_configured',
+        skipped: [],
+      });
       expect(bare.service.requests).toHaveLength(0);
     } finally {
       await bare.stop();

@@ -26,15 +26,28 @@ async function approveAndRun(id: string) {
   return get(id);
 }
 
-describe('blueprints in the hosted catalogue\'s vocabulary', () => {
+describe("blueprints in the hosted catalogue's vocabulary", () => {
   it('routes, keeps unknown fields, fills slots and runs a catalogue blueprint to completion', async () => {
     const routed = await routeTo(CATALOGUE_NEWS_DIGEST, 'digest topic=rust schedule="0 7 * * *"');
-    expect(routed).toMatchObject({ kind: 'auto_routed', blueprint_id: 'cat-news-digest', slots: { topic: 'rust', schedule: '0 7 * * *', max_items: 5 }, missing_slots: [], skipped: [] });
+    expect(routed).toMatchObject({
+      kind: 'auto_routed',
+      blueprint_id: 'cat-news-digest',
+      slots: { topic: 'rust', schedule: '0 7 * * *', max_items: 5 },
+      missing_slots: [],
+      skipped: [],
+    });
     const mission = await get(routed.mission_id);
     expect(mission.schedule).toBe('0 7 * * *');
-    expect(mission.blueprint).toMatchObject({ x_vendor_meta: { owner: 'catalogue-team' }, sandbox_requirements: { network: 'none' } });
+    expect(mission.blueprint).toMatchObject({
+      x_vendor_meta: { owner: 'catalogue-team' },
+      sandbox_requirements: { network: 'none' },
+    });
     expect(mission.blueprint_unknown_fields).toEqual(['x_vendor_meta']);
-    expect(mission.blueprint_notes).toEqual(expect.arrayContaining([expect.stringContaining('model_ref: "anthropic/claude-3-5-haiku" is not configured here')]));
+    expect(mission.blueprint_notes).toEqual(
+      expect.arrayContaining([
+        expect.stringContaining('model_ref: "anthropic/claude-3-5-haiku" is not configured here'),
+      ]),
+    );
     expect(mission.preview).toContain('vendors [list[str]]: (not set: prompts get an empty value)');
     expect((await h.api('POST', `/missions/${routed.mission_id}/approve`, undefined, { project })).status).toBe(200);
     const run = await h.api('POST', `/missions/${routed.mission_id}/run`, undefined, { project });
@@ -54,13 +67,19 @@ describe('blueprints in the hosted catalogue\'s vocabulary', () => {
     const done = await approveAndRun(routed.mission_id);
     expect(done.status).toBe('completed');
     expect(done.steps.map((step: { node_id: string }) => step.node_id)).toEqual(['outline', 'stamp']);
-    expect(done.steps[1]).toMatchObject({ output: `BRIEF\n${done.steps[0].output}`, telemetry: { model_used: 'deterministic' } });
+    expect(done.steps[1]).toMatchObject({
+      output: `BRIEF\n${done.steps[0].output}`,
+      telemetry: { model_used: 'deterministic' },
+    });
     expect(h.upstream.chatRequests().length - before).toBe(1);
   });
 
   it('takes only the branch whose condition the classifier output meets', async () => {
     const urgent = await routeTo(CATALOGUE_TRIAGE, 'triage ticket="server down, urgent"');
-    expect((await approveAndRun(urgent.mission_id)).steps.map((step: { node_id: string }) => step.node_id)).toEqual(['classify', 'escalate']);
+    expect((await approveAndRun(urgent.mission_id)).steps.map((step: { node_id: string }) => step.node_id)).toEqual([
+      'classify',
+      'escalate',
+    ]);
     const routine = await routeTo(CATALOGUE_TRIAGE, 'triage ticket="printer toner low"');
     const done = await approveAndRun(routine.mission_id);
     expect(done.steps.map((step: { node_id: string }) => step.node_id)).toEqual(['classify', 'file']);
@@ -77,19 +96,42 @@ describe('blueprints in the hosted catalogue\'s vocabulary', () => {
     ];
     const { body } = await h.api('POST', '/goal', { goal: 'four broken, one fine' }, { project });
     expect(body.kind).toBe('picker_needed');
-    expect(body.candidates.map((candidate: { blueprint_json: string }) => JSON.parse(candidate.blueprint_json).id)).toEqual(['cat-composed-brief']);
+    expect(
+      body.candidates.map((candidate: { blueprint_json: string }) => JSON.parse(candidate.blueprint_json).id),
+    ).toEqual(['cat-composed-brief']);
     expect(body.skipped).toEqual([
-      expect.objectContaining({ blueprint_id: 'cat-no-graph', score: 0.99, field: 'blueprint_json.agent_graph', message: expect.stringContaining('no graph') }),
-      expect.objectContaining({ blueprint_id: 'cat-cycle', field: 'blueprint_json.agent_graph.edges', message: expect.stringContaining('cycle') }),
-      expect.objectContaining({ blueprint_id: 'cat-unknown-tool', field: 'blueprint_json.agent_graph.nodes[0].tools[0]', message: expect.stringContaining('unknown tool "teleport"') }),
+      expect.objectContaining({
+        blueprint_id: 'cat-no-graph',
+        score: 0.99,
+        field: 'blueprint_json.agent_graph',
+        message: expect.stringContaining('no graph'),
+      }),
+      expect.objectContaining({
+        blueprint_id: 'cat-cycle',
+        field: 'blueprint_json.agent_graph.edges',
+        message: expect.stringContaining('cycle'),
+      }),
+      expect.objectContaining({
+        blueprint_id: 'cat-unknown-tool',
+        field: 'blueprint_json.agent_graph.nodes[0].tools[0]',
+        message: expect.stringContaining('unknown tool "teleport"'),
+      }),
       expect.objectContaining({ blueprint_id: 'cat-both', field: 'blueprint_json.composition' }),
     ]);
     const logged = h.logs.lines.map((line) => JSON.parse(line) as { msg?: string; field?: string });
-    expect(logged.find((line) => line.msg === 'blueprint candidate skipped' && line.field === 'blueprint_json.agent_graph.nodes[0].tools[0]')).toBeDefined();
+    expect(
+      logged.find(
+        (line) =>
+          line.msg === 'blueprint candidate skipped' && line.field === 'blueprint_json.agent_graph.nodes[0].tools[0]',
+      ),
+    ).toBeDefined();
   });
 
   it('curates samples of a catalogue blueprint into the dataset its hook names (made file-safe), in the chat format', async () => {
-    const count = async () => ((await h.api('GET', '/curator')).body.datasets as { name: string; format: string; sample_count: number }[]).find((dataset) => dataset.name === 'catalogue-news-digest');
+    const count = async () =>
+      ((await h.api('GET', '/curator')).body.datasets as { name: string; format: string; sample_count: number }[]).find(
+        (dataset) => dataset.name === 'catalogue-news-digest',
+      );
     const before = (await count())?.sample_count ?? 0;
     const news = await routeTo(CATALOGUE_NEWS_DIGEST, 'digest topic=curation schedule="0 7 * * *"');
     await h.api('POST', `/missions/${news.mission_id}/approve`, undefined, { project });
@@ -100,11 +142,16 @@ describe('blueprints in the hosted catalogue\'s vocabulary', () => {
 });
 
 describe('blueprints in our own vocabulary still route and run', () => {
-  it('auto-routes and runs ours next to the catalogue\'s', async () => {
+  it("auto-routes and runs ours next to the catalogue's", async () => {
     const routed = await routeTo(ONE_OFF_REPORT, 'report topic=ours');
     expect((await approveAndRun(routed.mission_id)).status).toBe('completed');
-    h.service.candidates = () => [{ blueprint_json: json(VENDOR_WATCH), score: 0.8 }, { blueprint_json: json(CATALOGUE_NEWS_DIGEST), score: 0.75 }];
+    h.service.candidates = () => [
+      { blueprint_json: json(VENDOR_WATCH), score: 0.8 },
+      { blueprint_json: json(CATALOGUE_NEWS_DIGEST), score: 0.75 },
+    ];
     const picker = (await h.api('POST', '/goal', { goal: 'mixed vocabularies' }, { project })).body;
-    expect(picker.candidates.map((candidate: { blueprint_json: string }) => JSON.parse(candidate.blueprint_json).id)).toEqual(['vendor-watch', 'cat-news-digest']);
+    expect(
+      picker.candidates.map((candidate: { blueprint_json: string }) => JSON.parse(candidate.blueprint_json).id),
+    ).toEqual(['vendor-watch', 'cat-news-digest']);
   });
 });

@@ -10,10 +10,26 @@ const CATALOGUE_ANSWERS = {
   title: 'Answers (catalogue)',
   slots: { topic: { type_: 'string', required: true, description: 'what to answer about' } },
   prompts: { answer: 'Answer about {{topic}}' },
-  composition: { steps: [{ id: 'answer', kind: 'llm', role: 'expert', prompt_ref: 'answer', model_ref: 'vendor/some-model', max_steps: 2, tools: [] }] },
+  composition: {
+    steps: [
+      {
+        id: 'answer',
+        kind: 'llm',
+        role: 'expert',
+        prompt_ref: 'answer',
+        model_ref: 'vendor/some-model',
+        max_steps: 2,
+        tools: [],
+      },
+    ],
+  },
   success_criteria: { dataset_id: 'eval-answers', metrics: [{ name: 'helpfulness', target: 0.8 }] },
   training_data_hooks: [{ event: 'step_completed', dataset: 'catalogue/answers', format: 'chat' }],
-  learning_loop_target: { trigger_after_labeled_samples: 2, base_model: 'small-base', eval_gate_dataset_id: 'eval-answers' },
+  learning_loop_target: {
+    trigger_after_labeled_samples: 2,
+    base_model: 'small-base',
+    eval_gate_dataset_id: 'eval-answers',
+  },
   catalogue_revision: 7,
 };
 // The fake names a fine-tuned model after its base: the blueprint's base_model was trained.
@@ -21,7 +37,9 @@ const FT_MODEL = 'ft:small-base:fake:ftjob-fake1';
 
 let h: AutopilotHarness;
 beforeAll(async () => {
-  h = await startAutopilot({ autopilot: ['fine_tune: { provider: upstream, threshold: 100, poll_interval_ms: 5, max_poll_interval_ms: 20 }'] });
+  h = await startAutopilot({
+    autopilot: ['fine_tune: { provider: upstream, threshold: 100, poll_interval_ms: 5, max_poll_interval_ms: 20 }'],
+  });
   h.upstream.setDefault(longAnswer);
   h.service.candidates = () => [{ blueprint_json: json(CATALOGUE_ANSWERS), score: 0.95 }];
   await h.api('POST', '/enable', { tier: 'free' });
@@ -37,7 +55,7 @@ async function routeAndRun(topic: string) {
 }
 
 describe('the learning loop with a catalogue-vocabulary blueprint', () => {
-  it('curates into the hook\'s dataset, fine-tunes at the blueprint\'s threshold, takes over and rolls back', async () => {
+  it("curates into the hook's dataset, fine-tunes at the blueprint's threshold, takes over and rolls back", async () => {
     const first = await routeAndRun('alpha');
     expect(first).toMatchObject({ status: 'completed', blueprint_unknown_fields: ['catalogue_revision'] });
     await routeAndRun('beta');
@@ -46,7 +64,9 @@ describe('the learning loop with a catalogue-vocabulary blueprint', () => {
     expect(lines).toHaveLength(2);
     expect(lines[0].messages[1].content).toBe('Answer about alpha');
     const curator = (await h.api('GET', '/curator')).body;
-    expect(curator.jobs).toEqual([expect.objectContaining({ dataset: 'catalogue-answers', status: 'succeeded', model: `upstream/${FT_MODEL}` })]);
+    expect(curator.jobs).toEqual([
+      expect.objectContaining({ dataset: 'catalogue-answers', status: 'succeeded', model: `upstream/${FT_MODEL}` }),
+    ]);
     const taken = await routeAndRun('gamma');
     expect(taken.steps[0].telemetry.model_used).toBe(`upstream/${FT_MODEL}`);
     expect((await h.api('POST', '/models/rollback', { dataset: 'catalogue-answers' })).status).toBe(200);
@@ -59,7 +79,10 @@ describe('the learning loop with a catalogue-vocabulary blueprint', () => {
     expect(failed.status).toBe('failed');
     const id = failed.mission_id as string;
     const healing = (await h.api('GET', `/missions/${id}/healing`)).body;
-    expect(healing[0]).toMatchObject({ id: 'upstream.retry_with_backoff', apply: { action: 'retry_step', params: { node_id: 'answer' } } });
+    expect(healing[0]).toMatchObject({
+      id: 'upstream.retry_with_backoff',
+      apply: { action: 'retry_step', params: { node_id: 'answer' } },
+    });
     await h.api('POST', `/missions/${id}/healing/upstream.retry_with_backoff/apply`, {});
     await settle(h);
     expect((await h.api('GET', `/missions/${id}`)).body.status).toBe('completed');

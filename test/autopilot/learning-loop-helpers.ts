@@ -13,7 +13,9 @@ export const LEARN = {
 
 /** A long answer (well past the 200-character preview) that repeats the prompt, so samples differ per topic. */
 export function longAnswer(request: RecordedRequest) {
-  const user = [...(request.body?.messages ?? [])].reverse().find((message: { role: string }) => message.role === 'user')?.content ?? '';
+  const user =
+    [...(request.body?.messages ?? [])].reverse().find((message: { role: string }) => message.role === 'user')
+      ?.content ?? '';
   return { kind: 'text' as const, text: `echo: ${user}. ${'more detail '.repeat(30)}END` };
 }
 
@@ -29,7 +31,17 @@ export async function runMission(h: AutopilotHarness, topic: string, blueprint: 
 }
 
 export async function downloadDataset(h: AutopilotHarness, name: string): Promise<{ status: number; lines: any[] }> {
-  const response = await fetch(`${h.url}/api/v1/autopilot/curator/datasets/${name}`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
+  const response = await fetch(`${h.url}/api/v1/autopilot/curator/datasets/${name}`, {
+    headers: { authorization: `Bearer ${TEST_API_KEY}` },
+  });
   const text = await response.text();
-  return { status: response.status, lines: response.ok ? text.split('\n').filter(Boolean).map((line) => JSON.parse(line)) : [] };
+  return {
+    status: response.status,
+    lines: response.ok
+      ? text
+          .split('\n')
+          .filter(Boolean)
+          .map((line) => JSON.parse(line))
+      : [],
+  };
 }

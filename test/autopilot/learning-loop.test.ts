@@ -21,7 +21,12 @@ describe('learning loop with a provider fine-tuning API', () => {
     const first = await runMission(h, 'alpha');
     await runMission(h, 'alpha'); // the same step again: an exact duplicate
     await runMission(h, 'beta, mail alice@example.com');
-    expect((await curator()).datasets[0]).toMatchObject({ name: 'learn-answers', sample_count: 2, threshold: 3, format: 'openai' });
+    expect((await curator()).datasets[0]).toMatchObject({
+      name: 'learn-answers',
+      sample_count: 2,
+      threshold: 3,
+      format: 'openai',
+    });
     expect((await curator()).jobs).toEqual([]);
     await runMission(h, 'gamma');
     await h.app.autopilot.learning.idle();
@@ -39,11 +44,26 @@ describe('learning loop with a provider fine-tuning API', () => {
     const files = [...h.upstream.fineTuning.files.values()];
     expect(files).toHaveLength(1);
     expect(files[0]!.purpose).toBe('fine-tune');
-    expect(files[0]!.content.split('\n').filter(Boolean).map((line) => JSON.parse(line))).toEqual(lines);
-    expect([...h.upstream.fineTuning.jobs.values()]).toEqual([expect.objectContaining({ model: 'test-model', training_file: 'file-fake1', status: 'succeeded' })]);
+    expect(
+      files[0]!.content
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line)),
+    ).toEqual(lines);
+    expect([...h.upstream.fineTuning.jobs.values()]).toEqual([
+      expect.objectContaining({ model: 'test-model', training_file: 'file-fake1', status: 'succeeded' }),
+    ]);
 
     const view = await curator();
-    expect(view.jobs).toEqual([expect.objectContaining({ dataset: 'learn-answers', backend: 'provider', status: 'succeeded', sample_count: 3, model: `upstream/${FT_MODEL}` })]);
+    expect(view.jobs).toEqual([
+      expect.objectContaining({
+        dataset: 'learn-answers',
+        backend: 'provider',
+        status: 'succeeded',
+        sample_count: 3,
+        model: `upstream/${FT_MODEL}`,
+      }),
+    ]);
     expect(view.datasets[0]).toMatchObject({ active_model: `upstream/${FT_MODEL}`, samples_until_fine_tune: 3 });
   });
 
@@ -54,14 +74,19 @@ describe('learning loop with a provider fine-tuning API', () => {
     expect(taken.steps[0].telemetry.model_used).toBe(`upstream/${FT_MODEL}`);
 
     const rollback = await h.api('POST', '/models/rollback', { dataset: 'learn-answers' });
-    expect(rollback).toEqual({ status: 200, body: { dataset: 'learn-answers', rolled_back: `upstream/${FT_MODEL}`, active_model: null } });
+    expect(rollback).toEqual({
+      status: 200,
+      body: { dataset: 'learn-answers', rolled_back: `upstream/${FT_MODEL}`, active_model: null },
+    });
     const after = h.upstream.chatRequests().length;
     const restored = await runMission(h, 'epsilon');
     expect(modelsSeen().slice(after)).toEqual(['test-model']);
     expect(restored.steps[0].telemetry.model_used).toBe('upstream/test-model');
 
     const view = await curator();
-    expect(view.datasets[0].model_history).toEqual([expect.objectContaining({ model: `upstream/${FT_MODEL}`, rolled_back_at: expect.any(String) })]);
+    expect(view.datasets[0].model_history).toEqual([
+      expect.objectContaining({ model: `upstream/${FT_MODEL}`, rolled_back_at: expect.any(String) }),
+    ]);
     // 5 samples: no second job until 3 more than the 3 the first one took.
     expect(view.datasets[0].sample_count).toBe(5);
     expect(view.jobs).toHaveLength(1);
@@ -81,10 +106,24 @@ describe('learning loop with a provider fine-tuning API', () => {
 
 describe('blueprint hooks', () => {
   it('writes alpaca samples to the dataset a training_data_hooks entry names, at its own threshold', async () => {
-    const blueprint = { ...LEARN, id: 'alpaca-bp', training_data_hooks: { format: 'alpaca', dataset: 'shared-alpaca' }, learning_loop_target: { trigger_after_labeled_samples: 50 } };
+    const blueprint = {
+      ...LEARN,
+      id: 'alpaca-bp',
+      training_data_hooks: { format: 'alpaca', dataset: 'shared-alpaca' },
+      learning_loop_target: { trigger_after_labeled_samples: 50 },
+    };
     await runMission(h, 'theta', blueprint);
     const { lines } = await downloadDataset(h, 'shared-alpaca');
-    expect(lines).toEqual([{ instruction: 'Answer about theta', input: '', output: expect.stringMatching(/^echo: Answer about theta\..*END$/), system: expect.stringContaining('expert') }]);
-    expect((await curator()).datasets.find((dataset: { name: string }) => dataset.name === 'shared-alpaca')).toMatchObject({ threshold: 50, blueprint_id: 'alpaca-bp' });
+    expect(lines).toEqual([
+      {
+        instruction: 'Answer about theta',
+        input: '',
+        output: expect.stringMatching(/^echo: Answer about theta\..*END$/),
+        system: expect.stringContaining('expert'),
+      },
+    ]);
+    expect(
+      (await curator()).datasets.find((dataset: { name: string }) => dataset.name === 'shared-alpaca'),
+    ).toMatchObject({ threshold: 50, blueprint_id: 'alpaca-bp' });
   });
 });

@@ -23,7 +23,13 @@ const mission = (id: string, overrides: Partial<MissionRecord> = {}): MissionRec
   created_at: AT,
   updated_at: AT,
   approved_at: AT,
-  policy: { timezone: null, overlap: 'skip', catchup_window_seconds: null, pause_after_failures: null, jitter_seconds: 0 },
+  policy: {
+    timezone: null,
+    overlap: 'skip',
+    catchup_window_seconds: null,
+    pause_after_failures: null,
+    jitter_seconds: 0,
+  },
   consecutive_failures: 0,
   ...overrides,
 });
@@ -71,9 +77,14 @@ for (const dialect of await dialects()) {
 
     it('claims a tick exactly once under concurrent claims', async () => {
       await missions.insert(mission('mis_b'));
-      const claims = await Promise.all(Array.from({ length: 10 }, () => missions.claimTick('mis_b', AT, '2026-11-30T09:00:00.000Z', AT)));
+      const claims = await Promise.all(
+        Array.from({ length: 10 }, () => missions.claimTick('mis_b', AT, '2026-11-30T09:00:00.000Z', AT)),
+      );
       expect(claims.filter(Boolean)).toHaveLength(1);
-      expect(await missions.getById('mis_b')).toMatchObject({ status: 'running', next_run_at: '2026-11-30T09:00:00.000Z' });
+      expect(await missions.getById('mis_b')).toMatchObject({
+        status: 'running',
+        next_run_at: '2026-11-30T09:00:00.000Z',
+      });
     });
 
     it('moves state only from the allowed states', async () => {
@@ -88,12 +99,28 @@ for (const dialect of await dialects()) {
       expect(await executions.insert(execution('job_2', 'mis_a', AT))).toBe(false);
       expect(await executions.insert(execution('job_3', 'mis_a', null))).toBe(true);
       expect(await executions.insert(execution('job_4', 'mis_a', null))).toBe(true);
-      expect((await executions.listForMission('mis_a', 10)).map((e) => [e.execution_id, e.attempt])).toEqual([['job_4', 3], ['job_3', 2], ['job_1', 1]]);
+      expect((await executions.listForMission('mis_a', 10)).map((e) => [e.execution_id, e.attempt])).toEqual([
+        ['job_4', 3],
+        ['job_3', 2],
+        ['job_1', 1],
+      ]);
       await executions.insertStep({
-        execution_id: 'job_1', step_index: 0, node_id: 'n', run_id: null, status: 'completed', output: 'out', messages: [{ role: 'user', content: 'hi' }],
-        telemetry: { cost_usd: 0.25, input_tokens: 3, output_tokens: 4, model_used: 'up/m', latency_ms: 12 }, error: null, started_at: AT, finished_at: AT,
+        execution_id: 'job_1',
+        step_index: 0,
+        node_id: 'n',
+        run_id: null,
+        status: 'completed',
+        output: 'out',
+        messages: [{ role: 'user', content: 'hi' }],
+        telemetry: { cost_usd: 0.25, input_tokens: 3, output_tokens: 4, model_used: 'up/m', latency_ms: 12 },
+        error: null,
+        started_at: AT,
+        finished_at: AT,
       });
-      expect((await executions.listSteps('job_1'))[0]).toMatchObject({ telemetry: { cost_usd: 0.25, input_tokens: 3 }, messages: [{ role: 'user', content: 'hi' }] });
+      expect((await executions.listSteps('job_1'))[0]).toMatchObject({
+        telemetry: { cost_usd: 0.25, input_tokens: 3 },
+        messages: [{ role: 'user', content: 'hi' }],
+      });
       expect((await executions.interruptRunning(AT)).sort()).toEqual(['mis_a', 'mis_a', 'mis_a']);
     });
 
@@ -104,7 +131,12 @@ for (const dialect of await dialects()) {
       expect(second.instanceId).toBe(first.instanceId);
       await instances.setSecret('ab'.repeat(32), 'http://svc', AT);
       await instances.setQuota({ used: 1, limit: 2 }, AT);
-      expect(await instances.get()).toMatchObject({ enabled: false, tier: 'anonymous', secret: 'ab'.repeat(32), quota: { used: 1, limit: 2 } });
+      expect(await instances.get()).toMatchObject({
+        enabled: false,
+        tier: 'anonymous',
+        secret: 'ab'.repeat(32),
+        quota: { used: 1, limit: 2 },
+      });
     });
   });
 }

@@ -9,7 +9,11 @@ beforeAll(async () => {
 });
 afterAll(() => h.stop());
 
-async function draft(project?: string, blueprint: object = VENDOR_WATCH, slots: object = { vendors: ['acme'], schedule: '0 9 * * 1' }) {
+async function draft(
+  project?: string,
+  blueprint: object = VENDOR_WATCH,
+  slots: object = { vendors: ['acme'], schedule: '0 9 * * 1' },
+) {
   const answer = await h.api('POST', '/missions', { blueprint_json: json(blueprint), slots }, { project });
   expect(answer.status).toBe(200);
   return answer.body;
@@ -18,7 +22,17 @@ async function draft(project?: string, blueprint: object = VENDOR_WATCH, slots: 
 describe('missions: creation and project scoping', () => {
   it('creates a draft from a blueprint with explicit slots', async () => {
     const mission = await draft('alpha');
-    expect(mission).toMatchObject({ status: 'draft', project_id: 'alpha', blueprint_id: 'vendor-watch', slots: { vendors: ['acme'], schedule: '0 9 * * 1', max_items: 5 }, schedule: '0 9 * * 1', next_run_at: null, runs: [], steps: [], healing: [] });
+    expect(mission).toMatchObject({
+      status: 'draft',
+      project_id: 'alpha',
+      blueprint_id: 'vendor-watch',
+      slots: { vendors: ['acme'], schedule: '0 9 * * 1', max_items: 5 },
+      schedule: '0 9 * * 1',
+      next_run_at: null,
+      runs: [],
+      steps: [],
+      healing: [],
+    });
     expect(mission.mission_id).toMatch(/^mis_[0-9a-f]{24}$/);
     expect(mission.preview).toContain('Title: Vendor price watch');
     expect(mission.blueprint.id).toBe('vendor-watch');
@@ -28,7 +42,13 @@ describe('missions: creation and project scoping', () => {
     const mission = await draft('alpha');
     const other = await h.api('GET', '/missions', undefined, { project: 'beta' });
     expect(other.body.find((item: { mission_id: string }) => item.mission_id === mission.mission_id)).toBeUndefined();
-    for (const [method, path] of [['GET', ''], ['POST', '/approve'], ['POST', '/run'], ['DELETE', ''], ['GET', '/healing']]) {
+    for (const [method, path] of [
+      ['GET', ''],
+      ['POST', '/approve'],
+      ['POST', '/run'],
+      ['DELETE', ''],
+      ['GET', '/healing'],
+    ]) {
       const answer = await h.api(method, `/missions/${mission.mission_id}${path}`, undefined, { project: 'beta' });
       expect(answer.status, `${method} ${path}`).toBe(404);
       expect(answer.body.error.code).toBe('mission_not_found');
@@ -45,10 +65,31 @@ describe('missions: creation and project scoping', () => {
   });
 
   it('refuses an invalid blueprint with 400 naming the field', async () => {
-    const cyclic = { ...ONE_OFF_REPORT, agent_graph: { ...ONE_OFF_REPORT.agent_graph, edges: [['draft', 'polish'], ['polish', 'draft']] } };
+    const cyclic = {
+      ...ONE_OFF_REPORT,
+      agent_graph: {
+        ...ONE_OFF_REPORT.agent_graph,
+        edges: [
+          ['draft', 'polish'],
+          ['polish', 'draft'],
+        ],
+      },
+    };
     const cases: [object, string][] = [
-      [{ ...ONE_OFF_REPORT, agent_graph: { ...ONE_OFF_REPORT.agent_graph, nodes: [ONE_OFF_REPORT.agent_graph.nodes[0], { ...ONE_OFF_REPORT.agent_graph.nodes[1], id: 'draft' }] } }, 'blueprint_json.agent_graph.nodes[1].id'],
-      [{ ...ONE_OFF_REPORT, agent_graph: { ...ONE_OFF_REPORT.agent_graph, edges: [['draft', 'ghost']] } }, 'blueprint_json.agent_graph.edges[0][1]'],
+      [
+        {
+          ...ONE_OFF_REPORT,
+          agent_graph: {
+            ...ONE_OFF_REPORT.agent_graph,
+            nodes: [ONE_OFF_REPORT.agent_graph.nodes[0], { ...ONE_OFF_REPORT.agent_graph.nodes[1], id: 'draft' }],
+          },
+        },
+        'blueprint_json.agent_graph.nodes[1].id',
+      ],
+      [
+        { ...ONE_OFF_REPORT, agent_graph: { ...ONE_OFF_REPORT.agent_graph, edges: [['draft', 'ghost']] } },
+        'blueprint_json.agent_graph.edges[0][1]',
+      ],
       [cyclic, 'blueprint_json.agent_graph.edges[1][1]'],
       [{ ...ONE_OFF_REPORT, tools_required: ['teleport'] }, 'blueprint_json.tools_required[0]'],
       [{ ...ONE_OFF_REPORT, agent_graph: undefined }, 'blueprint_json.agent_graph'],
@@ -65,9 +106,15 @@ describe('missions: creation and project scoping', () => {
   });
 
   it('refuses unknown and ill-typed slots with 400', async () => {
-    const unknown = await h.api('POST', '/missions', { blueprint_json: json(ONE_OFF_REPORT), slots: { topic: 'x', colour: 'red' } });
+    const unknown = await h.api('POST', '/missions', {
+      blueprint_json: json(ONE_OFF_REPORT),
+      slots: { topic: 'x', colour: 'red' },
+    });
     expect(unknown.body.error).toMatchObject({ code: 'invalid_slot', param: 'slots.colour' });
-    const badInt = await h.api('POST', '/missions', { blueprint_json: json(VENDOR_WATCH), slots: { vendors: 'a', schedule: '0 9 * * 1', max_items: 'many' } });
+    const badInt = await h.api('POST', '/missions', {
+      blueprint_json: json(VENDOR_WATCH),
+      slots: { vendors: 'a', schedule: '0 9 * * 1', max_items: 'many' },
+    });
     expect(badInt.body.error).toMatchObject({ code: 'invalid_slot', param: 'slots.max_items' });
   });
 });
@@ -77,7 +124,11 @@ describe('mission transitions', () => {
     const mission = await draft();
     const approved = await h.api('POST', `/missions/${mission.mission_id}/approve`);
     expect(approved.status).toBe(200);
-    expect(approved.body).toMatchObject({ mission_id: mission.mission_id, status: 'scheduled', next_run_at: '2026-11-23T09:00:00.000Z' });
+    expect(approved.body).toMatchObject({
+      mission_id: mission.mission_id,
+      status: 'scheduled',
+      next_run_at: '2026-11-23T09:00:00.000Z',
+    });
     const again = await h.api('POST', `/missions/${mission.mission_id}/approve`);
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ code: 'invalid_mission_state', status: 'scheduled' });
@@ -89,13 +140,21 @@ describe('mission transitions', () => {
     expect(mission.preview).toContain('schedule [cron]: (missing, required');
     const answer = await h.api('POST', `/missions/${mission.mission_id}/approve`);
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toMatchObject({ code: 'missing_slots', param: 'slots.schedule', missing_slots: ['schedule'] });
+    expect(answer.body.error).toMatchObject({
+      code: 'missing_slots',
+      param: 'slots.schedule',
+      missing_slots: ['schedule'],
+    });
     expect(answer.body.error.message).toContain('"schedule"');
   });
 
   it('DELETE cancels a draft or a scheduled mission; a cancelled one cannot be approved or run', async () => {
     const first = await draft();
-    expect((await h.api('DELETE', `/missions/${first.mission_id}`)).body).toEqual({ cancelled: true, mission_id: first.mission_id, status: 'cancelled' });
+    expect((await h.api('DELETE', `/missions/${first.mission_id}`)).body).toEqual({
+      cancelled: true,
+      mission_id: first.mission_id,
+      status: 'cancelled',
+    });
     expect((await h.api('POST', `/missions/${first.mission_id}/approve`)).status).toBe(409);
     const second = await draft();
     await h.api('POST', `/missions/${second.mission_id}/approve`);
@@ -110,7 +169,10 @@ describe('mission transitions', () => {
     await h.api('POST', `/missions/${mission.mission_id}/approve`);
     await settle(h);
     expect((await h.api('GET', `/missions/${mission.mission_id}`)).body.status).toBe('completed');
-    expect(await h.api('DELETE', `/missions/${mission.mission_id}`)).toEqual({ status: 200, body: { cancelled: false, mission_id: mission.mission_id, status: 'completed' } });
+    expect(await h.api('DELETE', `/missions/${mission.mission_id}`)).toEqual({
+      status: 200,
+      body: { cancelled: false, mission_id: mission.mission_id, status: 'completed' },
+    });
     expect((await h.api('GET', `/missions/${mission.mission_id}`)).body.status).toBe('completed');
   });
 

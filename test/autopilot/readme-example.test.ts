@@ -29,7 +29,8 @@ afterAll(async () => {
   temp.remove();
 });
 
-const autopilot = (...args: string[]) => runCli(['autopilot', ...args, '--host', '127.0.0.1', '--port', port], { DATA_DIR: temp.dataDir });
+const autopilot = (...args: string[]) =>
+  runCli(['autopilot', ...args, '--host', '127.0.0.1', '--port', port], { DATA_DIR: temp.dataDir });
 
 describe('the README autopilot example', () => {
   it('ends in a mission that runs and completes, each output naming the next command', async () => {

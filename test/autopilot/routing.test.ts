@@ -34,12 +34,32 @@ describe('goal routing at and around the thresholds (0.85 / 0.65)', () => {
     h.service.candidates = () => [{ blueprint_json: json(VENDOR_WATCH), score: 0.91 }];
     const goal = 'watch vendor prices vendors=acme,globex schedule="0 9 * * 1"';
     const { body } = await h.api('POST', '/goal', { goal }, { project: 'routing' });
-    expect(body).toMatchObject({ kind: 'auto_routed', blueprint_id: 'vendor-watch', slots: { vendors: ['acme', 'globex'], schedule: '0 9 * * 1', max_items: 5 }, missing_slots: [] });
+    expect(body).toMatchObject({
+      kind: 'auto_routed',
+      blueprint_id: 'vendor-watch',
+      slots: { vendors: ['acme', 'globex'], schedule: '0 9 * * 1', max_items: 5 },
+      missing_slots: [],
+    });
     expect(body.mission_id).toMatch(/^mis_/);
-    expect(body.preview.split('\n')).toEqual(expect.arrayContaining(['Title: Vendor price watch', 'Category: monitoring', 'Mode: recurring', 'Tools required: get_current_time']));
+    expect(body.preview.split('\n')).toEqual(
+      expect.arrayContaining([
+        'Title: Vendor price watch',
+        'Category: monitoring',
+        'Mode: recurring',
+        'Tools required: get_current_time',
+      ]),
+    );
     expect(body.preview).toContain('vendors [list[str]]: acme, globex');
     const missions = (await h.api('GET', '/missions', undefined, { project: 'routing' })).body;
-    expect(missions).toEqual([expect.objectContaining({ mission_id: body.mission_id, status: 'draft', blueprint_id: 'vendor-watch', project_id: 'routing', schedule: '0 9 * * 1' })]);
+    expect(missions).toEqual([
+      expect.objectContaining({
+        mission_id: body.mission_id,
+        status: 'draft',
+        blueprint_id: 'vendor-watch',
+        project_id: 'routing',
+        schedule: '0 9 * * 1',
+      }),
+    ]);
   });
 
   it('rejects an invalid explicit slot value with 400 naming the slot', async () => {
@@ -57,7 +77,12 @@ describe('goal routing at and around the thresholds (0.85 / 0.65)', () => {
   });
 
   it('answers synthesis_needed with the goal when the service has no candidates', async () => {
-    expect(await route([], 'xyzzy plugh')).toEqual({ kind: 'synthesis_needed', goal: 'xyzzy plugh', reason: 'no_candidates', skipped: [] });
+    expect(await route([], 'xyzzy plugh')).toEqual({
+      kind: 'synthesis_needed',
+      goal: 'xyzzy plugh',
+      reason: 'no_candidates',
+      skipped: [],
+    });
   });
 
   it('skips candidates this installation cannot run (unknown tools)', async () => {
@@ -71,7 +96,10 @@ describe('goal routing at and around the thresholds (0.85 / 0.65)', () => {
 
 describe('thresholds from the environment and config', () => {
   it('AUTOPILOT_AUTO_ROUTE_THRESHOLD, AUTOPILOT_PICKER_THRESHOLD and picker_top_k change the routing', async () => {
-    const custom = await startAutopilot({ env: { AUTOPILOT_AUTO_ROUTE_THRESHOLD: '0.95', AUTOPILOT_PICKER_THRESHOLD: '0.5' }, autopilot: ['picker_top_k: 2'] });
+    const custom = await startAutopilot({
+      env: { AUTOPILOT_AUTO_ROUTE_THRESHOLD: '0.95', AUTOPILOT_PICKER_THRESHOLD: '0.5' },
+      autopilot: ['picker_top_k: 2'],
+    });
     try {
       await custom.api('POST', '/enable', { tier: 'free' });
       custom.service.candidates = () => scored(0.9, 0.55, 0.52, 0.4);
@@ -87,6 +115,8 @@ describe('thresholds from the environment and config', () => {
 
   it('refuses an auto threshold that is not above the picker threshold', async () => {
     await expect(startAutopilot({ env: { AUTOPILOT_AUTO_ROUTE_THRESHOLD: '0.6' } })).rejects.toThrow(ConfigError);
-    await expect(startAutopilot({ autopilot: ['auto_route_threshold: 0.5', 'picker_threshold: 0.5'] })).rejects.toThrow(/auto_route_threshold \(0.5\) must be above picker_threshold/);
+    await expect(startAutopilot({ autopilot: ['auto_route_threshold: 0.5', 'picker_threshold: 0.5'] })).rejects.toThrow(
+      /auto_route_threshold \(0.5\) must be above picker_threshold/,
+    );
   });
 });

@@ -16,7 +16,10 @@ describe('schedules people say in a goal', () => {
     expect(scheduleFromPhrase(goal)).toBe(cron);
   });
 
-  it.each(['write a report on queues', 'meet at 9', 'summarise the monday meeting'])('no recurrence in "%s" → none', (goal) => {
-    expect(scheduleFromPhrase(goal)).toBeUndefined();
-  });
+  it.each(['write a report on queues', 'meet at 9', 'summarise the monday meeting'])(
+    'no recurrence in "%s" → none',
+    (goal) => {
+      expect(scheduleFromPhrase(goal)).toBeUndefined();
+    },
+  );
 });

@@ -7,7 +7,9 @@ import { coerceSlotValue } from '../../src/autopilot/slot-types.js';
 
 describe('key=value extraction from goal text', () => {
   it('reads bare, double-quoted and single-quoted values', () => {
-    expect(extractKeyValues('watch vendors=acme,globex schedule="0 9 * * 1" note=\'two words\' url=https://x.test/a?b=c')).toEqual({
+    expect(
+      extractKeyValues('watch vendors=acme,globex schedule="0 9 * * 1" note=\'two words\' url=https://x.test/a?b=c'),
+    ).toEqual({
       vendors: 'acme,globex',
       schedule: '0 9 * * 1',
       note: 'two words',
@@ -55,7 +57,11 @@ describe('slot resolution order', () => {
   ];
 
   it('explicit beats goal text beats the model beats defaults; invalid model values are dropped', () => {
-    const resolved = resolveSlots(specs, { explicit: { vendors: ['x'] }, extracted: { vendors: 'y', limit: '9' }, inferred: { schedule: 'every monday', limit: 1 } });
+    const resolved = resolveSlots(specs, {
+      explicit: { vendors: ['x'] },
+      extracted: { vendors: 'y', limit: '9' },
+      inferred: { schedule: 'every monday', limit: 1 },
+    });
     expect(resolved.values).toEqual({ vendors: ['x'], limit: 9 });
     expect(resolved.origin).toEqual({ vendors: 'explicit', limit: 'goal' });
     expect(resolved.missing).toEqual(['schedule']);
@@ -63,7 +69,10 @@ describe('slot resolution order', () => {
   });
 
   it('takes a valid model value and accepts budget_usd as a slot', () => {
-    const resolved = resolveSlots(specs, { inferred: { schedule: '0 9 * * 1', vendors: ['a'] }, explicit: { budget_usd: '0.5' } });
+    const resolved = resolveSlots(specs, {
+      inferred: { schedule: '0 9 * * 1', vendors: ['a'] },
+      explicit: { budget_usd: '0.5' },
+    });
     expect(resolved.values).toEqual({ vendors: ['a'], schedule: '0 9 * * 1', limit: 3, budget_usd: 0.5 });
   });
 });
@@ -81,7 +90,13 @@ describe('hosted service wire details', () => {
   });
 
   it('parses X-Service-Quota', () => {
-    expect(parseQuotaHeader('tier=free; endpoint=retrieve;used=3;limit=100;reset=2026-12-01T00:00:00Z')).toEqual({ tier: 'free', endpoint: 'retrieve', used: 3, limit: 100, reset: '2026-12-01T00:00:00Z' });
+    expect(parseQuotaHeader('tier=free; endpoint=retrieve;used=3;limit=100;reset=2026-12-01T00:00:00Z')).toEqual({
+      tier: 'free',
+      endpoint: 'retrieve',
+      used: 3,
+      limit: 100,
+      reset: '2026-12-01T00:00:00Z',
+    });
     expect(parseQuotaHeader('garbage')).toBeUndefined();
     expect(parseQuotaHeader(null)).toBeUndefined();
   });

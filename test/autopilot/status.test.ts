@@ -11,7 +11,13 @@ describe('autopilot status and tiers', () => {
   it('starts disabled with an instance id that survives a restart', async () => {
     const first = await h.api('GET', '/status');
     expect(first.status).toBe(200);
-    expect(first.body).toMatchObject({ enabled: false, tier: 'anonymous', quota: null, service_url: h.service.url, enrolled: false });
+    expect(first.body).toMatchObject({
+      enabled: false,
+      tier: 'anonymous',
+      quota: null,
+      service_url: h.service.url,
+      enrolled: false,
+    });
     expect(first.body.instance_id).toMatch(/^inst_[0-9a-f]{24}$/);
     await h.restart();
     expect((await h.api('GET', '/status')).body.instance_id).toBe(first.body.instance_id);
@@ -36,15 +42,26 @@ describe('autopilot status and tiers', () => {
     expect(refused.body.error.code).toBe('autopilot_disabled');
     expect((await h.api('POST', '/missions', { blueprint_json: '{}' })).status).toBe(409);
     await h.api('POST', '/enable', { tier: 'skip' });
-    expect((await h.api('POST', '/goal', { goal: 'watch prices' })).body).toEqual({ kind: 'synthesis_needed', goal: 'watch prices', reason: 'tier_skip', skipped: [] });
+    expect((await h.api('POST', '/goal', { goal: 'watch prices' })).body).toEqual({
+      kind: 'synthesis_needed',
+      goal: 'watch prices',
+      reason: 'tier_skip',
+      skipped: [],
+    });
   });
 
   it('is for operators only: no credentials 401, the service_auth cookie works, access tokens get 403', async () => {
     const bare = await fetch(`${h.url}/api/v1/autopilot/status`);
     expect(bare.status).toBe(401);
-    const cookie = await fetch(`${h.url}/api/v1/autopilot/status`, { headers: { cookie: 'service_auth=test-api-key-0123456789' } });
+    const cookie = await fetch(`${h.url}/api/v1/autopilot/status`, {
+      headers: { cookie: 'service_auth=test-api-key-0123456789' },
+    });
     expect(cookie.status).toBe(200);
-    const token = await fetch(`${h.url}/gateway/tokens`, { method: 'POST', headers: { authorization: 'Bearer test-api-key-0123456789', 'content-type': 'application/json' }, body: JSON.stringify({ agent_name: 'helper', scopes: ['chat', 'tools', 'a2a'] }) });
+    const token = await fetch(`${h.url}/gateway/tokens`, {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-api-key-0123456789', 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_name: 'helper', scopes: ['chat', 'tools', 'a2a'] }),
+    });
     const { token: sat } = (await token.json()) as { token: string };
     const denied = await h.api('GET', '/status', undefined, { headers: { authorization: `Bearer ${sat}` } });
     expect(denied.status).toBe(403);

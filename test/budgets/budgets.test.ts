@@ -36,7 +36,11 @@ interface RunRow {
 describe('budgets', () => {
   let gateway: GatewayHarness;
   const api = async (method: string, path: string, body?: unknown) => {
-    const response = await fetch(`${gateway.app.url}${path}`, { method, headers: authHeaders, body: body === undefined ? undefined : JSON.stringify(body) });
+    const response = await fetch(`${gateway.app.url}${path}`, {
+      method,
+      headers: authHeaders,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
     return response.json();
   };
   const runsOf = async (agent: string): Promise<RunRow[]> => {
@@ -72,14 +76,23 @@ describe('budgets', () => {
     const runs = await runsOf('capped');
     expect(runs).toHaveLength(20);
     expect(spent(runs)).toBeLessThanOrEqual(0.1 + CALL_COST);
-    expect(runs.filter((run) => run.status === 'failed').every((run) => run.error?.code === 'budget_exceeded' && run.cost_usd === 0)).toBe(true);
+    expect(
+      runs
+        .filter((run) => run.status === 'failed')
+        .every((run) => run.error?.code === 'budget_exceeded' && run.cost_usd === 0),
+    ).toBe(true);
     const costs = (await api('GET', '/analytics/costs?agent_name=capped')) as { total_cost_usd: number };
     expect(nanos(costs.total_cost_usd)).toBe(nanos(spent(runs)));
   });
 
   it('stops a run that reached max_cost_per_run_usd before its next model call', async () => {
-    gateway.upstream.enqueue({ kind: 'tool_calls', calls: [{ name: 'get_current_time', arguments: {} }] }, { kind: 'text', text: 'never asked for' });
-    const error = await gateway.client.chat.completions.create({ model: 'looper', messages: [{ role: 'user', content: 'time?' }] }).catch((failure: unknown) => failure);
+    gateway.upstream.enqueue(
+      { kind: 'tool_calls', calls: [{ name: 'get_current_time', arguments: {} }] },
+      { kind: 'text', text: 'never asked for' },
+    );
+    const error = await gateway.client.chat.completions
+      .create({ model: 'looper', messages: [{ role: 'user', content: 'time?' }] })
+      .catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(OpenAI.APIError);
     expect(error).toMatchObject({ status: 402, code: 'budget_exceeded' });
     expect(gateway.upstream.chatRequests()).toHaveLength(1);
@@ -89,11 +102,20 @@ describe('budgets', () => {
 
   it('holds an access token to its max_cost_usd, also refusing a stream with 402 before it starts', async () => {
     gateway.upstream.setDefault({ kind: 'text', text: 'ok' });
-    const token = (await api('POST', '/gateway/tokens', { agent_name: 'tokened', scopes: ['chat'], max_cost_usd: 0.05 })) as { token: string };
+    const token = (await api('POST', '/gateway/tokens', {
+      agent_name: 'tokened',
+      scopes: ['chat'],
+      max_cost_usd: 0.05,
+    })) as { token: string };
     const client = gateway.clientWith(token.token);
     const statuses: number[] = [];
     while (statuses.length < 10 && statuses.at(-1) !== 402) {
-      statuses.push(await client.chat.completions.create({ model: 'tokened', messages: [{ role: 'user', content: 'hi' }] }).then(() => 200, (error: InstanceType<typeof OpenAI.APIError>) => error.status ?? 0));
+      statuses.push(
+        await client.chat.completions.create({ model: 'tokened', messages: [{ role: 'user', content: 'hi' }] }).then(
+          () => 200,
+          (error: InstanceType<typeof OpenAI.APIError>) => error.status ?? 0,
+        ),
+      );
     }
     expect(statuses.at(-1)).toBe(402);
     const tokenSpent = spent(await runsOf('tokened'));
@@ -105,8 +127,13 @@ describe('budgets', () => {
       body: JSON.stringify({ model: 'tokened', messages: [{ role: 'user', content: 'hi' }], stream: true }),
     });
     expect(stream.status).toBe(402);
-    expect(((await stream.json()) as { error: object }).error).toMatchObject({ type: 'payment_required_error', code: 'budget_exceeded' });
+    expect(((await stream.json()) as { error: object }).error).toMatchObject({
+      type: 'payment_required_error',
+      code: 'budget_exceeded',
+    });
     // An operator is not held to the token's limit.
-    await expect(gateway.client.chat.completions.create({ model: 'tokened', messages: [{ role: 'user', content: 'hi' }] })).resolves.toBeDefined();
+    await expect(
+      gateway.client.chat.completions.create({ model: 'tokened', messages: [{ role: 'user', content: 'hi' }] }),
+    ).resolves.toBeDefined();
   });
 });

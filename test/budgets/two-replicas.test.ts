@@ -23,69 +23,87 @@ agents:
   - { name: tokened, model: upstream/test-model, max_tokens: 5 }
 `;
 
-describe.skipIf(skip !== undefined)(`budgets across two server processes on PostgreSQL and Redis${skip ? ` (skipped: ${skip})` : ''}`, () => {
-  let db: TestDatabase;
-  let upstream: FakeUpstream;
-  let replicas: ServerProcess[];
+describe.skipIf(skip !== undefined)(
+  `budgets across two server processes on PostgreSQL and Redis${skip ? ` (skipped: ${skip})` : ''}`,
+  () => {
+    let db: TestDatabase;
+    let upstream: FakeUpstream;
+    let replicas: ServerProcess[];
 
-  beforeAll(async () => {
-    db = await createPostgresDatabase();
-    upstream = await startFakeUpstream();
-    const file = join(db.dataDir, 'agent-gateway.yaml');
-    writeFileSync(file, config(upstream.url));
-    const env = { DATABASE_URL: db.databaseUrl, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'warn' };
-    replicas = await Promise.all(['a', 'b'].map((name) => spawnServer(['--config', file, '--data-dir', join(db.dataDir, name)], env)));
-  });
-  afterAll(async () => {
-    await Promise.all((replicas ?? []).map((replica) => replica.kill()));
-    await upstream?.close();
-    await db?.drop();
-  });
-
-  async function chat(index: number, model: string, credential = TEST_API_KEY): Promise<number> {
-    const response = await fetch(`${replicas[index % 2]!.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ model, messages: [{ role: 'user', content: `call ${index}` }] }),
+    beforeAll(async () => {
+      db = await createPostgresDatabase();
+      upstream = await startFakeUpstream();
+      const file = join(db.dataDir, 'agent-gateway.yaml');
+      writeFileSync(file, config(upstream.url));
+      const env = { DATABASE_URL: db.databaseUrl, REDIS_URL: TEST_REDIS_URL, LOG_LEVEL: 'warn' };
+      replicas = await Promise.all(
+        ['a', 'b'].map((name) => spawnServer(['--config', file, '--data-dir', join(db.dataDir, name)], env)),
+      );
     });
-    await response.body?.cancel();
-    return response.status;
-  }
-
-  it('an agent budget of $0.10 at $0.01 a call allows exactly 10 calls alternating between A and B', async () => {
-    const statuses: number[] = [];
-    for (let index = 0; index < 12; index += 1) statuses.push(await chat(index, 'sequential'));
-    expect(statuses).toEqual([...Array<number>(10).fill(200), 402, 402]);
-    // Either replica shows the shared account, used up.
-    const budgets = await fetch(`${replicas[1]!.url}/api/v1/admin/budgets`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
-    const sequential = ((await budgets.json()) as { subject: string }[]).find((budget) => budget.subject === 'sequential');
-    expect(sequential).toMatchObject({ kind: 'agent_daily', limit_usd: 0.1, spent_usd: 0.1, reserved_usd: 0, remaining_usd: 0, runs_holding: 0 });
-  });
-
-  it('and exactly 10 of 40 concurrent calls across A and B', async () => {
-    upstream.setDefault({ kind: 'text', text: 'ok', delayMs: 100 });
-    const before = upstream.chatRequests().length;
-    const statuses = await Promise.all(Array.from({ length: 40 }, (_, index) => chat(index, 'concurrent')));
-    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
-    expect(statuses.filter((status) => status === 402)).toHaveLength(30);
-    // Refused calls never reach the upstream.
-    expect(upstream.chatRequests().length - before).toBe(10);
-  });
-
-  it('a token capped at $0.10 allows exactly 10 of 40 concurrent calls across A and B', async () => {
-    const created = await fetch(`${replicas[0]!.url}/gateway/tokens`, {
-      method: 'POST',
-      headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ agent_name: 'tokened', scopes: ['chat'], expires_in_seconds: 600, max_cost_usd: 0.1 }),
+    afterAll(async () => {
+      await Promise.all((replicas ?? []).map((replica) => replica.kill()));
+      await upstream?.close();
+      await db?.drop();
     });
-    expect(created.status).toBe(201);
-    const { token } = (await created.json()) as { token: string };
-    const statuses = await Promise.all(Array.from({ length: 40 }, (_, index) => chat(index, 'tokened', token)));
-    expect(statuses.filter((status) => status === 200)).toHaveLength(10);
-    expect(statuses.filter((status) => status === 402)).toHaveLength(30);
-    const budgets = await fetch(`${replicas[0]!.url}/api/v1/admin/budgets`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } });
-    expect(((await budgets.json()) as { kind: string }[]).filter((budget) => budget.kind === 'token')).toEqual([
-      expect.objectContaining({ limit_usd: 0.1, spent_usd: 0.1, remaining_usd: 0 }),
-    ]);
-  });
-});
+
+    async function chat(index: number, model: string, credential = TEST_API_KEY): Promise<number> {
+      const response = await fetch(`${replicas[index % 2]!.url}/v1/chat/completions`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model, messages: [{ role: 'user', content: `call ${index}` }] }),
+      });
+      await response.body?.cancel();
+      return response.status;
+    }
+
+    it('an agent budget of $0.10 at $0.01 a call allows exactly 10 calls alternating between A and B', async () => {
+      const statuses: number[] = [];
+      for (let index = 0; index < 12; index += 1) statuses.push(await chat(index, 'sequential'));
+      expect(statuses).toEqual([...Array<number>(10).fill(200), 402, 402]);
+      // Either replica shows the shared account, used up.
+      const budgets = await fetch(`${replicas[1]!.url}/api/v1/admin/budgets`, {
+        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+      });
+      const sequential = ((await budgets.json()) as { subject: string }[]).find(
+        (budget) => budget.subject === 'sequential',
+      );
+      expect(sequential).toMatchObject({
+        kind: 'agent_daily',
+        limit_usd: 0.1,
+        spent_usd: 0.1,
+        reserved_usd: 0,
+        remaining_usd: 0,
+        runs_holding: 0,
+      });
+    });
+
+    it('and exactly 10 of 40 concurrent calls across A and B', async () => {
+      upstream.setDefault({ kind: 'text', text: 'ok', delayMs: 100 });
+      const before = upstream.chatRequests().length;
+      const statuses = await Promise.all(Array.from({ length: 40 }, (_, index) => chat(index, 'concurrent')));
+      expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+      expect(statuses.filter((status) => status === 402)).toHaveLength(30);
+      // Refused calls never reach the upstream.
+      expect(upstream.chatRequests().length - before).toBe(10);
+    });
+
+    it('a token capped at $0.10 allows exactly 10 of 40 concurrent calls across A and B', async () => {
+      const created = await fetch(`${replicas[0]!.url}/gateway/tokens`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ agent_name: 'tokened', scopes: ['chat'], expires_in_seconds: 600, max_cost_usd: 0.1 }),
+      });
+      expect(created.status).toBe(201);
+      const { token } = (await created.json()) as { token: string };
+      const statuses = await Promise.all(Array.from({ length: 40 }, (_, index) => chat(index, 'tokened', token)));
+      expect(statuses.filter((status) => status === 200)).toHaveLength(10);
+      expect(statuses.filter((status) => status === 402)).toHaveLength(30);
+      const budgets = await fetch(`${replicas[0]!.url}/api/v1/admin/budgets`, {
+        headers: { authorization: `Bearer ${TEST_API_KEY}` },
+      });
+      expect(((await budgets.json()) as { kind: string }[]).filter((budget) => budget.kind === 'token')).toEqual([
+        expect.objectContaining({ limit_usd: 0.1, spent_usd: 0.1, remaining_usd: 0 }),
+      ]);
+    });
+  },
+);

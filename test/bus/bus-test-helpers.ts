@@ -1,6 +1,12 @@
 import type { RunEvent, RunEventBody, RunEventBus } from '../../src/bus/index.js';
 
-export const runStart: RunEventBody = { type: 'run-start', agentName: 'helper', model: 'upstream/m', source: 'chat', sessionId: null };
+export const runStart: RunEventBody = {
+  type: 'run-start',
+  agentName: 'helper',
+  model: 'upstream/m',
+  source: 'chat',
+  sessionId: null,
+};
 export const runEnd: RunEventBody = { type: 'run-end', output: 'done', totalTokens: 3, costUsd: 0 };
 
 export function delta(text: string): RunEventBody {
@@ -14,7 +20,10 @@ export async function publishRun(bus: RunEventBus, runId: string, count: number,
   if (end) await bus.publish(runId, runEnd);
 }
 
-export async function collect(events: AsyncIterable<RunEvent>, onEvent?: (event: RunEvent) => void): Promise<RunEvent[]> {
+export async function collect(
+  events: AsyncIterable<RunEvent>,
+  onEvent?: (event: RunEvent) => void,
+): Promise<RunEvent[]> {
   const seen: RunEvent[] = [];
   for await (const event of events) {
     seen.push(event);

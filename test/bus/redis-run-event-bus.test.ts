@@ -81,7 +81,8 @@ describe.skipIf(skipReason !== undefined)(`Redis bus${skipReason ? ` (skipped: $
           }
         }
         await executor.publish(runId, runEnd);
-        for (const [subscription, first] of subscriptions) expect(seqs(await subscription)).toEqual(range(first, total + 2));
+        for (const [subscription, first] of subscriptions)
+          expect(seqs(await subscription)).toEqual(range(first, total + 2));
       } finally {
         await Promise.all([executor.close(), watcher.close()]);
       }
@@ -97,7 +98,9 @@ describe.skipIf(skipReason !== undefined)(`Redis bus${skipReason ? ` (skipped: $
         watcher.onControl((id, command) => id === runId && received.push(command));
         await publishRun(executor, runId, 5, false);
         const seen = collect(watcher.subscribe(runId));
-        await vi.waitFor(async () => expect(await admin.pubsub('NUMSUB', `${keyPrefix}run-control`)).toEqual([`${keyPrefix}run-control`, 2]));
+        await vi.waitFor(async () =>
+          expect(await admin.pubsub('NUMSUB', `${keyPrefix}run-control`)).toEqual([`${keyPrefix}run-control`, 2]),
+        );
         const clients = (await admin.client('LIST')) as string;
         const ids = [...clients.matchAll(/^id=(\d+) .* name=(\S+)/gm)]
           .filter(([, , name]) => name === `${keyPrefix}bus-reader` || name === `${keyPrefix}bus-control`)

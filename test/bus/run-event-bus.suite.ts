@@ -27,7 +27,9 @@ export function describeRunEventBus(name: string, createBus: (options?: BusFacto
       const published = await Promise.all(range(1, 100).map((i) => bus.publish(runId, delta(`d${i}`))));
       expect(seqs(published)).toEqual(range(1, 100));
       const history = await bus.history(runId);
-      expect(history.map((event) => (event.type === 'text-delta' ? event.delta : ''))).toEqual(range(1, 100).map((i) => `d${i}`));
+      expect(history.map((event) => (event.type === 'text-delta' ? event.delta : ''))).toEqual(
+        range(1, 100).map((i) => `d${i}`),
+      );
       expect(history[0]).toMatchObject({ runId, seq: 1, type: 'text-delta', at: expect.stringMatching(/Z$/) });
     });
 

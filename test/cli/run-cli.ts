@@ -13,7 +13,16 @@ export interface CliResult {
 /** The environment a CLI child gets: ours minus anything that would point it at a real server or key. */
 export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   const env = { ...process.env };
-  for (const name of ['AGENT_GATEWAY_TOKEN', 'AGENT_GATEWAY_CONFIG', 'HOST', 'PORT', 'DATA_DIR', 'DATABASE_URL', 'LOG_LEVEL']) delete env[name];
+  for (const name of [
+    'AGENT_GATEWAY_TOKEN',
+    'AGENT_GATEWAY_CONFIG',
+    'HOST',
+    'PORT',
+    'DATA_DIR',
+    'DATABASE_URL',
+    'LOG_LEVEL',
+  ])
+    delete env[name];
   for (const name of Object.keys(env)) if (name.startsWith('SERVICE_GATEWAY_')) delete env[name];
   return { ...env, NO_COLOR: '1', ...extra };
 }

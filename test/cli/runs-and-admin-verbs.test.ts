@@ -15,11 +15,15 @@ beforeAll(async () => {
   client = ['--host', '127.0.0.1', '--port', new URL(harness.app.url).port, '--token', TEST_API_KEY];
   emptyDataDir = tempDataDir();
   for (const model of ['helper', 'timekeeper']) {
-    const { response } = await harness.client.chat.completions.create({ model, messages: [{ role: 'user', content: 'hi' }] }, { headers: { 'x-session-id': `cli-${model}` } }).withResponse();
+    const { response } = await harness.client.chat.completions
+      .create({ model, messages: [{ role: 'user', content: 'hi' }] }, { headers: { 'x-session-id': `cli-${model}` } })
+      .withResponse();
     runIds.push(response.headers.get('x-run-id')!);
   }
   harness.upstream.enqueue({ kind: 'hang' });
-  void harness.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'wait' }] }).catch(() => undefined);
+  void harness.client.chat.completions
+    .create({ model: 'helper', messages: [{ role: 'user', content: 'wait' }] })
+    .catch(() => undefined);
   await vi.waitFor(() => {
     if (harness.app.runs.active().length !== 1) throw new Error('the hanging run has not started yet');
   });
@@ -44,14 +48,20 @@ describe.concurrent('agent-gateway admin verbs', () => {
       ['timekeeper', 'upstream/test-model', 'idle', '1'],
     ]);
     const shown = await cli('agents', 'show', 'timekeeper', '--json');
-    expect(JSON.parse(shown.stdout)).toMatchObject({ name: 'timekeeper', tools: ['get_current_time'], config: { max_iterations: 10 } });
+    expect(JSON.parse(shown.stdout)).toMatchObject({
+      name: 'timekeeper',
+      tools: ['get_current_time'],
+      config: { max_iterations: 10 },
+    });
     const unknown = await cli('agents', 'show', 'nobody');
     expect(unknown).toMatchObject({ code: 1, stderr: expect.stringContaining('404 agent_not_found') });
   });
 
   it('runs list filters, runs show prints the run and its steps', async ({ expect }) => {
     const listed = await cli('runs', 'list', '--agent', 'timekeeper', '--json');
-    expect(JSON.parse(listed.stdout)).toEqual([expect.objectContaining({ run_id: runIds[1], agent_name: 'timekeeper', status: 'completed' })]);
+    expect(JSON.parse(listed.stdout)).toEqual([
+      expect.objectContaining({ run_id: runIds[1], agent_name: 'timekeeper', status: 'completed' }),
+    ]);
     const paged = await cli('runs', 'list', '--limit', '1', '--offset', '1', '--status', 'completed', '--json');
     expect(JSON.parse(paged.stdout).map((run: { run_id: string }) => run.run_id)).toEqual([runIds[0]]);
     const bad = await cli('runs', 'list', '--status', 'sleeping');
@@ -74,13 +84,18 @@ describe.concurrent('agent-gateway admin verbs', () => {
     const cancelled = await cli('runs', 'cancel', hangingRun);
     expect(cancelled.stdout).toMatch(/^status:\s+cancelled$/m);
     const refused = await cli('runs', 'pause', runIds[0]);
-    expect(refused).toMatchObject({ code: 1, stderr: expect.stringMatching(/409 invalid_run_state: Run run_\w+ is completed/) });
+    expect(refused).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/409 invalid_run_state: Run run_\w+ is completed/),
+    });
   });
 
   it('sessions and status', async ({ expect }) => {
     const sessions = await cli('sessions', '--json');
     // Runs started without a session id have server-generated ones (ses_…).
-    const named = JSON.parse(sessions.stdout).map((session: { session_id: string }) => session.session_id).filter((id: string) => !id.startsWith('ses_'));
+    const named = JSON.parse(sessions.stdout)
+      .map((session: { session_id: string }) => session.session_id)
+      .filter((id: string) => !id.startsWith('ses_'));
     expect(named.sort()).toEqual(['cli-helper', 'cli-timekeeper']);
     const status = await cli('status');
     expect(status.code, status.stderr).toBe(0);

@@ -42,13 +42,18 @@ describe('agent-gateway serve', () => {
     writeFileSync(file, 'server:\n  port: 8000\n  bogus: true\nagents:\n  - name: a\n    model: nowhere/m\n');
     const result = await runCli(['serve', '--config', file, '--data-dir', temp.dataDir]);
     expect(result.code).toBe(2);
-    expect(result.stderr).toBe(`config error:\n${file}:3: unknown key "bogus" in server\n${file}:6: agents.0.model: unknown provider "nowhere" (configured: none)\n`);
+    expect(result.stderr).toBe(
+      `config error:\n${file}:3: unknown key "bogus" in server\n${file}:6: agents.0.model: unknown provider "nowhere" (configured: none)\n`,
+    );
     expect(result.stdout).toBe('');
   });
 
   it('exits non-zero naming the variable for a bad environment value', async () => {
     const result = await runCli(['serve', '--data-dir', temp.dataDir], { PORT: 'eighty' });
-    expect(result).toMatchObject({ code: 2, stderr: 'config error:\nenvironment variable PORT: expected a port number\n' });
+    expect(result).toMatchObject({
+      code: 2,
+      stderr: 'config error:\nenvironment variable PORT: expected a port number\n',
+    });
   });
 
   it('rejects a port out of range', async () => {

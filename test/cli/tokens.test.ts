@@ -44,10 +44,25 @@ describe.concurrent('agent-gateway tokens', () => {
   });
 
   it('create --json takes scopes, lifetime and single use', async ({ expect }) => {
-    const result = await tokens('create', '--agent', 'other', '--scopes', 'chat, dream', '--expires-in', '120', '--single-use', '--json');
+    const result = await tokens(
+      'create',
+      '--agent',
+      'other',
+      '--scopes',
+      'chat, dream',
+      '--expires-in',
+      '120',
+      '--single-use',
+      '--json',
+    );
     expect(result).toMatchObject({ code: 0, stderr: '' });
     const created = JSON.parse(result.stdout) as Record<string, unknown>;
-    expect(created).toMatchObject({ agent_name: 'other', scopes: ['chat', 'dream'], single_use: true, status: 'active' });
+    expect(created).toMatchObject({
+      agent_name: 'other',
+      scopes: ['chat', 'dream'],
+      single_use: true,
+      status: 'active',
+    });
     expect(Date.parse(created.expires_at as string) - Date.parse(created.created_at as string)).toBe(120_000);
   });
 
@@ -56,7 +71,16 @@ describe.concurrent('agent-gateway tokens', () => {
     const table = await tokens('list');
     expect(table.code).toBe(0);
     const [header, ...rows] = table.stdout.trimEnd().split('\n');
-    expect(header.split(/\s+/)).toEqual(['TOKEN_ID', 'AGENT_NAME', 'SCOPES', 'STATUS', 'SINGLE_USE', 'EXPIRES_AT', 'LAST_USED_AT', 'TOKEN_SUFFIX']);
+    expect(header.split(/\s+/)).toEqual([
+      'TOKEN_ID',
+      'AGENT_NAME',
+      'SCOPES',
+      'STATUS',
+      'SINGLE_USE',
+      'EXPIRES_AT',
+      'LAST_USED_AT',
+      'TOKEN_SUFFIX',
+    ]);
     expect(rows.some((row) => row.startsWith(token_id))).toBe(true);
     const json = await tokens('list', '--agent', 'other', '--json');
     const listed = JSON.parse(json.stdout) as { token_id: string; agent_name: string }[];
@@ -78,29 +102,54 @@ describe.concurrent('agent-gateway tokens', () => {
 
   it('a server error is one line on stderr and a non-zero exit', async ({ expect }) => {
     const result = await tokens('revoke', 'tok_000000000000000000000000');
-    expect(result).toEqual({ code: 1, stdout: '', stderr: 'error: 404 token_not_found: No access token with id "tok_000000000000000000000000"\n' });
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: 'error: 404 token_not_found: No access token with id "tok_000000000000000000000000"\n',
+    });
     const invalid = await tokens('create', '--agent', 'nobody');
-    expect(invalid).toMatchObject({ code: 1, stdout: '', stderr: 'error: 400 unknown_agent: agent_name: no agent named "nobody" is registered\n' });
+    expect(invalid).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'error: 400 unknown_agent: agent_name: no agent named "nobody" is registered\n',
+    });
   });
 
   it('wrong or missing credentials are one line too', async ({ expect }) => {
-    const wrong = await runCli(['tokens', 'list', '--host', '127.0.0.1', '--port', new URL(app.url).port, '--token', 'wrong-key-123'], env);
-    expect(wrong).toMatchObject({ code: 1, stdout: '', stderr: 'error: 401 invalid_credentials: Invalid API key or token\n' });
+    const wrong = await runCli(
+      ['tokens', 'list', '--host', '127.0.0.1', '--port', new URL(app.url).port, '--token', 'wrong-key-123'],
+      env,
+    );
+    expect(wrong).toMatchObject({
+      code: 1,
+      stdout: '',
+      stderr: 'error: 401 invalid_credentials: Invalid API key or token\n',
+    });
     const missing = await runCli(['tokens', 'list', '--host', '127.0.0.1', '--port', new URL(app.url).port], env);
     expect(missing.code).toBe(1);
     expect(missing.stderr).toMatch(/^error: 401 missing_credentials: .*\n$/);
   });
 
   it('takes the token from AGENT_GATEWAY_TOKEN', async ({ expect }) => {
-    const result = await runCli(['tokens', 'list', '--json', '--host', '127.0.0.1', '--port', new URL(app.url).port], { ...env, AGENT_GATEWAY_TOKEN: TEST_API_KEY });
+    const result = await runCli(['tokens', 'list', '--json', '--host', '127.0.0.1', '--port', new URL(app.url).port], {
+      ...env,
+      AGENT_GATEWAY_TOKEN: TEST_API_KEY,
+    });
     expect(result.code).toBe(0);
     expect(Array.isArray(JSON.parse(result.stdout))).toBe(true);
   });
 
   it('an unreachable server is one line', async ({ expect }) => {
     const port = await closedPort();
-    const result = await runCli(['tokens', 'list', '--host', '127.0.0.1', '--port', String(port), '--token', TEST_API_KEY], env);
-    expect(result).toEqual({ code: 1, stdout: '', stderr: `error: cannot reach http://127.0.0.1:${port}: ECONNREFUSED\n` });
+    const result = await runCli(
+      ['tokens', 'list', '--host', '127.0.0.1', '--port', String(port), '--token', TEST_API_KEY],
+      env,
+    );
+    expect(result).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `error: cannot reach http://127.0.0.1:${port}: ECONNREFUSED\n`,
+    });
   });
 
   it('bad arguments exit non-zero without a stack trace', async ({ expect }) => {
@@ -115,12 +164,15 @@ describe.concurrent('agent-gateway tokens', () => {
 });
 
 describe.concurrent('--help and --version', () => {
-  it.for(['', 'serve', 'tokens', 'tokens create', 'tokens list', 'tokens revoke', 'tokens delete'])('agent-gateway %s --help', async (command, { expect }) => {
-    const result = await runCli([...command.split(' ').filter(Boolean), '--help']);
-    expect(result.code).toBe(0);
-    expect(result.stdout).toContain(`Usage: ${['agent-gateway', command].filter(Boolean).join(' ')} `);
-    expect(result.stderr).toBe('');
-  });
+  it.for(['', 'serve', 'tokens', 'tokens create', 'tokens list', 'tokens revoke', 'tokens delete'])(
+    'agent-gateway %s --help',
+    async (command, { expect }) => {
+      const result = await runCli([...command.split(' ').filter(Boolean), '--help']);
+      expect(result.code).toBe(0);
+      expect(result.stdout).toContain(`Usage: ${['agent-gateway', command].filter(Boolean).join(' ')} `);
+      expect(result.stderr).toBe('');
+    },
+  );
 
   it('--version prints the package version', async ({ expect }) => {
     expect(await runCli(['--version'])).toEqual({ code: 0, stdout: `${VERSION}\n`, stderr: '' });

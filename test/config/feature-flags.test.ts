@@ -6,7 +6,10 @@ afterEach(async () => {
   for (const app of apps.splice(0)) await app.stop();
 });
 
-async function modelsStatus(gateway: string, headers: Record<string, string> = { 'x-api-key': TEST_API_KEY }): Promise<number> {
+async function modelsStatus(
+  gateway: string,
+  headers: Record<string, string> = { 'x-api-key': TEST_API_KEY },
+): Promise<number> {
   const app = await startTestApp(`${gateway}\n${BASE_YAML}`);
   apps.push(app);
   return (await fetch(`${app.url}/v1/models`, { headers })).status;

@@ -28,34 +28,51 @@ describe('config file lookup', () => {
 
   it('prefers ./agent-gateway.yaml over the bundled example', () => {
     const local = write('agent-gateway.yaml', 'server: { port: 9001 }\n');
-    expect(loadConfig({ cwd: dir, env: {} })).toMatchObject({ path: local, bundled: false, config: { server: { port: 9001 } } });
+    expect(loadConfig({ cwd: dir, env: {} })).toMatchObject({
+      path: local,
+      bundled: false,
+      config: { server: { port: 9001 } },
+    });
   });
 
   it('prefers AGENT_GATEWAY_CONFIG over ./agent-gateway.yaml, and --config over both', () => {
     write('agent-gateway.yaml', 'server: { port: 9001 }\n');
     const fromEnv = write('env.yaml', 'server: { port: 9002 }\n');
     const fromFlag = write('flag.yaml', 'server: { port: 9003 }\n');
-    expect(loadConfig({ cwd: dir, env: { AGENT_GATEWAY_CONFIG: 'env.yaml' } })).toMatchObject({ path: fromEnv, config: { server: { port: 9002 } } });
-    expect(loadConfig({ cwd: dir, env: { AGENT_GATEWAY_CONFIG: 'env.yaml' }, file: 'flag.yaml' })).toMatchObject({ path: fromFlag, config: { server: { port: 9003 } } });
+    expect(loadConfig({ cwd: dir, env: { AGENT_GATEWAY_CONFIG: 'env.yaml' } })).toMatchObject({
+      path: fromEnv,
+      config: { server: { port: 9002 } },
+    });
+    expect(loadConfig({ cwd: dir, env: { AGENT_GATEWAY_CONFIG: 'env.yaml' }, file: 'flag.yaml' })).toMatchObject({
+      path: fromFlag,
+      config: { server: { port: 9003 } },
+    });
   });
 
   it('reports a config file that cannot be read, with its path', () => {
-    expect(() => loadConfig({ cwd: dir, env: {}, file: 'missing.yaml' })).toThrow(new ConfigError(`${join(dir, 'missing.yaml')}: cannot read config file (ENOENT)`));
+    expect(() => loadConfig({ cwd: dir, env: {}, file: 'missing.yaml' })).toThrow(
+      new ConfigError(`${join(dir, 'missing.yaml')}: cannot read config file (ENOENT)`),
+    );
   });
 
   it('reports errors with the full path of the file', () => {
     const path = write('bad.yaml', 'server:\n  port: 1\n  bogus: true\n');
-    expect(() => loadConfig({ cwd: dir, env: {}, file: path })).toThrow(new ConfigError(`${path}:3: unknown key "bogus" in server`));
+    expect(() => loadConfig({ cwd: dir, env: {}, file: path })).toThrow(
+      new ConfigError(`${path}:3: unknown key "bogus" in server`),
+    );
   });
 
   it('interpolates ${VAR} from the environment it is given', () => {
     const path = write('gw.yaml', 'auth:\n  api_keys: ["${ADMIN_KEY}"]\n');
-    expect(loadConfig({ cwd: dir, file: path, env: { ADMIN_KEY: 'key-from-env' } }).config.auth.api_keys).toEqual(['key-from-env']);
+    expect(loadConfig({ cwd: dir, file: path, env: { ADMIN_KEY: 'key-from-env' } }).config.auth.api_keys).toEqual([
+      'key-from-env',
+    ]);
   });
 });
 
 describe('environment overrides', () => {
-  const fileText = 'server:\n  host: 10.0.0.1\n  port: 9000\n  data_dir: /srv/file-data\n  log_level: warn\ngateway:\n  agui: false\n';
+  const fileText =
+    'server:\n  host: 10.0.0.1\n  port: 9000\n  data_dir: /srv/file-data\n  log_level: warn\ngateway:\n  agui: false\n';
 
   it('the environment wins over the file', () => {
     const { config } = loadConfig({
@@ -83,7 +100,11 @@ describe('environment overrides', () => {
   });
 
   it('empty variables are ignored', () => {
-    const { config } = loadConfig({ cwd: dir, file: write('gw.yaml', fileText), env: { HOST: '', PORT: '', SERVICE_GATEWAY_AGUI: '' } });
+    const { config } = loadConfig({
+      cwd: dir,
+      file: write('gw.yaml', fileText),
+      env: { HOST: '', PORT: '', SERVICE_GATEWAY_AGUI: '' },
+    });
     expect(config.server).toMatchObject({ host: '10.0.0.1', port: 9000 });
     expect(config.gateway.agui).toBe(false);
   });
@@ -99,7 +120,13 @@ describe('environment overrides', () => {
   });
 
   it('SERVICE_GATEWAY_* set the feature flags, which all default to true', () => {
-    expect(loadConfig({ cwd: dir, file: write('empty.yaml', ''), env: {} }).config.gateway).toEqual({ enabled: true, openai_compat: true, agui: true, webhooks: true, a2a: true });
+    expect(loadConfig({ cwd: dir, file: write('empty.yaml', ''), env: {} }).config.gateway).toEqual({
+      enabled: true,
+      openai_compat: true,
+      agui: true,
+      webhooks: true,
+      a2a: true,
+    });
     const { config } = loadConfig({
       cwd: dir,
       file: write('gw.yaml', fileText),
@@ -116,11 +143,19 @@ describe('environment overrides', () => {
 
   it('rejects invalid values naming the variable', () => {
     const file = write('gw.yaml', fileText);
-    expect(() => loadConfig({ cwd: dir, file, env: { PORT: 'eighty' } })).toThrow(/^environment variable PORT: expected a port number$/);
+    expect(() => loadConfig({ cwd: dir, file, env: { PORT: 'eighty' } })).toThrow(
+      /^environment variable PORT: expected a port number$/,
+    );
     expect(() => loadConfig({ cwd: dir, file, env: { PORT: '70000' } })).toThrow(/^environment variable PORT: /);
-    expect(() => loadConfig({ cwd: dir, file, env: { LOG_LEVEL: 'loud' } })).toThrow(/^environment variable LOG_LEVEL: /);
-    expect(() => loadConfig({ cwd: dir, file, env: { DATABASE_URL: 'mysql://db/app' } })).toThrow(/^environment variable DATABASE_URL: database_url must be a postgres:/);
-    expect(() => loadConfig({ cwd: dir, file, env: { SERVICE_GATEWAY_A2A: 'maybe' } })).toThrow('environment variable SERVICE_GATEWAY_A2A: expected true or false, got "maybe"');
+    expect(() => loadConfig({ cwd: dir, file, env: { LOG_LEVEL: 'loud' } })).toThrow(
+      /^environment variable LOG_LEVEL: /,
+    );
+    expect(() => loadConfig({ cwd: dir, file, env: { DATABASE_URL: 'mysql://db/app' } })).toThrow(
+      /^environment variable DATABASE_URL: database_url must be a postgres:/,
+    );
+    expect(() => loadConfig({ cwd: dir, file, env: { SERVICE_GATEWAY_A2A: 'maybe' } })).toThrow(
+      'environment variable SERVICE_GATEWAY_A2A: expected true or false, got "maybe"',
+    );
   });
 
   it('the loaded config is frozen', () => {

@@ -23,14 +23,24 @@ describe('config errors are reported as file:line: message', () => {
     expect(configError(text)).toBe('gw.yaml:3: unknown key "sevrer"');
   });
 
-  it('names an unknown nested key on its own line, not its parent\'s', () => {
-    const text = yaml('server:', '  host: 127.0.0.1', '  port: 8000', '  prot: 8001', 'auth:', '  api_keys: [abcdefgh]');
+  it("names an unknown nested key on its own line, not its parent's", () => {
+    const text = yaml(
+      'server:',
+      '  host: 127.0.0.1',
+      '  port: 8000',
+      '  prot: 8001',
+      'auth:',
+      '  api_keys: [abcdefgh]',
+    );
     expect(configError(text)).toBe('gw.yaml:4: unknown key "prot" in server');
   });
 
   it('names each of several unknown keys on its own line', () => {
     const text = yaml('server:', '  hots: 127.0.0.1', '  port: 8000', '  prot: 8001');
-    expect(configError(text).split('\n')).toEqual(['gw.yaml:2: unknown key "hots" in server', 'gw.yaml:4: unknown key "prot" in server']);
+    expect(configError(text).split('\n')).toEqual([
+      'gw.yaml:2: unknown key "hots" in server',
+      'gw.yaml:4: unknown key "prot" in server',
+    ]);
   });
 
   it('names an agui_default_agent that is not an agent', () => {
@@ -39,12 +49,29 @@ describe('config errors are reported as file:line: message', () => {
   });
 
   it('names an unknown key inside an agent entry', () => {
-    const text = yaml(...PROVIDERS, 'agents:', '  - name: a', '    model: up/m', '  - name: b', '    model: up/m', '    temprature: 0.1');
+    const text = yaml(
+      ...PROVIDERS,
+      'agents:',
+      '  - name: a',
+      '    model: up/m',
+      '  - name: b',
+      '    model: up/m',
+      '    temprature: 0.1',
+    );
     expect(configError(text)).toBe('gw.yaml:8: unknown key "temprature" in agents.1');
   });
 
   it('reports wrong types at the value', () => {
-    const text = yaml('server:', '  host: 127.0.0.1', '  port: eighty', ...PROVIDERS, 'agents:', '  - name: a', '    model: up/m', '    temperature: hot');
+    const text = yaml(
+      'server:',
+      '  host: 127.0.0.1',
+      '  port: eighty',
+      ...PROVIDERS,
+      'agents:',
+      '  - name: a',
+      '    model: up/m',
+      '    temperature: hot',
+    );
     expect(configError(text).split('\n')).toEqual([
       'gw.yaml:3: server.port: Invalid input: expected number, received string',
       'gw.yaml:9: agents.0.temperature: Invalid input: expected number, received string',
@@ -57,7 +84,14 @@ describe('config errors are reported as file:line: message', () => {
   });
 
   it('reports a missing required key at the entry that lacks it', () => {
-    const text = yaml(...PROVIDERS, 'agents:', '  - name: a', '    model: up/m', '  - name: b', '    system_prompt: hi');
+    const text = yaml(
+      ...PROVIDERS,
+      'agents:',
+      '  - name: a',
+      '    model: up/m',
+      '  - name: b',
+      '    system_prompt: hi',
+    );
     expect(configError(text)).toBe('gw.yaml:6: agents.1.model: is required (expected string)');
   });
 
@@ -72,19 +106,27 @@ describe('config errors are reported as file:line: message', () => {
   });
 
   it('reports an unknown provider type at the type', () => {
-    expect(configError(yaml('providers:', '  up:', '    type: openai-compatibel', '    base_url: http://x/v1'))).toMatch(/^gw\.yaml:3: providers\.up\.type: /);
+    expect(
+      configError(yaml('providers:', '  up:', '    type: openai-compatibel', '    base_url: http://x/v1')),
+    ).toMatch(/^gw\.yaml:3: providers\.up\.type: /);
   });
 
   it('reports YAML syntax errors with their line', () => {
     expect(configError(yaml('server:', '  host: a', '  host: b'))).toBe('gw.yaml:3: Map keys must be unique');
     expect(configError(yaml('server:', '\thost: a'))).toBe('gw.yaml:2: Tabs are not allowed as indentation');
-    expect(configError(yaml('server:', '  host: a', 'agents: [a, b', 'providers: {}'))).toMatch(/^gw\.yaml:4: Flow sequence/);
+    expect(configError(yaml('server:', '  host: a', 'agents: [a, b', 'providers: {}'))).toMatch(
+      /^gw\.yaml:4: Flow sequence/,
+    );
   });
 
   it('reports a missing environment variable at the line that uses it', () => {
     const text = yaml('auth:', '  api_keys:', '    - ${FIRST_KEY}', '    - ${SECOND_KEY}');
-    expect(configError(text, { FIRST_KEY: 'abcdefgh-1' })).toBe('gw.yaml:4: environment variable SECOND_KEY is not set');
-    expect(configError(text, { FIRST_KEY: 'abcdefgh-1', SECOND_KEY: '' })).toBe('gw.yaml:4: environment variable SECOND_KEY is not set');
+    expect(configError(text, { FIRST_KEY: 'abcdefgh-1' })).toBe(
+      'gw.yaml:4: environment variable SECOND_KEY is not set',
+    );
+    expect(configError(text, { FIRST_KEY: 'abcdefgh-1', SECOND_KEY: '' })).toBe(
+      'gw.yaml:4: environment variable SECOND_KEY is not set',
+    );
   });
 
   it('reports an agent naming an unknown provider at its model', () => {
@@ -93,19 +135,49 @@ describe('config errors are reported as file:line: message', () => {
   });
 
   it('reports an agent naming an unknown tool at that tool', () => {
-    const text = yaml(...PROVIDERS, 'agents:', '  - name: a', '    model: up/m', '    tools:', '      - get_current_time', '      - get_weather');
+    const text = yaml(
+      ...PROVIDERS,
+      'agents:',
+      '  - name: a',
+      '    model: up/m',
+      '    tools:',
+      '      - get_current_time',
+      '      - get_weather',
+    );
     expect(configError(text)).toBe('gw.yaml:8: agents.0.tools.1: unknown tool "get_weather"');
   });
 
   it('reports a duplicate agent name at the second definition', () => {
-    const text = yaml(...PROVIDERS, 'agents:', '  - name: helper', '    model: up/m', '  - name: other', '    model: up/m', '  - name: helper', '    model: up/m');
+    const text = yaml(
+      ...PROVIDERS,
+      'agents:',
+      '  - name: helper',
+      '    model: up/m',
+      '  - name: other',
+      '    model: up/m',
+      '  - name: helper',
+      '    model: up/m',
+    );
     expect(configError(text)).toBe('gw.yaml:8: agents.2.name: duplicate agent name "helper"');
   });
 
   it('reports every problem, one line each', () => {
-    const text = yaml('server:', '  port: -1', 'bogus: 1', ...PROVIDERS, 'agents:', '  - name: a', '    model: up/m', '    tools: [nope]');
+    const text = yaml(
+      'server:',
+      '  port: -1',
+      'bogus: 1',
+      ...PROVIDERS,
+      'agents:',
+      '  - name: a',
+      '    model: up/m',
+      '    tools: [nope]',
+    );
     expect(configError(text).split('\n').sort()).toEqual(
-      ['gw.yaml:2: server.port: Too small: expected number to be >=0', 'gw.yaml:3: unknown key "bogus"', 'gw.yaml:9: agents.0.tools.0: unknown tool "nope"'].sort(),
+      [
+        'gw.yaml:2: server.port: Too small: expected number to be >=0',
+        'gw.yaml:3: unknown key "bogus"',
+        'gw.yaml:9: agents.0.tools.0: unknown tool "nope"',
+      ].sort(),
     );
   });
 
@@ -117,7 +189,9 @@ describe('config errors are reported as file:line: message', () => {
 
   it('rejects a default token lifetime above the maximum', () => {
     const text = yaml('auth:', '  tokens:', '    default_expires_in_seconds: 7200', '    max_expires_in_seconds: 3600');
-    expect(configError(text)).toBe('gw.yaml:3: auth.tokens.default_expires_in_seconds: default_expires_in_seconds must not exceed max_expires_in_seconds');
+    expect(configError(text)).toBe(
+      'gw.yaml:3: auth.tokens.default_expires_in_seconds: default_expires_in_seconds must not exceed max_expires_in_seconds',
+    );
   });
 
   it('rejects a document that is not a mapping', () => {
@@ -127,7 +201,11 @@ describe('config errors are reported as file:line: message', () => {
 
 describe('${VAR} interpolation', () => {
   it('substitutes variables and falls back to ${VAR:-default} when unset or empty', () => {
-    const text = yaml('auth:', '  api_keys: ["${KEY}", "${OTHER:-fallback-key}", "pre-${EMPTY:-x}-post"]', '  jwt: { secret: "${SECRET:-a-default-secret-0123}" }');
+    const text = yaml(
+      'auth:',
+      '  api_keys: ["${KEY}", "${OTHER:-fallback-key}", "pre-${EMPTY:-x}-post"]',
+      '  jwt: { secret: "${SECRET:-a-default-secret-0123}" }',
+    );
     const config = parseConfigText(text, 'gw.yaml', { KEY: 'from-the-env', EMPTY: '' });
     expect(config.auth.api_keys).toEqual(['from-the-env', 'fallback-key', 'pre-x-post']);
     expect(config.auth.jwt?.secret).toBe('a-default-secret-0123');
@@ -138,11 +216,17 @@ describe('${VAR} interpolation', () => {
     expect(config.server.port).toBe(8080);
     expect(config.server.host).toBe('0.0.0.0');
     expect(parseConfigText(yaml('gateway:', '  agui: ${AGUI}'), 'gw.yaml', { AGUI: 'false' }).gateway.agui).toBe(false);
-    expect(configError(yaml('server:', '  port: "${PORT}"'), { PORT: '8080' })).toBe('gw.yaml:2: server.port: Invalid input: expected number, received string');
+    expect(configError(yaml('server:', '  port: "${PORT}"'), { PORT: '8080' })).toBe(
+      'gw.yaml:2: server.port: Invalid input: expected number, received string',
+    );
   });
 
   it('leaves text without ${...} untouched', () => {
-    const config = parseConfigText(yaml(...PROVIDERS, 'agents:', '  - name: a', '    model: up/m', '    system_prompt: Costs $5 or {x}'), 'gw.yaml', {});
+    const config = parseConfigText(
+      yaml(...PROVIDERS, 'agents:', '  - name: a', '    model: up/m', '    system_prompt: Costs $5 or {x}'),
+      'gw.yaml',
+      {},
+    );
     expect(config.agents[0].system_prompt).toBe('Costs $5 or {x}');
   });
 });
@@ -150,14 +234,31 @@ describe('${VAR} interpolation', () => {
 describe('defaults', () => {
   it('an empty file is a valid config with the documented defaults', () => {
     const config = parseConfigText('', 'gw.yaml', {});
-    expect(config.server).toMatchObject({ host: '127.0.0.1', port: 8000, data_dir: './data', log_level: 'info', body_limit_bytes: 1_048_576, cors: { origins: [] }, shutdown_timeout_ms: 10_000 });
+    expect(config.server).toMatchObject({
+      host: '127.0.0.1',
+      port: 8000,
+      data_dir: './data',
+      log_level: 'info',
+      body_limit_bytes: 1_048_576,
+      cors: { origins: [] },
+      shutdown_timeout_ms: 10_000,
+    });
     expect(config.gateway).toEqual({ enabled: true, openai_compat: true, agui: true, webhooks: true, a2a: true });
-    expect(config.auth).toEqual({ api_keys: [], tokens: { default_expires_in_seconds: 86_400, max_expires_in_seconds: 2_592_000 } });
+    expect(config.auth).toEqual({
+      api_keys: [],
+      tokens: { default_expires_in_seconds: 86_400, max_expires_in_seconds: 2_592_000 },
+    });
     expect(config.agents).toEqual([]);
   });
 
   it('fills agent defaults', () => {
     const config = parseConfigText(yaml(...PROVIDERS, 'agents:', '  - name: a', '    model: up/m'), 'gw.yaml', {});
-    expect(config.agents[0]).toMatchObject({ system_prompt: '', tools: [], temperature: 0.7, max_iterations: 10, a2a: true });
+    expect(config.agents[0]).toMatchObject({
+      system_prompt: '',
+      tools: [],
+      temperature: 0.7,
+      max_iterations: 10,
+      a2a: true,
+    });
   });
 });

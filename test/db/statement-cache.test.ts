@@ -43,16 +43,32 @@ describe('SQLite prepared-statement cache', () => {
     for (let i = 0; i < 3; i += 1) {
       await db.transaction().execute(async (trx) => {
         await trx.schema.createTable(`cache_probe_${i}`).ifNotExists().addColumn('n', 'integer').execute();
-        await trx.insertInto(`cache_probe_${i}` as never).values({ n: i } as never).execute();
+        await trx
+          .insertInto(`cache_probe_${i}` as never)
+          .values({ n: i } as never)
+          .execute();
       });
     }
-    const rows = await db.selectFrom('cache_probe_2' as never).selectAll().execute();
+    const rows = await db
+      .selectFrom('cache_probe_2' as never)
+      .selectAll()
+      .execute();
     expect(rows).toEqual([{ n: 2 }]);
-    await expect(db.transaction().execute(async (trx) => {
-      await trx.insertInto('cache_probe_0' as never).values({ n: 10 } as never).execute();
-      throw new Error('roll back');
-    })).rejects.toThrow('roll back');
-    expect(await db.selectFrom('cache_probe_0' as never).selectAll().execute()).toEqual([{ n: 0 }]);
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await trx
+          .insertInto('cache_probe_0' as never)
+          .values({ n: 10 } as never)
+          .execute();
+        throw new Error('roll back');
+      }),
+    ).rejects.toThrow('roll back');
+    expect(
+      await db
+        .selectFrom('cache_probe_0' as never)
+        .selectAll()
+        .execute(),
+    ).toEqual([{ n: 0 }]);
     expect(await handle.ping()).toBe(true);
   });
 });

@@ -19,7 +19,11 @@ describe('SQLite group commit', () => {
     // A second connection sees only what is committed.
     const reader = new SqliteDatabase(join(dataDir, 'agent-gateway.sqlite'), { readonly: true });
     cleanups.push(() => reader.close());
-    const readAgents = () => reader.prepare('select name from agents order by rowid').all().map((row) => (row as { name: string }).name);
+    const readAgents = () =>
+      reader
+        .prepare('select name from agents order by rowid')
+        .all()
+        .map((row) => (row as { name: string }).name);
     return { handle, readAgents };
   }
 
@@ -76,7 +80,12 @@ describe('SQLite group commit', () => {
           await db.insertInto('agents').values(agent(name)).execute();
           if (index === 0) {
             names.push('queued-during-commit');
-            pending.push(writes.write(async (inner) => void (await inner.insertInto('agents').values(agent('queued-during-commit')).execute())));
+            pending.push(
+              writes.write(
+                async (inner) =>
+                  void (await inner.insertInto('agents').values(agent('queued-during-commit')).execute()),
+              ),
+            );
           }
         }),
       );

@@ -25,7 +25,10 @@ describe('sessions, AG-UI runs and A2A tasks belong to the principal that create
   const openai = (token: string) => new OpenAI({ baseURL: `${gateway.app.url}/v1`, apiKey: token, maxRetries: 0 });
   const chat = (token: string, content: string, sessionId?: string) =>
     openai(token)
-      .chat.completions.create({ model: 'helper', messages: [{ role: 'user', content }] }, { headers: sessionId ? { 'X-Session-Id': sessionId } : {} })
+      .chat.completions.create(
+        { model: 'helper', messages: [{ role: 'user', content }] },
+        { headers: sessionId ? { 'X-Session-Id': sessionId } : {} },
+      )
       .withResponse();
   const upstreamSaw = () => JSON.stringify(gateway.upstream.chatRequests().map((request) => request.body.messages));
 
@@ -33,7 +36,9 @@ describe('sessions, AG-UI runs and A2A tasks belong to the principal that create
     await chat(tokenA.token, SECRET, 'customer-session-X');
     gateway.upstream.requests.length = 0;
 
-    const refused = await chat(tokenB.token, 'what did the last customer say?', 'customer-session-X').catch((error: unknown) => error);
+    const refused = await chat(tokenB.token, 'what did the last customer say?', 'customer-session-X').catch(
+      (error: unknown) => error,
+    );
     expect(refused).toMatchObject({ status: 404, code: 'session_not_found' });
     expect(gateway.upstream.chatRequests()).toHaveLength(0);
 
@@ -90,7 +95,10 @@ describe('sessions, AG-UI runs and A2A tasks belong to the principal that create
   });
 
   it('lets operators list and read every session, with its owner', async () => {
-    const list = (await (await fetch(`${gateway.app.url}/api/v1/admin/sessions`, { headers: operator })).json()) as { session_id: string; owner: string }[];
+    const list = (await (await fetch(`${gateway.app.url}/api/v1/admin/sessions`, { headers: operator })).json()) as {
+      session_id: string;
+      owner: string;
+    }[];
     expect(list.find((session) => session.session_id === 'customer-session-X')?.owner).toBe(`token:${tokenA.token_id}`);
     const read = await fetch(`${gateway.app.url}/api/v1/admin/sessions/customer-session-X`, { headers: operator });
     expect(read.status).toBe(200);
@@ -100,7 +108,7 @@ describe('sessions, AG-UI runs and A2A tasks belong to the principal that create
     await expect(chat(TEST_API_KEY, 'hi', 'customer-session-X')).rejects.toMatchObject({ status: 404 });
   });
 
-  it("answers TaskNotFound to tasks/get and leaves the task out of tasks/list for another token; operators read it", async () => {
+  it('answers TaskNotFound to tasks/get and leaves the task out of tasks/list for another token; operators read it', async () => {
     gateway.upstream.enqueue({ kind: 'text', text: `answer about ${SECRET}` });
     const client = await discover(gateway.agentUrl('helper'));
     const task = (await client.sendMessage(userMessage(SECRET), bearer(tokenA.token))) as Task;
@@ -109,11 +117,22 @@ describe('sessions, AG-UI runs and A2A tasks belong to the principal that create
     expect((await get(tokenA.token)).status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     await expect(get(tokenB.token)).rejects.toThrow(/not found/i);
     const listed = await client.listTasks(
-      { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 50, pageToken: '', historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: false },
+      {
+        tenant: '',
+        contextId: '',
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageSize: 50,
+        pageToken: '',
+        historyLength: undefined,
+        statusTimestampAfter: undefined,
+        includeArtifacts: false,
+      },
       bearer(tokenB.token),
     );
     expect(listed.tasks.map((item) => item.id)).not.toContain(task.id);
-    await expect(client.cancelTask({ tenant: '', id: task.id, metadata: undefined }, bearer(tokenB.token))).rejects.toThrow(/not found/i);
+    await expect(
+      client.cancelTask({ tenant: '', id: task.id, metadata: undefined }, bearer(tokenB.token)),
+    ).rejects.toThrow(/not found/i);
     expect((await get(TEST_API_KEY)).id).toBe(task.id);
   });
 });

@@ -42,7 +42,9 @@ describe('createGuardrails', () => {
     const answer = 'The Eiffel Tower opened in 1889.';
     expect(g.checkInput(answer).verdicts).toEqual([]);
     expect(g.checkOutput(answer).verdicts).toEqual([]);
-    expect(g.checkOutput(answer, ['{"city":"Paris","temp":21}']).verdicts).toMatchObject([{ type: 'hallucination', action: 'log' }]);
+    expect(g.checkOutput(answer, ['{"city":"Paris","temp":21}']).verdicts).toMatchObject([
+      { type: 'hallucination', action: 'log' },
+    ]);
   });
 
   it('streams redacted output that matches the non-streamed result', () => {

@@ -26,14 +26,20 @@ describe('guardrails config section', () => {
   });
 
   it.each([
-    ['guardrails:\n  content_filter:\n    patterns: ["a(b"]\n', /gateway\.yaml:3: guardrails\.content_filter\.patterns\.0: invalid regular expression \/a\(b\//],
+    [
+      'guardrails:\n  content_filter:\n    patterns: ["a(b"]\n',
+      /gateway\.yaml:3: guardrails\.content_filter\.patterns\.0: invalid regular expression \/a\(b\//,
+    ],
     ['guardrails:\n  content_filter:\n    patterns: ["x*"]\n', /gateway\.yaml:3: .*matches the empty string/],
     ['guardrails:\n  pii:\n    types: [email, passport]\n', /gateway\.yaml:3: guardrails\.pii\.types\.1: /],
     ['guardrails:\n  pii:\n    types: []\n', /list at least one PII type/],
     ['guardrails:\n  content_filter:\n    action: redact\n', /guardrails\.content_filter\.action/],
     ['guardrails:\n  hallucination:\n    threshold: 1.5\n', /gateway\.yaml:3: guardrails\.hallucination\.threshold/],
     ['guardrails:\n  hallucination:\n    action: block\n', /guardrails\.hallucination\.action/],
-    ['guardrails:\n  pii:\n    enabled: true\n    mode: strict\n', /gateway\.yaml:4: unknown key "mode" in guardrails\.pii/],
+    [
+      'guardrails:\n  pii:\n    enabled: true\n    mode: strict\n',
+      /gateway\.yaml:4: unknown key "mode" in guardrails\.pii/,
+    ],
     ['guardrails:\n  toxicity: {}\n', /unknown key "toxicity" in guardrails/],
   ])('rejects %j', (yaml, message) => {
     expect(errorOf(yaml)).toMatch(message);
@@ -41,14 +47,19 @@ describe('guardrails config section', () => {
 });
 
 describe('resolveGuardrails', () => {
-  const global = parse('guardrails:\n  pii: { action: redact }\n  content_filter: { blocklist: [darn], action: warn }\n');
+  const global = parse(
+    'guardrails:\n  pii: { action: redact }\n  content_filter: { blocklist: [darn], action: warn }\n',
+  );
 
   it('returns the global settings when the agent has none', () => {
     expect(resolveGuardrails(global, undefined)).toBe(global);
   });
 
   it('merges the agent fields over the global section, lists replacing lists', () => {
-    const override = guardrailsOverrideSchema.parse({ pii: { action: 'block' }, content_filter: { blocklist: ['heck'] } });
+    const override = guardrailsOverrideSchema.parse({
+      pii: { action: 'block' },
+      content_filter: { blocklist: ['heck'] },
+    });
     expect(resolveGuardrails(global, override)).toEqual({
       pii: { ...global.pii, action: 'block' },
       content_filter: { enabled: true, action: 'warn', blocklist: ['heck'], patterns: [] },

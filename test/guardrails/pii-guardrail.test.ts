@@ -40,7 +40,8 @@ describe('PII detection and redaction', () => {
   });
 
   it('redacts each type with its own marker', () => {
-    const text = 'Mail a@b.io, call +1 415 555 2671, SSN 123-45-6789, card 4111-1111-1111-1111, IBAN DE89370400440532013000, IP 10.0.0.7';
+    const text =
+      'Mail a@b.io, call +1 415 555 2671, SSN 123-45-6789, card 4111-1111-1111-1111, IBAN DE89370400440532013000, IP 10.0.0.7';
     expect(redact(text)).toBe(
       'Mail [REDACTED_EMAIL], call [REDACTED_PHONE], SSN [REDACTED_SSN], card [REDACTED_CREDIT_CARD], IBAN [REDACTED_IBAN], IP [REDACTED_IP_ADDRESS]',
     );

@@ -30,8 +30,17 @@ const EMAIL = 'jane.doe@example.com';
 
 describe('guardrails in the runtime', () => {
   let gateway: GatewayHarness;
-  const risks = async () => (await (await fetch(`${gateway.app.url}/analytics/risks`, { headers: authHeaders })).json()) as Record<'pii_events' | 'content_filter_events' | 'hallucination_flags' | 'total_events', number>;
-  const runOf = async (runId: string) => (await (await fetch(`${gateway.app.url}/api/v1/admin/runs/${runId}`, { headers: authHeaders })).json()) as { status: string; output: string | null; error: { code: string } | null };
+  const risks = async () =>
+    (await (await fetch(`${gateway.app.url}/analytics/risks`, { headers: authHeaders })).json()) as Record<
+      'pii_events' | 'content_filter_events' | 'hallucination_flags' | 'total_events',
+      number
+    >;
+  const runOf = async (runId: string) =>
+    (await (await fetch(`${gateway.app.url}/api/v1/admin/runs/${runId}`, { headers: authHeaders })).json()) as {
+      status: string;
+      output: string | null;
+      error: { code: string } | null;
+    };
 
   beforeAll(async () => {
     gateway = await startGateway({ yaml: YAML });
@@ -43,7 +52,9 @@ describe('guardrails in the runtime', () => {
 
   it('redacts personal data in a non-streamed answer, in what is stored and in what is returned', async () => {
     gateway.upstream.enqueue({ kind: 'text', text: `Write to ${EMAIL} today.` });
-    const { data, response } = await gateway.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'Who do I write to?' }] }).withResponse();
+    const { data, response } = await gateway.client.chat.completions
+      .create({ model: 'helper', messages: [{ role: 'user', content: 'Who do I write to?' }] })
+      .withResponse();
     expect(data.choices[0].message.content).toBe('Write to [REDACTED_EMAIL] today.');
     const detail = await runOf(response.headers.get('x-run-id')!);
     expect(JSON.stringify(detail)).not.toContain(EMAIL);
@@ -53,7 +64,11 @@ describe('guardrails in the runtime', () => {
     const text = `Write to ${EMAIL} today.`;
     gateway.upstream.enqueue({ kind: 'text', text, chunks: 2 });
     const pieces: string[] = [];
-    const stream = await gateway.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'Who?' }], stream: true });
+    const stream = await gateway.client.chat.completions.create({
+      model: 'helper',
+      messages: [{ role: 'user', content: 'Who?' }],
+      stream: true,
+    });
     for await (const chunk of stream) pieces.push(chunk.choices[0]?.delta?.content ?? '');
     expect(text.slice(0, Math.ceil(text.length / 2))).toContain('jane.doe@');
     expect(pieces.join('')).toBe('Write to [REDACTED_EMAIL] today.');
@@ -61,7 +76,10 @@ describe('guardrails in the runtime', () => {
   });
 
   it('redacts personal data in the input before the model sees it', async () => {
-    await gateway.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: `My address is ${EMAIL}` }] });
+    await gateway.client.chat.completions.create({
+      model: 'helper',
+      messages: [{ role: 'user', content: `My address is ${EMAIL}` }],
+    });
     const [sent] = gateway.upstream.chatRequests();
     expect(JSON.stringify(sent.body)).not.toContain(EMAIL);
     expect(sent.body.messages.at(-1).content).toBe('My address is [REDACTED_EMAIL]');
@@ -69,10 +87,16 @@ describe('guardrails in the runtime', () => {
 
   it('refuses a blocked input with 400 content_filtered, streamed or not, before any model call', async () => {
     const messages = [{ role: 'user' as const, content: 'Here is the Forbidden   Plan in full' }];
-    const error = await gateway.client.chat.completions.create({ model: 'helper', messages }).catch((failure: unknown) => failure);
+    const error = await gateway.client.chat.completions
+      .create({ model: 'helper', messages })
+      .catch((failure: unknown) => failure);
     expect(error).toBeInstanceOf(OpenAI.BadRequestError);
     expect((error as InstanceType<typeof OpenAI.BadRequestError>).code).toBe('content_filtered');
-    const streamed = await fetch(`${gateway.app.url}/v1/chat/completions`, { method: 'POST', headers: authHeaders, body: JSON.stringify({ model: 'strict', messages: [{ role: 'user', content: `mail ${EMAIL}` }], stream: true }) });
+    const streamed = await fetch(`${gateway.app.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: authHeaders,
+      body: JSON.stringify({ model: 'strict', messages: [{ role: 'user', content: `mail ${EMAIL}` }], stream: true }),
+    });
     expect(streamed.status).toBe(400);
     const runId = streamed.headers.get('x-run-id')!;
     expect(((await streamed.json()) as { error: { code: string } }).error.code).toBe('content_filtered');
@@ -81,7 +105,11 @@ describe('guardrails in the runtime', () => {
   });
 
   it('ends an AG-UI run with a blocked input in RUN_ERROR, without calling the model', async () => {
-    const response = await fetch(`${gateway.app.url}/agui/runs`, { method: 'POST', headers: authHeaders, body: JSON.stringify({ agent_name: 'helper', message: 'the forbidden plan' }) });
+    const response = await fetch(`${gateway.app.url}/agui/runs`, {
+      method: 'POST',
+      headers: authHeaders,
+      body: JSON.stringify({ agent_name: 'helper', message: 'the forbidden plan' }),
+    });
     const events = parseSse(await response.text()).map((message) => message.data);
     expect(events.at(-1)).toMatchObject({ type: 'RUN_ERROR', code: 'content_filtered' });
     expect(events.some((event) => event.type === 'CUSTOM' && event.name === 'guardrail_flag')).toBe(true);
@@ -90,7 +118,11 @@ describe('guardrails in the runtime', () => {
 
   it('withholds a blocked answer: finish_reason content_filter and no text', async () => {
     gateway.upstream.enqueue({ kind: 'text', text: 'Sure, the forbidden plan is as follows', chunks: 3 });
-    const stream = await gateway.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'Tell me' }], stream: true });
+    const stream = await gateway.client.chat.completions.create({
+      model: 'helper',
+      messages: [{ role: 'user', content: 'Tell me' }],
+      stream: true,
+    });
     const chunks = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks.map((chunk) => chunk.choices[0]?.delta?.content ?? '').join('')).toBe('');
@@ -99,7 +131,10 @@ describe('guardrails in the runtime', () => {
 
   it('applies per-agent overrides over the global settings', async () => {
     gateway.upstream.enqueue({ kind: 'text', text: `Mail ${EMAIL}, the forbidden plan` });
-    const completion = await gateway.client.chat.completions.create({ model: 'relaxed', messages: [{ role: 'user', content: 'forbidden plan?' }] });
+    const completion = await gateway.client.chat.completions.create({
+      model: 'relaxed',
+      messages: [{ role: 'user', content: 'forbidden plan?' }],
+    });
     expect(completion.choices[0].message.content).toBe(`Mail ${EMAIL}, the forbidden plan`);
     expect(gateway.upstream.chatRequests()).toHaveLength(1);
   });
@@ -110,12 +145,24 @@ describe('guardrails in the runtime', () => {
       { kind: 'tool_calls', calls: [{ name: 'get_current_time', arguments: { timezone: 'UTC' } }] },
       { kind: 'text', text: 'Atlantis has 42 million inhabitants and Poseidon rules it.' },
     );
-    await gateway.client.chat.completions.create({ model: 'timekeeper', messages: [{ role: 'user', content: 'What time is it?' }] });
-    gateway.upstream.enqueue({ kind: 'tool_calls', calls: [{ name: 'get_current_time', arguments: { timezone: 'UTC' } }] }, { kind: 'handler', fn: (request) => {
-      const result = request.body.messages.at(-1).content as string;
-      return { kind: 'text', text: `The result was: ${result}` };
-    } });
-    await gateway.client.chat.completions.create({ model: 'timekeeper', messages: [{ role: 'user', content: 'And now?' }] });
+    await gateway.client.chat.completions.create({
+      model: 'timekeeper',
+      messages: [{ role: 'user', content: 'What time is it?' }],
+    });
+    gateway.upstream.enqueue(
+      { kind: 'tool_calls', calls: [{ name: 'get_current_time', arguments: { timezone: 'UTC' } }] },
+      {
+        kind: 'handler',
+        fn: (request) => {
+          const result = request.body.messages.at(-1).content as string;
+          return { kind: 'text', text: `The result was: ${result}` };
+        },
+      },
+    );
+    await gateway.client.chat.completions.create({
+      model: 'timekeeper',
+      messages: [{ role: 'user', content: 'And now?' }],
+    });
     const after = await risks();
     expect(after.hallucination_flags - before.hallucination_flags).toBe(1);
     // Redacted: the non-streamed answer, the streamed one, the input; blocked: the strict agent's input.

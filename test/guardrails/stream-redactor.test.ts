@@ -74,15 +74,31 @@ describe('createStreamRedactor', () => {
   });
 
   it('gives the same text as redacting at once, for random texts in random chunks', () => {
-    const pieces = ['jane.doe@example.com', '+1 (415) 555-2671', '4111 1111 1111 1111', 'GB82 WEST 1234 5698 7654 32', '192.168.10.20', '123-45-6789', 'call me at 4155552671', '020 7946 0958', 'Paris', 'the', '2024', 'OK', '(', 'x@y'];
+    const pieces = [
+      'jane.doe@example.com',
+      '+1 (415) 555-2671',
+      '4111 1111 1111 1111',
+      'GB82 WEST 1234 5698 7654 32',
+      '192.168.10.20',
+      '123-45-6789',
+      'call me at 4155552671',
+      '020 7946 0958',
+      'Paris',
+      'the',
+      '2024',
+      'OK',
+      '(',
+      'x@y',
+    ];
     const separators = [' ', ' ', '', ', ', '\n', '  ', '-', '.'];
     let seed = 7;
     const random = (n: number) => Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * n);
     for (let round = 0; round < 300; round++) {
       let text = pieces[random(pieces.length)]!;
-      for (let i = random(12); i >= 0; i--) text += separators[random(separators.length)]! + pieces[random(pieces.length)]!;
+      for (let i = random(12); i >= 0; i--)
+        text += separators[random(separators.length)]! + pieces[random(pieces.length)]!;
       const chunks: string[] = [];
-      for (let at = 0; at < text.length; ) chunks.push(text.slice(at, (at += 1 + random(10))));
+      for (let at = 0; at < text.length;) chunks.push(text.slice(at, (at += 1 + random(10))));
       expect(stream(chunks).out, JSON.stringify(chunks)).toBe(redactText(text, find(text)));
     }
   });

@@ -24,7 +24,12 @@ function documentedAccess(): Map<string, Access> {
     const auth = /^Auth: (.+)$/m.exec(section)?.[1];
     if (!heading || !auth) continue;
     const scope = /access token with the `([^`]+)` scope/.exec(auth)?.[1];
-    const access: Access = auth === 'public' ? { kind: 'public' } : scope ? { kind: 'scope', scope, queryToken: auth.includes('?access_token=') } : { kind: 'operator' };
+    const access: Access =
+      auth === 'public'
+        ? { kind: 'public' }
+        : scope
+          ? { kind: 'scope', scope, queryToken: auth.includes('?access_token=') }
+          : { kind: 'operator' };
     rules.set(`${heading[1]} ${heading[2]}`, access);
   }
   return rules;
@@ -37,17 +42,44 @@ const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base
 /** Minimal requests that name the agent `helper` wherever a route reads an agent from its input. */
 function requestFor(method: string, path: string): { path: string; body?: string; headers: Record<string, string> } {
   const json = { 'content-type': 'application/json' };
-  const concrete = path.replace('{name}', path.startsWith('/webhooks') ? 'shop' : 'helper').replace(/\{[^}]+\}/g, 'helper');
-  if (path === '/v1/chat/completions') return { path: concrete, headers: json, body: JSON.stringify({ model: 'helper', messages: [{ role: 'user', content: 'hi' }] }) };
-  if (path === '/agui/runs') return { path: concrete, headers: json, body: JSON.stringify({ agent_name: 'helper', message: 'hi' }) };
-  if (path === '/agui/agents/{name}') return { path: concrete, headers: json, body: JSON.stringify({ threadId: 't1', runId: 'r1', messages: [{ id: 'm1', role: 'user', content: 'hi' }] }) };
-  if (path === '/a2a/{name}') return { path: concrete, headers: json, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'task-none' } }) };
-  if (path === '/webhooks/{name}') return { path: concrete, headers: json, body: JSON.stringify({ type: 'shop.order', id: 'o1' }) };
-  return method === 'get' || method === 'delete' ? { path: concrete, headers: {} } : { path: concrete, headers: json, body: '{}' };
+  const concrete = path
+    .replace('{name}', path.startsWith('/webhooks') ? 'shop' : 'helper')
+    .replace(/\{[^}]+\}/g, 'helper');
+  if (path === '/v1/chat/completions')
+    return {
+      path: concrete,
+      headers: json,
+      body: JSON.stringify({ model: 'helper', messages: [{ role: 'user', content: 'hi' }] }),
+    };
+  if (path === '/agui/runs')
+    return { path: concrete, headers: json, body: JSON.stringify({ agent_name: 'helper', message: 'hi' }) };
+  if (path === '/agui/agents/{name}')
+    return {
+      path: concrete,
+      headers: json,
+      body: JSON.stringify({ threadId: 't1', runId: 'r1', messages: [{ id: 'm1', role: 'user', content: 'hi' }] }),
+    };
+  if (path === '/a2a/{name}')
+    return {
+      path: concrete,
+      headers: json,
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'task-none' } }),
+    };
+  if (path === '/webhooks/{name}')
+    return { path: concrete, headers: json, body: JSON.stringify({ type: 'shop.order', id: 'o1' }) };
+  return method === 'get' || method === 'delete'
+    ? { path: concrete, headers: {} }
+    : { path: concrete, headers: json, body: '{}' };
 }
 
 /** Routes where the request names the agent it reaches (path, model or agent_name): another agent's token is refused there. */
-const NAMES_AN_AGENT = new Set(['POST /v1/chat/completions', 'GET /v1/models/{model}', 'POST /agui/runs', 'POST /agui/agents/{name}', 'POST /a2a/{name}']);
+const NAMES_AN_AGENT = new Set([
+  'POST /v1/chat/completions',
+  'GET /v1/models/{model}',
+  'POST /agui/runs',
+  'POST /agui/agents/{name}',
+  'POST /a2a/{name}',
+]);
 
 describe('credential matrix over every route, against docs/api.md (issue 22 part 9)', () => {
   let hostile: HostileApp;
@@ -61,16 +93,33 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
   beforeAll(async () => {
     hostile = await startHostileApp();
     access = documentedAccess();
-    operations = Object.entries(hostile.document.paths).flatMap(([path, methods]) => Object.keys(methods).map((method) => ({ method, path })));
-    const validJwt = await new SignJWT({ sub: 'ops' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(now() + 600).sign(secret);
-    const expiredJwt = await new SignJWT({ sub: 'ops' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(now() - 60).sign(secret);
-    const wrongSecretJwt = await new SignJWT({ sub: 'ops' }).setProtectedHeader({ alg: 'HS256' }).setExpirationTime(now() + 600).sign(new TextEncoder().encode('not-the-secret-0123456789abcdef'));
+    operations = Object.entries(hostile.document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => ({ method, path })),
+    );
+    const validJwt = await new SignJWT({ sub: 'ops' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(now() + 600)
+      .sign(secret);
+    const expiredJwt = await new SignJWT({ sub: 'ops' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(now() - 60)
+      .sign(secret);
+    const wrongSecretJwt = await new SignJWT({ sub: 'ops' })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setExpirationTime(now() + 600)
+      .sign(new TextEncoder().encode('not-the-secret-0123456789abcdef'));
     const noExpJwt = await new SignJWT({ sub: 'ops' }).setProtectedHeader({ alg: 'HS256' }).sign(secret);
-    const hs512Jwt = await new SignJWT({ sub: 'ops' }).setProtectedHeader({ alg: 'HS512' }).setExpirationTime(now() + 600).sign(new TextEncoder().encode(TEST_JWT_SECRET.repeat(2)));
+    const hs512Jwt = await new SignJWT({ sub: 'ops' })
+      .setProtectedHeader({ alg: 'HS512' })
+      .setExpirationTime(now() + 600)
+      .sign(new TextEncoder().encode(TEST_JWT_SECRET.repeat(2)));
     const [, payload] = validJwt.split('.');
     const all = ['chat', 'a2a', 'tools'];
     const revoked = await hostile.createToken('helper', all);
-    await fetch(`${hostile.url}/gateway/tokens/${revoked.token_id}/revoke`, { method: 'POST', headers: { authorization: `Bearer ${TEST_API_KEY}` } });
+    await fetch(`${hostile.url}/gateway/tokens/${revoked.token_id}/revoke`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_API_KEY}` },
+    });
     const expiring = await hostile.createToken('helper', all, 1);
     tokens = {
       helperAll: (await hostile.createToken('helper', all)).token,
@@ -85,7 +134,9 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
       'wrong API key (X-API-Key)': { 'x-api-key': 'wrong-key-0123456789' },
       'wrong API key (Bearer)': { authorization: 'Bearer wrong-key-0123456789' },
       'empty Bearer': { authorization: 'Bearer ' },
-      'Basic scheme with the right key': { authorization: `Basic ${Buffer.from(`x:${TEST_API_KEY}`).toString('base64')}` },
+      'Basic scheme with the right key': {
+        authorization: `Basic ${Buffer.from(`x:${TEST_API_KEY}`).toString('base64')}`,
+      },
       'the API key with a trailing byte': { authorization: `Bearer ${TEST_API_KEY}x` },
       'malformed JWT': { authorization: 'Bearer eyJhbGciOiJIUzI1NiJ9.not-json.sig' },
       'JWT signed with another secret': { authorization: `Bearer ${wrongSecretJwt}` },
@@ -93,7 +144,9 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
       'JWT without exp': { authorization: `Bearer ${noExpJwt}` },
       'unsigned JWT (alg none)': { authorization: `Bearer ${b64({ alg: 'none', typ: 'JWT' })}.${payload}.` },
       'JWT with the signature cut': { authorization: `Bearer ${validJwt.slice(0, validJwt.lastIndexOf('.') + 1)}` },
-      'JWT with a forged payload': { authorization: `Bearer ${validJwt.split('.')[0]}.${b64({ sub: 'root', exp: now() + 9_999 })}.${validJwt.split('.')[2]}` },
+      'JWT with a forged payload': {
+        authorization: `Bearer ${validJwt.split('.')[0]}.${b64({ sub: 'root', exp: now() + 9_999 })}.${validJwt.split('.')[2]}`,
+      },
       'HS512 JWT': { authorization: `Bearer ${hs512Jwt}` },
       'revoked access token': { authorization: `Bearer ${revoked.token}` },
       'expired access token': { authorization: `Bearer ${expiring.token}` },
@@ -103,19 +156,30 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
     credentials['valid JWT'] = { authorization: `Bearer ${validJwt}` };
   }, 60_000);
   afterAll(async () => {
-    console.info(`[hostile] credential matrix: ${cases} requests over ${operations.length} operations in ${((Date.now() - started) / 1000).toFixed(1)}s`);
+    console.info(
+      `[hostile] credential matrix: ${cases} requests over ${operations.length} operations in ${((Date.now() - started) / 1000).toFixed(1)}s`,
+    );
     await hostile.stop();
   });
 
   const call = async (method: string, path: string, headers: Record<string, string>, query = ''): Promise<Answer> => {
     cases += 1;
     const request = requestFor(method, path);
-    return send(hostile.url, { method: method.toUpperCase(), path: request.path, query, headers: { ...request.headers, ...headers }, ...(request.body === undefined ? {} : { body: request.body }) });
+    return send(hostile.url, {
+      method: method.toUpperCase(),
+      path: request.path,
+      query,
+      headers: { ...request.headers, ...headers },
+      ...(request.body === undefined ? {} : { body: request.body }),
+    });
   };
-  const codeOf = (answer: Answer) => /"code":"([^"]+)"/.exec(answer.text)?.[1] ?? String(/"code":(-?\d+)/.exec(answer.text)?.[1]);
+  const codeOf = (answer: Answer) =>
+    /"code":"([^"]+)"/.exec(answer.text)?.[1] ?? String(/"code":(-?\d+)/.exec(answer.text)?.[1]);
 
   it('every operation in /openapi.json has an Auth line in docs/api.md', () => {
-    const undocumented = operations.map(({ method, path }) => `${method.toUpperCase()} ${path}`).filter((key) => !access.has(key));
+    const undocumented = operations
+      .map(({ method, path }) => `${method.toUpperCase()} ${path}`)
+      .filter((key) => !access.has(key));
     expect(undocumented).toEqual([]);
   });
 
@@ -131,7 +195,10 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
         const problem = problemWith(answer, { jsonRpc: path === '/a2a/{name}' });
         if (problem) wrong.push(`${key} with ${name}: ${problem}`);
         if (rule.kind === 'public') {
-          if (answer.status !== anonymous.status) wrong.push(`${key} is public, yet ${name} changes its answer: ${anonymous.status} → ${answer.status} ${answer.text.slice(0, 120)}`);
+          if (answer.status !== anonymous.status)
+            wrong.push(
+              `${key} is public, yet ${name} changes its answer: ${anonymous.status} → ${answer.status} ${answer.text.slice(0, 120)}`,
+            );
         } else if (answer.status !== 401) {
           wrong.push(`${key} with ${name}: expected 401, got ${answer.status} ${answer.text.slice(0, 160)}`);
         }
@@ -142,7 +209,11 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
 
   it('operator credentials (API key, X-API-Key, JWT) get through every protected route; public ones answer as without', async () => {
     const wrong: string[] = [];
-    const operator = { 'API key as Bearer': { authorization: `Bearer ${TEST_API_KEY}` }, 'X-API-Key': { 'x-api-key': TEST_API_KEY }, 'valid JWT': credentials['valid JWT']! };
+    const operator = {
+      'API key as Bearer': { authorization: `Bearer ${TEST_API_KEY}` },
+      'X-API-Key': { 'x-api-key': TEST_API_KEY },
+      'valid JWT': credentials['valid JWT']!,
+    };
     for (const { method, path } of operations) {
       const key = `${method.toUpperCase()} ${path}`;
       // Webhooks verify their signature, not credentials: an operator key there changes nothing.
@@ -150,8 +221,10 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
       for (const [name, headers] of Object.entries(operator)) {
         const answer = await call(method, path, headers);
         if (anonymous) {
-          if (answer.status !== anonymous.status) wrong.push(`${key} is public, yet ${name} changes its answer: ${anonymous.status} → ${answer.status}`);
-        } else if (answer.status === 401 || answer.status === 403 || answer.status >= 500) wrong.push(`${key} with ${name}: ${answer.status} ${answer.text.slice(0, 160)}`);
+          if (answer.status !== anonymous.status)
+            wrong.push(`${key} is public, yet ${name} changes its answer: ${anonymous.status} → ${answer.status}`);
+        } else if (answer.status === 401 || answer.status === 403 || answer.status >= 500)
+          wrong.push(`${key} with ${name}: ${answer.status} ${answer.text.slice(0, 160)}`);
       }
     }
     expect(wrong).toEqual([]);
@@ -159,12 +232,20 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
 
   it('access tokens: 403 on operator routes, without the scope and for another agent; through with the scope on their own agent', async () => {
     const wrong: string[] = [];
-    const scopeToken: Record<string, string> = { chat: tokens.helperChat!, a2a: tokens.helperA2a!, tools: tokens.helperTools! };
+    const scopeToken: Record<string, string> = {
+      chat: tokens.helperChat!,
+      a2a: tokens.helperA2a!,
+      tools: tokens.helperTools!,
+    };
     const expect403 = (key: string, name: string, answer: Answer, codes: string[]) => {
-      if (answer.status !== 403 || !codes.includes(codeOf(answer))) wrong.push(`${key} with ${name}: expected 403 ${codes.join('/')}, got ${answer.status} ${answer.text.slice(0, 160)}`);
+      if (answer.status !== 403 || !codes.includes(codeOf(answer)))
+        wrong.push(
+          `${key} with ${name}: expected 403 ${codes.join('/')}, got ${answer.status} ${answer.text.slice(0, 160)}`,
+        );
     };
     const expectThrough = (key: string, name: string, answer: Answer) => {
-      if (answer.status === 401 || answer.status === 403 || answer.status >= 500) wrong.push(`${key} with ${name}: expected to get through, got ${answer.status} ${answer.text.slice(0, 160)}`);
+      if (answer.status === 401 || answer.status === 403 || answer.status >= 500)
+        wrong.push(`${key} with ${name}: expected to get through, got ${answer.status} ${answer.text.slice(0, 160)}`);
     };
     for (const { method, path } of operations) {
       const key = `${method.toUpperCase()} ${path}`;
@@ -172,7 +253,8 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
       if (rule.kind === 'public') continue;
       const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
       if (rule.kind === 'operator') {
-        for (const [name, token] of Object.entries(tokens)) expect403(key, `access token ${name}`, await call(method, path, bearer(token)), ['operator_only']);
+        for (const [name, token] of Object.entries(tokens))
+          expect403(key, `access token ${name}`, await call(method, path, bearer(token)), ['operator_only']);
         continue;
       }
       const own = scopeToken[rule.scope];
@@ -183,18 +265,28 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
       expectThrough(key, `its own agent's ${rule.scope} token`, await call(method, path, bearer(own)));
       expectThrough(key, "its own agent's token with every scope", await call(method, path, bearer(tokens.helperAll!)));
       for (const [scope, token] of Object.entries(scopeToken)) {
-        if (scope !== rule.scope) expect403(key, `a token with only the ${scope} scope`, await call(method, path, bearer(token)), ['insufficient_scope']);
+        if (scope !== rule.scope)
+          expect403(key, `a token with only the ${scope} scope`, await call(method, path, bearer(token)), [
+            'insufficient_scope',
+          ]);
       }
-      expect403(key, 'a token with no granting scope', await call(method, path, bearer(tokens.helperNone!)), ['insufficient_scope']);
-      if (NAMES_AN_AGENT.has(key)) expect403(key, "another agent's token (every scope)", await call(method, path, bearer(tokens.otherAll!)), ['wrong_agent']);
+      expect403(key, 'a token with no granting scope', await call(method, path, bearer(tokens.helperNone!)), [
+        'insufficient_scope',
+      ]);
+      if (NAMES_AN_AGENT.has(key))
+        expect403(key, "another agent's token (every scope)", await call(method, path, bearer(tokens.otherAll!)), [
+          'wrong_agent',
+        ]);
       if (rule.queryToken) {
         expectThrough(key, '?access_token= of its own agent', await call(method, path, {}, `access_token=${own}`));
         const refused = await call(method, path, {}, 'access_token=sat-0000000000000000000000000000000000000000');
-        if (refused.status !== 401) wrong.push(`${key} with a made-up ?access_token=: expected 401, got ${refused.status}`);
+        if (refused.status !== 401)
+          wrong.push(`${key} with a made-up ?access_token=: expected 401, got ${refused.status}`);
       } else if (method === 'get') {
         // A token in the query string counts only where the docs say so.
         const ignored = await call(method, path, {}, `access_token=${own}`);
-        if (ignored.status !== 401) wrong.push(`${key}: ?access_token= is not documented here, yet it answered ${ignored.status}`);
+        if (ignored.status !== 401)
+          wrong.push(`${key}: ?access_token= is not documented here, yet it answered ${ignored.status}`);
       }
     }
     expect(wrong).toEqual([]);

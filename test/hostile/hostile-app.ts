@@ -49,7 +49,11 @@ export interface HostileApp {
   url: string;
   document: OpenApiDocument;
   /** Creates an access token through the API, as an operator would. */
-  createToken(agentName: string, scopes: string[], expiresInSeconds?: number): Promise<{ token: string; token_id: string }>;
+  createToken(
+    agentName: string,
+    scopes: string[],
+    expiresInSeconds?: number,
+  ): Promise<{ token: string; token_id: string }>;
   stop(): Promise<void>;
 }
 
@@ -90,9 +94,14 @@ export async function startHostileApp(): Promise<HostileApp> {
       const response = await fetch(`${app.url}/gateway/tokens`, {
         method: 'POST',
         headers: { ...OPERATOR, 'content-type': 'application/json' },
-        body: JSON.stringify({ agent_name: agentName, scopes, ...(expiresInSeconds ? { expires_in_seconds: expiresInSeconds } : {}) }),
+        body: JSON.stringify({
+          agent_name: agentName,
+          scopes,
+          ...(expiresInSeconds ? { expires_in_seconds: expiresInSeconds } : {}),
+        }),
       });
-      if (response.status !== 201 && response.status !== 200) throw new Error(`token creation answered ${response.status}: ${await response.text()}`);
+      if (response.status !== 201 && response.status !== 200)
+        throw new Error(`token creation answered ${response.status}: ${await response.text()}`);
       return (await response.json()) as { token: string; token_id: string };
     },
     async stop() {

@@ -33,7 +33,11 @@ export const KNOWN_FAILURES: KnownFailure[] = [
       'carry, so a string the schema accepts may be refused with 400 naming the field',
     matches: (_request: FuzzRequest, answer: Answer) => {
       const problems = problemsOf(answer);
-      return answer.status === 400 && problems.length > 0 && problems.every((problem) => problem === 'body.schedule_policy.timezone: unknown IANA time zone');
+      return (
+        answer.status === 400 &&
+        problems.length > 0 &&
+        problems.every((problem) => problem === 'body.schedule_policy.timezone: unknown IANA time zone')
+      );
     },
   })),
   {
@@ -44,7 +48,11 @@ export const KNOWN_FAILURES: KnownFailure[] = [
       'of some roles as values it then refuses), but the route answers 400 "body.tools.0.metadata: Invalid input" to e.g. "metadata": 5, "x", null or [1]',
     matches: (_request, answer) => {
       const problems = problemsOf(answer);
-      return answer.status === 400 && problems.length > 0 && problems.every((problem) => /^body\.[\w.]+: Invalid input$/.test(problem));
+      return (
+        answer.status === 400 &&
+        problems.length > 0 &&
+        problems.every((problem) => /^body\.[\w.]+: Invalid input$/.test(problem))
+      );
     },
   },
 ];
@@ -52,8 +60,15 @@ export const KNOWN_FAILURES: KnownFailure[] = [
 /** Hits per defect in this run, printed at the end so the allow-list never hides silently. */
 export const knownFailureHits = new Map<string, number>();
 
-export function knownFailure(operation: string, request: FuzzRequest, answer: Answer, problem: string): KnownFailure | undefined {
-  const known = KNOWN_FAILURES.find((entry) => entry.operation === operation && entry.matches(request, answer, problem));
+export function knownFailure(
+  operation: string,
+  request: FuzzRequest,
+  answer: Answer,
+  problem: string,
+): KnownFailure | undefined {
+  const known = KNOWN_FAILURES.find(
+    (entry) => entry.operation === operation && entry.matches(request, answer, problem),
+  );
   if (known) knownFailureHits.set(known.defect, (knownFailureHits.get(known.defect) ?? 0) + 1);
   return known;
 }

@@ -43,9 +43,52 @@ export function schemaAccepts(schema: JsonSchema, value: unknown): boolean {
 
 const LONG = 'a'.repeat(10_000);
 /** Strings that are valid JSON text but hostile: lone surrogates, NUL, bidi overrides, non-characters, odd escapes. */
-const BAD_UNICODE = ['\ud800', '\udfff', 'x\ud83d', '\udc00\ud800', '\u0000', 'a\u0000b', '\u202e\u202d', '\ufffe\uffff', '\u{10ffff}', '👩‍👩‍👧‍👦'.repeat(50), 'Z̷̧̛̖̪̈́a̵̡̛l̸̢g̵o̶', '%00', '%ED%A0%80', '\r\n\r\nX-Injected: 1', '${jndi:ldap://x}', '{{constructor}}', "'; DROP TABLE runs; --", '<script>alert(1)</script>', '../../../../etc/passwd'];
+const BAD_UNICODE = [
+  '\ud800',
+  '\udfff',
+  'x\ud83d',
+  '\udc00\ud800',
+  '\u0000',
+  'a\u0000b',
+  '\u202e\u202d',
+  '\ufffe\uffff',
+  '\u{10ffff}',
+  '👩‍👩‍👧‍👦'.repeat(50),
+  'Z̷̧̛̖̪̈́a̵̡̛l̸̢g̵o̶',
+  '%00',
+  '%ED%A0%80',
+  '\r\n\r\nX-Injected: 1',
+  '${jndi:ldap://x}',
+  '{{constructor}}',
+  "'; DROP TABLE runs; --",
+  '<script>alert(1)</script>',
+  '../../../../etc/passwd',
+];
 /** Values of every JSON type, for "wrong type" mutations. */
-const WRONG_TYPES: unknown[] = [null, true, false, 0, -1, 1.5, -0.000001, 1e308, -1e308, 2 ** 53 + 2, -(2 ** 63), '', 'x', '0', 'true', 'null', [], [1], [null], {}, { a: 1 }, LONG];
+const WRONG_TYPES: unknown[] = [
+  null,
+  true,
+  false,
+  0,
+  -1,
+  1.5,
+  -0.000001,
+  1e308,
+  -1e308,
+  2 ** 53 + 2,
+  -(2 ** 63),
+  '',
+  'x',
+  '0',
+  'true',
+  'null',
+  [],
+  [1],
+  [null],
+  {},
+  { a: 1 },
+  LONG,
+];
 
 function deep(depth: number, kind: 'array' | 'object'): unknown {
   let value: unknown = 1;
@@ -57,7 +100,10 @@ function deep(depth: number, kind: 'array' | 'object'): unknown {
 const flatHostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(...WRONG_TYPES),
   fc.constantFrom(...BAD_UNICODE),
-  fc.constantFrom(LONG, Array.from({ length: 5_000 }, (_, i) => i)),
+  fc.constantFrom(
+    LONG,
+    Array.from({ length: 5_000 }, (_, i) => i),
+  ),
   fc.double({ noNaN: true }),
   fc.jsonValue({ maxDepth: 3 }),
 );
@@ -66,7 +112,12 @@ const flatHostileValue: fc.Arbitrary<unknown> = fc.oneof(
 export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   fc.constantFrom(...WRONG_TYPES),
   fc.constantFrom(...BAD_UNICODE),
-  fc.constantFrom(LONG, LONG.repeat(10), Array.from({ length: 5_000 }, (_, i) => i), Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`k${i}`, i]))),
+  fc.constantFrom(
+    LONG,
+    LONG.repeat(10),
+    Array.from({ length: 5_000 }, (_, i) => i),
+    Object.fromEntries(Array.from({ length: 2_000 }, (_, i) => [`k${i}`, i])),
+  ),
   fc.constantFrom(deep(64, 'array'), deep(64, 'object'), deep(200, 'array'), deep(200, 'object')),
   fc.double({ noNaN: true }),
   fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER }),
@@ -76,7 +127,8 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
 
 function nameHint(key: string | undefined, seeds: Seeds): fc.Arbitrary<string> | undefined {
   if (!key) return undefined;
-  if (/(^|_)(name|agent|model|trigger)$/.test(key) || key === 'agent_name' || key === 'model') return fc.constantFrom(...seeds.names);
+  if (/(^|_)(name|agent|model|trigger)$/.test(key) || key === 'agent_name' || key === 'model')
+    return fc.constantFrom(...seeds.names);
   if (/(^|_)id$/.test(key)) return fc.constantFrom(...seeds.ids);
   return undefined;
 }
@@ -86,9 +138,12 @@ function stringOf(schema: JsonSchema, key: string | undefined, seeds: Seeds): fc
   const max = Math.min(schema.maxLength ?? 40, 40);
   const plain = fc.string({ minLength: min, maxLength: Math.max(min, max) });
   const hint = nameHint(key, seeds);
-  const fitting = (value: string) => value.length >= min && (schema.maxLength === undefined || value.length <= schema.maxLength);
+  const fitting = (value: string) =>
+    value.length >= min && (schema.maxLength === undefined || value.length <= schema.maxLength);
   const odd = fc.constantFrom(...BAD_UNICODE.filter(fitting));
-  const options = [hint, plain, BAD_UNICODE.some(fitting) ? odd : undefined].filter((option): option is fc.Arbitrary<string> => option !== undefined);
+  const options = [hint, plain, BAD_UNICODE.some(fitting) ? odd : undefined].filter(
+    (option): option is fc.Arbitrary<string> => option !== undefined,
+  );
   return fc.oneof(...options).filter(fitting);
 }
 
@@ -104,15 +159,22 @@ function numberOf(schema: JsonSchema, integer: boolean): fc.Arbitrary<number> {
 }
 
 /** A value the schema accepts (most of the time; the caller checks with ajv where it matters). */
-export function validValue(schema: JsonSchema | undefined, seeds: Seeds, key?: string, depth = 0): fc.Arbitrary<unknown> {
+export function validValue(
+  schema: JsonSchema | undefined,
+  seeds: Seeds,
+  key?: string,
+  depth = 0,
+): fc.Arbitrary<unknown> {
   if (!schema || depth > 4) return fc.jsonValue({ maxDepth: 2 });
   if (schema.const !== undefined) return fc.constant(schema.const);
   if (schema.enum) return fc.constantFrom(...schema.enum);
   const alternatives = schema.anyOf ?? schema.oneOf;
-  if (alternatives) return fc.oneof(...alternatives.map((alternative) => validValue(alternative, seeds, key, depth + 1)));
+  if (alternatives)
+    return fc.oneof(...alternatives.map((alternative) => validValue(alternative, seeds, key, depth + 1)));
   if (schema.allOf?.length) return validValue(schema.allOf[0], seeds, key, depth + 1);
   const type = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : undefined;
-  if (type && type.length > 1) return fc.oneof(...type.map((one) => validValue({ ...schema, type: one }, seeds, key, depth + 1)));
+  if (type && type.length > 1)
+    return fc.oneof(...type.map((one) => validValue({ ...schema, type: one }, seeds, key, depth + 1)));
   switch (type?.[0]) {
     case 'string':
       return stringOf(schema, key, seeds);
@@ -125,7 +187,10 @@ export function validValue(schema: JsonSchema | undefined, seeds: Seeds, key?: s
     case 'null':
       return fc.constant(null);
     case 'array':
-      return fc.array(validValue(schema.items, seeds, key, depth + 1), { minLength: schema.minItems ?? 0, maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 3, 3)) });
+      return fc.array(validValue(schema.items, seeds, key, depth + 1), {
+        minLength: schema.minItems ?? 0,
+        maxLength: Math.max(schema.minItems ?? 0, Math.min(schema.maxItems ?? 3, 3)),
+      });
     case 'object':
       return objectOf(schema, seeds, depth);
     default:
@@ -136,9 +201,18 @@ export function validValue(schema: JsonSchema | undefined, seeds: Seeds, key?: s
 function objectOf(schema: JsonSchema, seeds: Seeds, depth: number): fc.Arbitrary<Record<string, unknown>> {
   const properties = schema.properties ?? {};
   const required = schema.required ?? [];
-  const model = Object.fromEntries(Object.entries(properties).map(([name, property]) => [name, validValue(property, seeds, name, depth + 1)]));
+  const model = Object.fromEntries(
+    Object.entries(properties).map(([name, property]) => [name, validValue(property, seeds, name, depth + 1)]),
+  );
   const record = fc.record(model, { requiredKeys: required.filter((name) => name in properties) });
-  const extra = typeof schema.additionalProperties === 'object' ? fc.dictionary(fc.string({ minLength: 1, maxLength: 8 }), validValue(schema.additionalProperties, seeds, undefined, depth + 1), { maxKeys: 2 }) : fc.constant({});
+  const extra =
+    typeof schema.additionalProperties === 'object'
+      ? fc.dictionary(
+          fc.string({ minLength: 1, maxLength: 8 }),
+          validValue(schema.additionalProperties, seeds, undefined, depth + 1),
+          { maxKeys: 2 },
+        )
+      : fc.constant({});
   return fc.tuple(record, extra).map(([known, more]) => ({ ...more, ...known }));
 }
 
@@ -147,12 +221,47 @@ export function encode(value: string): string {
   try {
     return encodeURIComponent(value);
   } catch {
-    return value.replace(/[\ud800-\udfff]/g, (unit) => `%${(0xe0 | (unit.charCodeAt(0) >> 12)).toString(16)}%${(0x80 | ((unit.charCodeAt(0) >> 6) & 0x3f)).toString(16)}%${(0x80 | (unit.charCodeAt(0) & 0x3f)).toString(16)}`).replace(/[^%\w.~-]/g, (char) => encodeURIComponent(char));
+    return value
+      .replace(
+        /[\ud800-\udfff]/g,
+        (unit) =>
+          `%${(0xe0 | (unit.charCodeAt(0) >> 12)).toString(16)}%${(0x80 | ((unit.charCodeAt(0) >> 6) & 0x3f)).toString(16)}%${(0x80 | (unit.charCodeAt(0) & 0x3f)).toString(16)}`,
+      )
+      .replace(/[^%\w.~-]/g, (char) => encodeURIComponent(char));
   }
 }
 
 /** Raw, already-encoded path segments that are hostile on the wire. */
-const HOSTILE_SEGMENTS = ['%ED%A0%80', '%FF', '%C0%AF', '%', '%2', '%ZZ', '%2F', '..', '%2e%2e', '%2e%2e%2f%2e%2e%2fetc%2fpasswd', '%00', 'a'.repeat(101), 'a'.repeat(5_000), '%20', '+', 'run_', 'tok_', 'mis_', '__proto__', 'constructor', '%F0%9F%92%A9', '-1', '0', '1e309', 'null', 'undefined', '%5B%5D', '%7B%7D'];
+const HOSTILE_SEGMENTS = [
+  '%ED%A0%80',
+  '%FF',
+  '%C0%AF',
+  '%',
+  '%2',
+  '%ZZ',
+  '%2F',
+  '..',
+  '%2e%2e',
+  '%2e%2e%2f%2e%2e%2fetc%2fpasswd',
+  '%00',
+  'a'.repeat(101),
+  'a'.repeat(5_000),
+  '%20',
+  '+',
+  'run_',
+  'tok_',
+  'mis_',
+  '__proto__',
+  'constructor',
+  '%F0%9F%92%A9',
+  '-1',
+  '0',
+  '1e309',
+  'null',
+  'undefined',
+  '%5B%5D',
+  '%7B%7D',
+];
 
 function pathSegment(seeds: Seeds): fc.Arbitrary<string> {
   return fc.oneof(
@@ -165,14 +274,53 @@ function pathSegment(seeds: Seeds): fc.Arbitrary<string> {
 }
 
 /** Raw query fragments that are hostile on the wire, whatever the route. */
-const HOSTILE_QUERY = ['a=%ZZ', '%=%', '&&&', '=', '==', 'x=' + 'a'.repeat(10_000), '__proto__[polluted]=1', 'constructor[prototype][x]=1', 'x[]=1&x[]=2', 'x[a][b][c][d][e][f]=1', 'x=%ED%A0%80', 'x=%00', ';;', '?', '#'];
+const HOSTILE_QUERY = [
+  'a=%ZZ',
+  '%=%',
+  '&&&',
+  '=',
+  '==',
+  'x=' + 'a'.repeat(10_000),
+  '__proto__[polluted]=1',
+  'constructor[prototype][x]=1',
+  'x[]=1&x[]=2',
+  'x[a][b][c][d][e][f]=1',
+  'x=%ED%A0%80',
+  'x=%00',
+  ';;',
+  '?',
+  '#',
+];
 
 function queryValue(schema: JsonSchema | undefined, name: string, seeds: Seeds): fc.Arbitrary<string> {
-  const fromSchema = validValue(schema, seeds, name).map((value) => (typeof value === 'string' ? value : JSON.stringify(value) ?? ''));
+  const fromSchema = validValue(schema, seeds, name).map((value) =>
+    typeof value === 'string' ? value : (JSON.stringify(value) ?? ''),
+  );
   return fc.oneof(
     { weight: 3, arbitrary: fromSchema.map(encode) },
-    { weight: 2, arbitrary: hostileValue.map((value) => encode(typeof value === 'string' ? value : JSON.stringify(value) ?? '')) },
-    { weight: 1, arbitrary: fc.constantFrom('-1', '1e309', 'NaN', 'Infinity', '0x10', '9'.repeat(400), '%ED%A0%80', '%FF', 'true', '', '1.5', '%2B1', '%201', '+') },
+    {
+      weight: 2,
+      arbitrary: hostileValue.map((value) => encode(typeof value === 'string' ? value : (JSON.stringify(value) ?? ''))),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '-1',
+        '1e309',
+        'NaN',
+        'Infinity',
+        '0x10',
+        '9'.repeat(400),
+        '%ED%A0%80',
+        '%FF',
+        'true',
+        '',
+        '1.5',
+        '%2B1',
+        '%201',
+        '+',
+      ),
+    },
   );
 }
 
@@ -190,7 +338,7 @@ const RAW_BODIES: (string | Uint8Array)[] = [
   '{"__proto__":{"polluted":true}}',
   '{"constructor":{"prototype":{"polluted":true}}}',
   '{"a":1,"a":2}',
-  '[' .repeat(5_000) + ']'.repeat(5_000),
+  '['.repeat(5_000) + ']'.repeat(5_000),
   '{"a":'.repeat(5_000) + '1' + '}'.repeat(5_000),
   '{"x":"\\ud800"}',
   '{"x":"\\u0000"}',
@@ -200,7 +348,17 @@ const RAW_BODIES: (string | Uint8Array)[] = [
   Uint8Array.from([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]), // UTF-16LE {}
 ];
 
-const CONTENT_TYPES = ['application/json', 'application/json; charset=utf-8', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json; charset=latin1', 'application/xml', 'application/json;;;', '*/*'];
+const CONTENT_TYPES = [
+  'application/json',
+  'application/json; charset=utf-8',
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'multipart/form-data; boundary=x',
+  'application/json; charset=latin1',
+  'application/xml',
+  'application/json;;;',
+  '*/*',
+];
 
 export interface OperationShape {
   method: string;
@@ -220,7 +378,11 @@ function pathWith(template: string, segments: Record<string, string>): string {
  * Every request the fuzzer sends to one operation: mostly valid-looking with one hostile part, plus
  * "targeted" requests that are valid except for exactly one field (they must name that field).
  */
-export function requestsFor({ method, path, operation }: OperationShape, seeds: Seeds, extraHeaders: Record<string, string>): fc.Arbitrary<FuzzRequest> {
+export function requestsFor(
+  { method, path, operation }: OperationShape,
+  seeds: Seeds,
+  extraHeaders: Record<string, string>,
+): fc.Arbitrary<FuzzRequest> {
   const parameters = operation.parameters ?? [];
   const pathParams = parameters.filter((parameter) => parameter.in === 'path');
   const queryParams = parameters.filter((parameter) => parameter.in === 'query');
@@ -229,45 +391,125 @@ export function requestsFor({ method, path, operation }: OperationShape, seeds: 
   const verb = method.toUpperCase();
   const json = { 'content-type': 'application/json' };
 
-  const validPath = fc.record(Object.fromEntries(pathParams.map((parameter) => [parameter.name, fc.constantFrom(...seeds.names, ...seeds.ids).map(encode)]))).map((segments) => pathWith(path, segments));
-  const anyPath = fc.record(Object.fromEntries(pathParams.map((parameter) => [parameter.name, pathSegment(seeds)]))).map((segments) => pathWith(path, segments));
+  const validPath = fc
+    .record(
+      Object.fromEntries(
+        pathParams.map((parameter) => [parameter.name, fc.constantFrom(...seeds.names, ...seeds.ids).map(encode)]),
+      ),
+    )
+    .map((segments) => pathWith(path, segments));
+  const anyPath = fc
+    .record(Object.fromEntries(pathParams.map((parameter) => [parameter.name, pathSegment(seeds)])))
+    .map((segments) => pathWith(path, segments));
 
   const validQuery = fc
-    .tuple(...queryParams.map((parameter) => fc.option(validValue(parameter.schema, seeds, parameter.name).map((value) => `${parameter.name}=${encode(String(value))}`), { nil: undefined })))
+    .tuple(
+      ...queryParams.map((parameter) =>
+        fc.option(
+          validValue(parameter.schema, seeds, parameter.name).map(
+            (value) => `${parameter.name}=${encode(String(value))}`,
+          ),
+          { nil: undefined },
+        ),
+      ),
+    )
     .map((parts) => parts.filter(Boolean).join('&'));
   const anyQuery = fc.oneof(
     validQuery,
-    fc.tuple(...queryParams.map((parameter) => fc.option(queryValue(parameter.schema, parameter.name, seeds).map((value) => `${parameter.name}=${value}`), { nil: undefined }))).map((parts) => parts.filter(Boolean).join('&')),
-    fc.tuple(validQuery, fc.constantFrom(...HOSTILE_QUERY)).map(([valid, hostile]) => [valid, hostile].filter(Boolean).join('&')),
+    fc
+      .tuple(
+        ...queryParams.map((parameter) =>
+          fc.option(
+            queryValue(parameter.schema, parameter.name, seeds).map((value) => `${parameter.name}=${value}`),
+            { nil: undefined },
+          ),
+        ),
+      )
+      .map((parts) => parts.filter(Boolean).join('&')),
+    fc
+      .tuple(validQuery, fc.constantFrom(...HOSTILE_QUERY))
+      .map(([valid, hostile]) => [valid, hostile].filter(Boolean).join('&')),
   );
 
-  const headerValue = fc.oneof(fc.string({ maxLength: 30 }).filter((value) => /^[\x20-\x7e]*$/.test(value)), fc.constantFrom('a'.repeat(8_000), '0', '1.0', '99', ' ', 'ses_x', 'run_x'));
-  const anyHeaders = fc.record(Object.fromEntries(headerParams.map((parameter) => [parameter.name, headerValue])), { requiredKeys: [] }) as fc.Arbitrary<Record<string, string>>;
+  const headerValue = fc.oneof(
+    fc.string({ maxLength: 30 }).filter((value) => /^[\x20-\x7e]*$/.test(value)),
+    fc.constantFrom('a'.repeat(8_000), '0', '1.0', '99', ' ', 'ses_x', 'run_x'),
+  );
+  const anyHeaders = fc.record(Object.fromEntries(headerParams.map((parameter) => [parameter.name, headerValue])), {
+    requiredKeys: [],
+  }) as fc.Arbitrary<Record<string, string>>;
 
-  const validBody = schema ? validValue(schema, seeds).map((value) => JSON.parse(JSON.stringify(value) ?? 'null') as unknown).filter((value) => schemaAccepts(schema, value)) : fc.constant(undefined);
+  const validBody = schema
+    ? validValue(schema, seeds)
+        .map((value) => JSON.parse(JSON.stringify(value) ?? 'null') as unknown)
+        .filter((value) => schemaAccepts(schema, value))
+    : fc.constant(undefined);
   const anyBody: fc.Arbitrary<{ body?: string | Uint8Array; headers: Record<string, string>; label: string }> = schema
     ? fc.oneof(
-        { weight: 3, arbitrary: validBody.map((value) => ({ body: JSON.stringify(value), headers: json, label: 'valid body' })) },
-        { weight: 3, arbitrary: fc.tuple(validBody, hostileValue).map(([value, bad]) => ({ body: JSON.stringify(mutateAnyField(value, bad)), headers: json, label: 'one hostile field' })) },
-        { weight: 2, arbitrary: fc.tuple(fc.constantFrom(...RAW_BODIES), fc.constantFrom(...CONTENT_TYPES)).map(([body, type]) => ({ body, headers: { 'content-type': type }, label: 'raw body' })) },
-        { weight: 1, arbitrary: fc.tuple(validBody, fc.constantFrom(...CONTENT_TYPES)).map(([value, type]) => ({ body: JSON.stringify(value), headers: { 'content-type': type }, label: 'odd content-type' })) },
-        { weight: 1, arbitrary: hostileValue.map((value) => ({ body: JSON.stringify(value), headers: json, label: 'hostile whole body' })) },
+        {
+          weight: 3,
+          arbitrary: validBody.map((value) => ({ body: JSON.stringify(value), headers: json, label: 'valid body' })),
+        },
+        {
+          weight: 3,
+          arbitrary: fc
+            .tuple(validBody, hostileValue)
+            .map(([value, bad]) => ({
+              body: JSON.stringify(mutateAnyField(value, bad)),
+              headers: json,
+              label: 'one hostile field',
+            })),
+        },
+        {
+          weight: 2,
+          arbitrary: fc
+            .tuple(fc.constantFrom(...RAW_BODIES), fc.constantFrom(...CONTENT_TYPES))
+            .map(([body, type]) => ({ body, headers: { 'content-type': type }, label: 'raw body' })),
+        },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(validBody, fc.constantFrom(...CONTENT_TYPES))
+            .map(([value, type]) => ({
+              body: JSON.stringify(value),
+              headers: { 'content-type': type },
+              label: 'odd content-type',
+            })),
+        },
+        {
+          weight: 1,
+          arbitrary: hostileValue.map((value) => ({
+            body: JSON.stringify(value),
+            headers: json,
+            label: 'hostile whole body',
+          })),
+        },
       )
     : fc.oneof(
         { weight: 4, arbitrary: fc.constant({ headers: {}, label: 'no body' }) },
-        { weight: 1, arbitrary: fc.tuple(fc.constantFrom(...RAW_BODIES), fc.constantFrom(...CONTENT_TYPES)).map(([body, type]) => ({ body, headers: { 'content-type': type }, label: 'unexpected body' })) },
+        {
+          weight: 1,
+          arbitrary: fc
+            .tuple(fc.constantFrom(...RAW_BODIES), fc.constantFrom(...CONTENT_TYPES))
+            .map(([body, type]) => ({ body, headers: { 'content-type': type }, label: 'unexpected body' })),
+        },
       );
 
-  const general = fc.tuple(fc.oneof(validPath, anyPath), anyQuery, anyHeaders, anyBody).map(([requestPath, query, headers, body]): FuzzRequest => ({
-    method: verb,
-    path: requestPath,
-    query,
-    headers: { ...extraHeaders, ...headers, ...body.headers },
-    ...(body.body !== undefined && verb !== 'GET' ? { body: body.body } : {}),
-    label: body.label,
-  }));
+  const general = fc
+    .tuple(fc.oneof(validPath, anyPath), anyQuery, anyHeaders, anyBody)
+    .map(([requestPath, query, headers, body]): FuzzRequest => ({
+      method: verb,
+      path: requestPath,
+      query,
+      headers: { ...extraHeaders, ...headers, ...body.headers },
+      ...(body.body !== undefined && verb !== 'GET' ? { body: body.body } : {}),
+      label: body.label,
+    }));
 
-  const targeted = targetedRequests(verb, schema, queryParams, validPath, validQuery, validBody)?.map((request) => ({ ...request, headers: { ...extraHeaders, ...request.headers } }));
+  const targeted = targetedRequests(verb, schema, queryParams, validPath, validQuery, validBody)?.map((request) => ({
+    ...request,
+    headers: { ...extraHeaders, ...request.headers },
+  }));
   return targeted ? fc.oneof({ weight: 3, arbitrary: general }, { weight: 1, arbitrary: targeted }) : general;
 }
 
@@ -299,9 +541,19 @@ function targetedRequests(
     const properties = Object.keys(schema.properties);
     const closed = schema.additionalProperties === false;
     const mutation = fc.oneof(
-      fc.tuple(fc.constantFrom(...properties), flatHostileValue).map(([field, bad]) => ({ field, bad, kind: 'wrong' as const })),
-      ...(schema.required?.length ? [fc.constantFrom(...schema.required).map((field) => ({ field, bad: undefined, kind: 'missing' as const }))] : []),
-      ...(closed ? [fc.constantFrom('unknown_field', 'agentName', 'ADMIN', 'x-y', '__proto__x').map((field) => ({ field, bad: 1, kind: 'extra' as const }))] : []),
+      fc
+        .tuple(fc.constantFrom(...properties), flatHostileValue)
+        .map(([field, bad]) => ({ field, bad, kind: 'wrong' as const })),
+      ...(schema.required?.length
+        ? [fc.constantFrom(...schema.required).map((field) => ({ field, bad: undefined, kind: 'missing' as const }))]
+        : []),
+      ...(closed
+        ? [
+            fc
+              .constantFrom('unknown_field', 'agentName', 'ADMIN', 'x-y', '__proto__x')
+              .map((field) => ({ field, bad: 1, kind: 'extra' as const })),
+          ]
+        : []),
     );
     options.push(
       fc
@@ -313,7 +565,15 @@ function targetedRequests(
           return { path, query, mutated, field, kind };
         })
         // Checked as it goes on the wire (JSON turns Infinity into null). A mutation the schema still accepts (a field typed "anything") goes out as an ordinary case.
-        .map(({ path, query, mutated, field, kind }) => ({ method: verb, path, query, headers: json, body: JSON.stringify(mutated), ...(schemaAccepts(schema, JSON.parse(JSON.stringify(mutated))) ? {} : { invalidField: field }), label: `body.${field} ${kind}` })),
+        .map(({ path, query, mutated, field, kind }) => ({
+          method: verb,
+          path,
+          query,
+          headers: json,
+          body: JSON.stringify(mutated),
+          ...(schemaAccepts(schema, JSON.parse(JSON.stringify(mutated))) ? {} : { invalidField: field }),
+          label: `body.${field} ${kind}`,
+        })),
     );
   }
   // Query values that break a parameter's schema, worked out before generation (a filter that never passes would spin).
@@ -330,7 +590,15 @@ function targetedRequests(
     options.push(
       fc
         .tuple(validPath, fc.constantFrom(...invalidQueries), bodyText)
-        .map(([path, { name, raw }, body]) => ({ method: verb, path, query: `${name}=${raw}`, headers: body === undefined ? {} : json, ...(body === undefined ? {} : { body }), invalidField: name, label: `query.${name}=${raw}` })),
+        .map(([path, { name, raw }, body]) => ({
+          method: verb,
+          path,
+          query: `${name}=${raw}`,
+          headers: body === undefined ? {} : json,
+          ...(body === undefined ? {} : { body }),
+          invalidField: name,
+          label: `query.${name}=${raw}`,
+        })),
     );
   }
   return options.length ? fc.oneof(...options) : undefined;

@@ -14,13 +14,35 @@ export interface Answer {
 
 const agent = new Agent({ keepAlive: true, maxSockets: 8 });
 
-export function send(base: string, request: { method: string; path: string; query?: string; headers?: Record<string, string>; body?: string | Uint8Array }, timeoutMs = 15_000): Promise<Answer> {
+export function send(
+  base: string,
+  request: {
+    method: string;
+    path: string;
+    query?: string;
+    headers?: Record<string, string>;
+    body?: string | Uint8Array;
+  },
+  timeoutMs = 15_000,
+): Promise<Answer> {
   const url = new URL(base);
   const path = request.query ? `${request.path}?${request.query}` : request.path;
-  const body = request.body === undefined ? undefined : typeof request.body === 'string' ? Buffer.from(request.body, 'utf8') : Buffer.from(request.body);
+  const body =
+    request.body === undefined
+      ? undefined
+      : typeof request.body === 'string'
+        ? Buffer.from(request.body, 'utf8')
+        : Buffer.from(request.body);
   return new Promise<Answer>((resolve, reject) => {
     const outgoing = httpRequest(
-      { agent, host: url.hostname, port: url.port, method: request.method, path, headers: { ...request.headers, ...(body ? { 'content-length': String(body.length) } : {}) } },
+      {
+        agent,
+        host: url.hostname,
+        port: url.port,
+        method: request.method,
+        path,
+        headers: { ...request.headers, ...(body ? { 'content-length': String(body.length) } : {}) },
+      },
       (response) => {
         const contentType = String(response.headers['content-type'] ?? '');
         const status = response.statusCode ?? 0;
@@ -33,7 +55,9 @@ export function send(base: string, request: { method: string; path: string; quer
         }
         const chunks: Buffer[] = [];
         response.on('data', (chunk: Buffer) => chunks.push(chunk));
-        response.on('end', () => resolve({ status, contentType, text: Buffer.concat(chunks).toString('utf8'), streamed: false }));
+        response.on('end', () =>
+          resolve({ status, contentType, text: Buffer.concat(chunks).toString('utf8'), streamed: false }),
+        );
         response.on('error', reject);
       },
     );
@@ -48,7 +72,10 @@ export function send(base: string, request: { method: string; path: string; quer
 /** Text that only an unhandled error puts in a body: stack frames, JS error names, framework codes, source paths. */
 const INTERNAL_TEXT: [string, RegExp][] = [
   ['a stack frame', /\n\s+at\s+\S+|\bat [\w.<>]+ \(.*:\d+:\d+\)/],
-  ['a JavaScript error message', /Cannot read propert|is not a function|is not defined|is not iterable|Maximum call stack|Unexpected token .* in JSON/],
+  [
+    'a JavaScript error message',
+    /Cannot read propert|is not a function|is not defined|is not iterable|Maximum call stack|Unexpected token .* in JSON/,
+  ],
   ['a JavaScript error name', /\b(TypeError|ReferenceError|RangeError|SyntaxError|AggregateError)\b/],
   ['a Fastify error code', /\bFST_[A-Z_]+/],
   ['a source path', /\/(src|dist|node_modules)\/[\w./-]+\.(ts|js)|file:\/\/\//],
@@ -77,8 +104,15 @@ function errorShapeProblem(answer: Answer, jsonRpc: boolean): string | undefined
   }
   const error = (body as { error?: Record<string, unknown> } | null)?.error;
   if (jsonRpc && typeof error?.code === 'number' && typeof error.message === 'string') return undefined;
-  const shaped = error && typeof error === 'object' && typeof error.type === 'string' && typeof error.code === 'string' && typeof error.message === 'string' && error.message.length > 0;
+  const shaped =
+    error &&
+    typeof error === 'object' &&
+    typeof error.type === 'string' &&
+    typeof error.code === 'string' &&
+    typeof error.message === 'string' &&
+    error.message.length > 0;
   if (!shaped) return `a ${answer.status} not in the error shape: ${answer.text.slice(0, 300)}`;
-  if (!answer.contentType.includes('application/json')) return `a ${answer.status} error with content-type ${answer.contentType}`;
+  if (!answer.contentType.includes('application/json'))
+    return `a ${answer.status} error with content-type ${answer.contentType}`;
   return undefined;
 }

@@ -4,10 +4,15 @@ import { BASE_YAML, startTestApp, TEST_API_KEY, type TestApp } from '../support/
 const preflight = (app: TestApp, origin: string) =>
   fetch(`${app.url}/gateway/tokens`, {
     method: 'OPTIONS',
-    headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type,x-api-key' },
+    headers: {
+      origin,
+      'access-control-request-method': 'POST',
+      'access-control-request-headers': 'content-type,x-api-key',
+    },
   });
 
-const get = (app: TestApp, origin: string) => fetch(`${app.url}/gateway/tokens`, { headers: { origin, 'x-api-key': TEST_API_KEY } });
+const get = (app: TestApp, origin: string) =>
+  fetch(`${app.url}/gateway/tokens`, { headers: { origin, 'x-api-key': TEST_API_KEY } });
 
 describe('CORS is off by default', () => {
   let app: TestApp;
@@ -29,7 +34,9 @@ describe('CORS is off by default', () => {
 describe('CORS with configured origins', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp(`server:\n  cors: { origins: ["http://ui.example", "https://admin.example"] }\n${BASE_YAML}`);
+    app = await startTestApp(
+      `server:\n  cors: { origins: ["http://ui.example", "https://admin.example"] }\n${BASE_YAML}`,
+    );
   });
   afterAll(() => app.stop());
 

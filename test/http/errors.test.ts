@@ -27,7 +27,8 @@ const THROWERS: Record<string, () => Error> = {
   too_large: () => new PayloadTooLargeError(),
   rate_limit: () => new RateLimitError('slow down', 7.2),
   upstream: () => new UpstreamError({ message: 'provider said 500', retryable: true, upstreamStatus: 500 }),
-  upstream_429: () => new UpstreamError({ message: 'provider rate limit', retryable: true, upstreamStatus: 429, retryAfterSeconds: 3 }),
+  upstream_429: () =>
+    new UpstreamError({ message: 'provider rate limit', retryable: true, upstreamStatus: 429, retryAfterSeconds: 3 }),
   upstream_timeout: () => new UpstreamError({ message: 'provider timed out', retryable: true, timeout: true }),
   unavailable: () => new UnavailableError('draining'),
   bug: () => new TypeError("Cannot read properties of undefined (reading 'secretInternalDetail')"),
@@ -41,13 +42,35 @@ const logs = new LogCapture();
 let ready = true;
 
 beforeAll(async () => {
-  app = await createServer({ logLevel: 'info', bodyLimitBytes: 256, corsOrigins: [], version: 'test', logStream: logs });
+  app = await createServer({
+    logLevel: 'info',
+    bodyLimitBytes: 256,
+    corsOrigins: [],
+    version: 'test',
+    logStream: logs,
+  });
   const routes = app.withTypeProvider<ZodTypeProvider>();
   routes.get('/throw/:kind', { schema: { params: z.object({ kind: z.string() }) } }, async (request) => {
     throw THROWERS[request.params.kind]();
   });
-  routes.post('/echo', { schema: { body: z.strictObject({ name: z.string().max(10), tags: z.array(z.string()).optional(), nested: z.object({ n: z.number() }).optional() }) } }, (request) => request.body);
-  routes.get('/search', { schema: { querystring: z.strictObject({ limit: z.coerce.number().int().max(100).optional() }) } }, (request) => request.query);
+  routes.post(
+    '/echo',
+    {
+      schema: {
+        body: z.strictObject({
+          name: z.string().max(10),
+          tags: z.array(z.string()).optional(),
+          nested: z.object({ n: z.number() }).optional(),
+        }),
+      },
+    },
+    (request) => request.body,
+  );
+  routes.get(
+    '/search',
+    { schema: { querystring: z.strictObject({ limit: z.coerce.number().int().max(100).optional() }) } },
+    (request) => request.query,
+  );
   await app.register(healthRoutes, { readiness: async () => (ready ? [] : ['database (sqlite) unreachable']) });
   url = await app.listen({ host: '127.0.0.1', port: 0 });
 });
@@ -56,20 +79,38 @@ afterAll(() => app.close());
 async function send(path: string, init: RequestInit = {}) {
   const response = await fetch(`${url}${path}`, init);
   const text = await response.text();
-  return { status: response.status, headers: response.headers, text, body: JSON.parse(text) as { error: { type: string; code: string; message: string; param?: string } } };
+  return {
+    status: response.status,
+    headers: response.headers,
+    text,
+    body: JSON.parse(text) as { error: { type: string; code: string; message: string; param?: string } },
+  };
 }
 
-const post = (body: string, contentType = 'application/json') => send('/echo', { method: 'POST', headers: { 'content-type': contentType }, body });
+const post = (body: string, contentType = 'application/json') =>
+  send('/echo', { method: 'POST', headers: { 'content-type': contentType }, body });
 
 describe('every error type maps to its status and the one body shape', () => {
   it.each([
-    ['validation', 400, { type: 'invalid_request_error', code: 'invalid_name', message: 'name: too long', param: 'name' }],
-    ['authentication', 401, { type: 'authentication_error', code: 'invalid_credentials', message: 'Missing or invalid credentials' }],
+    [
+      'validation',
+      400,
+      { type: 'invalid_request_error', code: 'invalid_name', message: 'name: too long', param: 'name' },
+    ],
+    [
+      'authentication',
+      401,
+      { type: 'authentication_error', code: 'invalid_credentials', message: 'Missing or invalid credentials' },
+    ],
     ['permission', 403, { type: 'permission_error', code: 'insufficient_scope', message: 'not yours' }],
     ['not_found', 404, { type: 'not_found_error', code: 'run_not_found', message: 'No run "run_x"' }],
     ['conflict', 409, { type: 'conflict_error', code: 'invalid_state', message: 'run is not paused' }],
     ['budget', 402, { type: 'payment_required_error', code: 'budget_exceeded', message: 'budget of 1 USD reached' }],
-    ['too_large', 413, { type: 'payload_too_large_error', code: 'payload_too_large', message: 'Request body is too large' }],
+    [
+      'too_large',
+      413,
+      { type: 'payload_too_large_error', code: 'payload_too_large', message: 'Request body is too large' },
+    ],
     ['rate_limit', 429, { type: 'rate_limit_error', code: 'rate_limited', message: 'slow down' }],
     ['upstream', 502, { type: 'upstream_error', code: 'upstream_error', message: 'provider said 500' }],
     ['upstream_429', 429, { type: 'rate_limit_error', code: 'upstream_error', message: 'provider rate limit' }],
@@ -95,7 +136,9 @@ describe('every error type maps to its status and the one body shape', () => {
     const answer = await send('/throw/bug');
     expect(answer.text).not.toContain('secretInternalDetail');
     const requestId = answer.headers.get('x-request-id');
-    const logged = logs.lines.map((line) => JSON.parse(line) as { msg: string; reqId?: string; err?: { stack?: string } }).find((line) => line.reqId === requestId && line.msg === 'request failed');
+    const logged = logs.lines
+      .map((line) => JSON.parse(line) as { msg: string; reqId?: string; err?: { stack?: string } })
+      .find((line) => line.reqId === requestId && line.msg === 'request failed');
     expect(logged?.err?.stack).toContain('secretInternalDetail');
   });
 });
@@ -109,7 +152,15 @@ describe('request bodies', () => {
 
   it('an empty body with a JSON content type is no body, not an error', async () => {
     const answer = await post('');
-    expect(answer).toMatchObject({ status: 400, body: { error: { code: 'invalid_request', message: expect.stringMatching(/^body: .*expected object, received (null|undefined)$/) } } });
+    expect(answer).toMatchObject({
+      status: 400,
+      body: {
+        error: {
+          code: 'invalid_request',
+          message: expect.stringMatching(/^body: .*expected object, received (null|undefined)$/),
+        },
+      },
+    });
     const bodiless = await send('/throw/not_found', { method: 'GET', headers: { 'content-type': 'application/json' } });
     expect(bodiless.status).toBe(404);
   });
@@ -121,21 +172,46 @@ describe('request bodies', () => {
 
   it('a body over the limit: 413 payload_too_large', async () => {
     const answer = await post(JSON.stringify({ name: 'x'.repeat(300) }));
-    expect(answer).toMatchObject({ status: 413, body: { error: { type: 'payload_too_large_error', code: 'payload_too_large', message: 'Request body is too large' } } });
+    expect(answer).toMatchObject({
+      status: 413,
+      body: {
+        error: { type: 'payload_too_large_error', code: 'payload_too_large', message: 'Request body is too large' },
+      },
+    });
   });
 
   it('validation errors name the field, as message and as param', async () => {
-    expect((await post(JSON.stringify({ name: 'far too long a name' }))).body.error).toMatchObject({ code: 'invalid_request', param: 'name', message: expect.stringMatching(/^body\.name: /) });
-    expect((await post(JSON.stringify({}))).body.error).toMatchObject({ param: 'name', message: expect.stringMatching(/^body\.name: .*expected string/) });
-    expect((await post(JSON.stringify({ name: 'a', tags: ['ok', 3] }))).body.error).toMatchObject({ param: 'tags.1', message: expect.stringMatching(/^body\.tags\.1: /) });
-    expect((await post(JSON.stringify({ name: 'a', nested: { n: 'x' } }))).body.error).toMatchObject({ param: 'nested.n' });
-    expect((await send('/search?limit=1000')).body.error).toMatchObject({ param: 'limit', message: expect.stringMatching(/^querystring\.limit: /) });
+    expect((await post(JSON.stringify({ name: 'far too long a name' }))).body.error).toMatchObject({
+      code: 'invalid_request',
+      param: 'name',
+      message: expect.stringMatching(/^body\.name: /),
+    });
+    expect((await post(JSON.stringify({}))).body.error).toMatchObject({
+      param: 'name',
+      message: expect.stringMatching(/^body\.name: .*expected string/),
+    });
+    expect((await post(JSON.stringify({ name: 'a', tags: ['ok', 3] }))).body.error).toMatchObject({
+      param: 'tags.1',
+      message: expect.stringMatching(/^body\.tags\.1: /),
+    });
+    expect((await post(JSON.stringify({ name: 'a', nested: { n: 'x' } }))).body.error).toMatchObject({
+      param: 'nested.n',
+    });
+    expect((await send('/search?limit=1000')).body.error).toMatchObject({
+      param: 'limit',
+      message: expect.stringMatching(/^querystring\.limit: /),
+    });
   });
 
   it('unknown fields are named, each of them', async () => {
     const answer = await post(JSON.stringify({ name: 'a', colour: 'red', size: 2 }));
     expect(answer.status).toBe(400);
-    expect(answer.body.error).toEqual({ type: 'invalid_request_error', code: 'invalid_request', message: 'body.colour: unknown field; body.size: unknown field', param: 'colour' });
+    expect(answer.body.error).toEqual({
+      type: 'invalid_request_error',
+      code: 'invalid_request',
+      message: 'body.colour: unknown field; body.size: unknown field',
+      param: 'colour',
+    });
   });
 
   it('a body of the wrong kind is described without an empty field name', async () => {
@@ -147,7 +223,10 @@ describe('request bodies', () => {
 
   it('an unsupported content type: 415', async () => {
     const answer = await post('<name/>', 'application/xml');
-    expect(answer).toMatchObject({ status: 415, body: { error: { type: 'invalid_request_error', code: 'unsupported_media_type' } } });
+    expect(answer).toMatchObject({
+      status: 415,
+      body: { error: { type: 'invalid_request_error', code: 'unsupported_media_type' } },
+    });
   });
 });
 
@@ -165,7 +244,10 @@ describe('request ids', () => {
 
   it('unknown routes answer 404 route_not_found', async () => {
     const answer = await send('/nowhere?x=1');
-    expect(answer).toMatchObject({ status: 404, body: { error: { type: 'not_found_error', code: 'route_not_found', message: 'No route GET /nowhere' } } });
+    expect(answer).toMatchObject({
+      status: 404,
+      body: { error: { type: 'not_found_error', code: 'route_not_found', message: 'No route GET /nowhere' } },
+    });
   });
 });
 

@@ -16,7 +16,10 @@ describe('health and API docs', () => {
   });
 
   it('serves an OpenAPI 3.1 document and the rendered reference without credentials', async () => {
-    const doc = (await (await fetch(`${app.url}/openapi.json`)).json()) as { openapi: string; paths: Record<string, unknown> };
+    const doc = (await (await fetch(`${app.url}/openapi.json`)).json()) as {
+      openapi: string;
+      paths: Record<string, unknown>;
+    };
     expect(doc.openapi).toBe('3.1.0');
     expect(Object.keys(doc.paths)).toContain('/gateway/tokens');
     const docs = await fetch(`${app.url}/docs/`);
@@ -28,6 +31,8 @@ describe('health and API docs', () => {
     const response = await fetch(`${app.url}/nope`, { headers: { 'x-api-key': 'test-api-key-0123456789' } });
     expect(response.status).toBe(404);
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
-    expect(await response.json()).toEqual({ error: { type: 'not_found_error', code: 'route_not_found', message: 'No route GET /nope' } });
+    expect(await response.json()).toEqual({
+      error: { type: 'not_found_error', code: 'route_not_found', message: 'No route GET /nope' },
+    });
   });
 });

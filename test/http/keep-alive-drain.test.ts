@@ -7,8 +7,14 @@ describe('draining with keep-alive clients', () => {
     const gateway = await startGateway();
     let started!: () => void;
     const upstreamStarted = new Promise<void>((resolve) => (started = resolve));
-    gateway.upstream.enqueue({ kind: 'handler', fn: () => (started(), { kind: 'text', text: 'late answer', delayMs: 200 }) });
-    const answer = gateway.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'hi' }] });
+    gateway.upstream.enqueue({
+      kind: 'handler',
+      fn: () => (started(), { kind: 'text', text: 'late answer', delayMs: 200 }),
+    });
+    const answer = gateway.client.chat.completions.create({
+      model: 'helper',
+      messages: [{ role: 'user', content: 'hi' }],
+    });
     await upstreamStarted;
     await gateway.app.stop();
     expect((await answer).choices[0].message.content).toBe('late answer');

@@ -29,12 +29,17 @@ const BAD_QUERIES: [string, string][] = [
 ];
 
 let h: AutopilotHarness;
-const headers = { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json', 'x-project-id': 'paging' };
+const headers = {
+  authorization: `Bearer ${TEST_API_KEY}`,
+  'content-type': 'application/json',
+  'x-project-id': 'paging',
+};
 const get = async (path: string) => {
   const response = await fetch(`${h.url}${path}`, { headers });
   return { status: response.status, body: (await response.json()) as any };
 };
-const post = (path: string, body: unknown, extra: Record<string, string> = {}) => fetch(`${h.url}${path}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+const post = (path: string, body: unknown, extra: Record<string, string> = {}) =>
+  fetch(`${h.url}${path}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
 
 beforeAll(async () => {
   h = await startAutopilot();
@@ -49,7 +54,11 @@ describe('list routes: limit, offset and unknown parameters', () => {
       for (const [query, field] of BAD_QUERIES) {
         const answer = await get(`${route}?${query}`);
         expect(answer.status, `${route}?${query}`).toBe(400);
-        expect(answer.body.error, `${route}?${query}`).toMatchObject({ type: 'invalid_request_error', code: 'invalid_request', message: expect.stringContaining(field) });
+        expect(answer.body.error, `${route}?${query}`).toMatchObject({
+          type: 'invalid_request_error',
+          code: 'invalid_request',
+          message: expect.stringContaining(field),
+        });
       }
     });
   }
@@ -62,7 +71,10 @@ describe('list routes page with limit and offset', () => {
     expect((await post('/api/v1/autopilot/enable', { tier: 'free' })).status).toBe(200);
     const created: string[] = [];
     for (let i = 0; i < 3; i += 1) {
-      const response = await post('/api/v1/autopilot/missions', { blueprint_json: json(VENDOR_WATCH), slots: { vendors: [`v${i}`], schedule: '0 9 * * 1' } });
+      const response = await post('/api/v1/autopilot/missions', {
+        blueprint_json: json(VENDOR_WATCH),
+        slots: { vendors: [`v${i}`], schedule: '0 9 * * 1' },
+      });
       created.push(((await response.json()) as { mission_id: string }).mission_id);
     }
     const all = ids((await get('/api/v1/autopilot/missions')).body, 'mission_id');
@@ -74,7 +86,11 @@ describe('list routes page with limit and offset', () => {
 
   it('sessions: most recent first, a page at a time', async () => {
     for (const id of ['page-a', 'page-b', 'page-c']) {
-      await post('/v1/chat/completions', { model: 'helper', messages: [{ role: 'user', content: 'hi' }] }, { 'x-session-id': id });
+      await post(
+        '/v1/chat/completions',
+        { model: 'helper', messages: [{ role: 'user', content: 'hi' }] },
+        { 'x-session-id': id },
+      );
     }
     const all = ids((await get('/api/v1/admin/sessions')).body, 'session_id');
     expect(all).toHaveLength(3);

@@ -5,7 +5,13 @@ import { LogCapture } from '../support/app.js';
 
 describe('draining', () => {
   it('finishes a request in flight and turns away, in the usual error shape, one that arrives during close', async () => {
-    const app = await createServer({ logLevel: 'silent', bodyLimitBytes: 1024, corsOrigins: [], version: 'test', logStream: new LogCapture() });
+    const app = await createServer({
+      logLevel: 'silent',
+      bodyLimitBytes: 1024,
+      corsOrigins: [],
+      version: 'test',
+      logStream: new LogCapture(),
+    });
     let release!: () => void;
     let started!: () => void;
     const slowStarted = new Promise<void>((resolve) => (started = resolve));
@@ -49,6 +55,12 @@ describe('draining', () => {
     expect(responses[1]).toMatch(/^HTTP\/1\.1 503 /);
     expect(responses[1].toLowerCase()).toContain('connection: close');
     const body = JSON.parse(responses[1].slice(responses[1].indexOf('\r\n\r\n') + 4)) as unknown;
-    expect(body).toEqual({ error: { type: 'unavailable_error', code: 'shutting_down', message: 'The server is shutting down; retry the request' } });
+    expect(body).toEqual({
+      error: {
+        type: 'unavailable_error',
+        code: 'shutting_down',
+        message: 'The server is shutting down; retry the request',
+      },
+    });
   });
 });

@@ -21,13 +21,29 @@ export type ChatProviderType = (typeof CHAT_PROVIDER_TYPES)[number];
 type ChatProviderOverrides = Partial<Omit<Extract<ProviderConfig, { type: 'openai-compatible' }>, 'type'>>;
 
 /** The config of provider "up" of the given type, pointing at `baseUrl`. */
-export function chatProvider(type: ChatProviderType, baseUrl: string, overrides: ChatProviderOverrides = {}): ProviderConfig {
-  const settings = { base_url: baseUrl, api_key: FAKE_API_KEY, timeout_ms: 5_000, max_retries: 2, headers: {}, ...overrides };
+export function chatProvider(
+  type: ChatProviderType,
+  baseUrl: string,
+  overrides: ChatProviderOverrides = {},
+): ProviderConfig {
+  const settings = {
+    base_url: baseUrl,
+    api_key: FAKE_API_KEY,
+    timeout_ms: 5_000,
+    max_retries: 2,
+    headers: {},
+    ...overrides,
+  };
   return type === 'openai' ? { type, ...settings, api_key: settings.api_key ?? FAKE_API_KEY } : { type, ...settings };
 }
 
 /** A client whose provider "up" (openai-compatible unless `type` says otherwise) points at the upstream, with fast backoff. */
-export function clientFor(upstream: { url: string }, overrides: ChatProviderOverrides = {}, logger = recordingLogger(), type: ChatProviderType = 'openai-compatible'): { client: ModelClient; logger: RecordingLogger } {
+export function clientFor(
+  upstream: { url: string },
+  overrides: ChatProviderOverrides = {},
+  logger = recordingLogger(),
+  type: ChatProviderType = 'openai-compatible',
+): { client: ModelClient; logger: RecordingLogger } {
   const providers: ProvidersConfig = { up: chatProvider(type, upstream.url, overrides) };
   return { client: createModelClient({ providers, logger, retry: { baseDelayMs: 10, maxDelayMs: 50 } }), logger };
 }
@@ -39,7 +55,9 @@ export async function collect(stream: AsyncIterable<ModelStreamPart>): Promise<M
 }
 
 /** Runs a stream to its failure and returns the error (and the parts seen before it). */
-export async function collectFailure(stream: AsyncIterable<ModelStreamPart>): Promise<{ error: unknown; parts: ModelStreamPart[] }> {
+export async function collectFailure(
+  stream: AsyncIterable<ModelStreamPart>,
+): Promise<{ error: unknown; parts: ModelStreamPart[] }> {
   const parts: ModelStreamPart[] = [];
   try {
     for await (const part of stream) parts.push(part);

@@ -1,7 +1,14 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { CHAT_PROVIDER_TYPES, clientFor, collect, collectFailure, recordingLogger, USER_HELLO } from './model-client-fixtures.js';
+import {
+  CHAT_PROVIDER_TYPES,
+  clientFor,
+  collect,
+  collectFailure,
+  recordingLogger,
+  USER_HELLO,
+} from './model-client-fixtures.js';
 
 describe.each(CHAT_PROVIDER_TYPES)('ModelClient connections through a %s provider: keep-alive and abort', (type) => {
   // A fresh upstream per test, so pooled keep-alive connections from other tests are not counted.
@@ -40,7 +47,9 @@ describe.each(CHAT_PROVIDER_TYPES)('ModelClient connections through a %s provide
     upstream.enqueue({ kind: 'text', text: 'one two three four five six', chunks: 6, chunkDelayMs: 100 });
     const { client } = clientFor(upstream, {}, recordingLogger(), type);
     const controller = new AbortController();
-    const iterator = client.stream({ model: 'up/m', messages: USER_HELLO, signal: controller.signal })[Symbol.asyncIterator]();
+    const iterator = client
+      .stream({ model: 'up/m', messages: USER_HELLO, signal: controller.signal })
+      [Symbol.asyncIterator]();
     expect((await iterator.next()).value).toMatchObject({ type: 'text-delta' });
     controller.abort();
     await expect(iterator.next()).rejects.toBeInstanceOf(UpstreamError);
@@ -59,7 +68,9 @@ describe.each(CHAT_PROVIDER_TYPES)('ModelClient connections through a %s provide
 
   it('fails at once, without calling upstream, when the signal is already aborted', async () => {
     const { client } = clientFor(upstream, {}, recordingLogger(), type);
-    const { error } = await collectFailure(client.stream({ model: 'up/m', messages: USER_HELLO, signal: AbortSignal.abort() }));
+    const { error } = await collectFailure(
+      client.stream({ model: 'up/m', messages: USER_HELLO, signal: AbortSignal.abort() }),
+    );
     expect(error).toBeInstanceOf(UpstreamError);
     expect(upstream.chatRequests().length).toBe(0);
   });

@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { UpstreamError } from '../../src/errors.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { CHAT_PROVIDER_TYPES, clientFor, collect, collectFailure, FAKE_API_KEY, recordingLogger, USER_HELLO } from './model-client-fixtures.js';
+import {
+  CHAT_PROVIDER_TYPES,
+  clientFor,
+  collect,
+  collectFailure,
+  FAKE_API_KEY,
+  recordingLogger,
+  USER_HELLO,
+} from './model-client-fixtures.js';
 
 describe.each(CHAT_PROVIDER_TYPES)('ModelClient retries and upstream failures through a %s provider', (type) => {
   let upstream: FakeUpstream;
@@ -30,7 +38,10 @@ describe.each(CHAT_PROVIDER_TYPES)('ModelClient retries and upstream failures th
   });
 
   it('waits as long as Retry-After asks on a 429, then succeeds', async () => {
-    upstream.enqueue({ kind: 'error', status: 429, headers: { 'retry-after': '1' } }, { kind: 'text', text: 'after the wait' });
+    upstream.enqueue(
+      { kind: 'error', status: 429, headers: { 'retry-after': '1' } },
+      { kind: 'text', text: 'after the wait' },
+    );
     const { client, logger } = clientFor(upstream, {}, recordingLogger(), type);
     const result = await client.generate({ model: 'up/m', messages: USER_HELLO });
     expect(result.text).toBe('after the wait');
@@ -47,7 +58,11 @@ describe.each(CHAT_PROVIDER_TYPES)('ModelClient retries and upstream failures th
   });
 
   it('gives up after max_retries with a 502 that names the provider and model but not the key', async () => {
-    upstream.setDefault({ kind: 'error', status: 500, body: { error: { message: `backend exploded for key ${FAKE_API_KEY}`, type: 'server_error', code: null } } });
+    upstream.setDefault({
+      kind: 'error',
+      status: 500,
+      body: { error: { message: `backend exploded for key ${FAKE_API_KEY}`, type: 'server_error', code: null } },
+    });
     try {
       const { client } = clientFor(upstream, { max_retries: 2 }, recordingLogger(), type);
       const { error } = await collectFailure(client.stream({ model: 'up/llama3.1', messages: USER_HELLO }));
@@ -64,7 +79,11 @@ describe.each(CHAT_PROVIDER_TYPES)('ModelClient retries and upstream failures th
   });
 
   it('does not retry a 400', async () => {
-    upstream.enqueue({ kind: 'error', status: 400, body: { error: { message: 'bad field', type: 'invalid_request_error', code: null } } });
+    upstream.enqueue({
+      kind: 'error',
+      status: 400,
+      body: { error: { message: 'bad field', type: 'invalid_request_error', code: null } },
+    });
     const { client } = clientFor(upstream, {}, recordingLogger(), type);
     const error = await client.generate({ model: 'up/m', messages: USER_HELLO }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 502, upstreamStatus: 400, retryable: false });

@@ -17,7 +17,12 @@ describe('ModelClient.generate and describe', () => {
   it('returns the collected text and the reported usage', async () => {
     const { client } = clientFor(upstream);
     const result = await client.generate({ model: 'up/llama3.1', messages: USER_HELLO, temperature: 0.7 });
-    expect(result).toMatchObject({ text: 'echo: hello', toolCalls: [], finishReason: 'stop', usage: { inputTokens: 10, outputTokens: 5, cachedInputTokens: 0, estimated: false } });
+    expect(result).toMatchObject({
+      text: 'echo: hello',
+      toolCalls: [],
+      finishReason: 'stop',
+      usage: { inputTokens: 10, outputTokens: 5, cachedInputTokens: 0, estimated: false },
+    });
     expect(result.timeToFirstTokenMs).toBeLessThanOrEqual(result.latencyMs);
     const [request] = upstream.chatRequests();
     expect(request.body.temperature).toBe(0.7);
@@ -26,7 +31,17 @@ describe('ModelClient.generate and describe', () => {
   it('returns tool calls with their arguments as JSON text', async () => {
     upstream.enqueue({ kind: 'tool_calls', calls: [{ name: 'lookup', arguments: { q: 'x' }, id: 'call_1' }] });
     const { client } = clientFor(upstream);
-    const result = await client.generate({ model: 'up/m', messages: USER_HELLO, tools: [{ name: 'lookup', description: 'Look up', parameters: { type: 'object', properties: { q: { type: 'string' } } } }] });
+    const result = await client.generate({
+      model: 'up/m',
+      messages: USER_HELLO,
+      tools: [
+        {
+          name: 'lookup',
+          description: 'Look up',
+          parameters: { type: 'object', properties: { q: { type: 'string' } } },
+        },
+      ],
+    });
     expect(result.toolCalls).toEqual([{ id: 'call_1', name: 'lookup', arguments: '{"q":"x"}' }]);
     expect(result.finishReason).toBe('tool_calls');
   });
@@ -40,7 +55,18 @@ describe('ModelClient.generate and describe', () => {
   });
 
   it('speaks to an openai provider (Chat Completions) at its base_url', async () => {
-    const client = createModelClient({ providers: { oa: { type: 'openai', api_key: 'sk-openai-test-key-123456', base_url: upstream.url, timeout_ms: 5_000, max_retries: 0, headers: { 'x-team': 'core' } } } });
+    const client = createModelClient({
+      providers: {
+        oa: {
+          type: 'openai',
+          api_key: 'sk-openai-test-key-123456',
+          base_url: upstream.url,
+          timeout_ms: 5_000,
+          max_retries: 0,
+          headers: { 'x-team': 'core' },
+        },
+      },
+    });
     const result = await client.generate({ model: 'oa/gpt-4o-mini', messages: USER_HELLO });
     expect(result.text).toBe('echo: hello');
     const [request] = upstream.chatRequests();
@@ -50,11 +76,17 @@ describe('ModelClient.generate and describe', () => {
 
   it('describes configured models and rejects unknown providers with a ValidationError', async () => {
     const { client } = clientFor(upstream);
-    expect(client.describe('up/meta-llama/Llama-3-8b')).toEqual({ provider: 'up', modelId: 'meta-llama/Llama-3-8b', providerType: 'openai-compatible' });
+    expect(client.describe('up/meta-llama/Llama-3-8b')).toEqual({
+      provider: 'up',
+      modelId: 'meta-llama/Llama-3-8b',
+      providerType: 'openai-compatible',
+    });
     expect(() => client.describe('nope/model')).toThrow(ValidationError);
     expect(() => client.describe('no-slash')).toThrow(ValidationError);
     expect(() => client.stream({ model: 'nope/model', messages: USER_HELLO })).toThrow(/provider "nope"/);
-    await expect(client.generate({ model: 'nope/model', messages: USER_HELLO })).rejects.toBeInstanceOf(ValidationError);
+    await expect(client.generate({ model: 'nope/model', messages: USER_HELLO })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     expect(upstream.chatRequests()).toEqual([]);
   });
 });

@@ -3,8 +3,19 @@ import { UpstreamError } from '../../src/errors.js';
 import { clientFor, collect, collectFailure, FAKE_API_KEY, USER_HELLO } from './model-client-fixtures.js';
 import { chatChunk, startSseUpstream, type SseUpstream } from './sse-upstream.js';
 
-const LOOKUP = { name: 'lookup', description: 'Look something up', parameters: { type: 'object' as const, properties: { q: { type: 'string' } }, required: ['q'] } };
-const usageChunk = (usage: object) => ({ id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [], usage });
+const LOOKUP = {
+  name: 'lookup',
+  description: 'Look something up',
+  parameters: { type: 'object' as const, properties: { q: { type: 'string' } }, required: ['q'] },
+};
+const usageChunk = (usage: object) => ({
+  id: 'chatcmpl-1',
+  object: 'chat.completion.chunk',
+  created: 1,
+  model: 'm',
+  choices: [],
+  usage,
+});
 
 describe('openai-compatible providers: the Chat Completions wire format', () => {
   let upstream: SseUpstream;
@@ -42,15 +53,28 @@ describe('openai-compatible providers: the Chat Completions wire format', () => 
       messages: [
         { role: 'system', content: 'Be brief.' },
         { role: 'user', content: 'find x' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q": "x"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'call_1', type: 'function', function: { name: 'lookup', arguments: '{"q": "x"}' } }],
+        },
         { role: 'tool', tool_call_id: 'call_1', content: 'found' },
       ],
-      tools: [{ type: 'function', function: { name: 'lookup', description: 'Look something up', parameters: LOOKUP.parameters } }],
+      tools: [
+        {
+          type: 'function',
+          function: { name: 'lookup', description: 'Look something up', parameters: LOOKUP.parameters },
+        },
+      ],
       tool_choice: 'auto',
       stream: true,
       stream_options: { include_usage: true },
     });
-    expect(request.headers).toMatchObject({ authorization: `Bearer ${FAKE_API_KEY}`, 'content-type': 'application/json', 'x-team': 'core' });
+    expect(request.headers).toMatchObject({
+      authorization: `Bearer ${FAKE_API_KEY}`,
+      'content-type': 'application/json',
+      'x-team': 'core',
+    });
   });
 
   it('sends no authorization header when the provider has no api_key', async () => {
@@ -64,8 +88,12 @@ describe('openai-compatible providers: the Chat Completions wire format', () => 
     upstream.enqueue({
       events: [
         chatChunk({ role: 'assistant', content: null }),
-        chatChunk({ tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'lookup', arguments: '' } }] }),
-        chatChunk({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'lookup', arguments: '{"q":' } }] }),
+        chatChunk({
+          tool_calls: [{ index: 0, id: 'call_a', type: 'function', function: { name: 'lookup', arguments: '' } }],
+        }),
+        chatChunk({
+          tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'lookup', arguments: '{"q":' } }],
+        }),
         chatChunk({ tool_calls: [{ index: 0, function: { arguments: '{"q":"first' } }] }),
         chatChunk({ tool_calls: [{ index: 1, function: { arguments: '"second"}' } }] }),
         chatChunk({ tool_calls: [{ index: 0, function: { arguments: '"}' } }] }),
@@ -83,30 +111,68 @@ describe('openai-compatible providers: the Chat Completions wire format', () => 
     expect(parts).toEqual([
       { type: 'tool-call', toolCall: calls[0] },
       { type: 'tool-call', toolCall: calls[1] },
-      { type: 'end', finishReason: 'tool_calls', text: '', toolCalls: calls, usage: { inputTokens: 20, outputTokens: 12, cachedInputTokens: 0, estimated: false } },
+      {
+        type: 'end',
+        finishReason: 'tool_calls',
+        text: '',
+        toolCalls: calls,
+        usage: { inputTokens: 20, outputTokens: 12, cachedInputTokens: 0, estimated: false },
+      },
     ]);
   });
 
   it('gives a tool call that arrived without an id one, so its result can refer to it', async () => {
-    upstream.enqueue({ events: [chatChunk({ tool_calls: [{ index: 0, function: { name: 'lookup', arguments: '{"q":"x"}' } }] }), chatChunk({}, 'tool_calls'), '[DONE]'] });
+    upstream.enqueue({
+      events: [
+        chatChunk({ tool_calls: [{ index: 0, function: { name: 'lookup', arguments: '{"q":"x"}' } }] }),
+        chatChunk({}, 'tool_calls'),
+        '[DONE]',
+      ],
+    });
     const { client } = clientFor(upstream);
     const result = await client.generate({ model: 'up/m', messages: USER_HELLO, tools: [LOOKUP] });
-    expect(result.toolCalls).toEqual([{ id: expect.stringMatching(/^call_\w{8,}$/), name: 'lookup', arguments: '{"q":"x"}' }]);
+    expect(result.toolCalls).toEqual([
+      { id: expect.stringMatching(/^call_\w{8,}$/), name: 'lookup', arguments: '{"q":"x"}' },
+    ]);
   });
 
   it('reports cached prompt tokens, and estimates only the counts the upstream left out', async () => {
     upstream.enqueue(
-      { events: [chatChunk({ content: 'cached' }, 'stop'), usageChunk({ prompt_tokens: 100, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 64 } }), '[DONE]'] },
+      {
+        events: [
+          chatChunk({ content: 'cached' }, 'stop'),
+          usageChunk({ prompt_tokens: 100, completion_tokens: 7, prompt_tokens_details: { cached_tokens: 64 } }),
+          '[DONE]',
+        ],
+      },
       { events: [chatChunk({ content: 'two words' }, 'stop'), usageChunk({ prompt_tokens: 9 }), '[DONE]'] },
     );
     const { client } = clientFor(upstream);
-    expect((await client.generate({ model: 'up/m', messages: USER_HELLO })).usage).toEqual({ inputTokens: 100, outputTokens: 7, cachedInputTokens: 64, estimated: false });
-    expect((await client.generate({ model: 'up/m', messages: USER_HELLO })).usage).toEqual({ inputTokens: 9, outputTokens: 2, cachedInputTokens: 0, estimated: true });
+    expect((await client.generate({ model: 'up/m', messages: USER_HELLO })).usage).toEqual({
+      inputTokens: 100,
+      outputTokens: 7,
+      cachedInputTokens: 64,
+      estimated: false,
+    });
+    expect((await client.generate({ model: 'up/m', messages: USER_HELLO })).usage).toEqual({
+      inputTokens: 9,
+      outputTokens: 2,
+      cachedInputTokens: 0,
+      estimated: true,
+    });
   });
 
   it.each([
-    ['a chunk that is not JSON', '{"choices": [', /invalid response from upstream: a stream chunk is not valid JSON: \{"choices": \[$/],
-    ['choices that are not an array', { choices: { index: 0 } }, /invalid response from upstream: a stream chunk has "choices" that is not an array/],
+    [
+      'a chunk that is not JSON',
+      '{"choices": [',
+      /invalid response from upstream: a stream chunk is not valid JSON: \{"choices": \[$/,
+    ],
+    [
+      'choices that are not an array',
+      { choices: { index: 0 } },
+      /invalid response from upstream: a stream chunk has "choices" that is not an array/,
+    ],
   ])('fails at once, without retrying, on %s', async (_name, event, message) => {
     upstream.enqueue({ events: [event, chatChunk({ content: 'never seen' }, 'stop'), '[DONE]'] });
     const { client } = clientFor(upstream);
@@ -123,27 +189,44 @@ describe('openai-compatible providers: the Chat Completions wire format', () => 
     const { client } = clientFor(upstream);
     const { error, parts } = await collectFailure(client.stream({ model: 'up/m', messages: USER_HELLO }));
     expect(parts).toEqual([{ type: 'text-delta', delta: 'half an ans' }]);
-    expect((error as Error).message).toMatch(/invalid response from upstream: the stream ended without a finish reason/);
+    expect((error as Error).message).toMatch(
+      /invalid response from upstream: the stream ended without a finish reason/,
+    );
   });
 
   it('waits as retry-after-ms asks on a 429 and then streams the answer', async () => {
     upstream.enqueue(
-      { status: 429, headers: { 'retry-after-ms': '30' }, body: JSON.stringify({ error: { message: 'slow down', type: 'rate_limit_error' } }) },
+      {
+        status: 429,
+        headers: { 'retry-after-ms': '30' },
+        body: JSON.stringify({ error: { message: 'slow down', type: 'rate_limit_error' } }),
+      },
       { events: [chatChunk({ content: 'after the wait' }, 'stop'), '[DONE]'] },
     );
     const { client, logger } = clientFor(upstream);
     const parts = await collect(client.stream({ model: 'up/m', messages: USER_HELLO }));
     expect(parts.at(-1)).toMatchObject({ type: 'end', text: 'after the wait' });
-    expect(logger.warnings[0].obj).toMatchObject({ retry: 1, delayMs: 30, upstreamStatus: 429, reason: expect.stringContaining('slow down') });
+    expect(logger.warnings[0].obj).toMatchObject({
+      retry: 1,
+      delayMs: 30,
+      upstreamStatus: 429,
+      reason: expect.stringContaining('slow down'),
+    });
     expect(upstream.requests).toHaveLength(2);
   });
 
   it("reports a proxy's plain-text error body as the reason", async () => {
-    const proxyError = { status: 503, headers: { 'content-type': 'text/plain' }, body: 'upstream connect error or disconnect/reset before headers' };
+    const proxyError = {
+      status: 503,
+      headers: { 'content-type': 'text/plain' },
+      body: 'upstream connect error or disconnect/reset before headers',
+    };
     upstream.enqueue(proxyError, proxyError);
     const { client } = clientFor(upstream, { max_retries: 1 });
     const error = await client.generate({ model: 'up/m', messages: USER_HELLO }).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ status: 502, upstreamStatus: 503, retryable: true });
-    expect((error as Error).message).toBe('openai-compatible provider "up" model "m": upstream answered HTTP 503: upstream connect error or disconnect/reset before headers');
+    expect((error as Error).message).toBe(
+      'openai-compatible provider "up" model "m": upstream answered HTTP 503: upstream connect error or disconnect/reset before headers',
+    );
   });
 });

@@ -2,7 +2,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 import { CHAT_PROVIDER_TYPES, clientFor, collect, recordingLogger, USER_HELLO } from './model-client-fixtures.js';
 
-const TIME_TOOL = { name: 'get_current_time', description: 'Current time', parameters: { type: 'object' as const, properties: { timezone: { type: 'string' } }, required: ['timezone'] } };
+const TIME_TOOL = {
+  name: 'get_current_time',
+  description: 'Current time',
+  parameters: { type: 'object' as const, properties: { timezone: { type: 'string' } }, required: ['timezone'] },
+};
 
 describe.each(CHAT_PROVIDER_TYPES)('ModelClient.stream through a %s provider', (type) => {
   let upstream: FakeUpstream;
@@ -15,7 +19,12 @@ describe.each(CHAT_PROVIDER_TYPES)('ModelClient.stream through a %s provider', (
   });
 
   it('streams text deltas, then an end part with the reported usage', async () => {
-    upstream.enqueue({ kind: 'text', text: 'Hello there, friend', chunks: 3, usage: { prompt_tokens: 12, completion_tokens: 4, cached_tokens: 3 } });
+    upstream.enqueue({
+      kind: 'text',
+      text: 'Hello there, friend',
+      chunks: 3,
+      usage: { prompt_tokens: 12, completion_tokens: 4, cached_tokens: 3 },
+    });
     const { client } = clientFor(upstream, {}, recordingLogger(), type);
     const parts = await collect(client.stream({ model: 'up/llama3.1', messages: USER_HELLO }));
     const deltas = parts.filter((part) => part.type === 'text-delta');
@@ -40,8 +49,19 @@ describe.each(CHAT_PROVIDER_TYPES)('ModelClient.stream through a %s provider', (
     ];
     await collect(client.stream({ model: 'up/llama3.1', messages, temperature: 0.2, maxTokens: 64 }));
     const [request] = upstream.chatRequests();
-    expect(request.body).toMatchObject({ model: 'llama3.1', stream: true, stream_options: { include_usage: true }, temperature: 0.2, max_tokens: 64 });
-    expect(request.body.messages.map((message: { role: string }) => message.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(request.body).toMatchObject({
+      model: 'llama3.1',
+      stream: true,
+      stream_options: { include_usage: true },
+      temperature: 0.2,
+      max_tokens: 64,
+    });
+    expect(request.body.messages.map((message: { role: string }) => message.role)).toEqual([
+      'system',
+      'user',
+      'assistant',
+      'user',
+    ]);
     expect(request.headers.authorization).toBe('Bearer sk-fake-secret-key-0123456789');
   });
 
@@ -74,19 +94,33 @@ describe.each(CHAT_PROVIDER_TYPES)('ModelClient.stream through a %s provider', (
     const end = parts.at(-1);
     expect(end).toMatchObject({ type: 'end', finishReason: 'tool_calls', toolCalls: calls });
     const [request] = upstream.chatRequests();
-    expect(request.body.tools).toEqual([{ type: 'function', function: { name: 'get_current_time', description: 'Current time', parameters: TIME_TOOL.parameters } }]);
+    expect(request.body.tools).toEqual([
+      {
+        type: 'function',
+        function: { name: 'get_current_time', description: 'Current time', parameters: TIME_TOOL.parameters },
+      },
+    ]);
   });
 
   it('sends tool results back in the OpenAI shape', async () => {
     const { client } = clientFor(upstream, {}, recordingLogger(), type);
     const messages = [
       { role: 'user' as const, content: 'time?' },
-      { role: 'assistant' as const, content: '', tool_calls: [{ id: 'call_a', name: 'get_current_time', arguments: '{"timezone":"UTC"}' }] },
+      {
+        role: 'assistant' as const,
+        content: '',
+        tool_calls: [{ id: 'call_a', name: 'get_current_time', arguments: '{"timezone":"UTC"}' }],
+      },
       { role: 'tool' as const, tool_call_id: 'call_a', name: 'get_current_time', content: '12:00' },
     ];
     await collect(client.stream({ model: 'up/m', messages, tools: [TIME_TOOL] }));
     const sent = upstream.chatRequests()[0].body.messages;
-    expect(sent[1]).toMatchObject({ role: 'assistant', tool_calls: [{ id: 'call_a', type: 'function', function: { name: 'get_current_time', arguments: '{"timezone":"UTC"}' } }] });
+    expect(sent[1]).toMatchObject({
+      role: 'assistant',
+      tool_calls: [
+        { id: 'call_a', type: 'function', function: { name: 'get_current_time', arguments: '{"timezone":"UTC"}' } },
+      ],
+    });
     expect(sent[2]).toEqual({ role: 'tool', tool_call_id: 'call_a', content: '12:00' });
   });
 });

@@ -17,7 +17,12 @@ describe('retry policy', () => {
 
   it('backs off exponentially with jitter, within bounds', () => {
     const settings = { ...DEFAULT_RETRY_SETTINGS, baseDelayMs: 100, maxDelayMs: 1000 };
-    for (const [attempt, max] of [[0, 100], [1, 200], [2, 400], [5, 1000]] as const) {
+    for (const [attempt, max] of [
+      [0, 100],
+      [1, 200],
+      [2, 400],
+      [5, 1000],
+    ] as const) {
       const delay = retryDelayMs({ error: retryable }, { attempt, maxRetries: 10, remainingMs: 60_000, settings });
       expect(delay).toBeGreaterThanOrEqual(max / 2);
       expect(delay).toBeLessThanOrEqual(max);
@@ -28,7 +33,9 @@ describe('retry policy', () => {
     const base = { attempt: 0, maxRetries: 2, remainingMs: 60_000, settings: DEFAULT_RETRY_SETTINGS };
     expect(retryDelayMs({ error: new UpstreamError({ message: 'x', retryable: false }) }, base)).toBeUndefined();
     expect(retryDelayMs({ error: retryable }, { ...base, attempt: 2 })).toBeUndefined();
-    expect(retryDelayMs({ error: retryable, retryAfterMs: DEFAULT_RETRY_SETTINGS.maxRetryAfterMs + 1 }, base)).toBeUndefined();
+    expect(
+      retryDelayMs({ error: retryable, retryAfterMs: DEFAULT_RETRY_SETTINGS.maxRetryAfterMs + 1 }, base),
+    ).toBeUndefined();
     expect(retryDelayMs({ error: retryable, retryAfterMs: 5000 }, { ...base, remainingMs: 4000 })).toBeUndefined();
     expect(retryDelayMs({ error: retryable, retryAfterMs: 5000 }, base)).toBe(5000);
   });

@@ -20,7 +20,14 @@ export interface SseUpstream {
 
 /** A chunk in the OpenAI stream format with the given delta and finish reason. */
 export function chatChunk(delta: object, finishReason: string | null = null, extra: object = {}): object {
-  return { id: 'chatcmpl-1', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta, finish_reason: finishReason }], ...extra };
+  return {
+    id: 'chatcmpl-1',
+    object: 'chat.completion.chunk',
+    created: 1,
+    model: 'm',
+    choices: [{ index: 0, delta, finish_reason: finishReason }],
+    ...extra,
+  };
 }
 
 export async function startSseUpstream(): Promise<SseUpstream> {
@@ -30,10 +37,19 @@ export async function startSseUpstream(): Promise<SseUpstream> {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
-      requests.push({ path: req.url ?? '/', headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') });
+      requests.push({
+        path: req.url ?? '/',
+        headers: req.headers,
+        body: JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null'),
+      });
       const answer = queue.shift() ?? { status: 500, body: '{"error":{"message":"no answer queued"}}' };
-      res.writeHead(answer.status ?? 200, { 'content-type': answer.events ? 'text/event-stream' : 'application/json', ...answer.headers });
-      if (answer.events) for (const event of answer.events) res.write(`data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`);
+      res.writeHead(answer.status ?? 200, {
+        'content-type': answer.events ? 'text/event-stream' : 'application/json',
+        ...answer.headers,
+      });
+      if (answer.events)
+        for (const event of answer.events)
+          res.write(`data: ${typeof event === 'string' ? event : JSON.stringify(event)}\n\n`);
       res.end(answer.body);
     });
   });

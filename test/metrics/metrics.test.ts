@@ -23,16 +23,25 @@ describe('GET /metrics', () => {
   let gateway: GatewayHarness;
   let families: Map<string, MetricFamily>;
   const value = (family: string, labels: Record<string, string>) =>
-    families.get(family)?.samples.find((sample) => Object.entries(labels).every(([key, wanted]) => sample.labels[key] === wanted))?.value;
+    families
+      .get(family)
+      ?.samples.find((sample) => Object.entries(labels).every(([key, wanted]) => sample.labels[key] === wanted))?.value;
 
   beforeAll(async () => {
     gateway = await startGateway({ yaml: YAML });
     gateway.upstream.enqueue({ kind: 'text', text: 'Mail me at a.b@example.com' });
     await gateway.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'hi' }] });
-    const stream = await gateway.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'again' }], stream: true });
+    const stream = await gateway.client.chat.completions.create({
+      model: 'helper',
+      messages: [{ role: 'user', content: 'again' }],
+      stream: true,
+    });
     for await (const _chunk of stream) void _chunk;
     // The first call takes the budget past its limit; the second is refused.
-    for (let i = 0; i < 2; i += 1) await gateway.client.chat.completions.create({ model: 'broke', messages: [{ role: 'user', content: 'hi' }] }).catch(() => undefined);
+    for (let i = 0; i < 2; i += 1)
+      await gateway.client.chat.completions
+        .create({ model: 'broke', messages: [{ role: 'user', content: 'hi' }] })
+        .catch(() => undefined);
     const response = await fetch(`${gateway.app.url}/metrics`, { headers: authHeaders });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/plain');
@@ -45,7 +54,9 @@ describe('GET /metrics', () => {
   });
 
   it('counts requests by route and status, with latency and gateway-overhead histograms', () => {
-    expect(value('agent_gateway_http_requests_total', { route: '/v1/chat/completions', status: '200', method: 'POST' })).toBe(3);
+    expect(
+      value('agent_gateway_http_requests_total', { route: '/v1/chat/completions', status: '200', method: 'POST' }),
+    ).toBe(3);
     expect(value('agent_gateway_http_requests_total', { route: '/v1/chat/completions', status: '402' })).toBe(1);
     expect(value('agent_gateway_http_request_duration_seconds', { route: '/v1/chat/completions', le: '+Inf' })).toBe(4);
     expect(families.get('agent_gateway_overhead_seconds')?.type).toBe('histogram');
@@ -53,9 +64,16 @@ describe('GET /metrics', () => {
   });
 
   it('reports tokens, cost, model calls, guardrail events, runs and budget rejections by agent and model', () => {
-    expect(value('agent_gateway_tokens_total', { agent: 'helper', model: 'upstream/test-model', kind: 'input' })).toBe(20);
-    expect(value('agent_gateway_tokens_total', { agent: 'helper', model: 'upstream/test-model', kind: 'output' })).toBe(10);
-    expect(value('agent_gateway_cost_usd_total', { agent: 'helper', model: 'upstream/test-model' })).toBeCloseTo(0.04, 12);
+    expect(value('agent_gateway_tokens_total', { agent: 'helper', model: 'upstream/test-model', kind: 'input' })).toBe(
+      20,
+    );
+    expect(value('agent_gateway_tokens_total', { agent: 'helper', model: 'upstream/test-model', kind: 'output' })).toBe(
+      10,
+    );
+    expect(value('agent_gateway_cost_usd_total', { agent: 'helper', model: 'upstream/test-model' })).toBeCloseTo(
+      0.04,
+      12,
+    );
     expect(value('agent_gateway_model_calls_total', { agent: 'broke', status: 'ok' })).toBe(1);
     expect(value('agent_gateway_guardrail_events_total', { agent: 'helper', type: 'pii', action: 'redact' })).toBe(1);
     expect(value('agent_gateway_runs_total', { agent: 'helper', status: 'completed' })).toBe(2);
@@ -67,9 +85,15 @@ describe('GET /metrics', () => {
   });
 
   it('sets x-gateway-overhead-ms on plain and streamed chat completions', async () => {
-    const { response } = await gateway.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'hi' }] }).withResponse();
+    const { response } = await gateway.client.chat.completions
+      .create({ model: 'helper', messages: [{ role: 'user', content: 'hi' }] })
+      .withResponse();
     expect(Number(response.headers.get('x-gateway-overhead-ms'))).toBeGreaterThanOrEqual(0);
-    const streamed = await fetch(`${gateway.app.url}/v1/chat/completions`, { method: 'POST', headers: authHeaders, body: JSON.stringify({ model: 'helper', messages: [{ role: 'user', content: 'hi' }], stream: true }) });
+    const streamed = await fetch(`${gateway.app.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: authHeaders,
+      body: JSON.stringify({ model: 'helper', messages: [{ role: 'user', content: 'hi' }], stream: true }),
+    });
     expect(streamed.headers.get('content-type')).toContain('text/event-stream');
     expect(streamed.headers.get('x-gateway-overhead-ms')).toMatch(/^\d+\.\d{3}$/);
     await streamed.text();

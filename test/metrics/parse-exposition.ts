@@ -15,7 +15,13 @@ export interface MetricFamily {
 const NAME = /^[a-zA-Z_:][a-zA-Z0-9_:]*$/;
 const SAMPLE = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)(?: (-?\d+))?$/;
 const LABEL = /^([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\\n]|\\["\\n])*)"(,|$)/;
-const SUFFIXES: Record<MetricFamily['type'], string[]> = { counter: ['', '_total'], gauge: [''], histogram: ['_bucket', '_sum', '_count'], summary: ['', '_sum', '_count'], untyped: [''] };
+const SUFFIXES: Record<MetricFamily['type'], string[]> = {
+  counter: ['', '_total'],
+  gauge: [''],
+  histogram: ['_bucket', '_sum', '_count'],
+  summary: ['', '_sum', '_count'],
+  untyped: [''],
+};
 
 export function parseExposition(text: string): Map<string, MetricFamily> {
   const families = new Map<string, MetricFamily>();

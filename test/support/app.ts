@@ -30,13 +30,23 @@ export interface TestApp extends App {
  * Starts a real app on a random loopback port from YAML text (the same path users take).
  * `${TEST_API_KEY}` etc. may be used in the YAML; dataDir/databaseUrl override the server section.
  */
-export async function startTestApp(yaml: string, options: { dataDir?: string; databaseUrl?: string; env?: NodeJS.ProcessEnv; listen?: boolean } = {}): Promise<TestApp> {
+export async function startTestApp(
+  yaml: string,
+  options: { dataDir?: string; databaseUrl?: string; env?: NodeJS.ProcessEnv; listen?: boolean } = {},
+): Promise<TestApp> {
   const temp = options.dataDir ? undefined : tempDataDir();
   const dataDir = options.dataDir ?? temp!.dataDir;
   const parsed = parseConfigText(yaml, 'test.yaml', { TEST_API_KEY, TEST_JWT_SECRET, ...options.env });
   const config: Config = {
     ...parsed,
-    server: { ...parsed.server, host: '127.0.0.1', port: 0, data_dir: dataDir, log_level: parsed.server.log_level === 'info' ? 'info' : parsed.server.log_level, ...(options.databaseUrl ? { database_url: options.databaseUrl } : {}) },
+    server: {
+      ...parsed.server,
+      host: '127.0.0.1',
+      port: 0,
+      data_dir: dataDir,
+      log_level: parsed.server.log_level === 'info' ? 'info' : parsed.server.log_level,
+      ...(options.databaseUrl ? { database_url: options.databaseUrl } : {}),
+    },
   };
   const logs = new LogCapture();
   const app = await createApp({ config, logStream: logs });

@@ -32,7 +32,8 @@ export function postgresUnavailable(): Promise<string | undefined> {
       await client.query('select 1');
       return undefined;
     } catch (error) {
-      if (process.env.CI === 'true') throw new Error(`PostgreSQL at ${POSTGRES_ADMIN_URL} is required under CI=true: ${(error as Error).message}`);
+      if (process.env.CI === 'true')
+        throw new Error(`PostgreSQL at ${POSTGRES_ADMIN_URL} is required under CI=true: ${(error as Error).message}`);
       return `PostgreSQL not reachable at ${POSTGRES_ADMIN_URL} (${(error as Error).message})`;
     } finally {
       await client.end().catch(() => undefined);

@@ -2,11 +2,27 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
-export interface RecordedRequest { method: string; path: string; headers: Record<string, string | string[] | undefined>; body: any /* parsed JSON or undefined */ }
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: any; /* parsed JSON or undefined */
+}
 type TextUsage = { prompt_tokens: number; completion_tokens: number; cached_tokens?: number };
 export type FakeResponse =
-  | { kind: 'text'; text: string; usage?: TextUsage | null /* null = send no usage at all */; chunks?: number /* stream: split text into N chunks, default 3 */; chunkDelayMs?: number; delayMs?: number /* before headers */ }
-  | { kind: 'tool_calls'; calls: { name: string; arguments: Record<string, unknown> | string; id?: string }[]; usage?: { prompt_tokens: number; completion_tokens: number } }
+  | {
+      kind: 'text';
+      text: string;
+      usage?: TextUsage | null /* null = send no usage at all */;
+      chunks?: number /* stream: split text into N chunks, default 3 */;
+      chunkDelayMs?: number;
+      delayMs?: number; /* before headers */
+    }
+  | {
+      kind: 'tool_calls';
+      calls: { name: string; arguments: Record<string, unknown> | string; id?: string }[];
+      usage?: { prompt_tokens: number; completion_tokens: number };
+    }
   | { kind: 'error'; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: 'hang' } // accepts the request and never answers
   | { kind: 'disconnect'; afterChunks: number } // stream: sends that many text chunks then destroys the socket (non-stream: destroys at once)
@@ -24,7 +40,14 @@ export interface FakeUpstream {
   close(): Promise<void>;
 }
 
-export interface FakeFineTuneJob { id: string; training_file: string; model: string; polls: number; status: string; fine_tuned_model: string | null }
+export interface FakeFineTuneJob {
+  id: string;
+  training_file: string;
+  model: string;
+  polls: number;
+  status: string;
+  fine_tuned_model: string | null;
+}
 export interface FakeFineTuning {
   files: Map<string, { purpose: string; filename: string; content: string }>;
   jobs: Map<string, FakeFineTuneJob>;
@@ -34,12 +57,24 @@ export interface FakeFineTuning {
   failJobs: boolean;
 }
 
-async function answerFineTuning(fine: FakeFineTuning, exchange: Exchange, request: RecordedRequest, raw: string): Promise<boolean> {
+async function answerFineTuning(
+  fine: FakeFineTuning,
+  exchange: Exchange,
+  request: RecordedRequest,
+  raw: string,
+): Promise<boolean> {
   const { method, path } = request;
   if (method === 'POST' && path === '/v1/files') {
-    const form = await new Request('http://fake/v1/files', { method: 'POST', headers: { 'content-type': String(request.headers['content-type'] ?? '') }, body: raw }).formData();
+    const form = await new Request('http://fake/v1/files', {
+      method: 'POST',
+      headers: { 'content-type': String(request.headers['content-type'] ?? '') },
+      body: raw,
+    }).formData();
     const file = form.get('file');
-    if (!(file instanceof Blob)) { exchange.json(400, { error: { message: 'file is required', type: 'invalid_request_error', code: null } }); return true; }
+    if (!(file instanceof Blob)) {
+      exchange.json(400, { error: { message: 'file is required', type: 'invalid_request_error', code: null } });
+      return true;
+    }
     const id = `file-fake${fine.files.size + 1}`;
     const filename = (file as File).name ?? 'file';
     fine.files.set(id, { purpose: String(form.get('purpose') ?? ''), filename, content: await file.text() });
@@ -47,8 +82,18 @@ async function answerFineTuning(fine: FakeFineTuning, exchange: Exchange, reques
     return true;
   }
   if (method === 'POST' && path === '/v1/fine_tuning/jobs') {
-    if (!fine.files.has(request.body?.training_file)) { exchange.json(400, { error: { message: 'unknown training_file', type: 'invalid_request_error', code: null } }); return true; }
-    const job: FakeFineTuneJob = { id: `ftjob-fake${fine.jobs.size + 1}`, training_file: request.body.training_file, model: request.body.model, polls: 0, status: 'queued', fine_tuned_model: null };
+    if (!fine.files.has(request.body?.training_file)) {
+      exchange.json(400, { error: { message: 'unknown training_file', type: 'invalid_request_error', code: null } });
+      return true;
+    }
+    const job: FakeFineTuneJob = {
+      id: `ftjob-fake${fine.jobs.size + 1}`,
+      training_file: request.body.training_file,
+      model: request.body.model,
+      polls: 0,
+      status: 'queued',
+      fine_tuned_model: null,
+    };
     fine.jobs.set(job.id, job);
     exchange.json(200, { object: 'fine_tuning.job', ...job });
     return true;
@@ -56,13 +101,20 @@ async function answerFineTuning(fine: FakeFineTuning, exchange: Exchange, reques
   const match = /^\/v1\/fine_tuning\/jobs\/([^/]+)$/.exec(path);
   if (method === 'GET' && match) {
     const job = fine.jobs.get(decodeURIComponent(match[1]!));
-    if (!job) { exchange.json(404, { error: { message: 'no such job', type: 'invalid_request_error', code: null } }); return true; }
+    if (!job) {
+      exchange.json(404, { error: { message: 'no such job', type: 'invalid_request_error', code: null } });
+      return true;
+    }
     job.polls += 1;
     if (job.polls >= fine.succeedAfterPolls) {
       job.status = fine.failJobs ? 'failed' : 'succeeded';
       job.fine_tuned_model = fine.failJobs ? null : `ft:${job.model}:fake:${job.id}`;
     } else job.status = 'running';
-    exchange.json(200, { object: 'fine_tuning.job', ...job, error: fine.failJobs && job.status === 'failed' ? { message: 'fake failure' } : null });
+    exchange.json(200, {
+      object: 'fine_tuning.job',
+      ...job,
+      error: fine.failJobs && job.status === 'failed' ? { message: 'fake failure' } : null,
+    });
     return true;
   }
   return false;
@@ -76,16 +128,30 @@ function lastUserText(body: any): string {
   const last = [...messages].reverse().find((message) => message?.role === 'user');
   if (!last) return '';
   if (typeof last.content === 'string') return last.content;
-  return Array.isArray(last.content) ? last.content.filter((part: any) => part?.type === 'text').map((part: any) => part.text).join('') : '';
+  return Array.isArray(last.content)
+    ? last.content
+        .filter((part: any) => part?.type === 'text')
+        .map((part: any) => part.text)
+        .join('')
+    : '';
 }
 
 function echoDefault(request: RecordedRequest): FakeResponse {
-  return { kind: 'text', text: `echo: ${lastUserText(request.body)}`, usage: { prompt_tokens: 10, completion_tokens: 5 } };
+  return {
+    kind: 'text',
+    text: `echo: ${lastUserText(request.body)}`,
+    usage: { prompt_tokens: 10, completion_tokens: 5 },
+  };
 }
 
 function wireUsage(usage: TextUsage) {
   const total_tokens = usage.prompt_tokens + usage.completion_tokens;
-  return { prompt_tokens: usage.prompt_tokens, completion_tokens: usage.completion_tokens, total_tokens, prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 } };
+  return {
+    prompt_tokens: usage.prompt_tokens,
+    completion_tokens: usage.completion_tokens,
+    total_tokens,
+    prompt_tokens_details: { cached_tokens: usage.cached_tokens ?? 0 },
+  };
 }
 
 /** Splits text into n nearly equal, non-empty pieces (fewer when the text is short). */
@@ -108,11 +174,20 @@ function toolCallsOf(response: Extract<FakeResponse, { kind: 'tool_calls' }>) {
 class Exchange {
   readonly id = `chatcmpl-fake${Math.random().toString(36).slice(2, 12)}`;
   readonly created = Math.floor(Date.now() / 1000);
-  constructor(private readonly res: ServerResponse, private readonly body: any) {}
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly body: any,
+  ) {}
 
-  get stream(): boolean { return this.body?.stream === true; }
-  get includeUsage(): boolean { return this.body?.stream_options?.include_usage === true; }
-  get gone(): boolean { return this.res.destroyed || this.res.writableEnded; }
+  get stream(): boolean {
+    return this.body?.stream === true;
+  }
+  get includeUsage(): boolean {
+    return this.body?.stream_options?.include_usage === true;
+  }
+  get gone(): boolean {
+    return this.res.destroyed || this.res.writableEnded;
+  }
 
   json(status: number, payload: unknown, headers: Record<string, string> = {}): void {
     if (this.gone) return;
@@ -122,20 +197,38 @@ class Exchange {
 
   completion(message: object, finishReason: string, usage: TextUsage | null): void {
     this.json(200, {
-      id: this.id, object: 'chat.completion', created: this.created, model: this.body?.model ?? 'fake', system_fingerprint: 'fp_fake',
-      choices: [{ index: 0, message: { role: 'assistant', refusal: null, ...message }, logprobs: null, finish_reason: finishReason }],
+      id: this.id,
+      object: 'chat.completion',
+      created: this.created,
+      model: this.body?.model ?? 'fake',
+      system_fingerprint: 'fp_fake',
+      choices: [
+        {
+          index: 0,
+          message: { role: 'assistant', refusal: null, ...message },
+          logprobs: null,
+          finish_reason: finishReason,
+        },
+      ],
       ...(usage ? { usage: wireUsage(usage) } : {}),
     });
   }
 
   startStream(): void {
     if (this.gone) return;
-    this.res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
+    this.res.writeHead(200, {
+      'content-type': 'text/event-stream',
+      'cache-control': 'no-cache',
+      connection: 'keep-alive',
+    });
     this.chunk({ role: 'assistant', content: '', refusal: null });
   }
 
   chunk(delta: object, finishReason: string | null = null): void {
-    this.send({ choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }], ...(this.includeUsage ? { usage: null } : {}) });
+    this.send({
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finishReason }],
+      ...(this.includeUsage ? { usage: null } : {}),
+    });
   }
 
   endStream(usage: TextUsage | null): void {
@@ -146,19 +239,37 @@ class Exchange {
 
   private send(fields: object): void {
     if (this.gone) return;
-    const chunk = { id: this.id, object: 'chat.completion.chunk', created: this.created, model: this.body?.model ?? 'fake', system_fingerprint: 'fp_fake', ...fields };
+    const chunk = {
+      id: this.id,
+      object: 'chat.completion.chunk',
+      created: this.created,
+      model: this.body?.model ?? 'fake',
+      system_fingerprint: 'fp_fake',
+      ...fields,
+    };
     this.res.write(`data: ${JSON.stringify(chunk)}\n\n`);
   }
 }
 
-async function answer(exchange: Exchange, response: FakeResponse, request: RecordedRequest, req: IncomingMessage): Promise<void> {
+async function answer(
+  exchange: Exchange,
+  response: FakeResponse,
+  request: RecordedRequest,
+  req: IncomingMessage,
+): Promise<void> {
   switch (response.kind) {
     case 'handler':
       return answer(exchange, response.fn(request), request, req);
     case 'hang':
       return;
     case 'error': {
-      const body = response.body ?? { error: { message: `fake upstream error ${response.status}`, type: response.status === 429 ? 'rate_limit_error' : 'server_error', code: null } };
+      const body = response.body ?? {
+        error: {
+          message: `fake upstream error ${response.status}`,
+          type: response.status === 429 ? 'rate_limit_error' : 'server_error',
+          code: null,
+        },
+      };
       return exchange.json(response.status, body, response.headers);
     }
     case 'disconnect': {
@@ -186,13 +297,20 @@ async function answer(exchange: Exchange, response: FakeResponse, request: Recor
       const calls = toolCallsOf(response);
       const usage = response.usage ?? DEFAULT_USAGE;
       if (!exchange.stream) {
-        const toolCalls = calls.map((call) => ({ id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } }));
+        const toolCalls = calls.map((call) => ({
+          id: call.id,
+          type: 'function',
+          function: { name: call.name, arguments: call.arguments },
+        }));
         return exchange.completion({ content: null, tool_calls: toolCalls }, 'tool_calls', usage);
       }
       exchange.startStream();
       calls.forEach((call, index) => {
-        exchange.chunk({ tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] });
-        for (const piece of split(call.arguments, 3)) exchange.chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
+        exchange.chunk({
+          tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }],
+        });
+        for (const piece of split(call.arguments, 3))
+          exchange.chunk({ tool_calls: [{ index, function: { arguments: piece } }] });
       });
       exchange.chunk({}, 'tool_calls');
       return exchange.endStream(usage);
@@ -211,7 +329,11 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 function parseJson(text: string): any {
   if (!text) return undefined;
-  try { return JSON.parse(text); } catch { return undefined; }
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 export async function startFakeUpstream(): Promise<FakeUpstream> {
@@ -224,20 +346,32 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   const server = createServer(async (req, res) => {
     const path = (req.url ?? '/').split('?')[0];
     const raw = await readBody(req);
-    const request: RecordedRequest = { method: req.method ?? 'GET', path, headers: { ...req.headers }, body: parseJson(raw) };
+    const request: RecordedRequest = {
+      method: req.method ?? 'GET',
+      path,
+      headers: { ...req.headers },
+      body: parseJson(raw),
+    };
     requests.push(request);
     const exchange = new Exchange(res, request.body);
     if (await answerFineTuning(fineTuning, exchange, request, raw)) return;
     if (request.method === 'GET' && path === '/v1/models') {
-      return exchange.json(200, { object: 'list', data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'fake-upstream' }] });
+      return exchange.json(200, {
+        object: 'list',
+        data: [{ id: 'fake-model', object: 'model', created: 0, owned_by: 'fake-upstream' }],
+      });
     }
     if (request.method !== 'POST' || path !== '/v1/chat/completions') {
-      return exchange.json(404, { error: { message: `no route ${request.method} ${path}`, type: 'invalid_request_error', code: 'not_found' } });
+      return exchange.json(404, {
+        error: { message: `no route ${request.method} ${path}`, type: 'invalid_request_error', code: 'not_found' },
+      });
     }
     try {
       await answer(exchange, queue.shift() ?? fallback(request), request, req);
     } catch (error) {
-      exchange.json(500, { error: { message: `fake upstream failed: ${String(error)}`, type: 'server_error', code: null } });
+      exchange.json(500, {
+        error: { message: `fake upstream failed: ${String(error)}`, type: 'server_error', code: null },
+      });
     }
   });
   // Only sockets that carried a request count: undici may pre-open a spare idle socket after an abort.
@@ -253,14 +387,20 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   return {
     url: `http://127.0.0.1:${port}/v1`,
     requests,
-    chatRequests: () => requests.filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions'),
-    enqueue: (...responses) => { queue.push(...responses); },
-    setDefault: (response) => { fallback = typeof response === 'function' ? response : () => response; },
+    chatRequests: () =>
+      requests.filter((request) => request.method === 'POST' && request.path === '/v1/chat/completions'),
+    enqueue: (...responses) => {
+      queue.push(...responses);
+    },
+    setDefault: (response) => {
+      fallback = typeof response === 'function' ? response : () => response;
+    },
     fineTuning,
     openConnections: () => sockets.size,
-    close: () => new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.close(() => resolve());
+        server.closeAllConnections();
+      }),
   };
 }

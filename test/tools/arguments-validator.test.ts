@@ -66,7 +66,13 @@ describe('createArgumentsValidator', () => {
 
   it('compiles draft 2020-12 schemas and ignores $id clashes between tools', () => {
     const validator = createArgumentsValidator();
-    const modern = { type: 'object' as const, $schema: 'https://json-schema.org/draft/2020-12/schema', $id: 'same', properties: { n: { type: 'number' } }, required: ['n'] };
+    const modern = {
+      type: 'object' as const,
+      $schema: 'https://json-schema.org/draft/2020-12/schema',
+      $id: 'same',
+      properties: { n: { type: 'number' } },
+      required: ['n'],
+    };
     const a = validator.compile('a', modern);
     const b = validator.compile('b', modern);
     expect(a({ n: 1 })).toEqual({ n: 1 });
@@ -74,6 +80,8 @@ describe('createArgumentsValidator', () => {
   });
 
   it('refuses an invalid schema at compile time', () => {
-    expect(() => createArgumentsValidator().compile('bad', { type: 'object', properties: { a: { type: 'no-such-type' } } })).toThrow();
+    expect(() =>
+      createArgumentsValidator().compile('bad', { type: 'object', properties: { a: { type: 'no-such-type' } } }),
+    ).toThrow();
   });
 });

@@ -8,7 +8,8 @@ describe('get_current_time', () => {
   });
   afterAll(() => registry.close());
 
-  const call = async (args: unknown) => JSON.parse(await registry.execute('get_current_time', args)) as Record<string, string>;
+  const call = async (args: unknown) =>
+    JSON.parse(await registry.execute('get_current_time', args)) as Record<string, string>;
 
   it('defaults to UTC', async () => {
     const result = await call({});
@@ -28,12 +29,20 @@ describe('get_current_time', () => {
   });
 
   it('refuses an unknown zone as invalid arguments', async () => {
-    const error = await registry.execute('get_current_time', { timezone: 'Mars/Olympus_Mons' }).catch((e: unknown) => e);
+    const error = await registry
+      .execute('get_current_time', { timezone: 'Mars/Olympus_Mons' })
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolExecutionError);
-    expect(error).toMatchObject({ code: 'invalid_arguments', message: expect.stringContaining('timezone: "Mars/Olympus_Mons"') });
+    expect(error).toMatchObject({
+      code: 'invalid_arguments',
+      message: expect.stringContaining('timezone: "Mars/Olympus_Mons"'),
+    });
   });
 
   it('refuses unexpected arguments, naming them', async () => {
-    await expect(registry.execute('get_current_time', { zone: 'UTC' })).rejects.toMatchObject({ code: 'invalid_arguments', message: expect.stringContaining('zone: is not an allowed argument') });
+    await expect(registry.execute('get_current_time', { zone: 'UTC' })).rejects.toMatchObject({
+      code: 'invalid_arguments',
+      message: expect.stringContaining('zone: is not an allowed argument'),
+    });
   });
 });

@@ -34,7 +34,15 @@ describe('MCP servers as tools', () => {
     registry = await createToolRegistry({
       logger,
       config: toolsConfig([
-        { mcp: { command: process.execPath, args: ['--import', 'tsx', STDIO_SERVER], env: { FIXTURE_GREETING: 'from config' } }, prefix: 'fx', timeout_ms: 5_000 },
+        {
+          mcp: {
+            command: process.execPath,
+            args: ['--import', 'tsx', STDIO_SERVER],
+            env: { FIXTURE_GREETING: 'from config' },
+          },
+          prefix: 'fx',
+          timeout_ms: 5_000,
+        },
         { mcp: { url: http.url }, prefix: 'web' },
         { mcp: { command: process.execPath, args: ['-e', 'process.exit(3)'] }, prefix: 'dead', timeout_ms: 5_000 },
         { mcp: { url: 'http://127.0.0.1:9/mcp' }, prefix: 'nowhere', timeout_ms: 5_000 },
@@ -52,18 +60,26 @@ describe('MCP servers as tools', () => {
     const names = registry.list().map((tool) => tool.name);
     expect(names.filter((name) => name.startsWith('fx__'))).toEqual(FIXTURE_TOOLS.map((tool) => `fx__${tool}`));
     expect(names.filter((name) => name.startsWith('web__'))).toEqual(FIXTURE_TOOLS.map((tool) => `web__${tool}`));
-    expect(registry.get('fx__echo')).toMatchObject({ description: 'Echoes the text', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } });
+    expect(registry.get('fx__echo')).toMatchObject({
+      description: 'Echoes the text',
+      parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+    });
   });
 
   it('logs and skips servers that cannot be connected', () => {
     const names = registry.list().map((tool) => tool.name);
     expect(names.some((name) => name.startsWith('dead__') || name.startsWith('nowhere__'))).toBe(false);
-    const skipped = logger.lines.filter((line) => line.level === 'warn' && line.message.includes('could not be connected'));
+    const skipped = logger.lines.filter(
+      (line) => line.level === 'warn' && line.message.includes('could not be connected'),
+    );
     expect(skipped.map((line) => (line.details as { mcp: string }).mcp).sort()).toEqual(['dead', 'nowhere']);
   });
 
   it('expands <prefix>__* to all of that server’s tools', () => {
-    expect(registry.forAgent(['web__*', 'get_current_time']).map((tool) => tool.name)).toEqual([...FIXTURE_TOOLS.map((tool) => `web__${tool}`), 'get_current_time']);
+    expect(registry.forAgent(['web__*', 'get_current_time']).map((tool) => tool.name)).toEqual([
+      ...FIXTURE_TOOLS.map((tool) => `web__${tool}`),
+      'get_current_time',
+    ]);
   });
 
   it.each(['fx', 'web'])('calls %s tools and joins their text content', async (prefix) => {
@@ -79,11 +95,18 @@ describe('MCP servers as tools', () => {
   it('validates arguments against the server’s schema before calling', async () => {
     const error = await registry.execute('fx__echo', { text: 42 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ToolExecutionError);
-    expect(error).toMatchObject({ code: 'invalid_arguments', message: 'Invalid arguments for tool "fx__echo": text: must be string' });
+    expect(error).toMatchObject({
+      code: 'invalid_arguments',
+      message: 'Invalid arguments for tool "fx__echo": text: must be string',
+    });
   });
 
   it('turns an isError result into a failure carrying the server’s message', async () => {
-    await expect(registry.execute('web__fail', {})).rejects.toMatchObject({ name: 'ToolExecutionError', code: 'failed', message: expect.stringContaining('fixture failure') });
+    await expect(registry.execute('web__fail', {})).rejects.toMatchObject({
+      name: 'ToolExecutionError',
+      code: 'failed',
+      message: expect.stringContaining('fixture failure'),
+    });
   });
 
   it('aborts a call when the caller aborts', async () => {
@@ -95,9 +118,14 @@ describe('MCP servers as tools', () => {
   });
 
   it('times out a call after the server’s timeout_ms', async () => {
-    const quick = await createToolRegistry({ config: toolsConfig([{ mcp: { url: http.url }, prefix: 'quick', timeout_ms: 200 }]) });
+    const quick = await createToolRegistry({
+      config: toolsConfig([{ mcp: { url: http.url }, prefix: 'quick', timeout_ms: 200 }]),
+    });
     try {
-      await expect(quick.execute('quick__slow', { ms: 60_000 })).rejects.toMatchObject({ code: 'timeout', message: 'Tool "quick__slow" timed out after 200 ms' });
+      await expect(quick.execute('quick__slow', { ms: 60_000 })).rejects.toMatchObject({
+        code: 'timeout',
+        message: 'Tool "quick__slow" timed out after 200 ms',
+      });
     } finally {
       await quick.close();
     }

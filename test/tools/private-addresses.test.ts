@@ -26,7 +26,9 @@ describe('HTTP tools and non-public addresses', () => {
 
   beforeAll(async () => {
     server = await startLoopbackServer({ host: '::' });
-    server.route('/', (_request, response) => response.writeHead(200, { 'content-type': 'text/plain' }).end('internal secret'));
+    server.route('/', (_request, response) =>
+      response.writeHead(200, { 'content-type': 'text/plain' }).end('internal secret'),
+    );
     open = await createToolRegistry({
       config: toolsConfig([
         { builtin: 'http_request', allowed_hosts: ['*'] },
@@ -35,7 +37,11 @@ describe('HTTP tools and non-public addresses', () => {
     });
     allowed = await createToolRegistry({
       config: toolsConfig([
-        { builtin: 'http_request', allowed_hosts: ['*'], allow_private: ['127.0.0.0/8', '::1/128', '0.0.0.0/32', '::/128'] },
+        {
+          builtin: 'http_request',
+          allowed_hosts: ['*'],
+          allow_private: ['127.0.0.0/8', '::1/128', '0.0.0.0/32', '::/128'],
+        },
         { name: 'internal', url: `http://localhost:${server.port}/`, allow_private: ['127.0.0.1/32', '::1'] },
       ]),
     });
@@ -51,15 +57,22 @@ describe('HTTP tools and non-public addresses', () => {
       await expect(open.execute('http_request', { url }), url).rejects.toMatchObject({
         name: 'ToolExecutionError',
         code: 'invalid_arguments',
-        message: expect.stringMatching(/^http_request refused: host ".+" refused: \S+ is a (loopback|unspecified) address; list it .* allow_private/),
+        message: expect.stringMatching(
+          /^http_request refused: host ".+" refused: \S+ is a (loopback|unspecified) address; list it .* allow_private/,
+        ),
       });
     }
     expect(server.requests).toHaveLength(0);
   });
 
   it('refuses a name that resolves to loopback, in an HTTP tool from config too', async () => {
-    await expect(open.execute('http_request', { url: `http://localhost:${server.port}/` })).rejects.toMatchObject({ message: expect.stringContaining('host "localhost" refused') });
-    await expect(open.execute('internal', {})).rejects.toMatchObject({ code: 'failed', message: expect.stringContaining('Tool "internal" refused: host "localhost" refused') });
+    await expect(open.execute('http_request', { url: `http://localhost:${server.port}/` })).rejects.toMatchObject({
+      message: expect.stringContaining('host "localhost" refused'),
+    });
+    await expect(open.execute('internal', {})).rejects.toMatchObject({
+      code: 'failed',
+      message: expect.stringContaining('Tool "internal" refused: host "localhost" refused'),
+    });
     expect(server.requests).toHaveLength(0);
   });
 
@@ -75,7 +88,20 @@ describe('HTTP tools and non-public addresses', () => {
     const policy = createAddressPolicy(['10.1.0.0/16']);
     for (const address of ['8.8.8.8', '2606:4700::1111']) expect(policy.refusal(address), address).toBeUndefined();
     expect(policy.refusal('10.1.2.3')).toBeUndefined();
-    for (const address of ['10.2.0.1', '192.168.1.1', '172.16.0.1', '169.254.169.254', '100.64.0.1', 'fe80::1', 'fd00::1', '224.0.0.1', '255.255.255.255', '::ffff:10.2.0.1', '64:ff9b::a02:1', '2002:a02:1::1']) {
+    for (const address of [
+      '10.2.0.1',
+      '192.168.1.1',
+      '172.16.0.1',
+      '169.254.169.254',
+      '100.64.0.1',
+      'fe80::1',
+      'fd00::1',
+      '224.0.0.1',
+      '255.255.255.255',
+      '::ffff:10.2.0.1',
+      '64:ff9b::a02:1',
+      '2002:a02:1::1',
+    ]) {
       expect(policy.refusal(address), address).toMatch(/ is an? \w+ address/);
     }
   });

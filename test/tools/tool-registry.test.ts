@@ -20,7 +20,10 @@ describe('createToolRegistry', () => {
   });
 
   it('gives an agent the tools it names, ignoring names it does not have', () => {
-    expect(registry.forAgent(['zeta', 'get_current_time', 'nope', 'zeta']).map((tool) => tool.name)).toEqual(['zeta', 'get_current_time']);
+    expect(registry.forAgent(['zeta', 'get_current_time', 'nope', 'zeta']).map((tool) => tool.name)).toEqual([
+      'zeta',
+      'get_current_time',
+    ]);
     expect(registry.forAgent([])).toEqual([]);
   });
 
@@ -36,7 +39,13 @@ describe('createToolRegistry', () => {
   });
 
   it('refuses a configured tool whose parameters are not a valid JSON schema at start-up', async () => {
-    const config = toolsConfig([{ name: 'bad', url: 'http://127.0.0.1:9/', parameters: { type: 'object', properties: { a: { type: 'nonsense' } } } }]);
+    const config = toolsConfig([
+      {
+        name: 'bad',
+        url: 'http://127.0.0.1:9/',
+        parameters: { type: 'object', properties: { a: { type: 'nonsense' } } },
+      },
+    ]);
     await expect(createToolRegistry({ config })).rejects.toBeInstanceOf(ConfigError);
   });
 
@@ -50,6 +59,9 @@ describe('createToolRegistry', () => {
 describe('ToolExecutionError is the only failure', () => {
   it('reports arguments that are not JSON data as invalid', async () => {
     const registry = await createToolRegistry({ config: [] });
-    await expect(registry.execute('get_current_time', { timezone: () => 'UTC' })).rejects.toMatchObject({ name: 'ToolExecutionError', code: 'invalid_arguments' });
+    await expect(registry.execute('get_current_time', { timezone: () => 'UTC' })).rejects.toMatchObject({
+      name: 'ToolExecutionError',
+      code: 'invalid_arguments',
+    });
   });
 });

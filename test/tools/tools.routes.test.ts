@@ -31,13 +31,26 @@ describe('tool discovery routes', () => {
           name: 'weather',
           description: 'Weather for a city',
           url: 'http://127.0.0.1:9/weather/{{city}}',
-          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+          parameters: {
+            type: 'object',
+            properties: { city: { type: 'string' } },
+            required: ['city'],
+            additionalProperties: false,
+          },
         },
         { name: 'bare', url: 'http://127.0.0.1:9/bare' },
       ]),
     });
     server = await createServer({ logLevel: 'silent', bodyLimitBytes: 1_048_576, corsOrigins: [], version: 'test' });
-    registerAuthHooks(server, createAuthenticator({ config: { api_keys: [API_KEY], tokens: { default_expires_in_seconds: 3600, max_expires_in_seconds: 86_400 } }, apiKeys: [API_KEY], tokens }), tokens);
+    registerAuthHooks(
+      server,
+      createAuthenticator({
+        config: { api_keys: [API_KEY], tokens: { default_expires_in_seconds: 3600, max_expires_in_seconds: 86_400 } },
+        apiKeys: [API_KEY],
+        tokens,
+      }),
+      tokens,
+    );
     await server.register(toolsRoutes, { registry, agentTools: (name) => AGENTS[name] });
     base = await server.listen({ host: '127.0.0.1', port: 0 });
   });
@@ -50,7 +63,9 @@ describe('tool discovery routes', () => {
   });
 
   const get = async (path: string, credential?: string) => {
-    const response = await fetch(`${base}${path}`, { headers: credential ? { authorization: `Bearer ${credential}` } : {} });
+    const response = await fetch(`${base}${path}`, {
+      headers: credential ? { authorization: `Bearer ${credential}` } : {},
+    });
     return { status: response.status, body: (await response.json()) as any };
   };
   const names = (body: { function: { name: string } }[]) => body.map((tool) => tool.function.name);
@@ -74,25 +89,42 @@ describe('tool discovery routes', () => {
         function: {
           name: 'weather',
           description: 'Weather for a city',
-          parameters: { type: 'object', properties: { city: { type: 'string' } }, required: ['city'], additionalProperties: false },
+          parameters: {
+            type: 'object',
+            properties: { city: { type: 'string' } },
+            required: ['city'],
+            additionalProperties: false,
+          },
         },
       });
     });
 
     it('filters by agent_name', async () => {
-      expect(names((await get('/api/v1/tools?agent_name=helper', API_KEY)).body)).toEqual(['get_current_time', 'weather']);
+      expect(names((await get('/api/v1/tools?agent_name=helper', API_KEY)).body)).toEqual([
+        'get_current_time',
+        'weather',
+      ]);
       expect(names((await get('/api/v1/tools?agent_name=other', API_KEY)).body)).toEqual(['http_request']);
     });
 
     it('answers 404 for an unknown agent and 400 for an unknown query parameter', async () => {
       const unknown = await get('/api/v1/tools?agent_name=ghost', API_KEY);
-      expect(unknown).toEqual({ status: 404, body: { error: { type: 'not_found_error', code: 'agent_not_found', message: 'No agent named "ghost"' } } });
+      expect(unknown).toEqual({
+        status: 404,
+        body: { error: { type: 'not_found_error', code: 'agent_not_found', message: 'No agent named "ghost"' } },
+      });
       expect((await get('/api/v1/tools?agent=helper', API_KEY)).status).toBe(400);
     });
 
     it('shows one tool, and 404 tool_not_found for an unknown one', async () => {
-      expect(await get('/api/v1/tools/get_current_time', API_KEY)).toMatchObject({ status: 200, body: { type: 'function', function: { name: 'get_current_time' } } });
-      expect(await get('/api/v1/tools/nope', API_KEY)).toEqual({ status: 404, body: { error: { type: 'not_found_error', code: 'tool_not_found', message: 'No tool named "nope"' } } });
+      expect(await get('/api/v1/tools/get_current_time', API_KEY)).toMatchObject({
+        status: 200,
+        body: { type: 'function', function: { name: 'get_current_time' } },
+      });
+      expect(await get('/api/v1/tools/nope', API_KEY)).toEqual({
+        status: 404,
+        body: { error: { type: 'not_found_error', code: 'tool_not_found', message: 'No tool named "nope"' } },
+      });
     });
   });
 
@@ -104,7 +136,10 @@ describe('tool discovery routes', () => {
 
     it('sees only its agent’s tools', async () => {
       expect(names((await get('/api/v1/tools', token)).body)).toEqual(['get_current_time', 'weather']);
-      expect(names((await get('/api/v1/tools?agent_name=helper', token)).body)).toEqual(['get_current_time', 'weather']);
+      expect(names((await get('/api/v1/tools?agent_name=helper', token)).body)).toEqual([
+        'get_current_time',
+        'weather',
+      ]);
     });
 
     it('may not ask for another agent’s tools', async () => {
@@ -115,7 +150,10 @@ describe('tool discovery routes', () => {
 
     it('sees its own tools one by one, and no other tool', async () => {
       expect((await get('/api/v1/tools/weather', token)).status).toBe(200);
-      expect(await get('/api/v1/tools/http_request', token)).toMatchObject({ status: 404, body: { error: { code: 'tool_not_found' } } });
+      expect(await get('/api/v1/tools/http_request', token)).toMatchObject({
+        status: 404,
+        body: { error: { code: 'tool_not_found' } },
+      });
     });
 
     it('is refused without the tools scope', async () => {
@@ -129,7 +167,9 @@ describe('tool discovery routes', () => {
   });
 
   it('documents both routes in the OpenAPI document', async () => {
-    const doc = (await get('/openapi.json')).body as { paths: Record<string, { get: { parameters?: { name: string }[] } }> };
+    const doc = (await get('/openapi.json')).body as {
+      paths: Record<string, { get: { parameters?: { name: string }[] } }>;
+    };
     expect(doc.paths['/api/v1/tools'].get.parameters?.map((p) => p.name)).toEqual(['agent_name', 'limit', 'offset']);
     expect(doc.paths['/api/v1/tools/{name}']).toBeDefined();
   });

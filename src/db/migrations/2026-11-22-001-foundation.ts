@@ -24,7 +24,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('use_count', 'integer', (col) => col.notNull().defaultTo(0))
     .addColumn('max_cost_usd', 'double precision')
     .execute();
-  await db.schema.createIndex('access_tokens_agent_idx').on('access_tokens').columns(['agent_name', 'created_at']).execute();
+  await db.schema
+    .createIndex('access_tokens_agent_idx')
+    .on('access_tokens')
+    .columns(['agent_name', 'created_at'])
+    .execute();
 
   await db.schema
     .createTable('kv')

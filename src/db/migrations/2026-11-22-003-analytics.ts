@@ -28,8 +28,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // Windows, per-agent and per-model slices of raw rows (the partial days at the edges of a window).
   await db.schema.createIndex('usage_records_created_idx').on('usage_records').column('created_at').execute();
-  await db.schema.createIndex('usage_records_agent_created_idx').on('usage_records').columns(['agent_name', 'created_at']).execute();
-  await db.schema.createIndex('usage_records_model_created_idx').on('usage_records').columns(['model', 'created_at']).execute();
+  await db.schema
+    .createIndex('usage_records_agent_created_idx')
+    .on('usage_records')
+    .columns(['agent_name', 'created_at'])
+    .execute();
+  await db.schema
+    .createIndex('usage_records_model_created_idx')
+    .on('usage_records')
+    .columns(['model', 'created_at'])
+    .execute();
   await db.schema.createIndex('usage_records_run_idx').on('usage_records').column('run_id').execute();
 
   // Per UTC day, agent and model totals, kept in the same transaction as the rows they sum, so whole
@@ -62,7 +70,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // Counting by type within a window (optionally per agent) is answered from these indexes alone.
   await db.schema.createIndex('risk_events_created_idx').on('risk_events').columns(['created_at', 'type']).execute();
-  await db.schema.createIndex('risk_events_agent_created_idx').on('risk_events').columns(['agent_name', 'created_at', 'type']).execute();
+  await db.schema
+    .createIndex('risk_events_agent_created_idx')
+    .on('risk_events')
+    .columns(['agent_name', 'created_at', 'type'])
+    .execute();
   await db.schema.createIndex('risk_events_run_idx').on('risk_events').column('run_id').execute();
 }
 

@@ -23,10 +23,23 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('locked_until', 'text')
     .execute();
   // The unique constraint is what makes a redelivered event a duplicate, also across replicas.
-  await db.schema.createIndex('webhook_deliveries_dedupe_idx').on('webhook_deliveries').columns(['webhook', 'dedupe_key']).unique().execute();
+  await db.schema
+    .createIndex('webhook_deliveries_dedupe_idx')
+    .on('webhook_deliveries')
+    .columns(['webhook', 'dedupe_key'])
+    .unique()
+    .execute();
   // The worker's claim query and the operators' list by status.
-  await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('webhook_deliveries_received_idx').on('webhook_deliveries').columns(['status', 'received_at']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due_idx')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_received_idx')
+    .on('webhook_deliveries')
+    .columns(['status', 'received_at'])
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

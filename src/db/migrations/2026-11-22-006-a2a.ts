@@ -16,8 +16,16 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('created_at', 'text', (col) => col.notNull())
     .addColumn('updated_at', 'text', (col) => col.notNull())
     .execute();
-  await db.schema.createIndex('a2a_tasks_agent_status_idx').on('a2a_tasks').columns(['agent_name', 'status_timestamp', 'task_id']).execute();
-  await db.schema.createIndex('a2a_tasks_agent_context_idx').on('a2a_tasks').columns(['agent_name', 'context_id']).execute();
+  await db.schema
+    .createIndex('a2a_tasks_agent_status_idx')
+    .on('a2a_tasks')
+    .columns(['agent_name', 'status_timestamp', 'task_id'])
+    .execute();
+  await db.schema
+    .createIndex('a2a_tasks_agent_context_idx')
+    .on('a2a_tasks')
+    .columns(['agent_name', 'context_id'])
+    .execute();
   await db.schema.createIndex('a2a_tasks_run_idx').on('a2a_tasks').column('run_id').execute();
 }
 

@@ -34,7 +34,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (col) => col.notNull())
     .addColumn('approved_at', 'text')
     .execute();
-  await db.schema.createIndex('missions_project_created_idx').on('missions').columns(['project_id', 'created_at']).execute();
+  await db.schema
+    .createIndex('missions_project_created_idx')
+    .on('missions')
+    .columns(['project_id', 'created_at'])
+    .execute();
   // The scheduler's question: which scheduled missions are due.
   await db.schema.createIndex('missions_due_idx').on('missions').columns(['status', 'next_run_at']).execute();
 
@@ -57,14 +61,30 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('failure_class', 'text')
     .execute();
   // A tick is executed once: a second claim of the same (mission, tick) fails on this index.
-  await db.schema.createIndex('mission_executions_tick_idx').on('mission_executions').columns(['mission_id', 'scheduled_for']).unique().execute();
+  await db.schema
+    .createIndex('mission_executions_tick_idx')
+    .on('mission_executions')
+    .columns(['mission_id', 'scheduled_for'])
+    .unique()
+    .execute();
   // The mission's executions in order (1, 2, …): timestamps alone can tie.
-  await db.schema.createIndex('mission_executions_attempt_idx').on('mission_executions').columns(['mission_id', 'attempt']).unique().execute();
-  await db.schema.createIndex('mission_executions_blueprint_idx').on('mission_executions').columns(['project_id', 'blueprint_id', 'started_at']).execute();
+  await db.schema
+    .createIndex('mission_executions_attempt_idx')
+    .on('mission_executions')
+    .columns(['mission_id', 'attempt'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('mission_executions_blueprint_idx')
+    .on('mission_executions')
+    .columns(['project_id', 'blueprint_id', 'started_at'])
+    .execute();
 
   await db.schema
     .createTable('mission_steps')
-    .addColumn('execution_id', 'text', (col) => col.notNull().references('mission_executions.execution_id').onDelete('cascade'))
+    .addColumn('execution_id', 'text', (col) =>
+      col.notNull().references('mission_executions.execution_id').onDelete('cascade'),
+    )
     .addColumn('step_index', 'integer', (col) => col.notNull())
     .addColumn('node_id', 'text', (col) => col.notNull())
     .addColumn('run_id', 'text')

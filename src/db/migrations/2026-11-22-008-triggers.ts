@@ -24,9 +24,22 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
   // A message redelivered by its broker (or an item a poller saw before) is a duplicate, also across replicas.
   // Events without an id have a NULL key, which both engines treat as distinct.
-  await db.schema.createIndex('trigger_events_dedupe_idx').on('trigger_events').columns(['trigger_kind', 'trigger_name', 'dedupe_key']).unique().execute();
-  await db.schema.createIndex('trigger_events_due_idx').on('trigger_events').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('trigger_events_received_idx').on('trigger_events').columns(['status', 'received_at']).execute();
+  await db.schema
+    .createIndex('trigger_events_dedupe_idx')
+    .on('trigger_events')
+    .columns(['trigger_kind', 'trigger_name', 'dedupe_key'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('trigger_events_due_idx')
+    .on('trigger_events')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('trigger_events_received_idx')
+    .on('trigger_events')
+    .columns(['status', 'received_at'])
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

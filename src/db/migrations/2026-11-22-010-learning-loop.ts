@@ -43,7 +43,11 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('updated_at', 'text', (col) => col.notNull())
     .addColumn('finished_at', 'text')
     .execute();
-  await db.schema.createIndex('fine_tune_jobs_dataset_idx').on('fine_tune_jobs').columns(['dataset', 'created_at']).execute();
+  await db.schema
+    .createIndex('fine_tune_jobs_dataset_idx')
+    .on('fine_tune_jobs')
+    .columns(['dataset', 'created_at'])
+    .execute();
   await db.schema
     .createTable('model_activations')
     .addColumn('activation_id', 'text', (col) => col.primaryKey())
@@ -55,7 +59,12 @@ export async function up(db: Kysely<any>): Promise<void> {
     .addColumn('activated_at', 'text', (col) => col.notNull())
     .addColumn('rolled_back_at', 'text')
     .execute();
-  await db.schema.createIndex('model_activations_dataset_idx').on('model_activations').columns(['dataset', 'seq']).unique().execute();
+  await db.schema
+    .createIndex('model_activations_dataset_idx')
+    .on('model_activations')
+    .columns(['dataset', 'seq'])
+    .unique()
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any

@@ -31,18 +31,35 @@ export async function up(db: AnyDb): Promise<void> {
     .addColumn('locked_until', 'text')
     .execute();
   // What makes a redelivery a duplicate, also across replicas; a NULL key (a message without an id) never collides.
-  await db.schema.createIndex('inbox_items_dedupe_idx').on('inbox_items').columns(['source_kind', 'source_name', 'dedupe_key']).unique().execute();
+  await db.schema
+    .createIndex('inbox_items_dedupe_idx')
+    .on('inbox_items')
+    .columns(['source_kind', 'source_name', 'dedupe_key'])
+    .unique()
+    .execute();
   // The worker's claim (due pending items) and the operators' lists and counts.
   await db.schema.createIndex('inbox_items_due_idx').on('inbox_items').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('inbox_items_received_idx').on('inbox_items').columns(['status', 'received_at']).execute();
-  await db.schema.createIndex('inbox_items_source_idx').on('inbox_items').columns(['source_kind', 'source_name', 'status']).execute();
+  await db.schema
+    .createIndex('inbox_items_received_idx')
+    .on('inbox_items')
+    .columns(['status', 'received_at'])
+    .execute();
+  await db.schema
+    .createIndex('inbox_items_source_idx')
+    .on('inbox_items')
+    .columns(['source_kind', 'source_name', 'status'])
+    .execute();
 
   const status = sql`case status when 'processing' then 'running' when 'failed' then 'dead' else status end`;
   const common = sql`event, dedupe_key, payload`;
   const rest = sql`attempts, next_attempt_at, last_error, received_at, finished_at, run_ids, completed_handlers, locked_by, locked_until`;
   const columns = sql`item_id, source_kind, source_name, event, dedupe_key, payload, headers, status, attempts, next_attempt_at, last_error, received_at, finished_at, run_ids, completed_handlers, locked_by, locked_until`;
-  await sql`insert into inbox_items (${columns}) select delivery_id, 'webhook', webhook, ${common}, headers, ${status}, ${rest} from webhook_deliveries`.execute(db);
-  await sql`insert into inbox_items (${columns}) select event_id, trigger_kind, trigger_name, ${common}, '{}', ${status}, ${rest} from trigger_events`.execute(db);
+  await sql`insert into inbox_items (${columns}) select delivery_id, 'webhook', webhook, ${common}, headers, ${status}, ${rest} from webhook_deliveries`.execute(
+    db,
+  );
+  await sql`insert into inbox_items (${columns}) select event_id, trigger_kind, trigger_name, ${common}, '{}', ${status}, ${rest} from trigger_events`.execute(
+    db,
+  );
   await db.schema.dropTable('webhook_deliveries').execute();
   await db.schema.dropTable('trigger_events').execute();
 }
@@ -52,8 +69,12 @@ export async function down(db: AnyDb): Promise<void> {
   const status = sql`case status when 'running' then 'processing' when 'dead' then 'failed' else status end`;
   await createWebhookDeliveries(db);
   await createTriggerEvents(db);
-  await sql`insert into webhook_deliveries select item_id, source_name, event, coalesce(dedupe_key, item_id), payload, headers, ${status}, ${common} from inbox_items where source_kind = 'webhook'`.execute(db);
-  await sql`insert into trigger_events select item_id, source_kind, source_name, event, dedupe_key, payload, ${status}, ${common} from inbox_items where source_kind <> 'webhook'`.execute(db);
+  await sql`insert into webhook_deliveries select item_id, source_name, event, coalesce(dedupe_key, item_id), payload, headers, ${status}, ${common} from inbox_items where source_kind = 'webhook'`.execute(
+    db,
+  );
+  await sql`insert into trigger_events select item_id, source_kind, source_name, event, dedupe_key, payload, ${status}, ${common} from inbox_items where source_kind <> 'webhook'`.execute(
+    db,
+  );
   await db.schema.dropTable('inbox_items').execute();
 }
 
@@ -77,9 +98,22 @@ async function createWebhookDeliveries(db: AnyDb): Promise<void> {
     .addColumn('locked_by', 'text')
     .addColumn('locked_until', 'text')
     .execute();
-  await db.schema.createIndex('webhook_deliveries_dedupe_idx').on('webhook_deliveries').columns(['webhook', 'dedupe_key']).unique().execute();
-  await db.schema.createIndex('webhook_deliveries_due_idx').on('webhook_deliveries').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('webhook_deliveries_received_idx').on('webhook_deliveries').columns(['status', 'received_at']).execute();
+  await db.schema
+    .createIndex('webhook_deliveries_dedupe_idx')
+    .on('webhook_deliveries')
+    .columns(['webhook', 'dedupe_key'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_due_idx')
+    .on('webhook_deliveries')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('webhook_deliveries_received_idx')
+    .on('webhook_deliveries')
+    .columns(['status', 'received_at'])
+    .execute();
 }
 
 async function createTriggerEvents(db: AnyDb): Promise<void> {
@@ -102,7 +136,20 @@ async function createTriggerEvents(db: AnyDb): Promise<void> {
     .addColumn('locked_by', 'text')
     .addColumn('locked_until', 'text')
     .execute();
-  await db.schema.createIndex('trigger_events_dedupe_idx').on('trigger_events').columns(['trigger_kind', 'trigger_name', 'dedupe_key']).unique().execute();
-  await db.schema.createIndex('trigger_events_due_idx').on('trigger_events').columns(['status', 'next_attempt_at']).execute();
-  await db.schema.createIndex('trigger_events_received_idx').on('trigger_events').columns(['status', 'received_at']).execute();
+  await db.schema
+    .createIndex('trigger_events_dedupe_idx')
+    .on('trigger_events')
+    .columns(['trigger_kind', 'trigger_name', 'dedupe_key'])
+    .unique()
+    .execute();
+  await db.schema
+    .createIndex('trigger_events_due_idx')
+    .on('trigger_events')
+    .columns(['status', 'next_attempt_at'])
+    .execute();
+  await db.schema
+    .createIndex('trigger_events_received_idx')
+    .on('trigger_events')
+    .columns(['status', 'received_at'])
+    .execute();
 }

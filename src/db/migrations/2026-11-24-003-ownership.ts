@@ -7,7 +7,11 @@ export async function up(db: Kysely<any>): Promise<void> {
   // Rows written before this migration keep NULL: no caller owns them, only operators read them.
   await db.schema.alterTable('sessions').addColumn('owner', 'text').execute();
   await db.schema.alterTable('a2a_tasks').addColumn('owner', 'text').execute();
-  await db.schema.createIndex('a2a_tasks_agent_owner_idx').on('a2a_tasks').columns(['agent_name', 'owner', 'status_timestamp']).execute();
+  await db.schema
+    .createIndex('a2a_tasks_agent_owner_idx')
+    .on('a2a_tasks')
+    .columns(['agent_name', 'owner', 'status_timestamp'])
+    .execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations never import the app's table types

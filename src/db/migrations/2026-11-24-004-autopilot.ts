@@ -20,12 +20,20 @@ export async function up(db: Kysely<any>): Promise<void> {
     ['jitter_seconds', 'integer', (col) => col.notNull().defaultTo(0)],
     ['consecutive_failures', 'integer', (col) => col.notNull().defaultTo(0)],
   ];
-  for (const [name, type, build] of columns) await db.schema.alterTable('missions').addColumn(name, type, build).execute();
+  for (const [name, type, build] of columns)
+    await db.schema.alterTable('missions').addColumn(name, type, build).execute();
 }
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function down(db: Kysely<any>): Promise<void> {
-  for (const name of ['timezone', 'overlap', 'catchup_window_seconds', 'pause_after_failures', 'jitter_seconds', 'consecutive_failures']) {
+  for (const name of [
+    'timezone',
+    'overlap',
+    'catchup_window_seconds',
+    'pause_after_failures',
+    'jitter_seconds',
+    'consecutive_failures',
+  ]) {
     await db.schema.alterTable('missions').dropColumn(name).execute();
   }
   await db.schema.dropTable('autopilot_pickers').execute();

@@ -24,7 +24,14 @@ export function createAgentMessage(text: string, ids: { taskId: string; contextI
 /** An empty text gives an artifact without parts (the closing chunk of a streamed answer). */
 export function createAnswerArtifact(text: string): Artifact {
   const parts = text ? [createTextPart(text)] : [];
-  return { artifactId: ANSWER_ARTIFACT_ID, name: 'answer', description: "The agent's answer", parts, metadata: undefined, extensions: [] };
+  return {
+    artifactId: ANSWER_ARTIFACT_ID,
+    name: 'answer',
+    description: "The agent's answer",
+    parts,
+    metadata: undefined,
+    extensions: [],
+  };
 }
 
 /**
@@ -36,7 +43,10 @@ export function mergeTextParts(parts: Part[]): Part[] {
   for (const part of parts) {
     const previous = merged[merged.length - 1];
     if (part.content?.$case === 'text' && previous?.content?.$case === 'text' && !part.metadata && !previous.metadata) {
-      merged[merged.length - 1] = { ...previous, content: { $case: 'text', value: previous.content.value + part.content.value } };
+      merged[merged.length - 1] = {
+        ...previous,
+        content: { $case: 'text', value: previous.content.value + part.content.value },
+      };
     } else {
       merged.push(part);
     }

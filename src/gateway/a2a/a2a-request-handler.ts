@@ -24,7 +24,10 @@ export class A2aRequestHandler extends DefaultRequestHandler {
     return super.sendMessage(params, context);
   }
 
-  override async *sendMessageStream(params: SendMessageRequest, context: ServerCallContext): AsyncGenerator<StreamResponse, void, undefined> {
+  override async *sendMessageStream(
+    params: SendMessageRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
     assertStartsTask(params);
     yield* super.sendMessageStream(params, context);
   }
@@ -33,7 +36,12 @@ export class A2aRequestHandler extends DefaultRequestHandler {
     const task = await this.taskRecords.load(params.id, context);
     const runId = task?.metadata?.run_id;
     // Without a local executor the SDK only marks the task cancelled: the run must be stopped by us.
-    if (task && typeof runId === 'string' && !isTerminalTaskState(task.status?.state) && !this.runExecutor.isExecuting(task.id)) {
+    if (
+      task &&
+      typeof runId === 'string' &&
+      !isTerminalTaskState(task.status?.state) &&
+      !this.runExecutor.isExecuting(task.id)
+    ) {
       await this.runExecutor.cancelRun(runId);
     }
     return super.cancelTask(params, context);
@@ -43,7 +51,10 @@ export class A2aRequestHandler extends DefaultRequestHandler {
 function assertStartsTask(params: SendMessageRequest): void {
   const message = params.message;
   if (message?.taskId) {
-    throw new UnsupportedOperationError(`Each message starts a new task here; follow-up messages to task "${message.taskId}" are not supported (leave taskId out)`);
+    throw new UnsupportedOperationError(
+      `Each message starts a new task here; follow-up messages to task "${message.taskId}" are not supported (leave taskId out)`,
+    );
   }
-  if (message && !extractMessageText(message)) throw new RequestMalformedError('The message has no text, data or file-URL part for the agent to read');
+  if (message && !extractMessageText(message))
+    throw new RequestMalformedError('The message has no text, data or file-URL part for the agent to read');
 }

@@ -38,12 +38,18 @@ export function createA2aTaskStore<DB extends A2aTables>(database: Kysely<DB>): 
         .insertInto('a2a_tasks')
         .values({ task_id: task.id, created_at: now, owner, ...row })
         // A task id names the same task for ever: a row of another agent is never overwritten.
-        .onConflict((conflict) => conflict.column('task_id').doUpdateSet(row).where('a2a_tasks.agent_name', '=', agentName))
+        .onConflict((conflict) =>
+          conflict.column('task_id').doUpdateSet(row).where('a2a_tasks.agent_name', '=', agentName),
+        )
         .execute();
     },
 
     async get(agentName, taskId, visibility) {
-      let query = db.selectFrom('a2a_tasks').select('task').where('task_id', '=', taskId).where('agent_name', '=', agentName);
+      let query = db
+        .selectFrom('a2a_tasks')
+        .select('task')
+        .where('task_id', '=', taskId)
+        .where('agent_name', '=', agentName);
       if (visibility !== 'all') query = query.where('owner', '=', visibility.owner);
       const row = await query.executeTakeFirst();
       return row && Task.fromJSON(JSON.parse(row.task));
@@ -54,19 +60,30 @@ export function createA2aTaskStore<DB extends A2aTables>(database: Kysely<DB>): 
       let filtered = db.selectFrom('a2a_tasks').where('agent_name', '=', agentName);
       if (visibility !== 'all') filtered = filtered.where('owner', '=', visibility.owner);
       if (query.contextId) filtered = filtered.where('context_id', '=', query.contextId);
-      if (query.status !== undefined && query.status !== TaskState.TASK_STATE_UNSPECIFIED) filtered = filtered.where('state', '=', taskStateToJSON(query.status));
-      if (query.statusTimestampAfter) filtered = filtered.where('status_timestamp', '>', new Date(query.statusTimestampAfter).toISOString());
+      if (query.status !== undefined && query.status !== TaskState.TASK_STATE_UNSPECIFIED)
+        filtered = filtered.where('state', '=', taskStateToJSON(query.status));
+      if (query.statusTimestampAfter)
+        filtered = filtered.where('status_timestamp', '>', new Date(query.statusTimestampAfter).toISOString());
 
       const cursor = decodePageToken(query.pageToken);
       let page = filtered.select(['task_id', 'status_timestamp', 'task']);
       if (cursor) {
         page = page.where((eb) =>
-          eb.or([eb('status_timestamp', '<', cursor.timestamp), eb.and([eb('status_timestamp', '=', cursor.timestamp), eb('task_id', '<', cursor.id)])]),
+          eb.or([
+            eb('status_timestamp', '<', cursor.timestamp),
+            eb.and([eb('status_timestamp', '=', cursor.timestamp), eb('task_id', '<', cursor.id)]),
+          ]),
         );
       }
       // One row more than the page tells whether a next page exists.
-      const rows = await page.orderBy('status_timestamp', 'desc').orderBy('task_id', 'desc').limit(pageSize + 1).execute();
-      const { count } = await filtered.select((eb) => eb.fn.countAll<number | string>().as('count')).executeTakeFirstOrThrow();
+      const rows = await page
+        .orderBy('status_timestamp', 'desc')
+        .orderBy('task_id', 'desc')
+        .limit(pageSize + 1)
+        .execute();
+      const { count } = await filtered
+        .select((eb) => eb.fn.countAll<number | string>().as('count'))
+        .executeTakeFirstOrThrow();
 
       const shown = rows.slice(0, pageSize);
       const last = shown[shown.length - 1];

@@ -22,8 +22,19 @@ export interface A2aRoutesOptions {
 
 /** A2A: public agent cards, and each published agent's JSON-RPC endpoint served by the official SDK. */
 export const a2aRoutes: FastifyPluginAsync<A2aRoutesOptions> = async (app, options) => {
-  const handlers = createAgentHandlers({ agents: options.agents, runs: options.runs, store: options.tasks, version: options.version, toolsOf: options.toolsOf });
-  await app.register(cardsRoutes, { agents: options.agents, publicUrl: options.publicUrl, version: options.version, toolsOf: options.toolsOf });
+  const handlers = createAgentHandlers({
+    agents: options.agents,
+    runs: options.runs,
+    store: options.tasks,
+    version: options.version,
+    toolsOf: options.toolsOf,
+  });
+  await app.register(cardsRoutes, {
+    agents: options.agents,
+    publicUrl: options.publicUrl,
+    version: options.version,
+    toolsOf: options.toolsOf,
+  });
   await app.register(jsonRpcRoutes, { handlers });
   // Runs on server.close(), before the app closes the database: tasks finish writing first.
   app.addHook('onClose', () => handlers.close());

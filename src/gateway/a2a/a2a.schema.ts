@@ -5,7 +5,9 @@ export const specAgentCard = z.object({
   name: z.string(),
   description: z.string(),
   capabilities: z.array(z.string()),
-  endpoint: z.string().describe("The agent's A2A JSON-RPC endpoint; its standard card is at <endpoint>/.well-known/agent-card.json"),
+  endpoint: z
+    .string()
+    .describe("The agent's A2A JSON-RPC endpoint; its standard card is at <endpoint>/.well-known/agent-card.json"),
   model: z.string(),
 });
 
@@ -16,5 +18,8 @@ export const specAgentCardList = z.array(specAgentCard);
 export const agentNameParams = z.object({ name: z.string().min(1) });
 
 export const a2aVersionHeaders = z.object({
-  'a2a-version': z.string().optional().describe('A2A protocol version of the caller: absent or 0.3 gets the v0.3 (hybrid) card, 1.0 the A2A 1.0 card'),
+  'a2a-version': z
+    .string()
+    .optional()
+    .describe('A2A protocol version of the caller: absent or 0.3 gets the v0.3 (hybrid) card, 1.0 the A2A 1.0 card'),
 });

@@ -45,7 +45,11 @@ export function buildAgentCard(agent: RegisteredAgent, settings: AgentCardSettin
       [BEARER_SCHEME]: {
         scheme: {
           $case: 'httpAuthSecurityScheme',
-          value: { scheme: 'Bearer', bearerFormat: '', description: `An access token (sat-…) with the a2a scope for agent "${agent.name}", or an API key or JWT of the gateway` },
+          value: {
+            scheme: 'Bearer',
+            bearerFormat: '',
+            description: `An access token (sat-…) with the a2a scope for agent "${agent.name}", or an API key or JWT of the gateway`,
+          },
         },
       },
     },
@@ -70,12 +74,19 @@ function buildSkills(agent: RegisteredAgent, tools: CardTool[]): AgentSkill[] {
     securityRequirements: [],
   });
   const skills = [
-    ...agent.capabilities.map((capability) => skill(slug(capability), capability, `${agent.name}: ${capability}`, ['capability'])),
+    ...agent.capabilities.map((capability) =>
+      skill(slug(capability), capability, `${agent.name}: ${capability}`, ['capability']),
+    ),
     ...tools.map((tool) => skill(`tool-${slug(tool.name)}`, tool.name, `Uses the tool ${tool.name}`, ['tool'])),
   ];
   return skills.length > 0 ? skills : [skill('general', agent.name, describeAgent(agent), ['general'])];
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'skill';
+  return (
+    text
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'skill'
+  );
 }

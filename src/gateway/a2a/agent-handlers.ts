@@ -33,7 +33,11 @@ export function createAgentHandlers(options: AgentHandlersOptions): AgentHandler
       const tasks = createBufferedTaskStore({ agentName: agent.name, store: options.store, reconcile });
       const executor = createRunExecutor({ agentName: agent.name, runs: options.runs, tasks });
       // The SDK reads this card for protocol versions and capabilities only; clients get one built per request.
-      const card = buildAgentCard(agent, { endpoint: `http://localhost/a2a/${agent.name}`, version: options.version, tools: options.toolsOf(agent.tools) });
+      const card = buildAgentCard(agent, {
+        endpoint: `http://localhost/a2a/${agent.name}`,
+        version: options.version,
+        tools: options.toolsOf(agent.tools),
+      });
       return { name: agent.name, tasks, executor, handler: new A2aRequestHandler(card, tasks, executor) };
     });
   const byName = new Map(parts.map((part) => [part.name, part.handler]));

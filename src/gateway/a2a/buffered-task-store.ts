@@ -6,7 +6,12 @@ import type { A2aTaskStore, TaskVisibility } from './a2a-task.store.js';
 import { ownerOfContext, visibilityOf } from './call-context.js';
 import { applyTaskEnd, type TaskEnd } from './task-end.js';
 
-const TERMINAL_STATES: readonly TaskState[] = [TaskState.TASK_STATE_COMPLETED, TaskState.TASK_STATE_FAILED, TaskState.TASK_STATE_CANCELED, TaskState.TASK_STATE_REJECTED];
+const TERMINAL_STATES: readonly TaskState[] = [
+  TaskState.TASK_STATE_COMPLETED,
+  TaskState.TASK_STATE_FAILED,
+  TaskState.TASK_STATE_CANCELED,
+  TaskState.TASK_STATE_REJECTED,
+];
 
 /** How long a task stays in memory after its executor returned, for the SDK to apply the last events. */
 const RELEASED_TASK_TTL_MS = 30_000;

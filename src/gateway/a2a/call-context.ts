@@ -12,7 +12,9 @@ export class PrincipalUser implements User {
   }
 
   get userName(): string {
-    return this.principal.kind === 'access_token' ? `token:${this.principal.tokenId}` : `${this.principal.method}:${this.principal.subject}`;
+    return this.principal.kind === 'access_token'
+      ? `token:${this.principal.tokenId}`
+      : `${this.principal.method}:${this.principal.subject}`;
   }
 }
 

@@ -24,31 +24,50 @@ const CACHE_CONTROL = 'public, max-age=300';
 export const cardsRoutes: FastifyPluginAsync<CardsRoutesOptions> = async (app, options) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const published = () => options.agents.list().filter((agent) => agent.a2a);
-  const endpointOf = (request: FastifyRequest, name: string) => `${resolvePublicBaseUrl(request, options.publicUrl)}/a2a/${encodeURIComponent(name)}`;
+  const endpointOf = (request: FastifyRequest, name: string) =>
+    `${resolvePublicBaseUrl(request, options.publicUrl)}/a2a/${encodeURIComponent(name)}`;
   const varyBy = publicUrlVary(options.publicUrl);
 
-  routes.get('/.well-known/agent-card.json', {
-    config: { auth: 'public' },
-    schema: { tags: ['a2a'], summary: 'Cards of every agent published over A2A (the spec card shape)', response: { 200: specAgentCardList } },
-  }, (request, reply) => {
-    void reply.header('cache-control', CACHE_CONTROL);
-    if (varyBy.length > 0) void reply.header('vary', varyBy.join(', '));
-    return published().map((agent) => mapToSpecCard(agent, endpointOf(request, agent.name)));
-  });
-
-  routes.get('/a2a/:name/.well-known/agent-card.json', {
-    config: { auth: 'public' },
-    schema: {
-      tags: ['a2a'],
-      summary: "An agent's standard A2A card: the A2A 1.0 card for A2A-Version 1.0, else the v0.3 card with the 1.0 interfaces embedded",
-      params: agentNameParams,
-      headers: a2aVersionHeaders,
+  routes.get(
+    '/.well-known/agent-card.json',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['a2a'],
+        summary: 'Cards of every agent published over A2A (the spec card shape)',
+        response: { 200: specAgentCardList },
+      },
     },
-  }, (request, reply) => {
-    const agent = options.agents.find(request.params.name);
-    if (!agent?.a2a) throw new NotFoundError(`No agent named "${request.params.name}" is published over A2A`, 'agent_not_found');
-    const card = buildAgentCard(agent, { endpoint: endpointOf(request, agent.name), version: options.version, tools: options.toolsOf(agent.tools) });
-    void reply.header('cache-control', CACHE_CONTROL).header('vary', ['A2A-Version', ...varyBy].join(', '));
-    return isLegacyVersion(request.headers['a2a-version']) ? mapToLegacyCard(card) : AgentCard.toJSON(card);
-  });
+    (request, reply) => {
+      void reply.header('cache-control', CACHE_CONTROL);
+      if (varyBy.length > 0) void reply.header('vary', varyBy.join(', '));
+      return published().map((agent) => mapToSpecCard(agent, endpointOf(request, agent.name)));
+    },
+  );
+
+  routes.get(
+    '/a2a/:name/.well-known/agent-card.json',
+    {
+      config: { auth: 'public' },
+      schema: {
+        tags: ['a2a'],
+        summary:
+          "An agent's standard A2A card: the A2A 1.0 card for A2A-Version 1.0, else the v0.3 card with the 1.0 interfaces embedded",
+        params: agentNameParams,
+        headers: a2aVersionHeaders,
+      },
+    },
+    (request, reply) => {
+      const agent = options.agents.find(request.params.name);
+      if (!agent?.a2a)
+        throw new NotFoundError(`No agent named "${request.params.name}" is published over A2A`, 'agent_not_found');
+      const card = buildAgentCard(agent, {
+        endpoint: endpointOf(request, agent.name),
+        version: options.version,
+        tools: options.toolsOf(agent.tools),
+      });
+      void reply.header('cache-control', CACHE_CONTROL).header('vary', ['A2A-Version', ...varyBy].join(', '));
+      return isLegacyVersion(request.headers['a2a-version']) ? mapToLegacyCard(card) : AgentCard.toJSON(card);
+    },
+  );
 };

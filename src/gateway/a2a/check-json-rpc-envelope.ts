@@ -11,7 +11,8 @@ export function checkJsonRpcEnvelope(body: unknown): string | undefined {
   if (request.jsonrpc !== '2.0') return 'jsonrpc must be "2.0"';
   if (typeof request.method !== 'string' || request.method === '') return 'method must be a non-empty string';
   if ('id' in request && !isJsonRpcId(request.id)) return 'id must be a string, a number or null';
-  if ('params' in request && (typeof request.params !== 'object' || request.params === null)) return 'params must be an object or an array';
+  if ('params' in request && (typeof request.params !== 'object' || request.params === null))
+    return 'params must be an object or an array';
   return undefined;
 }
 

@@ -17,7 +17,9 @@ export function extractMessageText(message: Message): string {
         pieces.push(JSON.stringify(content.value));
         break;
       case 'url':
-        pieces.push(`[file${part.filename ? ` ${part.filename}` : ''}${part.mediaType ? ` (${part.mediaType})` : ''}: ${content.value}]`);
+        pieces.push(
+          `[file${part.filename ? ` ${part.filename}` : ''}${part.mediaType ? ` (${part.mediaType})` : ''}: ${content.value}]`,
+        );
         break;
       case 'raw':
         break;

@@ -1,10 +1,16 @@
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 import { LegacyJsonRpcTransportHandler } from '@a2a-js/sdk/compat/v0_3/server';
-import { JsonRpcTransportHandler, validateVersion, type A2ARequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
+import {
+  JsonRpcTransportHandler,
+  validateVersion,
+  type A2ARequestHandler,
+  type ServerCallContext,
+} from '@a2a-js/sdk/server';
 import { hideInternalError, type JsonRpcError } from './hide-internal-error.js';
 
 /** A JSON-RPC answer: one response object, or (message/stream, tasks/resubscribe) a stream of them. */
-export type JsonRpcOutcome = { kind: 'single'; response: object } | { kind: 'stream'; responses: AsyncGenerator<object, void, undefined> };
+export type JsonRpcOutcome =
+  { kind: 'single'; response: object } | { kind: 'stream'; responses: AsyncGenerator<object, void, undefined> };
 
 export interface JsonRpcDispatcher {
   dispatch(body: unknown, context: ServerCallContext): Promise<JsonRpcOutcome>;
@@ -38,11 +44,17 @@ export function createJsonRpcDispatcher(requestHandler: A2ARequestHandler): Json
       return isAsyncGenerator(outcome) ? { kind: 'stream', responses: outcome } : { kind: 'single', response: outcome };
     },
     mapError(error, useLegacy) {
-      return hideInternalError(useLegacy ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error) : JsonRpcTransportHandler.mapToJSONRPCError(error));
+      return hideInternalError(
+        useLegacy
+          ? LegacyJsonRpcTransportHandler.mapToLegacyJSONRPCError(error)
+          : JsonRpcTransportHandler.mapToJSONRPCError(error),
+      );
     },
   };
 }
 
-function isAsyncGenerator<T>(value: T | AsyncGenerator<T, void, undefined>): value is AsyncGenerator<T, void, undefined> {
+function isAsyncGenerator<T>(
+  value: T | AsyncGenerator<T, void, undefined>,
+): value is AsyncGenerator<T, void, undefined> {
   return typeof (value as { [Symbol.asyncIterator]?: unknown })[Symbol.asyncIterator] === 'function';
 }

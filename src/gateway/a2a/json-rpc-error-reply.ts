@@ -37,18 +37,30 @@ interface HttpError {
 export function mapToJsonRpcErrorReply(error: unknown, id: string | number | null, legacy: boolean): JsonRpcErrorReply {
   const { status, type, code, message } = describe(error as HttpError);
   const rpcCode = RPC_CODES[code] ?? (status >= 500 ? INTERNAL_ERROR : GATEWAY_ERROR_CODE);
-  const data = legacy ? { type, code } : [{ '@type': ERROR_INFO_TYPE, reason: code.toUpperCase(), domain: ERROR_DOMAIN, metadata: { type, code } }];
-  const headers: Record<string, string> = status === 401 ? { 'www-authenticate': `Bearer realm="${ERROR_DOMAIN}"` } : {};
+  const data = legacy
+    ? { type, code }
+    : [{ '@type': ERROR_INFO_TYPE, reason: code.toUpperCase(), domain: ERROR_DOMAIN, metadata: { type, code } }];
+  const headers: Record<string, string> =
+    status === 401 ? { 'www-authenticate': `Bearer realm="${ERROR_DOMAIN}"` } : {};
   return { status, headers, body: { jsonrpc: '2.0', id, error: { code: rpcCode, message, data } } };
 }
 
 function describe(error: HttpError): { status: number; type: string; code: string; message: string } {
   if (isAppError(error)) return { status: error.status, type: error.type, code: error.code, message: error.message };
   const status = error.statusCode ?? 500;
-  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError) return { status: 400, type: 'invalid_request_error', code: 'invalid_json', message: 'Invalid JSON payload' };
-  if (status === 415) return { status, type: 'invalid_request_error', code: 'unsupported_media_type', message: 'Content-Type must be application/json' };
-  if (status === 413) return { status, type: 'payload_too_large_error', code: 'payload_too_large', message: 'Request body is too large' };
-  if (status >= 400 && status < 500) return { status, type: 'invalid_request_error', code: 'invalid_request', message: error.message };
+  if (error.code === 'FST_ERR_CTP_INVALID_JSON_BODY' || error instanceof SyntaxError)
+    return { status: 400, type: 'invalid_request_error', code: 'invalid_json', message: 'Invalid JSON payload' };
+  if (status === 415)
+    return {
+      status,
+      type: 'invalid_request_error',
+      code: 'unsupported_media_type',
+      message: 'Content-Type must be application/json',
+    };
+  if (status === 413)
+    return { status, type: 'payload_too_large_error', code: 'payload_too_large', message: 'Request body is too large' };
+  if (status >= 400 && status < 500)
+    return { status, type: 'invalid_request_error', code: 'invalid_request', message: error.message };
   return { status: 500, type: 'server_error', code: 'internal_error', message: 'Internal server error' };
 }
 

@@ -8,7 +8,9 @@ import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
  * reads it prefers `supportedInterfaces`; a v0.3 client ignores that field.
  */
 export function mapToLegacyCard(card: AgentCard): Record<string, unknown> {
-  const legacy = card.supportedInterfaces.find((entry) => entry.protocolVersion === A2A_LEGACY_PROTOCOL_VERSION) ?? card.supportedInterfaces[0];
+  const legacy =
+    card.supportedInterfaces.find((entry) => entry.protocolVersion === A2A_LEGACY_PROTOCOL_VERSION) ??
+    card.supportedInterfaces[0];
   return {
     name: card.name,
     description: card.description,
@@ -16,12 +18,24 @@ export function mapToLegacyCard(card: AgentCard): Record<string, unknown> {
     protocolVersion: A2A_LEGACY_PROTOCOL_VERSION,
     url: legacy?.url,
     preferredTransport: legacy?.protocolBinding,
-    capabilities: { streaming: card.capabilities?.streaming ?? false, pushNotifications: card.capabilities?.pushNotifications ?? false },
+    capabilities: {
+      streaming: card.capabilities?.streaming ?? false,
+      pushNotifications: card.capabilities?.pushNotifications ?? false,
+    },
     defaultInputModes: card.defaultInputModes,
     defaultOutputModes: card.defaultOutputModes,
-    skills: card.skills.map((skill) => ({ id: skill.id, name: skill.name, description: skill.description, tags: skill.tags })),
-    securitySchemes: Object.fromEntries(Object.entries(card.securitySchemes).map(([name, scheme]) => [name, mapSecurityScheme(scheme)])),
-    security: card.securityRequirements.map((requirement) => Object.fromEntries(Object.entries(requirement.schemes).map(([name, scopes]) => [name, scopes.list]))),
+    skills: card.skills.map((skill) => ({
+      id: skill.id,
+      name: skill.name,
+      description: skill.description,
+      tags: skill.tags,
+    })),
+    securitySchemes: Object.fromEntries(
+      Object.entries(card.securitySchemes).map(([name, scheme]) => [name, mapSecurityScheme(scheme)]),
+    ),
+    security: card.securityRequirements.map((requirement) =>
+      Object.fromEntries(Object.entries(requirement.schemes).map(([name, scopes]) => [name, scopes.list])),
+    ),
     supportedInterfaces: card.supportedInterfaces.map((entry) => AgentInterface.toJSON(entry)),
   };
 }
@@ -30,5 +44,10 @@ export function mapToLegacyCard(card: AgentCard): Record<string, unknown> {
 function mapSecurityScheme(scheme: SecurityScheme): Record<string, unknown> {
   if (scheme.scheme?.$case !== 'httpAuthSecurityScheme') return { type: scheme.scheme?.$case ?? 'unknown' };
   const { scheme: name, description, bearerFormat } = scheme.scheme.value;
-  return { type: 'http', scheme: name, ...(description ? { description } : {}), ...(bearerFormat ? { bearerFormat } : {}) };
+  return {
+    type: 'http',
+    scheme: name,
+    ...(description ? { description } : {}),
+    ...(bearerFormat ? { bearerFormat } : {}),
+  };
 }

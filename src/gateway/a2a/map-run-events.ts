@@ -5,7 +5,8 @@ import type { RunEvent } from '../../bus/index.js';
 import { createAnswerArtifact } from './a2a-messages.js';
 import { createStatus, mapRunEnd, type TaskEnd, type TaskIds } from './task-end.js';
 
-const statusEvent = (ids: TaskIds, status: TaskStatus) => AgentEvent.statusUpdate({ ...ids, status, metadata: undefined });
+const statusEvent = (ids: TaskIds, status: TaskStatus) =>
+  AgentEvent.statusUpdate({ ...ids, status, metadata: undefined });
 
 /**
  * Turns one run's events into A2A task updates: text deltas become chunks of the `answer` artifact,
@@ -47,7 +48,8 @@ export function createRunEventMapper(ids: TaskIds) {
       const end = mapRunEnd(ids, { status: result.status, output: result.output, errorMessage })!;
       const events: AgentExecutionEvent[] = [];
       // Marks the answer complete for clients that assemble chunks; a run that streamed nothing sends it whole.
-      if (result.status === 'completed' && (streamed || result.output)) events.push(chunk(streamed ? '' : result.output, streamed, true));
+      if (result.status === 'completed' && (streamed || result.output))
+        events.push(chunk(streamed ? '' : result.output, streamed, true));
       events.push(statusEvent(ids, end.status));
       return { events, end };
     },

@@ -7,14 +7,21 @@ import { applyTaskEnd, mapRunEnd } from './task-end.js';
  * interrupted), or the run executes in another process. The run record is the truth, so an
  * unfinished task whose run has ended takes the run's outcome when it is read.
  */
-export function createTaskReconciler(runs: Pick<RunService, 'live' | 'find'>): (task: Task) => Promise<Task | undefined> {
+export function createTaskReconciler(
+  runs: Pick<RunService, 'live' | 'find'>,
+): (task: Task) => Promise<Task | undefined> {
   return async (task) => {
     const runId = task.metadata?.run_id;
     if (typeof runId !== 'string' || runs.live(runId)) return undefined;
     const run = (await runs.find(runId))?.run;
     if (!run) return undefined;
     const ids = { taskId: task.id, contextId: task.contextId };
-    const end = mapRunEnd(ids, { status: run.status, output: run.output ?? '', errorMessage: run.error_message, finishedAt: run.finished_at ?? undefined });
+    const end = mapRunEnd(ids, {
+      status: run.status,
+      output: run.output ?? '',
+      errorMessage: run.error_message,
+      finishedAt: run.finished_at ?? undefined,
+    });
     return end && applyTaskEnd(task, end);
   };
 }

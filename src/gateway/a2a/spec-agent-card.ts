@@ -4,5 +4,11 @@ import { describeAgent } from './agent-card.js';
 
 /** The spec's card: the agent's A2A endpoint plus what it can do and which model it runs; never its prompt. */
 export function mapToSpecCard(agent: RegisteredAgent, endpoint: string): SpecAgentCard {
-  return { name: agent.name, description: describeAgent(agent), capabilities: agent.capabilities, endpoint, model: agent.model };
+  return {
+    name: agent.name,
+    description: describeAgent(agent),
+    capabilities: agent.capabilities,
+    endpoint,
+    model: agent.model,
+  };
 }

@@ -15,18 +15,27 @@ export interface SseStreamOptions {
  * after the first event becomes an `event: error`. When the client leaves, writing stops; the task
  * itself goes on (it can be read with tasks/get).
  */
-export async function writeSseStream(res: ServerResponse, first: object, rest: AsyncIterator<object>, options: SseStreamOptions): Promise<void> {
+export async function writeSseStream(
+  res: ServerResponse,
+  first: object,
+  rest: AsyncIterator<object>,
+  options: SseStreamOptions,
+): Promise<void> {
   const gone = () => res.destroyed || res.writableEnded;
   // A write racing a closed socket must not become an unhandled 'error' event.
   res.on('error', () => undefined);
-  const headers = Object.fromEntries(Object.entries(options.headers).filter(([, value]) => value !== undefined)) as Record<string, string | string[] | number>;
+  const headers = Object.fromEntries(
+    Object.entries(options.headers).filter(([, value]) => value !== undefined),
+  ) as Record<string, string | string[] | number>;
   res.writeHead(200, { ...headers, ...SSE_HEADERS });
   const write = async (chunk: string) => {
-    if (!gone() && !res.write(chunk)) await Promise.race([once(res, 'drain'), once(res, 'close')]).catch(() => undefined);
+    if (!gone() && !res.write(chunk))
+      await Promise.race([once(res, 'drain'), once(res, 'close')]).catch(() => undefined);
   };
   try {
     await write(formatSSEEvent(first));
-    for (let next = await rest.next(); !next.done && !gone(); next = await rest.next()) await write(formatSSEEvent(next.value));
+    for (let next = await rest.next(); !next.done && !gone(); next = await rest.next())
+      await write(formatSSEEvent(next.value));
   } catch (error) {
     options.onError?.(error);
     await write(formatSSEErrorEvent(options.errorEnvelope(error)));

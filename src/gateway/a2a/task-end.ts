@@ -15,8 +15,14 @@ export interface TaskEnd {
 }
 
 /** Run statuses that end a task (with the answer or the error as the status message); running and paused runs leave it working. */
-export function mapRunEnd(ids: TaskIds, run: { status: RunStatus; output: string; errorMessage: string | null; finishedAt?: string }): TaskEnd | undefined {
-  const end = (state: TaskState, text: string, answer?: Artifact): TaskEnd => ({ status: createStatus(ids, state, text, run.finishedAt), answer });
+export function mapRunEnd(
+  ids: TaskIds,
+  run: { status: RunStatus; output: string; errorMessage: string | null; finishedAt?: string },
+): TaskEnd | undefined {
+  const end = (state: TaskState, text: string, answer?: Artifact): TaskEnd => ({
+    status: createStatus(ids, state, text, run.finishedAt),
+    answer,
+  });
   switch (run.status) {
     case 'completed':
       return end(TaskState.TASK_STATE_COMPLETED, run.output, run.output ? createAnswerArtifact(run.output) : undefined);
@@ -38,7 +44,12 @@ export function createStatus(ids: TaskIds, state: TaskState, text?: string, time
 /** The task with its final status (kept in its history too, once) and the whole answer in place of the chunks seen so far. */
 export function applyTaskEnd(task: Task, end: TaskEnd): Task {
   const message = end.status.message;
-  const history = message && !task.history.some((entry) => entry.messageId === message.messageId) ? [...task.history, message] : task.history;
-  const artifacts = end.answer ? [...task.artifacts.filter((artifact) => artifact.artifactId !== end.answer!.artifactId), end.answer] : task.artifacts;
+  const history =
+    message && !task.history.some((entry) => entry.messageId === message.messageId)
+      ? [...task.history, message]
+      : task.history;
+  const artifacts = end.answer
+    ? [...task.artifacts.filter((artifact) => artifact.artifactId !== end.answer!.artifactId), end.answer]
+    : task.artifacts;
   return structuredClone({ ...task, status: end.status, history, artifacts });
 }

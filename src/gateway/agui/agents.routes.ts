@@ -13,37 +13,48 @@ import { streamRunEvents } from './stream-run-events.js';
  * runs our agents. The client owns the thread: its messages are the whole conversation, nothing is
  * stored server-side, and the events echo its threadId and runId (ours is in the X-Run-Id header).
  */
-export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs, frames }) => {
-  app.withTypeProvider<ZodTypeProvider>().post('/agui/agents/:name', {
-    config: { auth: { scope: 'chat', agent: (request) => (request.params as { name: string }).name } },
-    schema: {
-      tags: ['agui'],
-      summary: 'Run an agent from an AG-UI RunAgentInput and stream its AG-UI events over SSE',
-      params: agentParams,
-      querystring: formatQuery,
-      body: RunAgentInputSchema,
+export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (
+  app,
+  { agents, runs, heartbeatMs, frames },
+) => {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/agui/agents/:name',
+    {
+      config: { auth: { scope: 'chat', agent: (request) => (request.params as { name: string }).name } },
+      schema: {
+        tags: ['agui'],
+        summary: 'Run an agent from an AG-UI RunAgentInput and stream its AG-UI events over SSE',
+        params: agentParams,
+        querystring: formatQuery,
+        body: RunAgentInputSchema,
+      },
     },
-  }, async (request, reply) => {
-    const agent = agents.get(request.params.name);
-    const input = request.body;
-    const { messages, clientTools } = convertRunAgentInput(input);
-    const principal = request.principal;
-    const run = await runs.start({
-      agentName: agent.name,
-      messages,
-      clientTools,
-      source: 'agui',
-      tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
-      tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
-      context: (input.context ?? []).map((item) => `${item.description}: ${item.value}`),
-    });
-    void reply.header('x-run-id', run.runId);
-    const sse = createReplySseWriter(reply, heartbeatMs);
-    sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
-    sse.open();
-    const framer = frames.open({ runId: run.runId, format: request.query.format, identity: { threadId: input.threadId, runId: input.runId } });
-    await streamRunEvents(run, framer, sse, { beforeTerminal: () => run.result });
-    sse.end();
-    return reply;
-  });
+    async (request, reply) => {
+      const agent = agents.get(request.params.name);
+      const input = request.body;
+      const { messages, clientTools } = convertRunAgentInput(input);
+      const principal = request.principal;
+      const run = await runs.start({
+        agentName: agent.name,
+        messages,
+        clientTools,
+        source: 'agui',
+        tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
+        tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
+        context: (input.context ?? []).map((item) => `${item.description}: ${item.value}`),
+      });
+      void reply.header('x-run-id', run.runId);
+      const sse = createReplySseWriter(reply, heartbeatMs);
+      sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
+      sse.open();
+      const framer = frames.open({
+        runId: run.runId,
+        format: request.query.format,
+        identity: { threadId: input.threadId, runId: input.runId },
+      });
+      await streamRunEvents(run, framer, sse, { beforeTerminal: () => run.result });
+      sse.end();
+      return reply;
+    },
+  );
 };

@@ -12,6 +12,7 @@ export interface AguiRoutesOptions {
   frames?: RunFrameCache;
 }
 
-export type AguiRouteSettings = Required<Omit<AguiRoutesOptions, 'defaultAgent'>> & Pick<AguiRoutesOptions, 'defaultAgent'>;
+export type AguiRouteSettings = Required<Omit<AguiRoutesOptions, 'defaultAgent'>> &
+  Pick<AguiRoutesOptions, 'defaultAgent'>;
 
 export const DEFAULT_HEARTBEAT_MS = 15_000;

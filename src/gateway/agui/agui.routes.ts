@@ -18,7 +18,11 @@ export const aguiRoutes: FastifyPluginAsync<AguiRoutesOptions> = async (app, opt
   app.addHook('onResponse', async (request) => {
     if (!request.ws && request.headers.upgrade) request.raw.socket.destroy();
   });
-  const settings = { ...options, heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS, frames: options.frames ?? createRunFrameCache() };
+  const settings = {
+    ...options,
+    heartbeatMs: options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS,
+    frames: options.frames ?? createRunFrameCache(),
+  };
   await app.register(runsRoutes, settings);
   await app.register(agentsRoutes, settings);
   await app.register(wsRoutes, settings);

@@ -14,14 +14,24 @@ export const formatQuery = z.object({ format });
 export const runsBody = z.object({
   agent_name: z.string().min(1),
   message: z.string({ error: 'message is required and must be a string' }).min(1, 'message must not be empty'),
-  session_id: sessionId.optional().describe('Continues a conversation of the caller; without it a new one starts (its id comes back in X-Session-Id)'),
+  session_id: sessionId
+    .optional()
+    .describe(
+      'Continues a conversation of the caller; without it a new one starts (its id comes back in X-Session-Id)',
+    ),
 });
 
 /** GET /agui/ws: `run_id` attaches to a run over SSE; a WebSocket upgrade names its `agent_name` instead. */
 export const wsQuery = z.object({
   format,
   run_id: z.string().min(1).optional().describe('SSE: the run to attach to'),
-  agent_name: z.string().min(1).optional().describe('WebSocket (extension): the agent the socket talks to; default: an access token\'s own agent, else gateway.agui_default_agent, else the first agent'),
+  agent_name: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      "WebSocket (extension): the agent the socket talks to; default: an access token's own agent, else gateway.agui_default_agent, else the first agent",
+    ),
   session_id: sessionId.optional().describe('WebSocket: the session to continue (a new one per socket by default)'),
   access_token: z.string().optional().describe('For browsers that cannot set headers'),
 });
@@ -32,7 +42,11 @@ export const agentParams = z.object({ name: z.string().min(1) });
 export const clientFrame = z.discriminatedUnion(
   'type',
   [
-    z.object({ type: z.literal('message'), content: z.string().min(1, 'content must not be empty'), session_id: sessionId.optional() }),
+    z.object({
+      type: z.literal('message'),
+      content: z.string().min(1, 'content must not be empty'),
+      session_id: sessionId.optional(),
+    }),
     z.object({ type: z.literal('cancel') }),
     z.object({ type: z.literal('ping') }),
   ],

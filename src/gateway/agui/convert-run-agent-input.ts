@@ -12,12 +12,21 @@ export interface ConvertedRunAgentInput {
  * RunAgentInput → what a run takes. `context` becomes one system message; activity and reasoning
  * messages are UI state, not conversation, and are left out. `state` and `forwardedProps` are not used.
  */
-export function convertRunAgentInput(input: { messages: Message[]; tools?: Tool[]; context?: Context[] }): ConvertedRunAgentInput {
+export function convertRunAgentInput(input: {
+  messages: Message[];
+  tools?: Tool[];
+  context?: Context[];
+}): ConvertedRunAgentInput {
   const toolNames = new Map<string, string>();
   const messages: ChatMessage[] = [];
   const context = input.context ?? [];
   if (context.length > 0) {
-    messages.push({ role: 'system', content: ['Context from the application:', ...context.map((item) => `- ${item.description}: ${item.value}`)].join('\n') });
+    messages.push({
+      role: 'system',
+      content: ['Context from the application:', ...context.map((item) => `- ${item.description}: ${item.value}`)].join(
+        '\n',
+      ),
+    });
   }
   for (const message of input.messages) {
     const converted = convertMessage(message, toolNames);
@@ -34,7 +43,11 @@ function convertMessage(message: Message, toolNames: Map<string, string>): ChatM
     case 'user':
       return { role: 'user', content: contentToText(message.content) };
     case 'assistant': {
-      const calls = (message.toolCalls ?? []).map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments }));
+      const calls = (message.toolCalls ?? []).map((call) => ({
+        id: call.id,
+        name: call.function.name,
+        arguments: call.function.arguments,
+      }));
       for (const call of calls) toolNames.set(call.id, call.name);
       const content = message.content ?? '';
       return calls.length > 0 ? { role: 'assistant', content, tool_calls: calls } : { role: 'assistant', content };

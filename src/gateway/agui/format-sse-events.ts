@@ -5,7 +5,11 @@ import type { StreamEvent } from './agui-event.js';
  * last carries `id:`, so a client that resumes with Last-Event-ID never gets half of a group. `json`
  * is each event's JSON text when the caller already has it.
  */
-export function formatSseEvents(events: StreamEvent[], id?: number, json: string[] = events.map((event) => JSON.stringify(event))): string {
+export function formatSseEvents(
+  events: StreamEvent[],
+  id?: number,
+  json: string[] = events.map((event) => JSON.stringify(event)),
+): string {
   let text = '';
   for (let index = 0; index < events.length; index += 1) {
     if (id !== undefined && index === events.length - 1) text += `id: ${id}\n`;

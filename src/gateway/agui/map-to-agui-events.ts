@@ -30,39 +30,77 @@ export function mapToAguiEvents(state: AguiMapperState, event: RunEvent): AguiMa
   switch (event.type) {
     case 'run-start': {
       const threadId = state.identity.threadId ?? event.sessionId ?? event.runId;
-      return { state: { ...state, threadId }, events: [{ type: EventType.RUN_STARTED, threadId, runId: runIdOf(state, event) }] };
+      return {
+        state: { ...state, threadId },
+        events: [{ type: EventType.RUN_STARTED, threadId, runId: runIdOf(state, event) }],
+      };
     }
     case 'step-start': {
       const closed = closeMessage(state);
-      return event.kind === 'model' ? { state: { ...closed.state, stepMessageId: messageIdAt(event) }, events: closed.events } : closed;
+      return event.kind === 'model'
+        ? { state: { ...closed.state, stepMessageId: messageIdAt(event) }, events: closed.events }
+        : closed;
     }
     case 'text-delta': {
       // AG-UI allows empty deltas, but they carry nothing and the issue asks for none.
       if (event.delta === '') return { state, events: [] };
       const opened = openMessage(state, event);
       const messageId = opened.state.openMessageId as string;
-      return { state: opened.state, events: [...opened.events, { type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: event.delta }] };
+      return {
+        state: opened.state,
+        events: [...opened.events, { type: EventType.TEXT_MESSAGE_CONTENT, messageId, delta: event.delta }],
+      };
     }
     case 'tool-call': {
       const closed = closeMessage(state);
       const parent = closed.state.stepMessageId;
       const call: AguiEvent[] = [
-        { type: EventType.TOOL_CALL_START, toolCallId: event.toolCallId, toolCallName: event.name, ...(parent ? { parentMessageId: parent } : {}) },
-        ...(event.arguments === '' ? [] : [{ type: EventType.TOOL_CALL_ARGS, toolCallId: event.toolCallId, delta: event.arguments } as const]),
+        {
+          type: EventType.TOOL_CALL_START,
+          toolCallId: event.toolCallId,
+          toolCallName: event.name,
+          ...(parent ? { parentMessageId: parent } : {}),
+        },
+        ...(event.arguments === ''
+          ? []
+          : [{ type: EventType.TOOL_CALL_ARGS, toolCallId: event.toolCallId, delta: event.arguments } as const]),
         { type: EventType.TOOL_CALL_END, toolCallId: event.toolCallId },
       ];
       return { state: closed.state, events: [...closed.events, ...call] };
     }
     case 'tool-result':
-      return { state, events: [{ type: EventType.TOOL_CALL_RESULT, messageId: messageIdAt(event), toolCallId: event.toolCallId, content: event.result }] };
+      return {
+        state,
+        events: [
+          {
+            type: EventType.TOOL_CALL_RESULT,
+            messageId: messageIdAt(event),
+            toolCallId: event.toolCallId,
+            content: event.result,
+          },
+        ],
+      };
     case 'guardrail-flag':
       // A CUSTOM event, so a UI can show that an answer was redacted or flagged; clients that do not know it ignore it.
-      return { state, events: [{ type: EventType.CUSTOM, name: 'guardrail_flag', value: { guardrail: event.guardrail, entity: event.entity, action: event.action } }] };
+      return {
+        state,
+        events: [
+          {
+            type: EventType.CUSTOM,
+            name: 'guardrail_flag',
+            value: { guardrail: event.guardrail, entity: event.entity, action: event.action },
+          },
+        ],
+      };
     case 'run-error':
       return failAguiStream(state, event);
     case 'run-end': {
       const closed = closeMessage(state);
-      const finished: AguiEvent = { type: EventType.RUN_FINISHED, threadId: threadIdOf(state, event), runId: runIdOf(state, event) };
+      const finished: AguiEvent = {
+        type: EventType.RUN_FINISHED,
+        threadId: threadIdOf(state, event),
+        runId: runIdOf(state, event),
+      };
       return { state: closed.state, events: [...closed.events, finished] };
     }
     default:
@@ -73,7 +111,10 @@ export function mapToAguiEvents(state: AguiMapperState, event: RunEvent): AguiMa
 /** Ends the stream with RUN_ERROR: for a failed run, and for a stream whose events stopped before the run's end. */
 export function failAguiStream(state: AguiMapperState, error: { code: string; message: string }): AguiMapping {
   const closed = closeMessage(state);
-  return { state: closed.state, events: [...closed.events, { type: EventType.RUN_ERROR, message: error.message, code: error.code }] };
+  return {
+    state: closed.state,
+    events: [...closed.events, { type: EventType.RUN_ERROR, message: error.message, code: error.code }],
+  };
 }
 
 function openMessage(state: AguiMapperState, event: RunEvent): AguiMapping {
@@ -88,7 +129,10 @@ function openMessage(state: AguiMapperState, event: RunEvent): AguiMapping {
 
 function closeMessage(state: AguiMapperState): AguiMapping {
   if (!state.openMessageId) return { state, events: [] };
-  return { state: { ...state, openMessageId: undefined }, events: [{ type: EventType.TEXT_MESSAGE_END, messageId: state.openMessageId }] };
+  return {
+    state: { ...state, openMessageId: undefined },
+    events: [{ type: EventType.TEXT_MESSAGE_END, messageId: state.openMessageId }],
+  };
 }
 
 /** Message ids come from the run id and the event's place in its log, so a replay names them the same. */

@@ -58,7 +58,16 @@ export function createRunFrameCache(): RunFrameCache {
       const key = JSON.stringify([runId, format, identity.threadId ?? null, identity.runId ?? null]);
       let shared = entries.get(key);
       if (!shared) {
-        shared = { format, identity, mapper: createEventMapper(format, identity), origin: 0, frames: [], events: [], failures: new Map(), holders: 0 };
+        shared = {
+          format,
+          identity,
+          mapper: createEventMapper(format, identity),
+          origin: 0,
+          frames: [],
+          events: [],
+          failures: new Map(),
+          holders: 0,
+        };
         entries.set(key, shared);
       }
       shared.holders += 1;

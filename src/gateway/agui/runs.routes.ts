@@ -10,37 +10,45 @@ import { streamRunEvents } from './stream-run-events.js';
 
 /** POST /agui/runs (spec 4.2): starts a run and streams it. Leaving the stream cancels the run. */
 export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs, frames }) => {
-  app.withTypeProvider<ZodTypeProvider>().post('/agui/runs', {
-    config: { auth: { scope: 'chat', agent: (request) => (request.body as { agent_name?: string } | undefined)?.agent_name } },
-    schema: {
-      tags: ['agui'],
-      summary: 'Run an agent and stream its events over SSE (AG-UI; ?format=simple for the lower-case set)',
-      querystring: formatQuery,
-      body: runsBody,
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/agui/runs',
+    {
+      config: {
+        auth: { scope: 'chat', agent: (request) => (request.body as { agent_name?: string } | undefined)?.agent_name },
+      },
+      schema: {
+        tags: ['agui'],
+        summary: 'Run an agent and stream its events over SSE (AG-UI; ?format=simple for the lower-case set)',
+        querystring: formatQuery,
+        body: runsBody,
+      },
     },
-  }, async (request, reply) => {
-    const { body } = request;
-    // Both fail as plain JSON errors, before any byte of the stream.
-    agents.get(body.agent_name);
-    const principal = request.principal;
-    // A run without session_id starts a new session of its caller; the id comes back in X-Session-Id.
-    const sessionId = body.session_id ?? createId('ses');
-    const run = await runs.start({
-      agentName: body.agent_name,
-      messages: [{ role: 'user', content: body.message }],
-      source: 'agui',
-      sessionId,
-      owner: principal && ownerOf(principal),
-      tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
-      tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
-    });
-    void reply.header('x-run-id', run.runId);
-    void reply.header('x-session-id', sessionId);
-    const sse = createReplySseWriter(reply, heartbeatMs);
-    sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
-    sse.open();
-    await streamRunEvents(run, frames.open({ runId: run.runId, format: request.query.format }), sse, { beforeTerminal: () => run.result });
-    sse.end();
-    return reply;
-  });
+    async (request, reply) => {
+      const { body } = request;
+      // Both fail as plain JSON errors, before any byte of the stream.
+      agents.get(body.agent_name);
+      const principal = request.principal;
+      // A run without session_id starts a new session of its caller; the id comes back in X-Session-Id.
+      const sessionId = body.session_id ?? createId('ses');
+      const run = await runs.start({
+        agentName: body.agent_name,
+        messages: [{ role: 'user', content: body.message }],
+        source: 'agui',
+        sessionId,
+        owner: principal && ownerOf(principal),
+        tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
+        tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
+      });
+      void reply.header('x-run-id', run.runId);
+      void reply.header('x-session-id', sessionId);
+      const sse = createReplySseWriter(reply, heartbeatMs);
+      sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
+      sse.open();
+      await streamRunEvents(run, frames.open({ runId: run.runId, format: request.query.format }), sse, {
+        beforeTerminal: () => run.result,
+      });
+      sse.end();
+      return reply;
+    },
+  );
 };

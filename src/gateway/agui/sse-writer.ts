@@ -55,7 +55,9 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions):
       if (opened) return;
       opened = true;
       options.beforeOpen?.();
-      const headers = Object.fromEntries(Object.entries(options.headers?.() ?? {}).filter(([, value]) => value !== undefined));
+      const headers = Object.fromEntries(
+        Object.entries(options.headers?.() ?? {}).filter(([, value]) => value !== undefined),
+      );
       res.writeHead(200, { ...headers, ...SSE_HEADERS });
       res.flushHeaders();
       heartbeat = setInterval(() => void write(': ping\n\n'), options.heartbeatMs);
@@ -92,5 +94,9 @@ function drained(res: ServerResponse): Promise<void> {
 
 /** The SSE writer for a Fastify reply: the reply is hijacked when the stream opens, keeping the headers decided so far. */
 export function createReplySseWriter(reply: FastifyReply, heartbeatMs: number): SseWriter {
-  return createSseWriter(reply.raw, { beforeOpen: () => reply.hijack(), headers: () => reply.getHeaders(), heartbeatMs });
+  return createSseWriter(reply.raw, {
+    beforeOpen: () => reply.hijack(),
+    headers: () => reply.getHeaders(),
+    heartbeatMs,
+  });
 }

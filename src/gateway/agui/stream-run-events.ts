@@ -23,14 +23,22 @@ export interface StreamRunEventsOptions {
 
 type StreamFailure = { code: string; message: string };
 
-const INTERRUPTED: StreamFailure = { code: 'stream_interrupted', message: 'The run event stream ended before the run did' };
+const INTERRUPTED: StreamFailure = {
+  code: 'stream_interrupted',
+  message: 'The run event stream ended before the run did',
+};
 
 /**
  * Sends a run's events, as `framer` frames them, until the run's terminal event, then releases the
  * framer. A source that ends or fails before it (a lost bus connection, a lagging reader) still ends the
  * stream with exactly one error event.
  */
-export async function streamRunEvents(source: AsyncIterable<RunEvent>, framer: RunFramer, sink: EventSink, options: StreamRunEventsOptions = {}): Promise<void> {
+export async function streamRunEvents(
+  source: AsyncIterable<RunEvent>,
+  framer: RunFramer,
+  sink: EventSink,
+  options: StreamRunEventsOptions = {},
+): Promise<void> {
   try {
     const failure = await forward(source, framer, sink, options);
     if (failure && !sink.closed) await sink.write(framer.fail(failure));
@@ -40,7 +48,12 @@ export async function streamRunEvents(source: AsyncIterable<RunEvent>, framer: R
 }
 
 /** Undefined once the terminal event went out or the client left; otherwise why the events stopped. */
-async function forward(source: AsyncIterable<RunEvent>, framer: RunFramer, sink: EventSink, options: StreamRunEventsOptions): Promise<StreamFailure | undefined> {
+async function forward(
+  source: AsyncIterable<RunEvent>,
+  framer: RunFramer,
+  sink: EventSink,
+  options: StreamRunEventsOptions,
+): Promise<StreamFailure | undefined> {
   const afterSeq = options.afterSeq ?? 0;
   try {
     for await (const event of source) {

@@ -25,7 +25,10 @@ export interface WsSessionOptions {
 }
 
 /** The error frame a bad frame (or a run that cannot start) gets: the socket stays open. */
-export function createErrorFrame(error: AppError): { type: 'error'; error: { type: string; code: string; message: string } } {
+export function createErrorFrame(error: AppError): {
+  type: 'error';
+  error: { type: string; code: string; message: string };
+} {
   return { type: 'error', error: { type: error.type, code: error.code, message: error.message } };
 }
 
@@ -53,16 +56,32 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
   };
 
   const startRun = async (content: string) => {
-    if (current || starting) throw new AppError({ type: 'conflict_error', code: 'run_in_progress', status: 409, message: 'A run is already under way on this socket; wait for its end or send {"type":"cancel"}' });
+    if (current || starting)
+      throw new AppError({
+        type: 'conflict_error',
+        code: 'run_in_progress',
+        status: 409,
+        message: 'A run is already under way on this socket; wait for its end or send {"type":"cancel"}',
+      });
     starting = true;
     try {
-      current = await options.runs.start({ agentName: options.agentName, messages: [{ role: 'user', content }], source: 'agui', sessionId, owner: options.owner, tokenId: options.tokenId, tokenMaxCostUsd: options.tokenMaxCostUsd });
+      current = await options.runs.start({
+        agentName: options.agentName,
+        messages: [{ role: 'user', content }],
+        source: 'agui',
+        sessionId,
+        owner: options.owner,
+        tokenId: options.tokenId,
+        tokenMaxCostUsd: options.tokenMaxCostUsd,
+      });
     } finally {
       starting = false;
     }
     const run = current;
     if (socket.readyState !== socket.OPEN) run.control.cancel(CLIENT_CLOSED());
-    await streamRunEvents(run, options.frames.open({ runId: run.runId, format: options.format }), sink, { beforeTerminal: () => run.result });
+    await streamRunEvents(run, options.frames.open({ runId: run.runId, format: options.format }), sink, {
+      beforeTerminal: () => run.result,
+    });
     current = undefined;
   };
 
@@ -72,7 +91,13 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
         if (frame.session_id) sessionId = frame.session_id;
         return startRun(frame.content);
       case 'cancel':
-        if (!current) throw new AppError({ type: 'conflict_error', code: 'no_active_run', status: 409, message: 'No run is under way on this socket' });
+        if (!current)
+          throw new AppError({
+            type: 'conflict_error',
+            code: 'no_active_run',
+            status: 409,
+            message: 'No run is under way on this socket',
+          });
         return current.control.cancel(cancelledError('The client cancelled the run'));
       case 'ping':
         return send({ type: 'pong' });
@@ -88,7 +113,18 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
     }
     handle(frame).catch((error: unknown) => {
       if (!isAppError(error)) options.log.error({ err: error }, 'websocket frame failed');
-      send(createErrorFrame(isAppError(error) ? error : new AppError({ type: 'server_error', code: 'internal_error', status: 500, message: 'Internal server error' })));
+      send(
+        createErrorFrame(
+          isAppError(error)
+            ? error
+            : new AppError({
+                type: 'server_error',
+                code: 'internal_error',
+                status: 500,
+                message: 'Internal server error',
+              }),
+        ),
+      );
     });
   });
 
@@ -115,7 +151,11 @@ function parseFrame(data: RawData, isBinary: boolean): ClientFrame {
     throw new ValidationError('Frames must be JSON objects such as {"type":"message","content":"..."}', 'invalid_json');
   }
   const parsed = clientFrame.safeParse(json);
-  if (!parsed.success) throw new ValidationError(parsed.error.issues.map((issue) => `${issue.path.join('.') || 'frame'}: ${issue.message}`).join('; '), 'invalid_frame');
+  if (!parsed.success)
+    throw new ValidationError(
+      parsed.error.issues.map((issue) => `${issue.path.join('.') || 'frame'}: ${issue.message}`).join('; '),
+      'invalid_frame',
+    );
   return parsed.data;
 }
 

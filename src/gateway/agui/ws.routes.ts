@@ -16,7 +16,10 @@ type WsQuery = { run_id?: string; agent_name?: string };
  * with `?agent_name=` (an extension), else an access token's own agent, else the default agent. Both
  * accept `?access_token=` for browsers.
  */
-export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs, frames, defaultAgent }) => {
+export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (
+  app,
+  { agents, runs, heartbeatMs, frames, defaultAgent },
+) => {
   // The agent a request reaches, found before the auth preHandler binds an access token to it.
   const targetAgent = new WeakMap<FastifyRequest, string>();
 
@@ -37,16 +40,22 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { age
       if (request.ws) {
         const principal = request.principal;
         const agentName = query.agent_name ?? (principal?.kind === 'access_token' ? principal.agentName : defaultAgent);
-        if (!agentName) throw new ValidationError('agent_name is required to open a WebSocket: no agent is configured', 'missing_agent_name');
+        if (!agentName)
+          throw new ValidationError(
+            'agent_name is required to open a WebSocket: no agent is configured',
+            'missing_agent_name',
+          );
         targetAgent.set(request, agents.get(agentName).name);
         return;
       }
-      if (!query.run_id) throw new ValidationError('run_id is required (or open a WebSocket with agent_name)', 'missing_run_id');
+      if (!query.run_id)
+        throw new ValidationError('run_id is required (or open a WebSocket with agent_name)', 'missing_run_id');
       const principal = request.principal;
       // An access token attaches only to the runs it started (another token's run reads as unknown); operators to any.
       if (principal?.kind === 'access_token') {
         const record = (await runs.find(query.run_id))?.run;
-        if (!record || (record.token_id !== principal.tokenId && record.agent_name === principal.agentName)) throw runNotFound(query.run_id);
+        if (!record || (record.token_id !== principal.tokenId && record.agent_name === principal.agentName))
+          throw runNotFound(query.run_id);
         targetAgent.set(request, record.agent_name);
         return;
       }
@@ -64,7 +73,9 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { age
       const sse = createReplySseWriter(reply, heartbeatMs);
       sse.onClientGone(() => detach.abort());
       sse.open();
-      await streamRunEvents(source, frames.open({ runId, format: request.query.format }), sse, { afterSeq: lastEventId(request) });
+      await streamRunEvents(source, frames.open({ runId, format: request.query.format }), sse, {
+        afterSeq: lastEventId(request),
+      });
       sse.end();
       detach.abort();
       return reply;

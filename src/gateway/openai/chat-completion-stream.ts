@@ -1,6 +1,12 @@
 import { CLIENT_CLOSED, type RunHandle } from '../../agents/index.js';
 import type { AppError } from '../../errors.js';
-import { createChunk, createErrorBody, createUsageChunk, mapFinishReason, type CompletionIdentity } from './chat-completion.js';
+import {
+  createChunk,
+  createErrorBody,
+  createUsageChunk,
+  mapFinishReason,
+  type CompletionIdentity,
+} from './chat-completion.js';
 import type { SseResponse } from './sse-response.js';
 
 export interface ChatCompletionStreamOptions {
@@ -14,7 +20,11 @@ export interface ChatCompletionStreamOptions {
  * one error chunk and the stream closes without [DONE]. A client that goes away cancels the run,
  * whose record then says `cancelled` / `client_closed`.
  */
-export async function streamChatCompletion(run: RunHandle, sse: SseResponse, options: ChatCompletionStreamOptions): Promise<AppError | undefined> {
+export async function streamChatCompletion(
+  run: RunHandle,
+  sse: SseResponse,
+  options: ChatCompletionStreamOptions,
+): Promise<AppError | undefined> {
   const { identity, includeUsage } = options;
   const send = (payload: object) => sse.send(JSON.stringify(payload));
   const open = async () => {

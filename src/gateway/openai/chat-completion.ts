@@ -27,17 +27,32 @@ export function mapUsage(usage: RunUsage): ChatCompletionUsage {
   return { prompt_tokens: usage.inputTokens, completion_tokens: usage.outputTokens, total_tokens: usage.totalTokens };
 }
 
-export function createChatCompletion(identity: CompletionIdentity, result: Extract<RunResult, { status: 'completed' }>): ChatCompletion {
+export function createChatCompletion(
+  identity: CompletionIdentity,
+  result: Extract<RunResult, { status: 'completed' }>,
+): ChatCompletion {
   return {
     ...identity,
     object: 'chat.completion',
-    choices: [{ index: 0, message: { role: 'assistant', content: result.output, refusal: null }, logprobs: null, finish_reason: mapFinishReason(result.finishReason) }],
+    choices: [
+      {
+        index: 0,
+        message: { role: 'assistant', content: result.output, refusal: null },
+        logprobs: null,
+        finish_reason: mapFinishReason(result.finishReason),
+      },
+    ],
     usage: mapUsage(result.usage),
   };
 }
 
 /** One `chat.completion.chunk`; with include_usage every chunk carries `usage: null` except the last, as OpenAI does. */
-export function createChunk(identity: CompletionIdentity, delta: object, finishReason: OpenAiFinishReason | null, includeUsage: boolean): object {
+export function createChunk(
+  identity: CompletionIdentity,
+  delta: object,
+  finishReason: OpenAiFinishReason | null,
+  includeUsage: boolean,
+): object {
   return {
     ...identity,
     object: 'chat.completion.chunk',

@@ -18,52 +18,62 @@ export interface ChatCompletionsRoutesOptions {
 }
 
 /** POST /v1/chat/completions (spec 4.1): `model` names an agent; each request is one run. */
-export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOptions> = async (app, { agents, runs }) => {
-  app.withTypeProvider<ZodTypeProvider>().post('/v1/chat/completions', {
-    config: { auth: { scope: 'chat', agent: (request) => (request.body as { model: string }).model } },
-    schema: {
-      tags: ['openai'],
-      summary: 'Chat with an agent (OpenAI-compatible); stream: true answers with chat.completion.chunk events',
-      headers: chatCompletionHeaders,
-      body: chatCompletionBody,
-      response: { 200: chatCompletionResponse },
+export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOptions> = async (
+  app,
+  { agents, runs },
+) => {
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/v1/chat/completions',
+    {
+      config: { auth: { scope: 'chat', agent: (request) => (request.body as { model: string }).model } },
+      schema: {
+        tags: ['openai'],
+        summary: 'Chat with an agent (OpenAI-compatible); stream: true answers with chat.completion.chunk events',
+        headers: chatCompletionHeaders,
+        body: chatCompletionBody,
+        response: { 200: chatCompletionResponse },
+      },
     },
-  }, async (request, reply) => {
-    const { body } = request;
-    if (!agents.has(body.model)) throw modelNotFound(body.model);
-    // Every conversation is a session its caller owns; without X-Session-Id a new one starts, and its id comes back.
-    const sessionId = request.headers['x-session-id'] ?? createId('ses');
-    const principal = request.principal;
-    // No abort signal: a non-streamed run outlives its client; a streamed one is cancelled by the stream.
-    const run = await runs.start({
-      agentName: body.model,
-      messages: convertToChatMessages(body.messages),
-      source: 'chat',
-      sessionId,
-      owner: principal && ownerOf(principal),
-      temperature: body.temperature ?? undefined,
-      maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
-      tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
-      tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
-    });
-    void reply.header('x-run-id', run.runId);
-    void reply.header('x-session-id', sessionId);
-    const identity = createCompletionIdentity(run.runId, body.model);
-    if (body.stream) {
-      const headers = () => {
-        setOverheadHeader(reply, run.timing.upstreamMsAtFirstText ?? run.timing.upstreamMs);
-        return reply.getHeaders();
-      };
-      const sse = createSseResponse(reply.raw, { beforeOpen: () => reply.hijack(), headers });
-      const failure = await streamChatCompletion(run, sse, { identity, includeUsage: body.stream_options?.include_usage === true });
-      if (failure) throw withRetryHint(reply, failure, run.timing.upstreamMs);
-      return reply;
-    }
-    const result = await run.result;
-    setOverheadHeader(reply, result.upstreamMs);
-    if (result.status !== 'completed') throw withRetryHint(reply, result.error);
-    return createChatCompletion(identity, result);
-  });
+    async (request, reply) => {
+      const { body } = request;
+      if (!agents.has(body.model)) throw modelNotFound(body.model);
+      // Every conversation is a session its caller owns; without X-Session-Id a new one starts, and its id comes back.
+      const sessionId = request.headers['x-session-id'] ?? createId('ses');
+      const principal = request.principal;
+      // No abort signal: a non-streamed run outlives its client; a streamed one is cancelled by the stream.
+      const run = await runs.start({
+        agentName: body.model,
+        messages: convertToChatMessages(body.messages),
+        source: 'chat',
+        sessionId,
+        owner: principal && ownerOf(principal),
+        temperature: body.temperature ?? undefined,
+        maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+        tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
+        tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
+      });
+      void reply.header('x-run-id', run.runId);
+      void reply.header('x-session-id', sessionId);
+      const identity = createCompletionIdentity(run.runId, body.model);
+      if (body.stream) {
+        const headers = () => {
+          setOverheadHeader(reply, run.timing.upstreamMsAtFirstText ?? run.timing.upstreamMs);
+          return reply.getHeaders();
+        };
+        const sse = createSseResponse(reply.raw, { beforeOpen: () => reply.hijack(), headers });
+        const failure = await streamChatCompletion(run, sse, {
+          identity,
+          includeUsage: body.stream_options?.include_usage === true,
+        });
+        if (failure) throw withRetryHint(reply, failure, run.timing.upstreamMs);
+        return reply;
+      }
+      const result = await run.result;
+      setOverheadHeader(reply, result.upstreamMs);
+      if (result.status !== 'completed') throw withRetryHint(reply, result.error);
+      return createChatCompletion(identity, result);
+    },
+  );
 };
 
 /**

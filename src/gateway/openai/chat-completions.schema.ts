@@ -3,7 +3,9 @@ import { SESSION_ID_PATTERN } from '../../agents/index.js';
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 /** A message's content: a string or an array of text parts (other part types are not supported). */
-const content = z.union([z.string(), z.array(textPart)], { error: 'content must be a string or an array of {type: "text", text} parts' });
+const content = z.union([z.string(), z.array(textPart)], {
+  error: 'content must be a string or an array of {type: "text", text} parts',
+});
 
 const toolCall = z.object({
   id: z.string(),
@@ -18,7 +20,12 @@ export const chatMessage = z.discriminatedUnion(
     // Newer OpenAI clients send `developer` where older ones send `system`.
     z.object({ role: z.literal('developer'), content, name: z.string().optional() }),
     z.object({ role: z.literal('user'), content, name: z.string().optional() }),
-    z.object({ role: z.literal('assistant'), content: content.nullish(), tool_calls: z.array(toolCall).optional(), name: z.string().optional() }),
+    z.object({
+      role: z.literal('assistant'),
+      content: content.nullish(),
+      tool_calls: z.array(toolCall).optional(),
+      name: z.string().optional(),
+    }),
     z.object({ role: z.literal('tool'), content, tool_call_id: z.string() }),
   ],
   { error: 'role must be one of system, developer, user, assistant, tool' },
@@ -47,7 +54,11 @@ export const chatCompletionHeaders = z.object({
     .describe('Keeps the conversation on the server: send only the new message next time'),
 });
 
-const usage = z.object({ prompt_tokens: z.number().int(), completion_tokens: z.number().int(), total_tokens: z.number().int() });
+const usage = z.object({
+  prompt_tokens: z.number().int(),
+  completion_tokens: z.number().int(),
+  total_tokens: z.number().int(),
+});
 
 export const chatCompletionResponse = z.object({
   id: z.string(),

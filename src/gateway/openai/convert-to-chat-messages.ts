@@ -12,13 +12,24 @@ export function convertToChatMessages(messages: ChatCompletionMessage[]): ChatMe
       case 'user':
         return { role: 'user', content: textOf(message.content) };
       case 'assistant': {
-        const toolCalls = message.tool_calls?.map((call) => ({ id: call.id, name: call.function.name, arguments: call.function.arguments }));
+        const toolCalls = message.tool_calls?.map((call) => ({
+          id: call.id,
+          name: call.function.name,
+          arguments: call.function.arguments,
+        }));
         for (const call of toolCalls ?? []) toolNames.set(call.id, call.name);
         const content = textOf(message.content ?? '');
-        return toolCalls?.length ? { role: 'assistant', content, tool_calls: toolCalls } : { role: 'assistant', content };
+        return toolCalls?.length
+          ? { role: 'assistant', content, tool_calls: toolCalls }
+          : { role: 'assistant', content };
       }
       case 'tool':
-        return { role: 'tool', content: textOf(message.content), tool_call_id: message.tool_call_id, name: toolNames.get(message.tool_call_id) ?? '' };
+        return {
+          role: 'tool',
+          content: textOf(message.content),
+          tool_call_id: message.tool_call_id,
+          name: toolNames.get(message.tool_call_id) ?? '',
+        };
     }
   });
 }

@@ -33,7 +33,9 @@ export function createSseResponse(res: ServerResponse, options: SseResponseOptio
       if (opened) return;
       opened = true;
       options.beforeOpen?.();
-      const headers = Object.fromEntries(Object.entries(options.headers?.() ?? {}).filter(([, value]) => value !== undefined));
+      const headers = Object.fromEntries(
+        Object.entries(options.headers?.() ?? {}).filter(([, value]) => value !== undefined),
+      );
       res.writeHead(200, {
         ...headers,
         'content-type': 'text/event-stream; charset=utf-8',
@@ -44,7 +46,8 @@ export function createSseResponse(res: ServerResponse, options: SseResponseOptio
     },
     async send(data) {
       if (gone()) return;
-      if (!res.write(`data: ${data}\n\n`)) await Promise.race([once(res, 'drain'), once(res, 'close')]).catch(() => undefined);
+      if (!res.write(`data: ${data}\n\n`))
+        await Promise.race([once(res, 'drain'), once(res, 'close')]).catch(() => undefined);
     },
     end() {
       if (!gone()) res.end();

@@ -1,4 +1,11 @@
-import type { ListenerConfig, ListenersConfig, PollersConfig, TriggerSettings, WebhookSettings, WebhooksConfig } from '../../config/index.js';
+import type {
+  ListenerConfig,
+  ListenersConfig,
+  PollersConfig,
+  TriggerSettings,
+  WebhookSettings,
+  WebhooksConfig,
+} from '../../config/index.js';
 import { handleTriggerEvent } from './handle-trigger-event.js';
 import { createInboxWorker, type InboxStore, type InboxWorker } from './inbox/index.js';
 import { createListener } from './listeners/create-listener.js';
@@ -19,7 +26,13 @@ export interface TriggersOptions {
   store: InboxStore;
   startRun: StartRun;
   /** The trigger sections of the config (the whole Config fits). */
-  config: { webhooks: WebhooksConfig; webhook_settings: WebhookSettings; pollers: PollersConfig; listeners: ListenersConfig; trigger_settings: TriggerSettings };
+  config: {
+    webhooks: WebhooksConfig;
+    webhook_settings: WebhookSettings;
+    pollers: PollersConfig;
+    listeners: ListenersConfig;
+    trigger_settings: TriggerSettings;
+  };
   logger: TriggerLogger;
   /** False when the gateway is off: nothing polls or listens (sources are listed as stopped), but stored events stay visible. */
   enabled?: boolean;
@@ -71,15 +84,33 @@ export function createTriggers(options: TriggersOptions): Triggers {
     ],
     handle: (item, stopping) =>
       item.source_kind === 'webhook'
-        ? handleDelivery(item, { webhook: webhookConfigs.get(item.source_name), settings: config.webhook_settings, startRun, now, stopping })
+        ? handleDelivery(item, {
+            webhook: webhookConfigs.get(item.source_name),
+            settings: config.webhook_settings,
+            startRun,
+            now,
+            stopping,
+          })
         : handleTriggerEvent(item, { handlers, settings: config.trigger_settings, startRun, now, stopping }),
   });
   const onAccepted = () => worker.wake();
   const intake = createTriggerIntake({ store, handlers, logger, now: options.now, onAccepted });
-  const webhookIntake = options.webhooksEnabled === false ? undefined : createWebhookIntake({ store, webhooks: config.webhooks, maxJsonDepth: options.maxJsonDepth, logger, now: options.now, onAccepted });
+  const webhookIntake =
+    options.webhooksEnabled === false
+      ? undefined
+      : createWebhookIntake({
+          store,
+          webhooks: config.webhooks,
+          maxJsonDepth: options.maxJsonDepth,
+          logger,
+          now: options.now,
+          onAccepted,
+        });
   const common = { intake, settings: config.trigger_settings, logger, now: options.now, sleep: options.sleep };
   const replicaId = options.replicaId ?? defaultReplicaId();
-  const openFor = options.openConnection ?? ((listener: ListenerConfig) => openConnectionFor(listener, { leases: options.sourceLeases }));
+  const openFor =
+    options.openConnection ??
+    ((listener: ListenerConfig) => openConnectionFor(listener, { leases: options.sourceLeases }));
   const sources: TriggerSource[] = [
     ...config.pollers.map((poller) => createPoller({ ...common, poller, fetch: options.fetch })),
     ...config.listeners.map((listener) => createListener({ ...common, listener, replicaId, open: openFor(listener) })),

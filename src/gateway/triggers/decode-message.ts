@@ -9,13 +9,17 @@ export interface RawMessage {
   eventType?: string;
 }
 
-export type DecodedMessage = { ok: true; payload: Record<string, unknown>; event: string; dedupeKey?: string } | { ok: false; reason: string };
+export type DecodedMessage =
+  { ok: true; payload: Record<string, unknown>; event: string; dedupeKey?: string } | { ok: false; reason: string };
 
 /** Used when a message names no event type, so it can still be matched (`unknown` or `*`). */
 export const UNKNOWN_EVENT_TYPE = 'unknown';
 
 /** Parses a listener message: a JSON object whose `event_field` names the event; the id field or broker id dedupes it. */
-export function decodeMessage(message: RawMessage, options: { event_field: string; id_field?: string }): DecodedMessage {
+export function decodeMessage(
+  message: RawMessage,
+  options: { event_field: string; id_field?: string },
+): DecodedMessage {
   const text = typeof message.body === 'string' ? message.body : Buffer.from(message.body).toString('utf8');
   let payload: unknown;
   try {
@@ -23,10 +27,14 @@ export function decodeMessage(message: RawMessage, options: { event_field: strin
   } catch {
     return { ok: false, reason: 'the message is not valid JSON' };
   }
-  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return { ok: false, reason: 'the message is not a JSON object' };
-  const event = readKey(payload, options.event_field) ?? (message.eventType && message.eventType !== 'message' ? message.eventType : UNKNOWN_EVENT_TYPE);
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload))
+    return { ok: false, reason: 'the message is not a JSON object' };
+  const event =
+    readKey(payload, options.event_field) ??
+    (message.eventType && message.eventType !== 'message' ? message.eventType : UNKNOWN_EVENT_TYPE);
   // A configured id field is the publisher's statement of identity, so it wins over the transport's id.
   const id = options.id_field ? readKey(payload, options.id_field) : undefined;
-  const dedupeKey = id !== undefined ? `id:${id}` : message.messageId !== undefined ? `msg:${message.messageId}` : undefined;
+  const dedupeKey =
+    id !== undefined ? `id:${id}` : message.messageId !== undefined ? `msg:${message.messageId}` : undefined;
   return { ok: true, payload: payload as Record<string, unknown>, event, dedupeKey };
 }

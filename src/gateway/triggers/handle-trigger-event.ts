@@ -17,12 +17,20 @@ export interface HandleTriggerEventContext {
 export async function handleTriggerEvent(item: InboxItem, context: HandleTriggerEventContext): Promise<InboxOutcome> {
   const source = triggerKey({ kind: item.source_kind, name: item.source_name });
   const handlers = context.handlers.get(source);
-  if (!handlers) return { status: 'dead', finishedAt: isoNow(context.now()), lastError: `${item.source_kind} "${item.source_name}" is no longer configured`, runIds: item.run_ids, completedHandlers: item.completed_handlers };
+  if (!handlers)
+    return {
+      status: 'dead',
+      finishedAt: isoNow(context.now()),
+      lastError: `${item.source_kind} "${item.source_name}" is no longer configured`,
+      runIds: item.run_ids,
+      completedHandlers: item.completed_handlers,
+    };
   const metadata = { item_id: item.item_id, event: item.event, source };
   return runHandlers(item, {
     handlers: matchHandlers(handlers, item.event),
     payload: JSON.parse(item.payload) as unknown,
-    startRun: (handler, prompt) => context.startRun({ agentName: handler.agent, prompt, source: item.source_kind, metadata }),
+    startRun: (handler, prompt) =>
+      context.startRun({ agentName: handler.agent, prompt, source: item.source_kind, metadata }),
     settings: context.settings,
     now: context.now,
     stopping: context.stopping,

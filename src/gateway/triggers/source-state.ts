@@ -47,13 +47,19 @@ export function createSourceState(fields: Record<string, unknown>, logger: Trigg
     },
     backingOff(until) {
       nextAttemptAt = isoNow(until);
-      logger.warn({ ...fields, error: lastError, failures, next_attempt_at: nextAttemptAt }, 'trigger source failed; backing off');
+      logger.warn(
+        { ...fields, error: lastError, failures, next_attempt_at: nextAttemptAt },
+        'trigger source failed; backing off',
+      );
       state = 'backing_off';
     },
     gaveUp(error) {
       lastError = describe(error);
       nextAttemptAt = null;
-      logger.error({ ...fields, error: lastError }, 'trigger source failed for good; it stays stopped until the next start');
+      logger.error(
+        { ...fields, error: lastError },
+        'trigger source failed for good; it stays stopped until the next start',
+      );
       state = 'error';
     },
     stopped() {

@@ -6,10 +6,15 @@ import { triggerKey, type TriggerRef } from './trigger.types.js';
 export const POLLER_ITEM_EVENT = 'item';
 
 /** Every poller's and listener's handlers, keyed `<kind>:<name>`; a poller's one handler matches any event. */
-export function collectTriggerHandlers(config: { pollers: PollersConfig; listeners: ListenersConfig }): Map<string, EventHandler[]> {
+export function collectTriggerHandlers(config: {
+  pollers: PollersConfig;
+  listeners: ListenersConfig;
+}): Map<string, EventHandler[]> {
   const handlers = new Map<string, EventHandler[]>();
-  for (const poller of config.pollers) handlers.set(triggerKey({ kind: 'poller', name: poller.name }), [{ event: '*', ...poller.handler }]);
-  for (const listener of config.listeners) handlers.set(triggerKey({ kind: 'listener', name: listener.name }), listener.handlers);
+  for (const poller of config.pollers)
+    handlers.set(triggerKey({ kind: 'poller', name: poller.name }), [{ event: '*', ...poller.handler }]);
+  for (const listener of config.listeners)
+    handlers.set(triggerKey({ kind: 'listener', name: listener.name }), listener.handlers);
   return handlers;
 }
 

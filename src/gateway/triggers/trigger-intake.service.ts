@@ -48,7 +48,11 @@ export function createTriggerIntake(options: TriggerIntakeOptions): TriggerIntak
   const countersOf = (ref: TriggerRef) => {
     const key = triggerKey(ref);
     let entry = counters.get(key);
-    if (!entry) counters.set(key, (entry = { kind: ref.kind, name: ref.name, received: 0, duplicates: 0, rejected: 0, last_event_at: null }));
+    if (!entry)
+      counters.set(
+        key,
+        (entry = { kind: ref.kind, name: ref.name, received: 0, duplicates: 0, rejected: 0, last_event_at: null }),
+      );
     return entry;
   };
 
@@ -71,7 +75,16 @@ export function createTriggerIntake(options: TriggerIntakeOptions): TriggerIntak
       counts.last_event_at = receivedAt;
       if (stored.duplicate) counts.duplicates += 1;
       else if (stored.item.status === 'pending') options.onAccepted?.(stored.item);
-      options.logger.info({ trigger: triggerKey(trigger), item_id: stored.item.item_id, event, duplicate: stored.duplicate, status: stored.item.status }, 'trigger event stored');
+      options.logger.info(
+        {
+          trigger: triggerKey(trigger),
+          item_id: stored.item.item_id,
+          event,
+          duplicate: stored.duplicate,
+          status: stored.item.status,
+        },
+        'trigger event stored',
+      );
       return stored;
     },
 

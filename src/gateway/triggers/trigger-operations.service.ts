@@ -1,6 +1,13 @@
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
-import type { InboxItem, InboxSourceKind, InboxSourceStats, InboxStatus, InboxStore, InboxWorker } from './inbox/index.js';
+import type {
+  InboxItem,
+  InboxSourceKind,
+  InboxSourceStats,
+  InboxStatus,
+  InboxStore,
+  InboxWorker,
+} from './inbox/index.js';
 import type { TriggerIntake } from './trigger-intake.service.js';
 import type { TriggerSource, TriggerSourceState } from './trigger-source.js';
 import type { WebhookIntake } from './webhooks/index.js';
@@ -98,17 +105,47 @@ export function createTriggerOperations(options: TriggerOperationsOptions): Trig
       const webhookViews = (webhooks?.configs ?? []).map(({ name, verification }): TriggerView => {
         const key = `webhook:${name}`;
         const entry = received.get(name);
-        const counts = { received: entry?.received ?? 0, duplicates: entry?.duplicates ?? 0, rejected: entry?.rejected ?? 0, runs_started: runs.get(key) ?? 0 };
+        const counts = {
+          received: entry?.received ?? 0,
+          duplicates: entry?.duplicates ?? 0,
+          rejected: entry?.rejected ?? 0,
+          runs_started: runs.get(key) ?? 0,
+        };
         // A webhook waits for requests: it is up whenever the server is.
-        return { kind: 'webhook', name, source: verification, state: 'connected', last_error: null, next_attempt_at: null, counts, inbox: inboxView(stored, key), last_event_at: entry?.last_received_at ?? null };
+        return {
+          kind: 'webhook',
+          name,
+          source: verification,
+          state: 'connected',
+          last_error: null,
+          next_attempt_at: null,
+          counts,
+          inbox: inboxView(stored, key),
+          last_event_at: entry?.last_received_at ?? null,
+        };
       });
       const events = new Map(options.intake.stats().map((entry) => [`${entry.kind}:${entry.name}`, entry]));
       const sourceViews = options.sources.map((source): TriggerView => {
         const key = `${source.kind}:${source.name}`;
         const entry = events.get(key);
         const { state, last_error, next_attempt_at } = source.status();
-        const counts = { received: entry?.received ?? 0, duplicates: entry?.duplicates ?? 0, rejected: entry?.rejected ?? 0, runs_started: runs.get(key) ?? 0 };
-        return { kind: source.kind, name: source.name, source: source.source, state, last_error, next_attempt_at, counts, inbox: inboxView(stored, key), last_event_at: entry?.last_event_at ?? null };
+        const counts = {
+          received: entry?.received ?? 0,
+          duplicates: entry?.duplicates ?? 0,
+          rejected: entry?.rejected ?? 0,
+          runs_started: runs.get(key) ?? 0,
+        };
+        return {
+          kind: source.kind,
+          name: source.name,
+          source: source.source,
+          state,
+          last_error,
+          next_attempt_at,
+          counts,
+          inbox: inboxView(stored, key),
+          last_event_at: entry?.last_event_at ?? null,
+        };
       });
       return [...webhookViews, ...sourceViews];
     },
@@ -125,7 +162,9 @@ export function createTriggerOperations(options: TriggerOperationsOptions): Trig
       }
       const found = await store.get(id);
       if (!found) throw new NotFoundError(`No delivery or trigger event "${id}"`, 'delivery_not_found');
-      throw new ConflictError(`Only dead deliveries can be replayed; "${id}" is ${found.status}`, 'delivery_not_dead', { status: found.status });
+      throw new ConflictError(`Only dead deliveries can be replayed; "${id}" is ${found.status}`, 'delivery_not_dead', {
+        status: found.status,
+      });
     },
 
     inboxStats: () => store.stats(),
@@ -133,6 +172,18 @@ export function createTriggerOperations(options: TriggerOperationsOptions): Trig
 }
 
 function toDeliveryView(item: InboxItem): DeliveryView {
-  const { item_id, source_kind, source_name, event, status, attempts, last_error, received_at, finished_at, run_ids } = item;
-  return { id: item_id, kind: source_kind, trigger: source_name, event, status, attempts, last_error, received_at, finished_at, run_ids };
+  const { item_id, source_kind, source_name, event, status, attempts, last_error, received_at, finished_at, run_ids } =
+    item;
+  return {
+    id: item_id,
+    kind: source_kind,
+    trigger: source_name,
+    event,
+    status,
+    attempts,
+    last_error,
+    received_at,
+    finished_at,
+    run_ids,
+  };
 }

@@ -20,7 +20,13 @@ export function isLuhnValid(digits: string): boolean {
 
 /** 13-19 digits, a major-network first digit (2-6: Mastercard, Amex/Diners/JCB, Visa, Discover/UnionPay), Luhn-valid. */
 function isCardNumber(digits: string): boolean {
-  return digits.length >= 13 && digits.length <= 19 && /^[2-6]/.test(digits) && !/^(\d)\1*$/.test(digits) && isLuhnValid(digits);
+  return (
+    digits.length >= 13 &&
+    digits.length <= 19 &&
+    /^[2-6]/.test(digits) &&
+    !/^(\d)\1*$/.test(digits) &&
+    isLuhnValid(digits)
+  );
 }
 
 // How card numbers are printed: unbroken, 4-4-4-4(-3), or Amex/Diners 4-6-5 and 4-6-4. Other groupings
@@ -41,7 +47,12 @@ function findCardInRun(run: string, offset: number): [number, number] | undefine
       digits += groups[last]!.digits;
       if (digits.length > 19) break;
       const span: [number, number] = [offset + groups[first]!.start, offset + groups[last]!.end];
-      if (isCardNumber(digits) && isPrintedLikeACard(groups.slice(first, last + 1)) && (!best || span[1] - span[0] > best[1] - best[0])) best = span;
+      if (
+        isCardNumber(digits) &&
+        isPrintedLikeACard(groups.slice(first, last + 1)) &&
+        (!best || span[1] - span[0] > best[1] - best[0])
+      )
+        best = span;
     }
   }
   return best;

@@ -6,14 +6,23 @@ const EDGE_BEFORE = String.raw`(?<![\w+.\-/])`;
 const EDGE_AFTER = String.raw`(?![\w]|[.\-/]\d)`;
 
 /** +CC with optional (area) and separated groups: +1 (415) 555-2671, +44 20 7946 0958, +4915123456789. */
-const INTERNATIONAL = new RegExp(String.raw`(?<![\w+])\+\d{1,15}(?:(?:[ .\-]?\(\d{1,4}\)[ .\-]?|[ .\-])\d{1,8}){0,6}${EDGE_AFTER}`, 'g');
+const INTERNATIONAL = new RegExp(
+  String.raw`(?<![\w+])\+\d{1,15}(?:(?:[ .\-]?\(\d{1,4}\)[ .\-]?|[ .\-])\d{1,8}){0,6}${EDGE_AFTER}`,
+  'g',
+);
 /** North American: (415) 555-2671, 415-555-2671, 415.555.2671, 1-800-555-0199. */
-const NORTH_AMERICAN = new RegExp(String.raw`${EDGE_BEFORE}(?:1[ .\-])?(?:\(\d{3}\) ?|\d{3}[ .\-])\d{3}[ .\-]\d{4}${EDGE_AFTER}`, 'g');
+const NORTH_AMERICAN = new RegExp(
+  String.raw`${EDGE_BEFORE}(?:1[ .\-])?(?:\(\d{3}\) ?|\d{3}[ .\-])\d{3}[ .\-]\d{4}${EDGE_AFTER}`,
+  'g',
+);
 /**
  * National with a trunk 0 (never 00, the international prefix): 020 7946 0958, 07700 900123, (030) 1234567,
  * 01 23 45 67 89. Its loose groups must not be a slice of a longer digit sequence (an account number, an IBAN).
  */
-const TRUNK_PREFIXED = new RegExp(String.raw`${EDGE_BEFORE}(?<!\d[ .\-/])(?:\(0[1-9]\d{0,3}\) ?|0[1-9]\d{0,3}[ .\-/])\d{2,8}(?:[ .\-]\d{2,8}){0,4}${EDGE_AFTER}(?![ .\-]\d)`, 'g');
+const TRUNK_PREFIXED = new RegExp(
+  String.raw`${EDGE_BEFORE}(?<!\d[ .\-/])(?:\(0[1-9]\d{0,3}\) ?|0[1-9]\d{0,3}[ .\-/])\d{2,8}(?:[ .\-]\d{2,8}){0,4}${EDGE_AFTER}(?![ .\-]\d)`,
+  'g',
+);
 /** Bare digit strings count only after a word that says they are a phone number ("call me at 4155552671"). */
 const BARE = new RegExp(String.raw`${EDGE_BEFORE}\d{7,15}${EDGE_AFTER}`, 'g');
 const PHONE_CONTEXT = /\b(?:phone|tel|telephone|mobile|cell|call|fax|whatsapp|sms|text)\b\D{0,20}$/i;
@@ -28,7 +37,10 @@ function digitCount(text: string): number {
 const SHAPES: Array<{ regex: RegExp; accept: (match: string, index: number, text: string) => boolean }> = [
   { regex: INTERNATIONAL, accept: (match) => digitCount(match) >= 8 && digitCount(match) <= 15 },
   { regex: NORTH_AMERICAN, accept: () => true },
-  { regex: TRUNK_PREFIXED, accept: (match) => digitCount(match) >= 9 && digitCount(match) <= 13 && !DATE_PREFIX.test(match) },
+  {
+    regex: TRUNK_PREFIXED,
+    accept: (match) => digitCount(match) >= 9 && digitCount(match) <= 13 && !DATE_PREFIX.test(match),
+  },
   { regex: BARE, accept: (_match, index, text) => hasContextBefore(text, index, PHONE_CONTEXT) },
 ];
 

@@ -8,7 +8,11 @@ export interface PiiDetector {
 }
 
 /** Spans of the regex's matches that `accept` confirms; the regex must have the `g` flag. */
-export function findMatches(text: string, regex: RegExp, accept: (match: RegExpExecArray) => boolean = () => true): Array<[number, number]> {
+export function findMatches(
+  text: string,
+  regex: RegExp,
+  accept: (match: RegExpExecArray) => boolean = () => true,
+): Array<[number, number]> {
   const spans: Array<[number, number]> = [];
   for (const match of text.matchAll(regex)) {
     if (accept(match)) spans.push([match.index, match.index + match[0].length]);

@@ -15,7 +15,11 @@ export const ssnDetector: PiiDetector = {
   type: 'ssn',
   find(text) {
     const written = findMatches(text, SSN, (m) => isIssuable(m[1]!, m[3]!, m[4]!));
-    const bare = findMatches(text, BARE_SSN, (m) => isIssuable(m[1]!, m[2]!, m[3]!) && hasContextBefore(text, m.index, SSN_CONTEXT));
+    const bare = findMatches(
+      text,
+      BARE_SSN,
+      (m) => isIssuable(m[1]!, m[2]!, m[3]!) && hasContextBefore(text, m.index, SSN_CONTEXT),
+    );
     return [...written, ...bare].sort((a, b) => a[0] - b[0]);
   },
 };

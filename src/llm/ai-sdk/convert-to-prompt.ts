@@ -1,4 +1,9 @@
-import type { LanguageModelV3FunctionTool, LanguageModelV3Message, LanguageModelV3Prompt, LanguageModelV3ToolResultPart } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3FunctionTool,
+  LanguageModelV3Message,
+  LanguageModelV3Prompt,
+  LanguageModelV3ToolResultPart,
+} from '@ai-sdk/provider';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../types.js';
 
 function parseArguments(call: ToolCall): unknown {
@@ -26,12 +31,22 @@ export function convertToPrompt(messages: ChatMessage[]): LanguageModelV3Prompt 
           role: 'assistant',
           content: [
             ...(message.content ? [{ type: 'text' as const, text: message.content }] : []),
-            ...(message.tool_calls ?? []).map((call) => ({ type: 'tool-call' as const, toolCallId: call.id, toolName: call.name, input: parseArguments(call) })),
+            ...(message.tool_calls ?? []).map((call) => ({
+              type: 'tool-call' as const,
+              toolCallId: call.id,
+              toolName: call.name,
+              input: parseArguments(call),
+            })),
           ],
         });
         break;
       case 'tool': {
-        const part: LanguageModelV3ToolResultPart = { type: 'tool-result', toolCallId: message.tool_call_id, toolName: message.name, output: { type: 'text', value: message.content } };
+        const part: LanguageModelV3ToolResultPart = {
+          type: 'tool-result',
+          toolCallId: message.tool_call_id,
+          toolName: message.name,
+          output: { type: 'text', value: message.content },
+        };
         const previous = prompt.at(-1);
         if (previous?.role === 'tool') previous.content.push(part);
         else prompt.push({ role: 'tool', content: [part] });
@@ -48,5 +63,10 @@ export function convertToPrompt(messages: ChatMessage[]): LanguageModelV3Prompt 
 
 export function convertToTools(tools: ToolDefinition[] | undefined): LanguageModelV3FunctionTool[] | undefined {
   if (!tools || tools.length === 0) return undefined;
-  return tools.map((tool) => ({ type: 'function', name: tool.name, description: tool.description, inputSchema: tool.parameters as LanguageModelV3FunctionTool['inputSchema'] }));
+  return tools.map((tool) => ({
+    type: 'function',
+    name: tool.name,
+    description: tool.description,
+    inputSchema: tool.parameters as LanguageModelV3FunctionTool['inputSchema'],
+  }));
 }

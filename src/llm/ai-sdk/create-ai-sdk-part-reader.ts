@@ -3,11 +3,18 @@ import type { PartReader, ReportedUsage, TransportPart } from '../model-transpor
 import { mapFinishReason } from './map-finish-reason.js';
 
 function mapAiSdkUsage(usage: LanguageModelV3Usage): ReportedUsage {
-  return { inputTokens: usage.inputTokens.total, outputTokens: usage.outputTokens.total, cachedInputTokens: usage.inputTokens.cacheRead };
+  return {
+    inputTokens: usage.inputTokens.total,
+    outputTokens: usage.outputTokens.total,
+    cachedInputTokens: usage.inputTokens.cacheRead,
+  };
 }
 
 /** The parts we use; the rest (text-start, tool-input-delta, reasoning, metadata) carry nothing we report. */
-function mapAiSdkPart(part: LanguageModelV3StreamPart, onWarnings: (warnings: SharedV3Warning[]) => void): TransportPart | undefined {
+function mapAiSdkPart(
+  part: LanguageModelV3StreamPart,
+  onWarnings: (warnings: SharedV3Warning[]) => void,
+): TransportPart | undefined {
   switch (part.type) {
     case 'stream-start':
       onWarnings(part.warnings);
@@ -27,7 +34,10 @@ function mapAiSdkPart(part: LanguageModelV3StreamPart, onWarnings: (warnings: Sh
 }
 
 /** Reads an AI SDK `doStream` result as our transport parts. */
-export function createAiSdkPartReader(stream: ReadableStream<LanguageModelV3StreamPart>, onWarnings: (warnings: SharedV3Warning[]) => void): PartReader {
+export function createAiSdkPartReader(
+  stream: ReadableStream<LanguageModelV3StreamPart>,
+  onWarnings: (warnings: SharedV3Warning[]) => void,
+): PartReader {
   const reader = stream.getReader();
   return {
     async read() {

@@ -16,15 +16,32 @@ export interface AiSdkTransportOptions {
   logger?: LlmLogger;
 }
 
-function createModelFactory(name: string, config: AiSdkProviderConfig, fetchImpl: typeof fetch | undefined): (modelId: string) => LanguageModelV3 {
+function createModelFactory(
+  name: string,
+  config: AiSdkProviderConfig,
+  fetchImpl: typeof fetch | undefined,
+): (modelId: string) => LanguageModelV3 {
   switch (config.type) {
     case 'openai': {
-      const provider = createOpenAI({ name, apiKey: config.api_key, baseURL: config.base_url, organization: config.organization, headers: config.headers, fetch: fetchImpl });
+      const provider = createOpenAI({
+        name,
+        apiKey: config.api_key,
+        baseURL: config.base_url,
+        organization: config.organization,
+        headers: config.headers,
+        fetch: fetchImpl,
+      });
       // Chat Completions (not Responses): it is what OpenAI-compatible fakes and proxies speak too.
       return (modelId) => provider.chat(modelId);
     }
     case 'anthropic': {
-      const provider = createAnthropic({ name, apiKey: config.api_key, baseURL: config.base_url, headers: config.headers, fetch: fetchImpl });
+      const provider = createAnthropic({
+        name,
+        apiKey: config.api_key,
+        baseURL: config.base_url,
+        headers: config.headers,
+        fetch: fetchImpl,
+      });
       return (modelId) => provider.messages(modelId);
     }
     case 'dev':
@@ -37,7 +54,11 @@ function createModelFactory(name: string, config: AiSdkProviderConfig, fetchImpl
 }
 
 /** Streams through an AI SDK language model, which knows the provider's quirks (reasoning models, Anthropic's API). */
-export function createAiSdkTransport(name: string, config: AiSdkProviderConfig, options: AiSdkTransportOptions = {}): ModelTransport {
+export function createAiSdkTransport(
+  name: string,
+  config: AiSdkProviderConfig,
+  options: AiSdkTransportOptions = {},
+): ModelTransport {
   const factory = createModelFactory(name, config, options.fetch);
   const models = new Map<string, LanguageModelV3>();
   const reportedWarnings = new Set<string>();
@@ -54,11 +75,17 @@ export function createAiSdkTransport(name: string, config: AiSdkProviderConfig, 
   /** Logs what the provider changed or dropped (say, a temperature the model rejects), once per model and warning. */
   function reportWarnings(modelId: string, warnings: SharedV3Warning[]): void {
     for (const warning of warnings) {
-      const text = warning.type === 'other' ? warning.message : `${warning.feature}${warning.details ? `: ${warning.details}` : ''}`;
+      const text =
+        warning.type === 'other'
+          ? warning.message
+          : `${warning.feature}${warning.details ? `: ${warning.details}` : ''}`;
       const key = `${modelId}\u0000${warning.type}\u0000${text}`;
       if (reportedWarnings.has(key)) continue;
       reportedWarnings.add(key);
-      options.logger?.warn({ provider: name, model: modelId, warning: warning.type }, `model call setting adjusted by the provider: ${text}`);
+      options.logger?.warn(
+        { provider: name, model: modelId, warning: warning.type },
+        `model call setting adjusted by the provider: ${text}`,
+      );
     }
   }
 

@@ -1,7 +1,8 @@
 import type { LanguageModelV3Prompt, LanguageModelV3ToolResultOutput } from '@ai-sdk/provider';
 
 /** What the offline development model answers; see docs/dev-model.md for the mini-syntax. */
-export type DevReply = { kind: 'text'; text: string } | { kind: 'tool-calls'; calls: { id: string; name: string; input: string }[] };
+export type DevReply =
+  { kind: 'text'; text: string } | { kind: 'tool-calls'; calls: { id: string; name: string; input: string }[] };
 
 const TOOL_COMMAND = /(?:^|\s)\/tool\s+(\S+)[ \t]*(.*)$/;
 
@@ -28,14 +29,19 @@ function lastUserText(prompt: LanguageModelV3Prompt): string {
 
 /** Counts earlier tool calls so ids stay unique and deterministic across a conversation. */
 function priorToolCalls(prompt: LanguageModelV3Prompt): number {
-  return prompt.reduce((sum, message) => sum + (message.role === 'assistant' ? message.content.filter((part) => part.type === 'tool-call').length : 0), 0);
+  return prompt.reduce(
+    (sum, message) =>
+      sum + (message.role === 'assistant' ? message.content.filter((part) => part.type === 'tool-call').length : 0),
+    0,
+  );
 }
 
 function parseArguments(name: string, text: string): { input: string } | { error: string } {
   if (!text) return { input: '{}' };
   try {
     const value: unknown = JSON.parse(text);
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) return { error: `arguments for ${name} must be a JSON object` };
+    if (value === null || typeof value !== 'object' || Array.isArray(value))
+      return { error: `arguments for ${name} must be a JSON object` };
     return { input: JSON.stringify(value) };
   } catch (error) {
     return { error: `arguments for ${name} are not valid JSON (${(error as Error).message})` };
@@ -45,7 +51,9 @@ function parseArguments(name: string, text: string): { input: string } | { error
 export function createDevReply(prompt: LanguageModelV3Prompt, toolNames: string[]): DevReply {
   const last = prompt.at(-1);
   if (last?.role === 'tool') {
-    const results = last.content.flatMap((part) => (part.type === 'tool-result' ? [`Tool ${part.toolName} returned: ${describeOutput(part.output)}`] : []));
+    const results = last.content.flatMap((part) =>
+      part.type === 'tool-result' ? [`Tool ${part.toolName} returned: ${describeOutput(part.output)}`] : [],
+    );
     return { kind: 'text', text: results.join('\n') };
   }
   const userText = lastUserText(prompt);
@@ -58,10 +66,14 @@ export function createDevReply(prompt: LanguageModelV3Prompt, toolNames: string[
   const calls: { id: string; name: string; input: string }[] = [];
   for (const [index, command] of commands.entries()) {
     if (!toolNames.includes(command.name)) {
-      return { kind: 'text', text: `Tool ${command.name} is not available. Available tools: ${toolNames.join(', ') || 'none'}.` };
+      return {
+        kind: 'text',
+        text: `Tool ${command.name} is not available. Available tools: ${toolNames.join(', ') || 'none'}.`,
+      };
     }
     const parsed = parseArguments(command.name, command.args);
-    if ('error' in parsed) return { kind: 'text', text: `Cannot call a tool: ${parsed.error}. Write /tool <name> {"key": "value"}.` };
+    if ('error' in parsed)
+      return { kind: 'text', text: `Cannot call a tool: ${parsed.error}. Write /tool <name> {"key": "value"}.` };
     calls.push({ id: `call_dev_${firstId + index}`, name: command.name, input: parsed.input });
   }
   return { kind: 'tool-calls', calls };

@@ -1,4 +1,10 @@
-import type { LanguageModelV3, LanguageModelV3CallOptions, LanguageModelV3Content, LanguageModelV3StreamPart, LanguageModelV3Usage } from '@ai-sdk/provider';
+import type {
+  LanguageModelV3,
+  LanguageModelV3CallOptions,
+  LanguageModelV3Content,
+  LanguageModelV3StreamPart,
+  LanguageModelV3Usage,
+} from '@ai-sdk/provider';
 import { createDevReply, type DevReply } from './create-dev-reply.js';
 
 // No counts: the client counts tokens locally and marks the usage estimated.
@@ -49,7 +55,12 @@ export function createDevModel(options: { provider: string; modelId: string }): 
       const content: LanguageModelV3Content[] =
         reply.kind === 'text'
           ? [{ type: 'text', text: reply.text }]
-          : reply.calls.map((call) => ({ type: 'tool-call', toolCallId: call.id, toolName: call.name, input: call.input }));
+          : reply.calls.map((call) => ({
+              type: 'tool-call',
+              toolCallId: call.id,
+              toolName: call.name,
+              input: call.input,
+            }));
       const unified = reply.kind === 'text' ? 'stop' : 'tool-calls';
       return { content, finishReason: { unified, raw: unified }, usage: NO_USAGE, warnings: [] };
     },

@@ -11,9 +11,12 @@ interface PendingToolCall {
   arguments: string;
 }
 
-const isObject = (value: unknown): value is JsonObject => typeof value === 'object' && value !== null && !Array.isArray(value);
-const nonEmpty = (value: unknown): string | undefined => (typeof value === 'string' && value.length > 0 ? value : undefined);
-const count = (value: unknown): number | undefined => (typeof value === 'number' && Number.isFinite(value) ? value : undefined);
+const isObject = (value: unknown): value is JsonObject =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+const nonEmpty = (value: unknown): string | undefined =>
+  typeof value === 'string' && value.length > 0 ? value : undefined;
+const count = (value: unknown): number | undefined =>
+  typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 
 /** An `AI_` error, which map-upstream-error reports as a non-retryable "invalid response from upstream". */
 export function invalidResponse(message: string, data?: unknown): InvalidResponseDataError {
@@ -38,14 +41,20 @@ function mapChatFinishReason(reason: unknown): FinishReason {
 
 function mapChatUsage(usage: JsonObject): ReportedUsage {
   const details = isObject(usage.prompt_tokens_details) ? usage.prompt_tokens_details : undefined;
-  return { inputTokens: count(usage.prompt_tokens), outputTokens: count(usage.completion_tokens), cachedInputTokens: count(details?.cached_tokens) };
+  return {
+    inputTokens: count(usage.prompt_tokens),
+    outputTokens: count(usage.completion_tokens),
+    cachedInputTokens: count(details?.cached_tokens),
+  };
 }
 
 /** Text of a delta: a string, or (some servers) an array of `{type: "text", text}` parts. */
 function deltaText(content: unknown): string | undefined {
   if (typeof content === 'string') return content || undefined;
   if (!Array.isArray(content)) return undefined;
-  const text = content.map((part) => (isObject(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
+  const text = content
+    .map((part) => (isObject(part) && part.type === 'text' && typeof part.text === 'string' ? part.text : ''))
+    .join('');
   return text || undefined;
 }
 
@@ -66,7 +75,8 @@ export class ChatChunkDecoder {
     if (chunk.error != null) throw chunk.error;
     if (isObject(chunk.usage)) this.usage = mapChatUsage(chunk.usage);
     if (chunk.choices == null) return;
-    if (!Array.isArray(chunk.choices)) throw invalidResponse('a stream chunk has "choices" that is not an array', chunk);
+    if (!Array.isArray(chunk.choices))
+      throw invalidResponse('a stream chunk has "choices" that is not an array', chunk);
     const choice: unknown = chunk.choices[0];
     if (!isObject(choice)) return;
     if (choice.finish_reason != null) this.finishReason = mapChatFinishReason(choice.finish_reason);
@@ -75,7 +85,8 @@ export class ChatChunkDecoder {
     const text = deltaText(delta.content);
     if (text) out.push({ type: 'text-delta', delta: text });
     if (delta.tool_calls == null) return;
-    if (!Array.isArray(delta.tool_calls)) throw invalidResponse('a stream chunk has "tool_calls" that is not an array', chunk);
+    if (!Array.isArray(delta.tool_calls))
+      throw invalidResponse('a stream chunk has "tool_calls" that is not an array', chunk);
     for (const fragment of delta.tool_calls) this.acceptToolCallFragment(fragment);
   }
 
@@ -87,7 +98,14 @@ export class ChatChunkDecoder {
       const call = this.toolCalls.get(index)!;
       if (!call.name) throw invalidResponse(`tool call ${index} has no function name`, call);
       // A call needs an id for its result to refer to; a few servers leave it out.
-      out.push({ type: 'tool-call', toolCall: { id: call.id ?? `call_${randomUUID().replaceAll('-', '')}`, name: call.name, arguments: call.arguments } });
+      out.push({
+        type: 'tool-call',
+        toolCall: {
+          id: call.id ?? `call_${randomUUID().replaceAll('-', '')}`,
+          name: call.name,
+          arguments: call.arguments,
+        },
+      });
     }
     out.push({ type: 'finish', finishReason: this.finishReason, usage: this.usage });
   }

@@ -2,7 +2,11 @@ import type { ChatMessage, ModelCallRequest } from '../types.js';
 
 type ChatRequestMessage =
   | { role: 'system' | 'user'; content: string }
-  | { role: 'assistant'; content: string | null; tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[] }
+  | {
+      role: 'assistant';
+      content: string | null;
+      tool_calls?: { id: string; type: 'function'; function: { name: string; arguments: string } }[];
+    }
   | { role: 'tool'; tool_call_id: string; content: string };
 
 /** The streamed Chat Completions request body; undefined fields are left out by JSON.stringify. */
@@ -26,7 +30,11 @@ function convertMessage(message: ChatMessage): ChatRequestMessage {
       const calls = message.tool_calls ?? [];
       if (calls.length === 0) return { role: 'assistant', content: message.content };
       // Arguments go back as the model wrote them; content may be null beside tool calls (OpenAI's message schema).
-      const toolCalls = calls.map((call) => ({ id: call.id, type: 'function' as const, function: { name: call.name, arguments: call.arguments } }));
+      const toolCalls = calls.map((call) => ({
+        id: call.id,
+        type: 'function' as const,
+        function: { name: call.name, arguments: call.arguments },
+      }));
       return { role: 'assistant', content: message.content || null, tool_calls: toolCalls };
     }
     case 'tool':
@@ -46,7 +54,10 @@ export function convertToChatRequest(modelId: string, request: ModelCallRequest)
     max_tokens: request.maxTokens,
     temperature: request.temperature,
     messages: request.messages.map(convertMessage),
-    tools: tools?.map((tool) => ({ type: 'function', function: { name: tool.name, description: tool.description, parameters: tool.parameters } })),
+    tools: tools?.map((tool) => ({
+      type: 'function',
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+    })),
     tool_choice: tools ? 'auto' : undefined,
     stream: true,
     stream_options: { include_usage: true },

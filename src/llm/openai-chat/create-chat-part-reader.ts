@@ -31,7 +31,8 @@ export function createChatPartReader(body: Readable): PartReader {
       else decoder.accept(parseChunk(event.data), queue);
     },
     onError(error) {
-      if (error.type === 'max-buffer-size-exceeded') throw invalidResponse(`a stream event is longer than ${MAX_EVENT_CHARS} characters`);
+      if (error.type === 'max-buffer-size-exceeded')
+        throw invalidResponse(`a stream event is longer than ${MAX_EVENT_CHARS} characters`);
     },
     maxBufferSize: MAX_EVENT_CHARS,
   });

@@ -25,7 +25,8 @@ function errorMessage(text: string, status: number): string {
     const body: unknown = JSON.parse(text);
     if (typeof body === 'object' && body !== null) {
       const { error, message } = body as { error?: unknown; message?: unknown };
-      if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string') return (error as { message: string }).message;
+      if (typeof error === 'object' && error !== null && typeof (error as { message?: unknown }).message === 'string')
+        return (error as { message: string }).message;
       if (typeof error === 'string') return error;
       if (typeof message === 'string') return message;
     }
@@ -37,7 +38,8 @@ function errorMessage(text: string, status: number): string {
 
 function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
   const flat: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
+  for (const [name, value] of Object.entries(headers))
+    if (value !== undefined) flat[name] = Array.isArray(value) ? value.join(', ') : value;
   return flat;
 }
 
@@ -45,10 +47,15 @@ function flattenHeaders(headers: IncomingHttpHeaders): Record<string, string> {
  * The error for an upstream answer of HTTP 300 or more, as the AI SDK builds it, so map-upstream-error
  * treats both clients alike (status, retryability, Retry-After). Redirects are not followed.
  */
-export async function createStatusError(response: { statusCode: number; headers: IncomingHttpHeaders; body: Readable }, request: { url: string; body: unknown }): Promise<APICallError> {
+export async function createStatusError(
+  response: { statusCode: number; headers: IncomingHttpHeaders; body: Readable },
+  request: { url: string; body: unknown },
+): Promise<APICallError> {
   const responseBody = await readBounded(response.body);
   const location = response.statusCode < 400 ? response.headers.location : undefined;
-  const message = location ? `redirected to ${String(location)}; set base_url to the final address` : errorMessage(responseBody, response.statusCode);
+  const message = location
+    ? `redirected to ${String(location)}; set base_url to the final address`
+    : errorMessage(responseBody, response.statusCode);
   return new APICallError({
     message,
     url: request.url,

@@ -16,19 +16,40 @@ const parseError = (text: string) => {
 
 describe('a2a config section', () => {
   it('defaults to no remotes and a two-minute timeout', () => {
-    expect(parseConfigText(yaml(...BASE), 'gw.yaml', {}).a2a).toEqual({ remotes: [], timeout_ms: 120_000, card_ttl_ms: 300_000 });
+    expect(parseConfigText(yaml(...BASE), 'gw.yaml', {}).a2a).toEqual({
+      remotes: [],
+      timeout_ms: 120_000,
+      card_ttl_ms: 300_000,
+    });
   });
 
   it('reads remotes with ${ENV} tokens, and lets agents use delegate_to_agent', () => {
-    const text = yaml(...BASE, ...agentWithDelegate, 'a2a:', '  remotes:', '    - name: research', '      url: https://peer.example.com/a2a/helper', '      token: ${PEER_TOKEN}', '  timeout_ms: 5000');
+    const text = yaml(
+      ...BASE,
+      ...agentWithDelegate,
+      'a2a:',
+      '  remotes:',
+      '    - name: research',
+      '      url: https://peer.example.com/a2a/helper',
+      '      token: ${PEER_TOKEN}',
+      '  timeout_ms: 5000',
+    );
     const config = parseConfigText(text, 'gw.yaml', { PEER_TOKEN: 'sat-abc' });
-    expect(config.a2a).toEqual({ remotes: [{ name: 'research', url: 'https://peer.example.com/a2a/helper', token: 'sat-abc', description: '' }], timeout_ms: 5000, card_ttl_ms: 300_000 });
+    expect(config.a2a).toEqual({
+      remotes: [{ name: 'research', url: 'https://peer.example.com/a2a/helper', token: 'sat-abc', description: '' }],
+      timeout_ms: 5000,
+      card_ttl_ms: 300_000,
+    });
   });
 
   it('refuses delegate_to_agent without remotes, duplicate remote names and non-http URLs', () => {
     expect(parseError(yaml(...BASE, ...agentWithDelegate))).toMatch(/gw\.yaml:6: .*delegate_to_agent.*a2a\.remotes/);
     const remote = (name: string, url = 'http://peer/a2a/x') => [`    - name: ${name}`, `      url: ${url}`];
-    expect(parseError(yaml(...BASE, 'a2a:', '  remotes:', ...remote('x'), ...remote('x')))).toMatch(/duplicate remote name "x"/);
-    expect(parseError(yaml(...BASE, 'a2a:', '  remotes:', ...remote('x', 'ftp://peer/x')))).toMatch(/url must be an http\(s\) URL/);
+    expect(parseError(yaml(...BASE, 'a2a:', '  remotes:', ...remote('x'), ...remote('x')))).toMatch(
+      /duplicate remote name "x"/,
+    );
+    expect(parseError(yaml(...BASE, 'a2a:', '  remotes:', ...remote('x', 'ftp://peer/x')))).toMatch(
+      /url must be an http\(s\) URL/,
+    );
   });
 });

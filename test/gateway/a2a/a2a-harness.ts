@@ -37,21 +37,40 @@ export interface A2aGateway {
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
 
-export async function startA2aGateway(options: { yaml?: string; env?: NodeJS.ProcessEnv; dataDir?: string; databaseUrl?: string; upstream?: FakeUpstream } = {}): Promise<A2aGateway> {
+export async function startA2aGateway(
+  options: {
+    yaml?: string;
+    env?: NodeJS.ProcessEnv;
+    dataDir?: string;
+    databaseUrl?: string;
+    upstream?: FakeUpstream;
+  } = {},
+): Promise<A2aGateway> {
   const upstream = options.upstream ?? (await startFakeUpstream());
-  const app = await startTestApp(options.yaml ?? a2aYaml(), { env: { UPSTREAM_URL: upstream.url, ...options.env }, dataDir: options.dataDir, databaseUrl: options.databaseUrl });
+  const app = await startTestApp(options.yaml ?? a2aYaml(), {
+    env: { UPSTREAM_URL: upstream.url, ...options.env },
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+  });
   const admin = { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' };
   return {
     app,
     upstream,
     agentUrl: (name) => `${app.url}/a2a/${name}/`,
     async createToken(agent, scopes = ['a2a']) {
-      const response = await fetch(`${app.url}/gateway/tokens`, { method: 'POST', headers: admin, body: JSON.stringify({ agent_name: agent, scopes }) });
+      const response = await fetch(`${app.url}/gateway/tokens`, {
+        method: 'POST',
+        headers: admin,
+        body: JSON.stringify({ agent_name: agent, scopes }),
+      });
       if (!response.ok) throw new Error(`token creation failed: ${response.status} ${await response.text()}`);
       return (await response.json()) as { token: string; token_id: string };
     },
     async revokeToken(tokenId) {
-      const response = await fetch(`${app.url}/gateway/tokens/${tokenId}/revoke`, { method: 'POST', headers: { authorization: admin.authorization } });
+      const response = await fetch(`${app.url}/gateway/tokens/${tokenId}/revoke`, {
+        method: 'POST',
+        headers: { authorization: admin.authorization },
+      });
       if (!response.ok) throw new Error(`revoke failed: ${response.status}`);
     },
     async stop(stopOptions) {
@@ -82,5 +101,9 @@ export function answerText(result: Task | Message): string {
 
 /** A raw JSON-RPC POST, as any HTTP client (or a v0.3 peer without an SDK) would send it. */
 export async function rpc(url: string, body: object, headers: Record<string, string> = {}): Promise<Response> {
-  return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...headers }, body: JSON.stringify(body) });
+  return fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', ...headers },
+    body: JSON.stringify(body),
+  });
 }

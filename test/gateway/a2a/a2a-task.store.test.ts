@@ -15,8 +15,24 @@ const task = (id: string, options: { state?: string; at?: string; context?: stri
     metadata: { run_id: `run_${id}` },
   });
 
-const listAll = (store: A2aTaskStore, agent: string, extra: Record<string, unknown> = {}, visibility: TaskVisibility = 'all') =>
-  store.list(agent, { tenant: '', contextId: '', status: TaskState.TASK_STATE_UNSPECIFIED, pageToken: '', statusTimestampAfter: undefined, ...extra }, visibility);
+const listAll = (
+  store: A2aTaskStore,
+  agent: string,
+  extra: Record<string, unknown> = {},
+  visibility: TaskVisibility = 'all',
+) =>
+  store.list(
+    agent,
+    {
+      tenant: '',
+      contextId: '',
+      status: TaskState.TASK_STATE_UNSPECIFIED,
+      pageToken: '',
+      statusTimestampAfter: undefined,
+      ...extra,
+    },
+    visibility,
+  );
 
 for (const dialect of await dialects()) {
   describe.skipIf(dialect.skip)(`A2A task store on ${dialect.name}`, () => {
@@ -34,19 +50,36 @@ for (const dialect of await dialects()) {
     });
 
     it('saves, replaces and reads a task back exactly, scoped to its agent', async () => {
-      await store.save('helper', task('t-1', { state: 'TASK_STATE_WORKING', text: 'partial' }), '2030-01-01T00:00:00.000Z', 'token:a');
+      await store.save(
+        'helper',
+        task('t-1', { state: 'TASK_STATE_WORKING', text: 'partial' }),
+        '2030-01-01T00:00:00.000Z',
+        'token:a',
+      );
       await store.save('helper', task('t-1', { text: 'final' }), '2030-01-01T00:00:01.000Z', 'token:a');
       const read = await store.get('helper', 't-1', 'all');
       expect(read).toEqual(task('t-1', { text: 'final' }));
       expect(await store.get('other', 't-1', 'all')).toBeUndefined();
       // Another agent cannot take a task id over.
       await store.save('other', task('t-1', { text: 'hijacked' }), '2030-01-01T00:00:02.000Z', 'token:a');
-      expect((await store.get('helper', 't-1', 'all'))?.artifacts[0].parts[0].content).toEqual({ $case: 'text', value: 'final' });
+      expect((await store.get('helper', 't-1', 'all'))?.artifacts[0].parts[0].content).toEqual({
+        $case: 'text',
+        value: 'final',
+      });
     });
 
     it('lists newest status first, page by page, with filters', async () => {
       for (let i = 0; i < 5; i += 1) {
-        await store.save('lister', task(`l-${i}`, { at: `2030-02-0${i + 1}T00:00:00.000Z`, context: i % 2 ? 'odd' : 'even', state: i === 4 ? 'TASK_STATE_FAILED' : undefined }), '2030-01-01T00:00:00.000Z', 'token:a');
+        await store.save(
+          'lister',
+          task(`l-${i}`, {
+            at: `2030-02-0${i + 1}T00:00:00.000Z`,
+            context: i % 2 ? 'odd' : 'even',
+            state: i === 4 ? 'TASK_STATE_FAILED' : undefined,
+          }),
+          '2030-01-01T00:00:00.000Z',
+          'token:a',
+        );
       }
       const first = await listAll(store, 'lister', { pageSize: 2 });
       expect(first.tasks.map((item) => item.id)).toEqual(['l-4', 'l-3']);
@@ -58,10 +91,17 @@ for (const dialect of await dialects()) {
       expect(third.tasks.map((item) => item.id)).toEqual(['l-0']);
       expect(third.nextPageToken).toBe('');
 
-      expect((await listAll(store, 'lister', { contextId: 'odd' })).tasks.map((item) => item.id)).toEqual(['l-3', 'l-1']);
-      expect((await listAll(store, 'lister', { status: TaskState.TASK_STATE_FAILED })).tasks.map((item) => item.id)).toEqual(['l-4']);
+      expect((await listAll(store, 'lister', { contextId: 'odd' })).tasks.map((item) => item.id)).toEqual([
+        'l-3',
+        'l-1',
+      ]);
+      expect(
+        (await listAll(store, 'lister', { status: TaskState.TASK_STATE_FAILED })).tasks.map((item) => item.id),
+      ).toEqual(['l-4']);
       expect((await listAll(store, 'lister', { statusTimestampAfter: '2030-02-03T12:00:00Z' })).totalSize).toBe(2);
-      expect((await listAll(store, 'lister', { includeArtifacts: true, pageSize: 1 })).tasks[0].artifacts).toHaveLength(1);
+      expect((await listAll(store, 'lister', { includeArtifacts: true, pageSize: 1 })).tasks[0].artifacts).toHaveLength(
+        1,
+      );
     });
 
     it('shows a task to its owner and to "all" (operators), never to another owner, who cannot take it over either', async () => {

@@ -21,7 +21,11 @@ describe('A2A authentication', () => {
   // Credentials are checked before the body is read, so those refusals cannot echo the request id (JSON-RPC allows null).
   const expectRefused = async (response: Response, status: number, code: string, id: number | null) => {
     expect(response.status).toBe(status);
-    const body = (await response.json()) as { jsonrpc: string; id: number | null; error: { code: number; message: string; data: unknown } };
+    const body = (await response.json()) as {
+      jsonrpc: string;
+      id: number | null;
+      error: { code: number; message: string; data: unknown };
+    };
     expect(body).toMatchObject({ jsonrpc: '2.0', id, error: { code: -32000, data: { code } } });
     expect(body.error.message.length).toBeGreaterThan(0);
   };
@@ -33,22 +37,50 @@ describe('A2A authentication', () => {
   });
 
   it('refuses a wrong token with 401', async () => {
-    await expectRefused(await rpc(endpoint, send(2), { authorization: 'Bearer sat-0000000000000000' }), 401, 'invalid_token', null);
+    await expectRefused(
+      await rpc(endpoint, send(2), { authorization: 'Bearer sat-0000000000000000' }),
+      401,
+      'invalid_token',
+      null,
+    );
   });
 
   it('refuses a token of another agent, and one without the a2a scope, with 403', async () => {
     const otherAgent = await gateway.createToken('other', ['a2a']);
-    await expectRefused(await rpc(endpoint, send(3), { authorization: `Bearer ${otherAgent.token}` }), 403, 'wrong_agent', 3);
+    await expectRefused(
+      await rpc(endpoint, send(3), { authorization: `Bearer ${otherAgent.token}` }),
+      403,
+      'wrong_agent',
+      3,
+    );
     const chatOnly = await gateway.createToken('helper', ['chat']);
-    await expectRefused(await rpc(endpoint, send(4), { authorization: `Bearer ${chatOnly.token}` }), 403, 'insufficient_scope', null);
+    await expectRefused(
+      await rpc(endpoint, send(4), { authorization: `Bearer ${chatOnly.token}` }),
+      403,
+      'insufficient_scope',
+      null,
+    );
   });
 
   it('answers 1.0 callers with google.rpc.ErrorInfo details', async () => {
-    const response = await rpc(endpoint, { jsonrpc: '2.0', id: 5, method: 'GetTask', params: { id: 'x' } }, { 'a2a-version': '1.0' });
+    const response = await rpc(
+      endpoint,
+      { jsonrpc: '2.0', id: 5, method: 'GetTask', params: { id: 'x' } },
+      { 'a2a-version': '1.0' },
+    );
     expect(response.status).toBe(401);
     expect(await response.json()).toMatchObject({
       id: null,
-      error: { code: -32000, data: [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason: 'MISSING_CREDENTIALS', domain: 'agent-gateway' }] },
+      error: {
+        code: -32000,
+        data: [
+          {
+            '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+            reason: 'MISSING_CREDENTIALS',
+            domain: 'agent-gateway',
+          },
+        ],
+      },
     });
   });
 
@@ -64,7 +96,9 @@ describe('A2A authentication', () => {
   it('accepts the API key (operator credentials)', async () => {
     gateway.upstream.enqueue({ kind: 'text', text: 'operator ok' });
     const response = await rpc(endpoint, send(6), { authorization: `Bearer ${TEST_API_KEY}` });
-    expect(((await response.json()) as { result: { status: { state: string } } }).result.status.state).toBe('completed');
+    expect(((await response.json()) as { result: { status: { state: string } } }).result.status.state).toBe(
+      'completed',
+    );
   });
 
   it('answers 404 for an agent that is not published over A2A', async () => {

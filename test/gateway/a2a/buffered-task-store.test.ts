@@ -25,7 +25,13 @@ function memoryStore() {
 }
 
 const withChunks = (state: string, chunks: string[]) =>
-  Task.fromJSON({ id: 't', contextId: 'c', status: { state }, artifacts: [{ artifactId: 'answer', parts: chunks.map((text) => ({ text })) }], metadata: { run_id: 'run_1' } });
+  Task.fromJSON({
+    id: 't',
+    contextId: 'c',
+    status: { state },
+    artifacts: [{ artifactId: 'answer', parts: chunks.map((text) => ({ text })) }],
+    metadata: { run_id: 'run_1' },
+  });
 
 describe('buffered A2A task store', () => {
   it('writes a streaming task only when its state changes, and joins its text chunks', async () => {
@@ -33,7 +39,14 @@ describe('buffered A2A task store', () => {
     const tasks = createBufferedTaskStore({ agentName: 'helper', store });
     tasks.track('t');
     await tasks.save(withChunks('TASK_STATE_WORKING', []), context);
-    for (let i = 1; i <= 50; i += 1) await tasks.save(withChunks('TASK_STATE_WORKING', Array.from({ length: i }, (_, n) => `${n},`)), context);
+    for (let i = 1; i <= 50; i += 1)
+      await tasks.save(
+        withChunks(
+          'TASK_STATE_WORKING',
+          Array.from({ length: i }, (_, n) => `${n},`),
+        ),
+        context,
+      );
     expect(writes).toEqual(['TASK_STATE_WORKING']);
     // Reads see the buffered latest state, as one text part.
     const live = await tasks.load('t', context);
@@ -41,7 +54,9 @@ describe('buffered A2A task store', () => {
 
     await tasks.save(withChunks('TASK_STATE_COMPLETED', ['all', ' done']), context);
     expect(writes).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
-    expect(rows.get('t')?.artifacts[0].parts.map((part) => part.content)).toEqual([{ $case: 'text', value: 'all done' }]);
+    expect(rows.get('t')?.artifacts[0].parts.map((part) => part.content)).toEqual([
+      { $case: 'text', value: 'all done' },
+    ]);
   });
 
   it('writes what is buffered when the executor returns, and writes through afterwards', async () => {
@@ -65,7 +80,9 @@ describe('buffered A2A task store', () => {
     await tasks.release('t', { status: done.status!, answer: done.artifacts[0] });
     await tasks.save(withChunks('TASK_STATE_WORKING', ['half', ' more']), context);
     expect(writes).toEqual(['TASK_STATE_WORKING', 'TASK_STATE_COMPLETED']);
-    expect(rows.get('t')?.artifacts[0].parts.map((part) => part.content)).toEqual([{ $case: 'text', value: 'whole answer' }]);
+    expect(rows.get('t')?.artifacts[0].parts.map((part) => part.content)).toEqual([
+      { $case: 'text', value: 'whole answer' },
+    ]);
     expect((await tasks.load('t', context))?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
 
@@ -75,7 +92,10 @@ describe('buffered A2A task store', () => {
     const tasks = createBufferedTaskStore({
       agentName: 'helper',
       store,
-      reconcile: async (task) => ({ ...task, status: { state: TaskState.TASK_STATE_FAILED, message: undefined, timestamp: 'now' } }),
+      reconcile: async (task) => ({
+        ...task,
+        status: { state: TaskState.TASK_STATE_FAILED, message: undefined, timestamp: 'now' },
+      }),
     });
     expect((await tasks.load('t', context))?.status?.state).toBe(TaskState.TASK_STATE_FAILED);
     expect(rows.get('t')?.status?.state).toBe(TaskState.TASK_STATE_FAILED);

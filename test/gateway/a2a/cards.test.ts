@@ -44,7 +44,11 @@ describe('A2A agent cards', () => {
     expect(card.capabilities).toMatchObject({ streaming: true });
     expect(card.securitySchemes.bearer.httpAuthSecurityScheme).toMatchObject({ scheme: 'Bearer' });
     expect(Object.keys(card.securityRequirements[0].schemes)).toEqual(['bearer']);
-    expect(card.skills.map((skill: { name: string }) => skill.name)).toEqual(['answering questions', 'summarizing', 'get_current_time']);
+    expect(card.skills.map((skill: { name: string }) => skill.name)).toEqual([
+      'answering questions',
+      'summarizing',
+      'get_current_time',
+    ]);
   });
 
   it('serves v0.3 peers (no A2A-Version) the card with url, preferredTransport and protocolVersion', async () => {
@@ -62,7 +66,11 @@ describe('A2A agent cards', () => {
     // A v0.3 reader (which ignores supportedInterfaces) gets a usable JSON-RPC interface from the top-level fields.
     const { supportedInterfaces: _embedded, ...v03Only } = card;
     const parsed = parseLegacyAgentCard(v03Only);
-    expect(parsed.supportedInterfaces[0]).toMatchObject({ url: `${gateway.app.url}/a2a/helper`, protocolBinding: 'JSONRPC', protocolVersion: '0.3' });
+    expect(parsed.supportedInterfaces[0]).toMatchObject({
+      url: `${gateway.app.url}/a2a/helper`,
+      protocolBinding: 'JSONRPC',
+      protocolVersion: '0.3',
+    });
   });
 
   it('answers 404 for unknown agents and agents with a2a: false', async () => {
@@ -73,11 +81,17 @@ describe('A2A agent cards', () => {
 
 describe('A2A cards with server.public_url', () => {
   it('publish the configured base URL instead of the request host', async () => {
-    const gateway = await startA2aGateway({ yaml: `${a2aYaml()}\nserver:\n  public_url: https://agents.example.com/gw/\n` });
+    const gateway = await startA2aGateway({
+      yaml: `${a2aYaml()}\nserver:\n  public_url: https://agents.example.com/gw/\n`,
+    });
     try {
-      const cards = (await (await fetch(`${gateway.app.url}/.well-known/agent-card.json`)).json()) as { endpoint: string }[];
+      const cards = (await (await fetch(`${gateway.app.url}/.well-known/agent-card.json`)).json()) as {
+        endpoint: string;
+      }[];
       expect(cards[0].endpoint).toBe('https://agents.example.com/gw/a2a/helper');
-      const card = (await (await fetch(`${gateway.app.url}/a2a/helper/.well-known/agent-card.json`)).json()) as { url: string };
+      const card = (await (await fetch(`${gateway.app.url}/a2a/helper/.well-known/agent-card.json`)).json()) as {
+        url: string;
+      };
       expect(card.url).toBe('https://agents.example.com/gw/a2a/helper');
     } finally {
       await gateway.stop();
@@ -86,7 +100,10 @@ describe('A2A cards with server.public_url', () => {
 });
 
 /** A GET with any Host header (fetch does not let a caller set it). */
-function getWithHost(url: string, headers: Record<string, string>): Promise<{ headers: Record<string, string | string[] | undefined>; body: string }> {
+function getWithHost(
+  url: string,
+  headers: Record<string, string>,
+): Promise<{ headers: Record<string, string | string[] | undefined>; body: string }> {
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, { headers }, (response) => {
       let body = '';
@@ -100,7 +117,10 @@ function getWithHost(url: string, headers: Record<string, string>): Promise<{ he
 }
 
 describe('A2A cards and hostile requests', () => {
-  const yaml = a2aYaml({ helperTools: '[get_current_time, http_request]', extra: 'tools:\n  - { builtin: http_request, allowed_hosts: [internal-billing.corp, "10.1.2.3"] }\n' });
+  const yaml = a2aYaml({
+    helperTools: '[get_current_time, http_request]',
+    extra: 'tools:\n  - { builtin: http_request, allowed_hosts: [internal-billing.corp, "10.1.2.3"] }\n',
+  });
 
   it('never take their URLs from the Host header, and never show tool allow-lists', async () => {
     const gateway = await startA2aGateway({ yaml });
@@ -110,7 +130,10 @@ describe('A2A cards and hostile requests', () => {
       const list = await getWithHost(`${gateway.app.url}/.well-known/agent-card.json`, hostile);
       expect((JSON.parse(list.body) as { endpoint: string }[])[0].endpoint).toBe(own);
       for (const version of ['1.0', '0.3']) {
-        const card = await getWithHost(`${gateway.app.url}/a2a/helper/.well-known/agent-card.json`, { ...hostile, 'a2a-version': version });
+        const card = await getWithHost(`${gateway.app.url}/a2a/helper/.well-known/agent-card.json`, {
+          ...hostile,
+          'a2a-version': version,
+        });
         expect(card.body).not.toContain('evil.example');
         expect(card.body).not.toMatch(/internal-billing|10\.1\.2\.3|Allowed hosts/);
         expect(card.body).toContain(own);
@@ -125,7 +148,11 @@ describe('A2A cards and hostile requests', () => {
   it('follow the forwarded host only with server.trust_proxy, and then say they vary by it', async () => {
     const gateway = await startA2aGateway({ yaml: `${yaml}\nserver: { trust_proxy: true }\n` });
     try {
-      const card = await getWithHost(`${gateway.app.url}/a2a/helper/.well-known/agent-card.json`, { host: 'internal:8000', 'x-forwarded-host': 'agents.example.com', 'x-forwarded-proto': 'https' });
+      const card = await getWithHost(`${gateway.app.url}/a2a/helper/.well-known/agent-card.json`, {
+        host: 'internal:8000',
+        'x-forwarded-host': 'agents.example.com',
+        'x-forwarded-proto': 'https',
+      });
       expect(JSON.parse(card.body).url).toBe('https://agents.example.com/a2a/helper');
       expect(card.headers.vary).toBe('A2A-Version, Host, X-Forwarded-Host, X-Forwarded-Proto');
       const list = await getWithHost(`${gateway.app.url}/.well-known/agent-card.json`, { host: 'gw.example:8443' });

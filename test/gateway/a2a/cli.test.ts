@@ -21,15 +21,34 @@ describe('agent-gateway a2a (CLI)', () => {
 
   it('a2a send streams the answer of the agent', async () => {
     gateway.upstream.enqueue({ kind: 'text', text: 'Answer from the CLI task.', chunks: 3 });
-    const result = await runCli(['a2a', 'send', '--url', `${gateway.app.url}/a2a/helper`, '--token', token, 'Say something']);
+    const result = await runCli([
+      'a2a',
+      'send',
+      '--url',
+      `${gateway.app.url}/a2a/helper`,
+      '--token',
+      token,
+      'Say something',
+    ]);
     expect(result.stderr).toBe('');
     expect(result.code).toBe(0);
     expect(result.stdout).toBe('Answer from the CLI task.\n');
-    expect(gateway.upstream.chatRequests().at(-1)?.body.messages.at(-1)).toEqual({ role: 'user', content: 'Say something' });
+    expect(gateway.upstream.chatRequests().at(-1)?.body.messages.at(-1)).toEqual({
+      role: 'user',
+      content: 'Say something',
+    });
   });
 
   it('a2a send reports a refused token and exits 1', async () => {
-    const result = await runCli(['a2a', 'send', '--url', `${gateway.app.url}/a2a/helper`, '--token', 'sat-wrong', 'hello']);
+    const result = await runCli([
+      'a2a',
+      'send',
+      '--url',
+      `${gateway.app.url}/a2a/helper`,
+      '--token',
+      'sat-wrong',
+      'hello',
+    ]);
     expect(result.code).toBe(1);
     expect(result.stderr).toMatch(/^error: .*(unknown|invalid)/i);
   });

@@ -62,7 +62,10 @@ describe('delegation between two gateways over A2A', () => {
   it('lists the remotes in the tool description', () => {
     const tool = b.app.tools.get('delegate_to_agent');
     expect(tool?.description).toContain('research (answers research questions)');
-    expect(tool?.parameters).toMatchObject({ properties: { agent: { enum: ['research'] } }, required: ['agent', 'task'] });
+    expect(tool?.parameters).toMatchObject({
+      properties: { agent: { enum: ['research'] } },
+      required: ['agent', 'task'],
+    });
   });
 
   it("runs the delegated task on gateway A as a run of the target agent and brings its answer to B's client", async () => {
@@ -74,21 +77,36 @@ describe('delegation between two gateways over A2A', () => {
     const [onA] = a.upstream.chatRequests().slice(-1);
     expect(onA.body.messages.at(-1)).toEqual({ role: 'user', content: 'What is the answer to everything?' });
     const runsOnA = await a.app.runs.list({ agentName: 'helper', limit: 10, offset: 0 });
-    expect(runsOnA[0]).toMatchObject({ agent_name: 'helper', source: 'a2a', status: 'completed', output: 'The answer is 42.', token_id: token.token_id });
+    expect(runsOnA[0]).toMatchObject({
+      agent_name: 'helper',
+      source: 'a2a',
+      status: 'completed',
+      output: 'The answer is 42.',
+      token_id: token.token_id,
+    });
 
     const [coordinatorRun] = await b.app.runs.list({ agentName: 'coordinator', limit: 1, offset: 0 });
     const steps = (await b.app.runs.find(coordinatorRun.run_id))!.steps;
-    expect(steps.map((step) => [step.kind, step.name, step.status])).toContainEqual(['tool', 'delegate_to_agent', 'completed']);
+    expect(steps.map((step) => [step.kind, step.name, step.status])).toContainEqual([
+      'tool',
+      'delegate_to_agent',
+      'completed',
+    ]);
   });
 
   it('gives up after a2a.timeout_ms with a timeout error and cancels the task on A', async () => {
     const slowToken = await a.createToken('helper', ['a2a']);
-    const impatient = await startA2aGateway({ yaml: coordinatorYaml(500), env: { A_URL: a.app.url, A_TOKEN: slowToken.token } });
+    const impatient = await startA2aGateway({
+      yaml: coordinatorYaml(500),
+      env: { A_URL: a.app.url, A_TOKEN: slowToken.token },
+    });
     try {
       impatient.upstream.enqueue(...delegateThenRepeat('Think very hard'));
       a.upstream.enqueue({ kind: 'hang' });
       const answer = await askCoordinator(impatient, 'Ask research, briefly');
-      expect(answer).toBe('Coordinator relays: Error: Remote agent "research" did not finish the task within 500 ms; it was asked to cancel it');
+      expect(answer).toBe(
+        'Coordinator relays: Error: Remote agent "research" did not finish the task within 500 ms; it was asked to cancel it',
+      );
       const [runOnA] = await a.app.runs.list({ agentName: 'helper', limit: 1, offset: 0 });
       expect(runOnA).toMatchObject({ source: 'a2a', status: 'cancelled', token_id: slowToken.token_id });
     } finally {

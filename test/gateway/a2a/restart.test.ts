@@ -19,7 +19,8 @@ for (const dialect of await dialects()) {
       await upstream.close();
       await database.drop();
     });
-    const start = () => startA2aGateway({ yaml, upstream, dataDir: database.dataDir, databaseUrl: database.databaseUrl });
+    const start = () =>
+      startA2aGateway({ yaml, upstream, dataDir: database.dataDir, databaseUrl: database.databaseUrl });
 
     it('keeps finished tasks and settles a task whose run the shutdown cut short', async () => {
       const first = await start();
@@ -32,21 +33,36 @@ for (const dialect of await dialects()) {
       upstream.enqueue({ kind: 'hang' });
       const pending = await rpc(
         `${first.app.url}/a2a/helper`,
-        { jsonrpc: '2.0', id: 1, method: 'SendMessage', params: { message: { messageId: 'm-hang', role: 'ROLE_USER', parts: [{ text: 'hang' }] }, configuration: { returnImmediately: true } } },
+        {
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'SendMessage',
+          params: {
+            message: { messageId: 'm-hang', role: 'ROLE_USER', parts: [{ text: 'hang' }] },
+            configuration: { returnImmediately: true },
+          },
+        },
         { authorization: `Bearer ${token.token}`, 'a2a-version': '1.0' },
       );
-      const working = ((await pending.json()) as { result: { task: { id: string; status: { state: string } } } }).result.task;
+      const working = ((await pending.json()) as { result: { task: { id: string; status: { state: string } } } }).result
+        .task;
       expect(working.status.state).toBe('TASK_STATE_WORKING');
       await first.stop({ keepData: true });
 
       const second = await start();
       try {
         const again = await discover(second.agentUrl('helper'));
-        const read = await again.getTask({ tenant: '', id: finished.id, historyLength: undefined }, bearer(token.token));
+        const read = await again.getTask(
+          { tenant: '', id: finished.id, historyLength: undefined },
+          bearer(token.token),
+        );
         expect(read.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
         expect(answerText(read)).toBe('Stored answer.');
 
-        const settled = await again.getTask({ tenant: '', id: working.id, historyLength: undefined }, bearer(token.token));
+        const settled = await again.getTask(
+          { tenant: '', id: working.id, historyLength: undefined },
+          bearer(token.token),
+        );
         expect(settled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
         const run = await second.app.runs.find(settled.metadata!.run_id as string);
         expect(run?.run.status).toBe('cancelled');

@@ -16,7 +16,10 @@ describe('A2A with the official SDK client', () => {
     const client = await discover(gateway.agentUrl('helper'));
     expect(client.protocolVersion).toBe('1.0');
 
-    const result = (await client.sendMessage(userMessage('What is the capital of France?'), bearer(token.token))) as Task;
+    const result = (await client.sendMessage(
+      userMessage('What is the capital of France?'),
+      bearer(token.token),
+    )) as Task;
     expect(result.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
     expect(answerText(result)).toBe('Paris is the capital of France.');
     expect(result.artifacts).toHaveLength(1);
@@ -33,7 +36,13 @@ describe('A2A with the official SDK client', () => {
     const runId = task.metadata?.run_id as string;
     expect(runId).toMatch(/^run_/);
     const stored = await gateway.app.runs.find(runId);
-    expect(stored?.run).toMatchObject({ agent_name: 'helper', source: 'a2a', status: 'completed', output: 'Recorded.', token_id: token.token_id });
+    expect(stored?.run).toMatchObject({
+      agent_name: 'helper',
+      source: 'a2a',
+      status: 'completed',
+      output: 'Recorded.',
+      token_id: token.token_id,
+    });
   });
 
   it('reads a finished task back with tasks/get', async () => {
@@ -51,7 +60,16 @@ describe('A2A with the official SDK client', () => {
     const client = await discover(gateway.agentUrl('helper'));
     const sent = (await client.sendMessage(userMessage('list me'), bearer(token.token))) as Task;
     const listed = await client.listTasks(
-      { tenant: '', contextId: sent.contextId, status: TaskState.TASK_STATE_UNSPECIFIED, pageSize: 10, pageToken: '', historyLength: undefined, statusTimestampAfter: undefined, includeArtifacts: true },
+      {
+        tenant: '',
+        contextId: sent.contextId,
+        status: TaskState.TASK_STATE_UNSPECIFIED,
+        pageSize: 10,
+        pageToken: '',
+        historyLength: undefined,
+        statusTimestampAfter: undefined,
+        includeArtifacts: true,
+      },
       bearer(token.token),
     );
     expect(listed.tasks.map((task) => task.id)).toEqual([sent.id]);
@@ -59,7 +77,11 @@ describe('A2A with the official SDK client', () => {
   });
 
   it('reports a failed run as a failed task with the error as its status message', async () => {
-    gateway.upstream.enqueue({ kind: 'error', status: 400, body: { error: { message: 'bad request upstream', type: 'invalid_request_error' } } });
+    gateway.upstream.enqueue({
+      kind: 'error',
+      status: 400,
+      body: { error: { message: 'bad request upstream', type: 'invalid_request_error' } },
+    });
     const client = await discover(gateway.agentUrl('helper'));
     const task = (await client.sendMessage(userMessage('fail please'), bearer(token.token))) as Task;
     expect(task.status?.state).toBe(TaskState.TASK_STATE_FAILED);

@@ -20,8 +20,12 @@ describe('A2A streaming and cancellation', () => {
     const cases = events.map((event) => event.payload?.$case);
     expect(cases[0]).toBe('task');
     expect(cases.filter((name) => name === 'artifactUpdate').length).toBeGreaterThanOrEqual(4);
-    const chunks = events.flatMap((event) => (event.payload?.$case === 'artifactUpdate' ? event.payload.value.artifact!.parts : []));
-    expect(chunks.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('')).toBe('alpha beta gamma delta');
+    const chunks = events.flatMap((event) =>
+      event.payload?.$case === 'artifactUpdate' ? event.payload.value.artifact!.parts : [],
+    );
+    expect(chunks.map((part) => (part.content?.$case === 'text' ? part.content.value : '')).join('')).toBe(
+      'alpha beta gamma delta',
+    );
     const last = events.at(-1)!.payload;
     expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
   });
@@ -39,15 +43,21 @@ describe('A2A streaming and cancellation', () => {
     await gateway.app.runs.live(task!.metadata!.run_id as string)?.result;
     const read = await client.getTask({ tenant: '', id: task!.id, historyLength: undefined }, bearer(token));
     expect(read.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-    expect(read.artifacts[0].parts.map((part) => (part.content?.$case === 'text' ? part.content.value : ''))).toEqual(['a long answer that keeps streaming']);
+    expect(read.artifacts[0].parts.map((part) => (part.content?.$case === 'text' ? part.content.value : ''))).toEqual([
+      'a long answer that keeps streaming',
+    ]);
   });
 
   it('shows a tool call as a working status naming the tool', async () => {
-    gateway.upstream.enqueue({ kind: 'tool_calls', calls: [{ name: 'get_current_time', arguments: { timezone: 'UTC' } }] }, { kind: 'text', text: 'It is now.' });
+    gateway.upstream.enqueue(
+      { kind: 'tool_calls', calls: [{ name: 'get_current_time', arguments: { timezone: 'UTC' } }] },
+      { kind: 'text', text: 'It is now.' },
+    );
     const client = await discover(gateway.agentUrl('helper'));
     const statuses: string[] = [];
     for await (const event of client.sendMessageStream(userMessage('what time is it?'), bearer(token))) {
-      const content = event.payload?.$case === 'statusUpdate' ? event.payload.value.status?.message?.parts[0]?.content : undefined;
+      const content =
+        event.payload?.$case === 'statusUpdate' ? event.payload.value.status?.message?.parts[0]?.content : undefined;
       if (content?.$case === 'text') statuses.push(content.value);
     }
     expect(statuses).toEqual(['Using the tool get_current_time', 'It is now.']);
@@ -81,13 +91,17 @@ describe('A2A streaming and cancellation', () => {
     const endpoint = `${gateway.app.url}/a2a/helper`;
     const auth = { authorization: `Bearer ${token}` };
 
-    const cancel = await (await rpc(endpoint, { jsonrpc: '2.0', id: 1, method: 'tasks/cancel', params: { id: taskId } }, auth)).json();
+    const cancel = await (
+      await rpc(endpoint, { jsonrpc: '2.0', id: 1, method: 'tasks/cancel', params: { id: taskId } }, auth)
+    ).json();
     expect(cancel).toMatchObject({ result: { kind: 'task', id: taskId, status: { state: 'canceled' } } });
     for await (const event of stream) void event;
 
     gateway.upstream.enqueue({ kind: 'text', text: 'done' });
     const finished = (await client.sendMessage(userMessage('quick'), bearer(token))) as { id: string };
-    const again = await (await rpc(endpoint, { jsonrpc: '2.0', id: 2, method: 'tasks/cancel', params: { id: finished.id } }, auth)).json();
+    const again = await (
+      await rpc(endpoint, { jsonrpc: '2.0', id: 2, method: 'tasks/cancel', params: { id: finished.id } }, auth)
+    ).json();
     expect(again).toMatchObject({ error: { code: -32002 } });
   });
 });

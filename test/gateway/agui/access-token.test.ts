@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, errorOf, parseSse, postRun, startAguiGateway, typesOf, type AguiGateway } from './agui-harness.js';
+import {
+  authHeaders,
+  errorOf,
+  parseSse,
+  postRun,
+  startAguiGateway,
+  typesOf,
+  type AguiGateway,
+} from './agui-harness.js';
 import { connectWs } from './ws-client.js';
 
 describe('?access_token= on the AG-UI streams (browsers cannot set headers)', () => {
@@ -7,7 +15,11 @@ describe('?access_token= on the AG-UI streams (browsers cannot set headers)', ()
   let helperToken: string;
   beforeAll(async () => {
     gateway = await startAguiGateway();
-    const created = await fetch(gateway.url('/gateway/tokens'), { method: 'POST', headers: authHeaders, body: JSON.stringify({ agent_name: 'helper', scopes: ['chat'] }) });
+    const created = await fetch(gateway.url('/gateway/tokens'), {
+      method: 'POST',
+      headers: authHeaders,
+      body: JSON.stringify({ agent_name: 'helper', scopes: ['chat'] }),
+    });
     helperToken = ((await created.json()) as { token: string }).token;
   });
   afterAll(() => gateway.stop());
@@ -31,7 +43,9 @@ describe('?access_token= on the AG-UI streams (browsers cannot set headers)', ()
     const refused = await fetch(gateway.url(`/agui/ws?run_id=${otherRun}&access_token=${helperToken}`));
     expect(refused.status).toBe(403);
     expect(await errorOf(refused)).toMatchObject({ code: 'wrong_agent' });
-    expect((await fetch(gateway.url(`/agui/ws?run_id=${helperRun}&access_token=sat-${'0'.repeat(64)}`))).status).toBe(401);
+    expect((await fetch(gateway.url(`/agui/ws?run_id=${helperRun}&access_token=sat-${'0'.repeat(64)}`))).status).toBe(
+      401,
+    );
   });
 
   it("answers 404 to a token attaching to another principal's run of its own agent; operators attach to any run", async () => {
@@ -39,7 +53,11 @@ describe('?access_token= on the AG-UI streams (browsers cannot set headers)', ()
     const refused = await fetch(gateway.url(`/agui/ws?run_id=${operatorRun}&access_token=${helperToken}`));
     expect(refused.status).toBe(404);
     expect(await errorOf(refused)).toMatchObject({ code: 'run_not_found' });
-    const created = await fetch(gateway.url('/gateway/tokens'), { method: 'POST', headers: authHeaders, body: JSON.stringify({ agent_name: 'helper', scopes: ['chat'] }) });
+    const created = await fetch(gateway.url('/gateway/tokens'), {
+      method: 'POST',
+      headers: authHeaders,
+      body: JSON.stringify({ agent_name: 'helper', scopes: ['chat'] }),
+    });
     const secondToken = ((await created.json()) as { token: string }).token;
     const tokenRun = await finishedRun('helper', secondToken);
     expect((await fetch(gateway.url(`/agui/ws?run_id=${tokenRun}&access_token=${helperToken}`))).status).toBe(404);
@@ -58,7 +76,9 @@ describe('?access_token= on the AG-UI streams (browsers cannot set headers)', ()
     expect(run?.run.token_id).toMatch(/^tok_/);
     await client.close();
 
-    await expect(connectWs(wsUrl(`agent_name=other&access_token=${helperToken}`))).rejects.toMatchObject({ statusCode: 403 });
+    await expect(connectWs(wsUrl(`agent_name=other&access_token=${helperToken}`))).rejects.toMatchObject({
+      statusCode: 403,
+    });
   });
 
   it('is not taken on POST routes, which can send headers', async () => {

@@ -69,14 +69,25 @@ export function parseSse(text: string): SseMessage[] {
     });
 }
 
-export async function postRun(gateway: AguiGateway, body: object, query = '', init: RequestInit = {}): Promise<Response> {
-  return fetch(gateway.url(`/agui/runs${query}`), { method: 'POST', headers: authHeaders, body: JSON.stringify(body), ...init });
+export async function postRun(
+  gateway: AguiGateway,
+  body: object,
+  query = '',
+  init: RequestInit = {},
+): Promise<Response> {
+  return fetch(gateway.url(`/agui/runs${query}`), {
+    method: 'POST',
+    headers: authHeaders,
+    body: JSON.stringify(body),
+    ...init,
+  });
 }
 
 /** Type names of parsed events, checking on the way that each `event:` line names its data's type. */
 export function typesOf(messages: SseMessage[]): string[] {
   return messages.map((message) => {
-    if (message.event !== message.data.type) throw new Error(`event line ${message.event} but data type ${message.data.type}`);
+    if (message.event !== message.data.type)
+      throw new Error(`event line ${message.event} but data type ${message.data.type}`);
     return message.event as string;
   });
 }

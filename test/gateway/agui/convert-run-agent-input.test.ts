@@ -7,8 +7,19 @@ describe('convertRunAgentInput', () => {
       context: [{ description: 'user locale', value: 'fr-FR' }],
       messages: [
         { id: '1', role: 'developer', content: 'Be brief.' },
-        { id: '2', role: 'user', content: [{ type: 'text', text: 'Book ' }, { type: 'text', text: 'a table' }] },
-        { id: '3', role: 'assistant', toolCalls: [{ id: 'call_1', type: 'function', function: { name: 'confirm', arguments: '{"n":2}' } }] },
+        {
+          id: '2',
+          role: 'user',
+          content: [
+            { type: 'text', text: 'Book ' },
+            { type: 'text', text: 'a table' },
+          ],
+        },
+        {
+          id: '3',
+          role: 'assistant',
+          toolCalls: [{ id: 'call_1', type: 'function', function: { name: 'confirm', arguments: '{"n":2}' } }],
+        },
         { id: '4', role: 'tool', toolCallId: 'call_1', content: '', error: 'user declined' },
         { id: '5', role: 'activity', activityType: 'progress', content: { percent: 50 } },
         { id: '6', role: 'reasoning', content: 'thinking' },
@@ -29,12 +40,20 @@ describe('convertRunAgentInput', () => {
     const { clientTools } = convertRunAgentInput({
       messages: [],
       tools: [
-        { name: 'confirm', description: 'Ask the user', parameters: { type: 'object', properties: { n: { type: 'number' } } } },
+        {
+          name: 'confirm',
+          description: 'Ask the user',
+          parameters: { type: 'object', properties: { n: { type: 'number' } } },
+        },
         { name: 'ping', description: 'No arguments' },
       ],
     });
     expect(clientTools).toEqual([
-      { name: 'confirm', description: 'Ask the user', parameters: { type: 'object', properties: { n: { type: 'number' } } } },
+      {
+        name: 'confirm',
+        description: 'Ask the user',
+        parameters: { type: 'object', properties: { n: { type: 'number' } } },
+      },
       { name: 'ping', description: 'No arguments', parameters: { type: 'object', properties: {} } },
     ]);
   });

@@ -9,7 +9,11 @@ describe('gateway.agui: false', () => {
   afterAll(() => gateway.stop());
 
   it('does not mount the AG-UI routes', async () => {
-    const response = await fetch(gateway.url('/agui/runs'), { method: 'POST', headers: authHeaders, body: JSON.stringify({ agent_name: 'helper', message: 'Hi' }) });
+    const response = await fetch(gateway.url('/agui/runs'), {
+      method: 'POST',
+      headers: authHeaders,
+      body: JSON.stringify({ agent_name: 'helper', message: 'Hi' }),
+    });
     expect(response.status).toBe(404);
     expect((await fetch(gateway.url('/agui/ws?run_id=run_x'), { headers: authHeaders })).status).toBe(404);
   });

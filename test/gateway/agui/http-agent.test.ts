@@ -19,15 +19,22 @@ describe('an @ag-ui/client HttpAgent on POST /agui/agents/{name}', () => {
   });
 
   const createAgent = (name: string, threadId = 'thread-1') =>
-    new HttpAgent({ url: gateway.url(`/agui/agents/${name}`), headers: { authorization: `Bearer ${TEST_API_KEY}` }, threadId, initialMessages: [{ id: 'u1', role: 'user', content: 'Hi' }] });
+    new HttpAgent({
+      url: gateway.url(`/agui/agents/${name}`),
+      headers: { authorization: `Bearer ${TEST_API_KEY}` },
+      threadId,
+      initialMessages: [{ id: 'u1', role: 'user', content: 'Hi' }],
+    });
 
   /** Runs the agent, keeping every event it received; the agent's own pipeline has already verified them. */
   const run = async (agent: HttpAgent, parameters: Parameters<HttpAgent['runAgent']>[0] = {}) => {
     const events: BaseEvent[] = [];
-    const outcome: { result?: RunAgentResult; error?: unknown } = await agent.runAgent(parameters, { onEvent: ({ event }) => void events.push(event) }).then(
-      (result) => ({ result }),
-      (error: unknown) => ({ error }),
-    );
+    const outcome: { result?: RunAgentResult; error?: unknown } = await agent
+      .runAgent(parameters, { onEvent: ({ event }) => void events.push(event) })
+      .then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      );
     // And once more, explicitly, through the official verifier.
     await lastValueFrom(from(events).pipe(verifyEvents(), toArray()));
     return { events, types: events.map((event) => event.type), ...outcome };
@@ -38,7 +45,15 @@ describe('an @ag-ui/client HttpAgent on POST /agui/agents/{name}', () => {
     const agent = createAgent('helper');
     const { events, types, error } = await run(agent, { runId: 'client-run-1' });
     expect(error).toBeUndefined();
-    expect(types).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
+    expect(types).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ]);
     expect(events[0]).toMatchObject({ threadId: 'thread-1', runId: 'client-run-1' });
     expect(events.at(-1)).toMatchObject({ threadId: 'thread-1', runId: 'client-run-1' });
     expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Hello from the gateway' });
@@ -51,8 +66,15 @@ describe('an @ag-ui/client HttpAgent on POST /agui/agents/{name}', () => {
     agent.addMessage({ id: 'u2', role: 'user', content: 'And again?' });
     const before = gateway.upstream.chatRequests().length;
     await run(agent);
-    const sent = gateway.upstream.chatRequests()[before].body.messages.map((message: { role: string; content: string }) => `${message.role}:${message.content}`);
-    expect(sent).toEqual(['system:You are a helpful assistant.', 'user:Hi', 'assistant:First answer', 'user:And again?']);
+    const sent = gateway.upstream
+      .chatRequests()
+      [before].body.messages.map((message: { role: string; content: string }) => `${message.role}:${message.content}`);
+    expect(sent).toEqual([
+      'system:You are a helpful assistant.',
+      'user:Hi',
+      'assistant:First answer',
+      'user:And again?',
+    ]);
   });
 
   it('streams a backend tool call with its result', async () => {
@@ -63,20 +85,41 @@ describe('an @ag-ui/client HttpAgent on POST /agui/agents/{name}', () => {
     const agent = createAgent('timekeeper');
     const { types, error } = await run(agent);
     expect(error).toBeUndefined();
-    expect(types).toEqual(['RUN_STARTED', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
+    expect(types).toEqual([
+      'RUN_STARTED',
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
+      'TOOL_CALL_RESULT',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ]);
     expect(agent.messages.map((message) => message.role)).toEqual(['user', 'assistant', 'tool', 'assistant']);
     expect(agent.messages[1]).toMatchObject({ toolCalls: [{ id: 'call_1', function: { name: 'get_current_time' } }] });
   });
 
   it('hands a frontend tool call to the client, which answers it in a new run', async () => {
-    const tool = { name: 'confirm_booking', description: 'Asks the user to confirm', parameters: { type: 'object', properties: { date: { type: 'string' } }, required: ['date'] } };
-    gateway.upstream.enqueue({ kind: 'tool_calls', calls: [{ name: 'confirm_booking', arguments: { date: '2026-05-01' }, id: 'call_fe' }] });
+    const tool = {
+      name: 'confirm_booking',
+      description: 'Asks the user to confirm',
+      parameters: { type: 'object', properties: { date: { type: 'string' } }, required: ['date'] },
+    };
+    gateway.upstream.enqueue({
+      kind: 'tool_calls',
+      calls: [{ name: 'confirm_booking', arguments: { date: '2026-05-01' }, id: 'call_fe' }],
+    });
     const agent = createAgent('helper', 'thread-3');
     const before = gateway.upstream.chatRequests().length;
     const first = await run(agent, { tools: [tool] });
     expect(first.error).toBeUndefined();
     expect(first.types).toEqual(['RUN_STARTED', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'RUN_FINISHED']);
-    expect(gateway.upstream.chatRequests()[before].body.tools.map((entry: { function: { name: string } }) => entry.function.name)).toContain('confirm_booking');
+    expect(
+      gateway.upstream
+        .chatRequests()
+        [before].body.tools.map((entry: { function: { name: string } }) => entry.function.name),
+    ).toContain('confirm_booking');
     expect(gateway.upstream.chatRequests()).toHaveLength(before + 1);
 
     agent.addMessage({ id: 'tool-answer', role: 'tool', toolCallId: 'call_fe', content: 'confirmed' });
@@ -84,8 +127,14 @@ describe('an @ag-ui/client HttpAgent on POST /agui/agents/{name}', () => {
     const second = await run(agent, { tools: [tool] });
     expect(second.types.at(-1)).toBe('RUN_FINISHED');
     const sent = gateway.upstream.chatRequests()[before + 1].body.messages;
-    expect(sent.find((message: { role: string }) => message.role === 'assistant').tool_calls[0]).toMatchObject({ id: 'call_fe', function: { name: 'confirm_booking' } });
-    expect(sent.find((message: { role: string }) => message.role === 'tool')).toMatchObject({ tool_call_id: 'call_fe', content: 'confirmed' });
+    expect(sent.find((message: { role: string }) => message.role === 'assistant').tool_calls[0]).toMatchObject({
+      id: 'call_fe',
+      function: { name: 'confirm_booking' },
+    });
+    expect(sent.find((message: { role: string }) => message.role === 'tool')).toMatchObject({
+      tool_call_id: 'call_fe',
+      content: 'confirmed',
+    });
     expect(agent.messages.at(-1)).toMatchObject({ role: 'assistant', content: 'Booked for May 1st.' });
   });
 

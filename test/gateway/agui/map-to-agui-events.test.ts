@@ -4,7 +4,12 @@ import { from, lastValueFrom, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { RunEvent } from '../../../src/bus/index.js';
 import type { AguiEvent } from '../../../src/gateway/agui/agui-event.js';
-import { failAguiStream, initialAguiState, mapToAguiEvents, type AguiMapperState } from '../../../src/gateway/agui/map-to-agui-events.js';
+import {
+  failAguiStream,
+  initialAguiState,
+  mapToAguiEvents,
+  type AguiMapperState,
+} from '../../../src/gateway/agui/map-to-agui-events.js';
 import { FAILED_RUN, runEvents, TEXT_RUN, TOOL_RUN } from './run-events.fixture.js';
 
 function mapAll(events: RunEvent[], state: AguiMapperState = initialAguiState()): AguiEvent[] {
@@ -52,18 +57,40 @@ describe('mapToAguiEvents', () => {
     const events = mapAll(runEvents('run_abc', TOOL_RUN));
     expect(events.map((event) => event.type)).toEqual([
       'RUN_STARTED',
-      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
-      'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END',
-      'TOOL_CALL_START', 'TOOL_CALL_END',
-      'TOOL_CALL_RESULT', 'TOOL_CALL_RESULT',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
+      'TOOL_CALL_START',
+      'TOOL_CALL_END',
+      'TOOL_CALL_RESULT',
+      'TOOL_CALL_RESULT',
       'CUSTOM',
-      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
       'RUN_FINISHED',
     ]);
-    expect(events[4]).toEqual({ type: 'TOOL_CALL_START', toolCallId: 'call_a', toolCallName: 'get_current_time', parentMessageId: 'msg_abc_2' });
+    expect(events[4]).toEqual({
+      type: 'TOOL_CALL_START',
+      toolCallId: 'call_a',
+      toolCallName: 'get_current_time',
+      parentMessageId: 'msg_abc_2',
+    });
     expect(events[5]).toEqual({ type: 'TOOL_CALL_ARGS', toolCallId: 'call_a', delta: '{"timezone":"UTC"}' });
-    expect(events[9]).toEqual({ type: 'TOOL_CALL_RESULT', messageId: 'msg_abc_8', toolCallId: 'call_b', content: '12:00' });
-    expect(events[11]).toEqual({ type: 'CUSTOM', name: 'guardrail_flag', value: { guardrail: 'pii', entity: 'email', action: 'redact' } });
+    expect(events[9]).toEqual({
+      type: 'TOOL_CALL_RESULT',
+      messageId: 'msg_abc_8',
+      toolCallId: 'call_b',
+      content: '12:00',
+    });
+    expect(events[11]).toEqual({
+      type: 'CUSTOM',
+      name: 'guardrail_flag',
+      value: { guardrail: 'pii', entity: 'email', action: 'redact' },
+    });
     expect(events[12]).toMatchObject({ messageId: 'msg_abc_10' });
     await verify(events);
     expectOfficialShapes(events);
@@ -82,7 +109,10 @@ describe('mapToAguiEvents', () => {
   it('echoes the identity it is given, and otherwise uses the session as the thread', () => {
     const [withSession] = runEvents('run_abc', [{ ...TEXT_RUN[0], sessionId: 'ses_1' } as (typeof TEXT_RUN)[number]]);
     expect(mapAll([withSession])).toEqual([{ type: 'RUN_STARTED', threadId: 'ses_1', runId: 'run_abc' }]);
-    const echoed = mapAll(runEvents('run_abc', TEXT_RUN), initialAguiState({ threadId: 'thread-1', runId: 'client-run' }));
+    const echoed = mapAll(
+      runEvents('run_abc', TEXT_RUN),
+      initialAguiState({ threadId: 'thread-1', runId: 'client-run' }),
+    );
     expect(echoed[0]).toEqual({ type: 'RUN_STARTED', threadId: 'thread-1', runId: 'client-run' });
     expect(echoed.at(-1)).toEqual({ type: 'RUN_FINISHED', threadId: 'thread-1', runId: 'client-run' });
   });
@@ -97,7 +127,10 @@ describe('mapToAguiEvents', () => {
       out.push(...mapping.events);
     }
     out.push(...failAguiStream(state, { code: 'stream_interrupted', message: 'gone' }).events);
-    expect(out.slice(-2)).toEqual([{ type: 'TEXT_MESSAGE_END', messageId: 'msg_abc_2' }, { type: 'RUN_ERROR', message: 'gone', code: 'stream_interrupted' }]);
+    expect(out.slice(-2)).toEqual([
+      { type: 'TEXT_MESSAGE_END', messageId: 'msg_abc_2' },
+      { type: 'RUN_ERROR', message: 'gone', code: 'stream_interrupted' },
+    ]);
     await verify(out);
   });
 

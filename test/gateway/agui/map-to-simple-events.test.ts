@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { mapToSimpleEvents } from '../../../src/gateway/agui/map-to-simple-events.js';
 import { FAILED_RUN, runEvents, TEXT_RUN, TOOL_RUN } from './run-events.fixture.js';
 
-const mapAll = (bodies: typeof TEXT_RUN, identity = {}) => runEvents('run_abc', bodies).flatMap((event) => mapToSimpleEvents(event, identity));
+const mapAll = (bodies: typeof TEXT_RUN, identity = {}) =>
+  runEvents('run_abc', bodies).flatMap((event) => mapToSimpleEvents(event, identity));
 
 describe('mapToSimpleEvents (?format=simple)', () => {
   it('maps a text run to the spec lower-case events exactly', () => {
@@ -31,6 +32,10 @@ describe('mapToSimpleEvents (?format=simple)', () => {
   });
 
   it('uses the run id it is given', () => {
-    expect(mapAll(TEXT_RUN, { runId: 'client-run' })[0]).toEqual({ type: 'run_started', run_id: 'client-run', agent_name: 'helper' });
+    expect(mapAll(TEXT_RUN, { runId: 'client-run' })[0]).toEqual({
+      type: 'run_started',
+      run_id: 'client-run',
+      agent_name: 'helper',
+    });
   });
 });

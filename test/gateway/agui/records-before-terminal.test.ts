@@ -9,7 +9,12 @@ describe('AG-UI terminal events', () => {
   afterAll(() => gateway.stop());
 
   it('come only once the run, its usage records and its risk events are stored', async () => {
-    gateway.upstream.enqueue({ kind: 'text', text: 'Hello there', chunks: 3, usage: { prompt_tokens: 7, completion_tokens: 3 } });
+    gateway.upstream.enqueue({
+      kind: 'text',
+      text: 'Hello there',
+      chunks: 3,
+      usage: { prompt_tokens: 7, completion_tokens: 3 },
+    });
     const response = await postRun(gateway, { agent_name: 'helper', message: 'hi' });
     const runId = response.headers.get('x-run-id')!;
     const reader = response.body!.getReader();
@@ -24,7 +29,11 @@ describe('AG-UI terminal events', () => {
     const db = gateway.app.database.db;
     const [run, usage] = await Promise.all([
       db.selectFrom('runs').select(['status', 'total_tokens']).where('run_id', '=', runId).executeTakeFirst(),
-      db.selectFrom('usage_records').select(['input_tokens', 'output_tokens', 'source', 'status']).where('run_id', '=', runId).execute(),
+      db
+        .selectFrom('usage_records')
+        .select(['input_tokens', 'output_tokens', 'source', 'status'])
+        .where('run_id', '=', runId)
+        .execute(),
     ]);
     expect(run).toEqual({ status: 'completed', total_tokens: 10 });
     expect(usage).toEqual([{ input_tokens: 7, output_tokens: 3, source: 'agui', status: 'ok' }]);

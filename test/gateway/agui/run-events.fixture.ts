@@ -5,9 +5,25 @@ export function runEvents(runId: string, bodies: RunEventBody[]): RunEvent[] {
   return bodies.map((body, index) => ({ ...body, runId, seq: index + 1, at: '2026-01-01T00:00:00.000Z' }) as RunEvent);
 }
 
-const start: RunEventBody = { type: 'run-start', agentName: 'helper', model: 'upstream/m', source: 'agui', sessionId: null };
-const modelStep = (index: number): RunEventBody => ({ type: 'step-start', stepId: `step_${index}`, stepIndex: index, kind: 'model' });
-const toolStep = (index: number): RunEventBody => ({ type: 'step-start', stepId: `step_${index}`, stepIndex: index, kind: 'tool' });
+const start: RunEventBody = {
+  type: 'run-start',
+  agentName: 'helper',
+  model: 'upstream/m',
+  source: 'agui',
+  sessionId: null,
+};
+const modelStep = (index: number): RunEventBody => ({
+  type: 'step-start',
+  stepId: `step_${index}`,
+  stepIndex: index,
+  kind: 'model',
+});
+const toolStep = (index: number): RunEventBody => ({
+  type: 'step-start',
+  stepId: `step_${index}`,
+  stepIndex: index,
+  kind: 'tool',
+});
 
 export const TEXT_RUN: RunEventBody[] = [
   start,

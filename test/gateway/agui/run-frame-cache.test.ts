@@ -45,7 +45,11 @@ describe('createRunFrameCache', () => {
     const cache = createRunFrameCache();
     const agui = cache.open({ runId: 'run_abc', format: 'agui' });
     const simple = cache.open({ runId: 'run_abc', format: 'simple' });
-    const echoed = cache.open({ runId: 'run_abc', format: 'agui', identity: { threadId: 'thread-1', runId: 'client-run' } });
+    const echoed = cache.open({
+      runId: 'run_abc',
+      format: 'agui',
+      identity: { threadId: 'thread-1', runId: 'client-run' },
+    });
     expect(cache.size).toBe(3);
     expect(eventsOf(agui, RUN)).toEqual(lone('agui', RUN));
     expect(eventsOf(simple, RUN)).toEqual(lone('simple', RUN));
@@ -85,7 +89,11 @@ describe('createRunFrameCache', () => {
 
   it('drops a run’s frames when its last stream is released, once per stream', () => {
     const cache = createRunFrameCache();
-    const streams = [cache.open({ runId: 'run_abc', format: 'agui' }), cache.open({ runId: 'run_abc', format: 'agui' }), cache.open({ runId: 'run_abc', format: 'simple' })];
+    const streams = [
+      cache.open({ runId: 'run_abc', format: 'agui' }),
+      cache.open({ runId: 'run_abc', format: 'agui' }),
+      cache.open({ runId: 'run_abc', format: 'simple' }),
+    ];
     streams.forEach((stream) => eventsOf(stream, RUN));
     streams[0]!.release();
     streams[0]!.release();

@@ -63,9 +63,16 @@ describe('AG-UI streams of one run share its frames', () => {
   });
 
   const startRun = (format: StreamFormat = 'agui') =>
-    fetch(`${base}/agui/runs?format=${format}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ agent_name: 'timekeeper', message: 'Time?' }) });
+    fetch(`${base}/agui/runs?format=${format}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_name: 'timekeeper', message: 'Time?' }),
+    });
   const attach = (runId: string, format: StreamFormat, lastEventId?: string, init: RequestInit = {}) =>
-    fetch(`${base}/agui/ws?run_id=${runId}&format=${format}`, { headers: lastEventId ? { 'last-event-id': lastEventId } : {}, ...init });
+    fetch(`${base}/agui/ws?run_id=${runId}&format=${format}`, {
+      headers: lastEventId ? { 'last-event-id': lastEventId } : {},
+      ...init,
+    });
   const slowToolRun = () =>
     gateway.upstream.enqueue(
       { kind: 'tool_calls', calls: [{ name: 'get_current_time', arguments: { timezone: 'UTC' }, id: 'call_1' }] },
@@ -81,18 +88,36 @@ describe('AG-UI streams of one run share its frames', () => {
     const earlySimple = reading(await attach(runId, 'simple'));
 
     // The late streams come once the early one has seen part of the answer, and resume after it.
-    const contents = (text: string) => parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2)).filter((message) => message.event === 'TEXT_MESSAGE_CONTENT');
+    const contents = (text: string) =>
+      parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2)).filter(
+        (message) => message.event === 'TEXT_MESSAGE_CONTENT',
+      );
     await early.until((text) => contents(text).length >= 3);
     const resumeAt = contents(early.text).at(-1)!.id!;
-    await earlySimple.until((text) => parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2)).some((message) => message.event === 'text_delta'));
+    await earlySimple.until((text) =>
+      parseSse(text.slice(0, text.lastIndexOf('\n\n') + 2)).some((message) => message.event === 'text_delta'),
+    );
     const resumeSimpleAt = parseSse(earlySimple.text.slice(0, earlySimple.text.lastIndexOf('\n\n') + 2)).at(-1)!.id!;
     const late = reading(await attach(runId, 'agui', resumeAt));
     const lateSimple = reading(await attach(runId, 'simple', resumeSimpleAt));
 
-    const [ownerText, earlyText, earlySimpleText, lateText, lateSimpleText] = await Promise.all([ownerBody.all(), early.all(), earlySimple.all(), late.all(), lateSimple.all()]);
+    const [ownerText, earlyText, earlySimpleText, lateText, lateSimpleText] = await Promise.all([
+      ownerBody.all(),
+      early.all(),
+      earlySimple.all(),
+      late.all(),
+      lateSimple.all(),
+    ]);
     const full = await loneStreamText(gateway.app.runs, runId, 'agui');
     const types = parseSse(full).map((message) => message.event);
-    expect(types.slice(0, 6)).toEqual(['RUN_STARTED', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT', 'TEXT_MESSAGE_START']);
+    expect(types.slice(0, 6)).toEqual([
+      'RUN_STARTED',
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
+      'TOOL_CALL_RESULT',
+      'TEXT_MESSAGE_START',
+    ]);
     expect(types.slice(6, -2).every((type) => type === 'TEXT_MESSAGE_CONTENT')).toBe(true);
     expect(types.slice(-2)).toEqual(['TEXT_MESSAGE_END', 'RUN_FINISHED']);
     expect(ownerText).toBe(full);

@@ -1,5 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authHeaders, errorOf, parseSse, postRun, startAguiGateway, typesOf, type AguiGateway, type SseMessage } from './agui-harness.js';
+import {
+  authHeaders,
+  errorOf,
+  parseSse,
+  postRun,
+  startAguiGateway,
+  typesOf,
+  type AguiGateway,
+  type SseMessage,
+} from './agui-harness.js';
 
 describe('GET /agui/ws?run_id= (SSE attach)', () => {
   let gateway: AguiGateway;
@@ -9,7 +18,10 @@ describe('GET /agui/ws?run_id= (SSE attach)', () => {
   afterAll(() => gateway.stop());
 
   const attach = (runId: string, query = '', headers: Record<string, string> = {}, init: RequestInit = {}) =>
-    fetch(gateway.url(`/agui/ws?run_id=${runId}${query}`), { headers: { authorization: authHeaders.authorization, ...headers }, ...init });
+    fetch(gateway.url(`/agui/ws?run_id=${runId}${query}`), {
+      headers: { authorization: authHeaders.authorization, ...headers },
+      ...init,
+    });
 
   const finishedToolRun = async (): Promise<{ runId: string; streamed: SseMessage[] }> => {
     gateway.upstream.enqueue(
@@ -33,7 +45,15 @@ describe('GET /agui/ws?run_id= (SSE attach)', () => {
   it('replays in the simple format too', async () => {
     const { runId } = await finishedToolRun();
     const replayed = parseSse(await (await attach(runId, '&format=simple')).text());
-    expect(typesOf(replayed)).toEqual(['run_started', 'tool_call', 'tool_result', 'text_delta', 'text_delta', 'text_delta', 'run_completed']);
+    expect(typesOf(replayed)).toEqual([
+      'run_started',
+      'tool_call',
+      'tool_result',
+      'text_delta',
+      'text_delta',
+      'text_delta',
+      'run_completed',
+    ]);
   });
 
   it('resumes after Last-Event-ID without repeating or losing events', async () => {
@@ -53,7 +73,12 @@ describe('GET /agui/ws?run_id= (SSE attach)', () => {
     expect(complete).toEqual(parseSse(await original).slice(0, complete.length));
     expect(typesOf(complete).at(-1)).toBe('RUN_FINISHED');
 
-    gateway.upstream.enqueue({ kind: 'text', text: 'another slow answer for a reader who leaves', chunks: 8, chunkDelayMs: 30 });
+    gateway.upstream.enqueue({
+      kind: 'text',
+      text: 'another slow answer for a reader who leaves',
+      chunks: 8,
+      chunkDelayMs: 30,
+    });
     const second = await postRun(gateway, { agent_name: 'helper', message: 'y' });
     const secondId = second.headers.get('x-run-id')!;
     const abort = new AbortController();

@@ -25,11 +25,19 @@ describe('POST /agui/runs', () => {
     expect(text).not.toContain('\r');
     const messages = parseSse(text);
     expect(typesOf(messages)).toEqual([
-      'RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED',
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
     ]);
     expect(messages[0].data).toEqual({ type: 'RUN_STARTED', threadId, runId });
     expect(messages.at(-1)!.data).toEqual({ type: 'RUN_FINISHED', threadId, runId });
-    const deltas = messages.filter((message) => message.event === 'TEXT_MESSAGE_CONTENT').map((message) => message.data.delta);
+    const deltas = messages
+      .filter((message) => message.event === 'TEXT_MESSAGE_CONTENT')
+      .map((message) => message.data.delta);
     expect(deltas.join('')).toBe('Hello there, friend');
     expect(deltas.every((delta) => delta !== '')).toBe(true);
     const ids = messages.filter((message) => message.id !== undefined).map((message) => Number(message.id));
@@ -60,8 +68,15 @@ describe('POST /agui/runs', () => {
     toolRun();
     const official = parseSse(await (await postRun(gateway, { agent_name: 'timekeeper', message: 'Time?' })).text());
     expect(typesOf(official)).toEqual([
-      'RUN_STARTED', 'TOOL_CALL_START', 'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_RESULT',
-      'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED',
+      'RUN_STARTED',
+      'TOOL_CALL_START',
+      'TOOL_CALL_ARGS',
+      'TOOL_CALL_END',
+      'TOOL_CALL_RESULT',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
     ]);
     expect(official[1].data).toMatchObject({ toolCallId: 'call_1', toolCallName: 'get_current_time' });
     expect(JSON.parse(official[2].data.delta)).toEqual({ timezone: 'UTC' });
@@ -69,7 +84,9 @@ describe('POST /agui/runs', () => {
     expect(JSON.parse(official[4].data.content)).toHaveProperty('utc');
 
     toolRun();
-    const simple = parseSse(await (await postRun(gateway, { agent_name: 'timekeeper', message: 'Time?' }, '?format=simple')).text());
+    const simple = parseSse(
+      await (await postRun(gateway, { agent_name: 'timekeeper', message: 'Time?' }, '?format=simple')).text(),
+    );
     expect(typesOf(simple)).toEqual(['run_started', 'tool_call', 'tool_result', 'text_delta', 'run_completed']);
     expect(simple[1].data).toEqual({ type: 'tool_call', name: 'get_current_time', arguments: { timezone: 'UTC' } });
     expect(simple[2].data).toMatchObject({ type: 'tool_result', name: 'get_current_time' });
@@ -82,7 +99,9 @@ describe('POST /agui/runs', () => {
     expect(official[1].data).toEqual({ type: 'RUN_ERROR', message: expect.any(String), code: expect.any(String) });
 
     gateway.upstream.enqueue({ kind: 'error', status: 500 });
-    const simple = parseSse(await (await postRun(gateway, { agent_name: 'helper', message: 'Hi' }, '?format=simple')).text());
+    const simple = parseSse(
+      await (await postRun(gateway, { agent_name: 'helper', message: 'Hi' }, '?format=simple')).text(),
+    );
     expect(simple.at(-1)!.data).toEqual({ type: 'run_error', error: expect.any(String) });
   });
 
@@ -99,16 +118,32 @@ describe('POST /agui/runs', () => {
 
   it('continues a session: the thread is the session and the second run sees the first exchange', async () => {
     gateway.upstream.enqueue({ kind: 'text', text: 'Nice to meet you, Ada.' }, { kind: 'text', text: 'You are Ada.' });
-    const first = parseSse(await (await postRun(gateway, { agent_name: 'helper', message: 'I am Ada', session_id: 'agui-session-1' })).text());
+    const first = parseSse(
+      await (
+        await postRun(gateway, { agent_name: 'helper', message: 'I am Ada', session_id: 'agui-session-1' })
+      ).text(),
+    );
     expect(first[0].data.threadId).toBe('agui-session-1');
     const before = gateway.upstream.chatRequests().length;
     await (await postRun(gateway, { agent_name: 'helper', message: 'Who am I?', session_id: 'agui-session-1' })).text();
-    const sent = gateway.upstream.chatRequests()[before].body.messages.map((message: { role: string; content: string }) => `${message.role}:${message.content}`);
-    expect(sent).toEqual(['system:You are a helpful assistant.', 'user:I am Ada', 'assistant:Nice to meet you, Ada.', 'user:Who am I?']);
+    const sent = gateway.upstream
+      .chatRequests()
+      [before].body.messages.map((message: { role: string; content: string }) => `${message.role}:${message.content}`);
+    expect(sent).toEqual([
+      'system:You are a helpful assistant.',
+      'user:I am Ada',
+      'assistant:Nice to meet you, Ada.',
+      'user:Who am I?',
+    ]);
   });
 
   it('cancels the run when the client goes away', async () => {
-    gateway.upstream.enqueue({ kind: 'text', text: 'a long answer that trickles in slowly, word by word', chunks: 12, chunkDelayMs: 40 });
+    gateway.upstream.enqueue({
+      kind: 'text',
+      text: 'a long answer that trickles in slowly, word by word',
+      chunks: 12,
+      chunkDelayMs: 40,
+    });
     const abort = new AbortController();
     const response = await postRun(gateway, { agent_name: 'helper', message: 'x' }, '', { signal: abort.signal });
     const run = gateway.app.runs.live(response.headers.get('x-run-id')!);

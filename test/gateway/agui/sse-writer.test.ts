@@ -36,7 +36,13 @@ afterEach(() => {
 
 describe('formatSseEvents', () => {
   it('writes event and data lines with LF framing, and the id only on the last event of a group', () => {
-    const text = formatSseEvents([{ type: 'TEXT_MESSAGE_END', messageId: 'm' }, { type: 'RUN_FINISHED', threadId: 't', runId: 'r' }] as never, 7);
+    const text = formatSseEvents(
+      [
+        { type: 'TEXT_MESSAGE_END', messageId: 'm' },
+        { type: 'RUN_FINISHED', threadId: 't', runId: 'r' },
+      ] as never,
+      7,
+    );
     expect(text).toBe(
       'event: TEXT_MESSAGE_END\ndata: {"type":"TEXT_MESSAGE_END","messageId":"m"}\n\n' +
         'id: 7\nevent: RUN_FINISHED\ndata: {"type":"RUN_FINISHED","threadId":"t","runId":"r"}\n\n',
@@ -49,7 +55,10 @@ describe('createSseWriter', () => {
   it('sends the stream headers and a ": ping" comment every heartbeat until the end', async () => {
     vi.useFakeTimers();
     const res = new FakeResponse();
-    const sse = createSseWriter(res as unknown as ServerResponse, { heartbeatMs: 15_000, headers: () => ({ 'x-run-id': 'run_1', skipped: undefined }) });
+    const sse = createSseWriter(res as unknown as ServerResponse, {
+      heartbeatMs: 15_000,
+      headers: () => ({ 'x-run-id': 'run_1', skipped: undefined }),
+    });
     sse.open();
     expect(res.status).toBe(200);
     expect(res.headers).toEqual({

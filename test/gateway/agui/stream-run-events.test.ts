@@ -17,7 +17,12 @@ describe('streamRunEvents', () => {
     let resolveRecords!: () => void;
     const records = new Promise<void>((resolve) => (resolveRecords = resolve));
     const frames = createRunFrameCache();
-    const streaming = streamRunEvents(replay(runEvents('run_abc', TEXT_RUN)), frames.open({ runId: 'run_abc', format: 'agui' }), sink, { beforeTerminal: () => records });
+    const streaming = streamRunEvents(
+      replay(runEvents('run_abc', TEXT_RUN)),
+      frames.open({ runId: 'run_abc', format: 'agui' }),
+      sink,
+      { beforeTerminal: () => records },
+    );
     await new Promise((resolve) => setImmediate(resolve));
     expect(sent.map((event) => event.type)).not.toContain('RUN_FINISHED');
     expect(sent.map((event) => event.type)).toContain('TEXT_MESSAGE_CONTENT');

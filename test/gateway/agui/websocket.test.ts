@@ -5,7 +5,8 @@ import { TEST_API_KEY } from '../../support/app.js';
 import { aguiYaml, startAguiGateway, type AguiGateway } from './agui-harness.js';
 import { connectWs } from './ws-client.js';
 
-const isTerminal = (frame: { type: string }) => ['RUN_FINISHED', 'RUN_ERROR', 'run_completed', 'run_error'].includes(frame.type);
+const isTerminal = (frame: { type: string }) =>
+  ['RUN_FINISHED', 'RUN_ERROR', 'run_completed', 'run_error'].includes(frame.type);
 
 describe('WS /agui/ws', () => {
   let gateway: AguiGateway;
@@ -22,7 +23,14 @@ describe('WS /agui/ws', () => {
     gateway.upstream.enqueue({ kind: 'text', text: 'Hello Ada.', chunks: 2 }, { kind: 'text', text: 'You are Ada.' });
     client.send({ type: 'message', content: 'I am Ada' });
     const first = await client.until(isTerminal);
-    expect(first.map((frame) => frame.type)).toEqual(['RUN_STARTED', 'TEXT_MESSAGE_START', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_END', 'RUN_FINISHED']);
+    expect(first.map((frame) => frame.type)).toEqual([
+      'RUN_STARTED',
+      'TEXT_MESSAGE_START',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_CONTENT',
+      'TEXT_MESSAGE_END',
+      'RUN_FINISHED',
+    ]);
     const threadId = first[0].threadId;
     expect(threadId).toMatch(/^ses_/);
 
@@ -31,8 +39,15 @@ describe('WS /agui/ws', () => {
     const second = await client.until(isTerminal);
     expect(second[0]).toMatchObject({ type: 'RUN_STARTED', threadId });
     expect(second[0].runId).not.toBe(first[0].runId);
-    const sent = gateway.upstream.chatRequests()[before].body.messages.map((message: { role: string; content: string }) => `${message.role}:${message.content}`);
-    expect(sent).toEqual(['system:You are a helpful assistant.', 'user:I am Ada', 'assistant:Hello Ada.', 'user:Who am I?']);
+    const sent = gateway.upstream
+      .chatRequests()
+      [before].body.messages.map((message: { role: string; content: string }) => `${message.role}:${message.content}`);
+    expect(sent).toEqual([
+      'system:You are a helpful assistant.',
+      'user:I am Ada',
+      'assistant:Hello Ada.',
+      'user:Who am I?',
+    ]);
     await client.close();
   });
 
@@ -52,7 +67,12 @@ describe('WS /agui/ws', () => {
 
   it('cancels the current run on {type:"cancel"} and keeps the socket open', async () => {
     const client = await connectWs(wsUrl('agent_name=helper'), auth);
-    gateway.upstream.enqueue({ kind: 'text', text: 'a long answer that trickles in slowly, word by word', chunks: 12, chunkDelayMs: 40 });
+    gateway.upstream.enqueue({
+      kind: 'text',
+      text: 'a long answer that trickles in slowly, word by word',
+      chunks: 12,
+      chunkDelayMs: 40,
+    });
     client.send({ type: 'message', content: 'Talk slowly' });
     const opening = await client.until((frame) => frame.type === 'TEXT_MESSAGE_CONTENT');
     client.send({ type: 'message', content: 'too early' });
@@ -65,7 +85,9 @@ describe('WS /agui/ws', () => {
     expect((await gateway.app.runs.find(opening[0].runId))?.run.status).toBe('cancelled');
 
     client.send({ type: 'cancel' });
-    expect((await client.until((frame) => frame.type === 'error')).at(-1).error).toMatchObject({ code: 'no_active_run' });
+    expect((await client.until((frame) => frame.type === 'error')).at(-1).error).toMatchObject({
+      code: 'no_active_run',
+    });
     await client.close();
   });
 
@@ -73,7 +95,10 @@ describe('WS /agui/ws', () => {
     const client = await connectWs(wsUrl('agent_name=helper'), auth);
     const nextError = () => client.until((frame) => frame.type === 'error');
     client.send('not json');
-    expect((await nextError()).at(-1)).toEqual({ type: 'error', error: { type: 'invalid_request_error', code: 'invalid_json', message: expect.any(String) } });
+    expect((await nextError()).at(-1)).toEqual({
+      type: 'error',
+      error: { type: 'invalid_request_error', code: 'invalid_json', message: expect.any(String) },
+    });
     client.send({ type: 'shout', content: 'x' });
     expect((await nextError()).at(-1).error).toMatchObject({ code: 'invalid_frame' });
     client.send({ type: 'message' });
@@ -105,10 +130,16 @@ describe('WS /agui/ws', () => {
   });
 
   it("talks to an access token's own agent when the socket names none", async () => {
-    const created = await fetch(`${gateway.app.url}/gateway/tokens`, { method: 'POST', headers: { ...auth, 'content-type': 'application/json' }, body: JSON.stringify({ agent_name: 'timekeeper' }) });
+    const created = await fetch(`${gateway.app.url}/gateway/tokens`, {
+      method: 'POST',
+      headers: { ...auth, 'content-type': 'application/json' },
+      body: JSON.stringify({ agent_name: 'timekeeper' }),
+    });
     const { token } = (await created.json()) as { token: string };
     gateway.upstream.enqueue({ kind: 'text', text: 'It is noon.' });
-    expect(await agentOfFirstRun(await connectWs(wsUrl('format=simple'), { authorization: `Bearer ${token}` }))).toBe('timekeeper');
+    expect(await agentOfFirstRun(await connectWs(wsUrl('format=simple'), { authorization: `Bearer ${token}` }))).toBe(
+      'timekeeper',
+    );
   });
 
   it('closes the connection of a refused upgrade instead of leaving it open', async () => {
@@ -116,7 +147,9 @@ describe('WS /agui/ws', () => {
     const socket = connect(Number(port), '127.0.0.1');
     let answer = '';
     socket.on('data', (chunk) => (answer += chunk.toString()));
-    socket.write('GET /agui/ws?agent_name=helper HTTP/1.1\r\nHost: gateway\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n');
+    socket.write(
+      'GET /agui/ws?agent_name=helper HTTP/1.1\r\nHost: gateway\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n',
+    );
     await once(socket, 'close');
     expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 401 Unauthorized');
   });
@@ -126,7 +159,9 @@ describe('WS /agui/ws with gateway.agui_default_agent', () => {
   it('talks to the configured default agent when the socket names none', async () => {
     const gateway = await startAguiGateway(`${aguiYaml}\ngateway: { agui_default_agent: other }\n`);
     try {
-      const client = await connectWs(`${gateway.app.url.replace('http', 'ws')}/agui/ws?format=simple`, { authorization: `Bearer ${TEST_API_KEY}` });
+      const client = await connectWs(`${gateway.app.url.replace('http', 'ws')}/agui/ws?format=simple`, {
+        authorization: `Bearer ${TEST_API_KEY}`,
+      });
       client.send({ type: 'message', content: 'Hello' });
       const frames = await client.until(isTerminal);
       expect(frames[0]).toMatchObject({ type: 'run_started', agent_name: 'other' });

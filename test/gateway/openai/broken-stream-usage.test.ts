@@ -17,7 +17,13 @@ agents:
 `;
 
 // The upstream's usage would come last; none of these calls gets that far, so what it produced is counted.
-const SLOW_ANSWER = { kind: 'text', text: 'a long answer that trickles in slowly, word by word, for a while', chunks: 16, chunkDelayMs: 30, usage: { prompt_tokens: 1000, completion_tokens: 1000 } } as const;
+const SLOW_ANSWER = {
+  kind: 'text',
+  text: 'a long answer that trickles in slowly, word by word, for a while',
+  chunks: 16,
+  chunkDelayMs: 30,
+  usage: { prompt_tokens: 1000, completion_tokens: 1000 },
+} as const;
 
 const nanos = (usd: number) => Math.round(usd * 1e9);
 
@@ -30,14 +36,21 @@ describe('usage of a streamed call that never finished', () => {
     return response.json();
   };
   const budgetSpentNanos = async () => {
-    const row = await gateway.app.database.db.selectFrom('budget_accounts').select('spent_nanos').where('account_key', 'like', 'daily:helper:%').executeTakeFirst();
+    const row = await gateway.app.database.db
+      .selectFrom('budget_accounts')
+      .select('spent_nanos')
+      .where('account_key', 'like', 'daily:helper:%')
+      .executeTakeFirst();
     return Number(row?.spent_nanos ?? 0);
   };
 
   /** Starts a streamed completion and reads `chunks` chunks of it; the caller decides how it ends. */
   const startStream = async (chunks: number, signal?: AbortSignal) => {
     const { data: stream, response } = await gateway.client.chat.completions
-      .create({ model: 'helper', messages: [{ role: 'user', content: 'tell me something long' }], stream: true }, { signal })
+      .create(
+        { model: 'helper', messages: [{ role: 'user', content: 'tell me something long' }], stream: true },
+        { signal },
+      )
       .withResponse();
     const runId = response.headers.get('x-run-id')!;
     const iterator = stream[Symbol.asyncIterator]();
@@ -55,12 +68,20 @@ describe('usage of a streamed call that never finished', () => {
     await gateway.app.runs.live(runId)?.result;
     await vi.waitFor(async () => expect((await get(`/api/v1/admin/runs/${runId}`)).status).not.toBe('running'));
     const run = await get(`/api/v1/admin/runs/${runId}`);
-    const records = await gateway.app.database.db.selectFrom('usage_records').selectAll().where('run_id', '=', runId).execute();
+    const records = await gateway.app.database.db
+      .selectFrom('usage_records')
+      .selectAll()
+      .where('run_id', '=', runId)
+      .execute();
     return { run, records };
   };
 
   /** What every broken call must show: tokens counted, estimated, priced, in analytics and in the budget. */
-  const expectCounted = async (runId: string, before: { usage: { total_tokens: number; record_count: number }; spent: number }, status: 'cancelled' | 'failed') => {
+  const expectCounted = async (
+    runId: string,
+    before: { usage: { total_tokens: number; record_count: number }; spent: number },
+    status: 'cancelled' | 'failed',
+  ) => {
     const { run, records } = await settledRun(runId);
     expect(run).toMatchObject({ status, steps: 1 });
     expect(run.input_tokens).toBeGreaterThan(0);
@@ -69,9 +90,20 @@ describe('usage of a streamed call that never finished', () => {
     // Counted locally: far below the 2,000 the upstream would have reported at the end.
     expect(run.total_tokens).toBeLessThan(1000);
     expect(run.cost_usd).toBe((run.input_tokens * 3 + run.output_tokens * 15) / 1_000_000);
-    expect(run.step_details[0]).toMatchObject({ status: 'failed', input_tokens: run.input_tokens, output_tokens: run.output_tokens, prompt_log: { usage_estimated: true } });
+    expect(run.step_details[0]).toMatchObject({
+      status: 'failed',
+      input_tokens: run.input_tokens,
+      output_tokens: run.output_tokens,
+      prompt_log: { usage_estimated: true },
+    });
     expect(records).toHaveLength(1);
-    expect(records[0]).toMatchObject({ status: 'error', estimated: 1, priced: 1, input_tokens: run.input_tokens, output_tokens: run.output_tokens });
+    expect(records[0]).toMatchObject({
+      status: 'error',
+      estimated: 1,
+      priced: 1,
+      input_tokens: run.input_tokens,
+      output_tokens: run.output_tokens,
+    });
     expect(Number(records[0].cost_usd)).toBe(run.cost_usd);
     const usage = await get('/analytics/usage');
     expect(usage.total_tokens - before.usage.total_tokens).toBe(run.total_tokens);
@@ -103,7 +135,11 @@ describe('usage of a streamed call that never finished', () => {
     const before = await snapshot();
     gateway.upstream.enqueue(SLOW_ANSWER);
     const { runId, drain } = await startStream(3);
-    const cancel = await fetch(`${gateway.app.url}/api/v1/admin/runs/${runId}/cancel`, { method: 'POST', headers: authHeaders, body: '{}' });
+    const cancel = await fetch(`${gateway.app.url}/api/v1/admin/runs/${runId}/cancel`, {
+      method: 'POST',
+      headers: authHeaders,
+      body: '{}',
+    });
     expect(cancel.status).toBe(200);
     await drain();
     await expectCounted(runId, before, 'cancelled');

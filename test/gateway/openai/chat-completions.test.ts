@@ -13,8 +13,14 @@ describe('POST /v1/chat/completions', () => {
   });
 
   it('answers a non-streamed request with a chat.completion object', async () => {
-    gateway.upstream.enqueue({ kind: 'text', text: 'Hello there!', usage: { prompt_tokens: 21, completion_tokens: 4 } });
-    const { data: completion, response } = await gateway.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'Hi' }] }).withResponse();
+    gateway.upstream.enqueue({
+      kind: 'text',
+      text: 'Hello there!',
+      usage: { prompt_tokens: 21, completion_tokens: 4 },
+    });
+    const { data: completion, response } = await gateway.client.chat.completions
+      .create({ model: 'helper', messages: [{ role: 'user', content: 'Hi' }] })
+      .withResponse();
     expect(completion).toMatchObject({
       object: 'chat.completion',
       model: 'helper',
@@ -32,7 +38,13 @@ describe('POST /v1/chat/completions', () => {
       messages: [
         { role: 'user', content: 'My name is Ada.' },
         { role: 'assistant', content: 'Nice to meet you, Ada.' },
-        { role: 'user', content: [{ type: 'text', text: 'What is ' }, { type: 'text', text: 'my name?' }] },
+        {
+          role: 'user',
+          content: [
+            { type: 'text', text: 'What is ' },
+            { type: 'text', text: 'my name?' },
+          ],
+        },
       ],
     });
     const [sent] = gateway.upstream.chatRequests();
@@ -47,7 +59,12 @@ describe('POST /v1/chat/completions', () => {
   });
 
   it('lets the request override temperature and max_tokens', async () => {
-    await gateway.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'x' }], temperature: 1.5, max_tokens: 42 });
+    await gateway.client.chat.completions.create({
+      model: 'helper',
+      messages: [{ role: 'user', content: 'x' }],
+      temperature: 1.5,
+      max_tokens: 42,
+    });
     const [sent] = gateway.upstream.chatRequests();
     expect(sent.body.temperature).toBe(1.5);
     expect(sent.body.max_tokens ?? sent.body.max_completion_tokens).toBe(42);
@@ -55,7 +72,11 @@ describe('POST /v1/chat/completions', () => {
 
   it('streams chat.completion.chunk events: role first, then content, finish_reason, [DONE]', async () => {
     gateway.upstream.enqueue({ kind: 'text', text: 'one two three four', chunks: 4 });
-    const stream = await gateway.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'count' }], stream: true });
+    const stream = await gateway.client.chat.completions.create({
+      model: 'helper',
+      messages: [{ role: 'user', content: 'count' }],
+      stream: true,
+    });
     const chunks: OpenAI.ChatCompletionChunk[] = [];
     for await (const chunk of stream) chunks.push(chunk);
     expect(chunks[0].choices[0].delta).toEqual({ role: 'assistant', content: '' });
@@ -64,7 +85,11 @@ describe('POST /v1/chat/completions', () => {
     expect(deltas.every((delta) => typeof delta === 'string' && delta.length > 0)).toBe(true);
     expect(deltas.join('')).toBe('one two three four');
     expect(chunks.at(-1)?.choices[0]).toMatchObject({ delta: {}, finish_reason: 'stop' });
-    expect(chunks.every((chunk) => chunk.object === 'chat.completion.chunk' && chunk.model === 'helper' && chunk.id === chunks[0].id)).toBe(true);
+    expect(
+      chunks.every(
+        (chunk) => chunk.object === 'chat.completion.chunk' && chunk.model === 'helper' && chunk.id === chunks[0].id,
+      ),
+    ).toBe(true);
     expect(chunks.some((chunk) => chunk.usage)).toBe(false);
   });
 
@@ -73,7 +98,12 @@ describe('POST /v1/chat/completions', () => {
     const response = await fetch(`${gateway.app.url}/v1/chat/completions`, {
       method: 'POST',
       headers: authHeaders,
-      body: JSON.stringify({ model: 'helper', messages: [{ role: 'user', content: 'x' }], stream: true, stream_options: { include_usage: true } }),
+      body: JSON.stringify({
+        model: 'helper',
+        messages: [{ role: 'user', content: 'x' }],
+        stream: true,
+        stream_options: { include_usage: true },
+      }),
     });
     expect(response.headers.get('content-type')).toContain('text/event-stream');
     expect(response.headers.get('cache-control')).toBe('no-cache');
@@ -83,7 +113,10 @@ describe('POST /v1/chat/completions', () => {
     expect(events.at(-1)).toBe('[DONE]');
     const chunks = events.slice(0, -1).map((data) => JSON.parse(data));
     const usageChunk = chunks.at(-1);
-    expect(usageChunk).toMatchObject({ choices: [], usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 } });
+    expect(usageChunk).toMatchObject({
+      choices: [],
+      usage: { prompt_tokens: 7, completion_tokens: 2, total_tokens: 9 },
+    });
     expect(chunks.at(-2).choices[0].finish_reason).toBe('stop');
     expect(chunks.slice(0, -1).every((chunk) => chunk.usage === null)).toBe(true);
     expect(gateway.upstream.chatRequests()[0].body.stream_options).toEqual({ include_usage: true });
@@ -91,7 +124,12 @@ describe('POST /v1/chat/completions', () => {
 
   it('streams with the official client and include_usage', async () => {
     gateway.upstream.enqueue({ kind: 'text', text: 'abc', usage: { prompt_tokens: 3, completion_tokens: 1 } });
-    const stream = await gateway.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'x' }], stream: true, stream_options: { include_usage: true } });
+    const stream = await gateway.client.chat.completions.create({
+      model: 'helper',
+      messages: [{ role: 'user', content: 'x' }],
+      stream: true,
+      stream_options: { include_usage: true },
+    });
     let text = '';
     let usage: OpenAI.CompletionUsage | undefined;
     for await (const chunk of stream) {
@@ -114,7 +152,12 @@ describe('GET /v1/models', () => {
     const models: OpenAI.Model[] = [];
     for await (const model of gateway.client.models.list()) models.push(model);
     expect(models.map((model) => model.id)).toEqual(['helper', 'timekeeper', 'other']);
-    expect(models[0]).toEqual({ id: 'helper', object: 'model', created: expect.any(Number), owned_by: 'agent-gateway' });
+    expect(models[0]).toEqual({
+      id: 'helper',
+      object: 'model',
+      created: expect.any(Number),
+      owned_by: 'agent-gateway',
+    });
     expect(await gateway.client.models.retrieve('other')).toMatchObject({ id: 'other', object: 'model' });
   });
 });

@@ -15,7 +15,12 @@ describe('a client that goes away', () => {
   };
 
   it('cancels a streamed run, and its record says so', async () => {
-    gateway.upstream.enqueue({ kind: 'text', text: 'a long answer that trickles in slowly, word by word', chunks: 12, chunkDelayMs: 40 });
+    gateway.upstream.enqueue({
+      kind: 'text',
+      text: 'a long answer that trickles in slowly, word by word',
+      chunks: 12,
+      chunkDelayMs: 40,
+    });
     const abort = new AbortController();
     const response = await fetch(`${gateway.app.url}/v1/chat/completions`, {
       method: 'POST',
@@ -31,7 +36,11 @@ describe('a client that goes away', () => {
     abort.abort();
     const result = await run!.result;
     expect(result).toMatchObject({ status: 'cancelled', error: { code: 'client_closed' } });
-    expect((await gateway.app.runs.find(runId))?.run).toMatchObject({ status: 'cancelled', error_code: 'client_closed', steps: 1 });
+    expect((await gateway.app.runs.find(runId))?.run).toMatchObject({
+      status: 'cancelled',
+      error_code: 'client_closed',
+      steps: 1,
+    });
   });
 
   it('lets a non-streamed run finish and records it', async () => {

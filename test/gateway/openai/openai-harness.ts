@@ -34,7 +34,9 @@ export interface GatewayHarness {
 }
 
 /** A fake upstream plus a gateway in front of it, and an official OpenAI client pointed at the gateway. */
-export async function startGateway(options: { yaml?: string; env?: NodeJS.ProcessEnv; databaseUrl?: string; dataDir?: string } = {}): Promise<GatewayHarness> {
+export async function startGateway(
+  options: { yaml?: string; env?: NodeJS.ProcessEnv; databaseUrl?: string; dataDir?: string } = {},
+): Promise<GatewayHarness> {
   const upstream = await startFakeUpstream();
   const app = await startTestApp(options.yaml ?? gatewayYaml(), {
     env: { UPSTREAM_URL: upstream.url, ...options.env },

@@ -13,8 +13,11 @@ describe('sessions (X-Session-Id)', () => {
     gateway.upstream.requests.length = 0;
   });
 
-  const chat = (sessionId: string, messages: { role: 'user' | 'assistant' | 'system'; content: string }[], model = 'helper') =>
-    gateway.client.chat.completions.create({ model, messages }, { headers: { 'X-Session-Id': sessionId } });
+  const chat = (
+    sessionId: string,
+    messages: { role: 'user' | 'assistant' | 'system'; content: string }[],
+    model = 'helper',
+  ) => gateway.client.chat.completions.create({ model, messages }, { headers: { 'X-Session-Id': sessionId } });
   const sentMessages = () => gateway.upstream.chatRequests().map((request) => request.body.messages);
 
   it('keeps the conversation so a client may send only the new message', async () => {
@@ -39,15 +42,26 @@ describe('sessions (X-Session-Id)', () => {
       { role: 'assistant', content: 'echo: one' },
       { role: 'user', content: 'two' },
     ]);
-    expect(sentMessages()[1]).toEqual([SYSTEM, { role: 'user', content: 'one' }, { role: 'assistant', content: 'echo: one' }, { role: 'user', content: 'two' }]);
+    expect(sentMessages()[1]).toEqual([
+      SYSTEM,
+      { role: 'user', content: 'one' },
+      { role: 'assistant', content: 'echo: one' },
+      { role: 'user', content: 'two' },
+    ]);
     expect((await gateway.app.sessions.find('full-2'))?.message_count).toBe(4);
   });
 
   it('keeps streamed answers too', async () => {
-    const stream = await gateway.client.chat.completions.create({ model: 'helper', messages: [{ role: 'user', content: 'streamed' }], stream: true }, { headers: { 'X-Session-Id': 'stream-3' } });
+    const stream = await gateway.client.chat.completions.create(
+      { model: 'helper', messages: [{ role: 'user', content: 'streamed' }], stream: true },
+      { headers: { 'X-Session-Id': 'stream-3' } },
+    );
     for await (const chunk of stream) void chunk;
     await chat('stream-3', [{ role: 'user', content: 'next' }]);
-    expect(sentMessages()[1].slice(1, 3)).toEqual([{ role: 'user', content: 'streamed' }, { role: 'assistant', content: 'echo: streamed' }]);
+    expect(sentMessages()[1].slice(1, 3)).toEqual([
+      { role: 'user', content: 'streamed' },
+      { role: 'assistant', content: 'echo: streamed' },
+    ]);
   });
 
   it('does not store the turns of a failed run, so the client can retry', async () => {
@@ -66,7 +80,10 @@ describe('sessions (X-Session-Id)', () => {
 
   it('records the session on the run', async () => {
     const { response } = await gateway.client.chat.completions
-      .create({ model: 'helper', messages: [{ role: 'user', content: 'hi' }] }, { headers: { 'X-Session-Id': 'rec-6' } })
+      .create(
+        { model: 'helper', messages: [{ role: 'user', content: 'hi' }] },
+        { headers: { 'X-Session-Id': 'rec-6' } },
+      )
       .withResponse();
     expect(response.headers.get('x-session-id')).toBe('rec-6');
     expect((await gateway.app.runs.find(response.headers.get('x-run-id')!))?.run.session_id).toBe('rec-6');

@@ -41,7 +41,10 @@ listeners:
   });
 
   async function publish(id: string, messageId = `m-${id}`): Promise<void> {
-    channel.publish(exchange, 'orders.created', Buffer.from(JSON.stringify({ type: 'order.created', id })), { messageId, persistent: true });
+    channel.publish(exchange, 'orders.created', Buffer.from(JSON.stringify({ type: 'order.created', id })), {
+      messageId,
+      persistent: true,
+    });
     await channel.waitForConfirms();
   }
   const prompts = () => harness.runs.prompts();
@@ -52,7 +55,11 @@ listeners:
     await publish('a1');
     await vi.waitFor(() => expect(harness.triggers.intake.stats()[0]).toMatchObject({ received: 2, duplicates: 1 }));
     expect(prompts()).toEqual(['order a1']);
-    expect(harness.runs.calls[0]).toMatchObject({ agentName: 'billing', source: 'listener', metadata: { source: 'listener:orders', event: 'order.created' } });
+    expect(harness.runs.calls[0]).toMatchObject({
+      agentName: 'billing',
+      source: 'listener',
+      metadata: { source: 'listener:orders', event: 'order.created' },
+    });
   });
 
   it('loses nothing across a dropped connection: messages sent meanwhile wait in the queue', async () => {

@@ -11,10 +11,11 @@ export async function brokerUnavailable(name: string, port: number, host = '127.
       socket.destroy();
       resolve(true);
     });
-    for (const event of ['error', 'timeout']) socket.once(event, () => {
-      socket.destroy();
-      resolve(false);
-    });
+    for (const event of ['error', 'timeout'])
+      socket.once(event, () => {
+        socket.destroy();
+        resolve(false);
+      });
   });
   if (reachable) return undefined;
   const reason = `${name} not reachable at ${host}:${port}`;

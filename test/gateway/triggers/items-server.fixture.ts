@@ -9,7 +9,12 @@ export interface ItemsServer {
 }
 
 export async function startItemsServer(): Promise<ItemsServer> {
-  const state: ItemsServer = { url: '', requests: [], respond: () => ({ status: 200, body: [] }), close: async () => undefined };
+  const state: ItemsServer = {
+    url: '',
+    requests: [],
+    respond: () => ({ status: 200, body: [] }),
+    close: async () => undefined,
+  };
   const server = createServer((request, response) => {
     state.requests.push(request.headers);
     const { status, body } = state.respond();

@@ -1,5 +1,10 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { PermanentSourceError, type Deliver, type ListenerConnection, type OpenConnection } from '../../../src/gateway/triggers/index.js';
+import {
+  PermanentSourceError,
+  type Deliver,
+  type ListenerConnection,
+  type OpenConnection,
+} from '../../../src/gateway/triggers/index.js';
 import { ManualSleep, startTriggerHarness, waitForState, type TriggerHarness } from './trigger-harness.js';
 
 const YAML = `
@@ -39,12 +44,23 @@ beforeEach(async () => {
 afterEach(() => harness.close());
 
 it('reconnects with doubling backoff, reports each state, and resets the backoff once connected', async () => {
-  client.outcomes = [new Error('ECONNREFUSED'), new Error('ECONNREFUSED'), new Error('ECONNREFUSED'), new Error('ECONNREFUSED'), 'ok'];
+  client.outcomes = [
+    new Error('ECONNREFUSED'),
+    new Error('ECONNREFUSED'),
+    new Error('ECONNREFUSED'),
+    new Error('ECONNREFUSED'),
+    'ok',
+  ];
   await harness.triggers.start();
   const delays = [];
   for (let count = 1; count <= 4; count += 1) {
     delays.push(await sleep.sleeping(count));
-    expect(harness.status('fake')).toMatchObject({ state: 'backing_off', failures: count, last_error: 'ECONNREFUSED', next_attempt_at: expect.any(String) });
+    expect(harness.status('fake')).toMatchObject({
+      state: 'backing_off',
+      failures: count,
+      last_error: 'ECONNREFUSED',
+      next_attempt_at: expect.any(String),
+    });
     sleep.wake();
   }
   expect(delays).toEqual([1_000, 2_000, 4_000, 5_000]);
@@ -65,7 +81,10 @@ it('reconnects with doubling backoff, reports each state, and resets the backoff
 it('gives up on a permanent failure and reports error; stop() ends a wait at once', async () => {
   client.outcomes = [new PermanentSourceError('answered 401')];
   await harness.triggers.start();
-  expect(await waitForState(harness, 'fake', 'error')).toMatchObject({ last_error: 'answered 401', next_attempt_at: null });
+  expect(await waitForState(harness, 'fake', 'error')).toMatchObject({
+    last_error: 'answered 401',
+    next_attempt_at: null,
+  });
   expect(sleep.delays).toEqual([]);
 
   client.outcomes = [new Error('down')];

@@ -15,7 +15,8 @@ describe.skipIf(skip)('mqtt listener', () => {
   beforeAll(async () => {
     proxy = await startTcpProxy(1883);
     publisher = await connectAsync('mqtt://127.0.0.1:1883', { clientId: `${clientId}-pub` });
-    harness = await startTriggerHarness(`${FAST_SETTINGS_YAML}
+    harness = await startTriggerHarness(
+      `${FAST_SETTINGS_YAML}
 listeners:
   - name: sensors
     source: mqtt
@@ -25,7 +26,9 @@ listeners:
     # MQTT messages carry no id of their own; QoS 1 may deliver one twice (e.g. a PUBACK lost in a dropped connection).
     id_field: reading_id
     handlers: [{ event: reading.*, agent: triage, prompt: "{{sensor}}={{value}}" }]
-`, { triggers: { replicaId: 'r1' } });
+`,
+      { triggers: { replicaId: 'r1' } },
+    );
     await harness.triggers.start();
     await waitForState(harness, 'sensors', 'connected');
   });
@@ -37,7 +40,12 @@ listeners:
     await proxy?.close();
   });
 
-  const publish = (sensor: string, value: number) => publisher.publishAsync(`agtest/${suffix}/${sensor}`, JSON.stringify({ type: 'reading.taken', reading_id: sensor, sensor, value }), { qos: 1 });
+  const publish = (sensor: string, value: number) =>
+    publisher.publishAsync(
+      `agtest/${suffix}/${sensor}`,
+      JSON.stringify({ type: 'reading.taken', reading_id: sensor, sensor, value }),
+      { qos: 1 },
+    );
 
   it('receives QoS 1 messages on a wildcard topic', async () => {
     await publish('t1', 20);
@@ -48,7 +56,12 @@ listeners:
   it('loses nothing across a dropped connection: the persistent session queues messages meanwhile', async () => {
     proxy.cut();
     await waitForState(harness, 'sensors', 'backing_off');
-    for (const [sensor, value] of [['t2', 21], ['t3', 22], ['t4', 23]] as const) await publish(sensor, value);
+    for (const [sensor, value] of [
+      ['t2', 21],
+      ['t3', 22],
+      ['t4', 23],
+    ] as const)
+      await publish(sensor, value);
     proxy.restore();
     await waitForState(harness, 'sensors', 'connected');
     await harness.runsStarted(4);

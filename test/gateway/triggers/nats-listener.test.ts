@@ -45,14 +45,20 @@ listeners:
     await proxy?.close();
   });
 
-  const publish = (id: string) => js.publish(`${subject}.orders.created`, JSON.stringify({ type: 'order.created', id }));
-  const promptsFor = (agent: string) => harness.runs.calls.filter((call) => call.agentName === agent).map((call) => call.prompt);
+  const publish = (id: string) =>
+    js.publish(`${subject}.orders.created`, JSON.stringify({ type: 'order.created', id }));
+  const promptsFor = (agent: string) =>
+    harness.runs.calls.filter((call) => call.agentName === agent).map((call) => call.prompt);
 
   it('reads a JetStream stream through a durable consumer and acks what it stored', async () => {
     await publish('n1');
     await vi.waitFor(() => expect(promptsFor('billing')).toEqual(['order n1']), { timeout: 10_000 });
     const info = await (await nc.jetstreamManager()).consumers.info(stream, 'agent-gateway-orders');
-    await vi.waitFor(async () => expect((await (await nc.jetstreamManager()).consumers.info(stream, 'agent-gateway-orders')).num_ack_pending).toBe(0));
+    await vi.waitFor(async () =>
+      expect((await (await nc.jetstreamManager()).consumers.info(stream, 'agent-gateway-orders')).num_ack_pending).toBe(
+        0,
+      ),
+    );
     expect(info.config.ack_policy).toBe('explicit');
     expect((await harness.store.list({ name: 'orders' }))[0].dedupe_key).toMatch(new RegExp(`^msg:${stream}:1:`));
   });
@@ -63,8 +69,14 @@ listeners:
     for (const id of ['n2', 'n3', 'n4']) await publish(id);
     proxy.restore();
     await waitForState(harness, 'orders', 'connected');
-    await vi.waitFor(() => expect(promptsFor('billing').sort()).toEqual(['order n1', 'order n2', 'order n3', 'order n4']), { timeout: 10_000 });
-    expect(harness.triggers.intake.stats().find((entry) => entry.name === 'orders')).toMatchObject({ received: 4, duplicates: 0 });
+    await vi.waitFor(
+      () => expect(promptsFor('billing').sort()).toEqual(['order n1', 'order n2', 'order n3', 'order n4']),
+      { timeout: 10_000 },
+    );
+    expect(harness.triggers.intake.stats().find((entry) => entry.name === 'orders')).toMatchObject({
+      received: 4,
+      duplicates: 0,
+    });
   });
 
   it('subscribes to a core NATS subject, deduping by the Nats-Msg-Id header', async () => {
@@ -74,7 +86,12 @@ listeners:
     nc.publish(`${subject}.pings`, JSON.stringify({ type: 'ping', n: 1 }), { headers: h });
     nc.publish(`${subject}.pings`, JSON.stringify({ type: 'ping', n: 2 }));
     await nc.flush();
-    await vi.waitFor(() => expect(harness.triggers.intake.stats().find((entry) => entry.name === 'pings')).toMatchObject({ received: 3, duplicates: 1 }));
+    await vi.waitFor(() =>
+      expect(harness.triggers.intake.stats().find((entry) => entry.name === 'pings')).toMatchObject({
+        received: 3,
+        duplicates: 1,
+      }),
+    );
     await vi.waitFor(() => expect(promptsFor('triage').sort()).toEqual(['ping 1', 'ping 2']));
   });
 });

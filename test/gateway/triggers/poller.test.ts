@@ -13,7 +13,10 @@ pollers:
     handler: { agent: triage, prompt: "Ticket {{id}}: {{title}}" }
 `;
 
-const items = (...ids: number[]) => ({ status: 200, body: { data: { items: ids.map((id) => ({ id, title: `t${id}` })) } } });
+const items = (...ids: number[]) => ({
+  status: 200,
+  body: { data: { items: ids.map((id) => ({ id, title: `t${id}` })) } },
+});
 
 for (const dialect of await dialects()) {
   describe.skipIf(dialect.skip)(`poller on ${dialect.name}`, () => {
@@ -42,7 +45,11 @@ for (const dialect of await dialects()) {
       await start();
       await harness.runsStarted(2);
       expect(harness.runs.prompts()).toEqual(['Ticket 1: t1', 'Ticket 2: t2']);
-      expect(harness.runs.calls[0]).toMatchObject({ agentName: 'triage', source: 'poller', metadata: { source: 'poller:tickets', event: 'item' } });
+      expect(harness.runs.calls[0]).toMatchObject({
+        agentName: 'triage',
+        source: 'poller',
+        metadata: { source: 'poller:tickets', event: 'item' },
+      });
       expect(server.requests[0].authorization).toBe('Bearer poll-token');
       expect(await sleep.sleeping(1)).toBe(30_000);
       expect(harness.status('tickets')).toMatchObject({ state: 'connected', failures: 0 });
@@ -59,7 +66,12 @@ for (const dialect of await dialects()) {
       await sleep.sleeping(1);
       await harness.runsStarted(4);
       expect(harness.runs.prompts().slice(3)).toEqual(['Ticket 4: t4']);
-      expect((await harness.store.list({ kind: 'poller' })).map((event) => event.dedupe_key).sort()).toEqual(['id:1', 'id:2', 'id:3', 'id:4']);
+      expect((await harness.store.list({ kind: 'poller' })).map((event) => event.dedupe_key).sort()).toEqual([
+        'id:1',
+        'id:2',
+        'id:3',
+        'id:4',
+      ]);
     });
 
     it('backs off doubling up to the cap while polls fail, and returns to the interval after a success', async () => {
@@ -67,7 +79,11 @@ for (const dialect of await dialects()) {
       server.respond = () => (failing ? { status: 503, body: { error: 'down' } } : items(7));
       await start();
       expect(await sleep.sleeping(1)).toBe(2_000);
-      expect(harness.status('tickets')).toMatchObject({ state: 'backing_off', failures: 1, last_error: expect.stringContaining('answered 503') });
+      expect(harness.status('tickets')).toMatchObject({
+        state: 'backing_off',
+        failures: 1,
+        last_error: expect.stringContaining('answered 503'),
+      });
       const delays = [];
       for (let count = 2; count <= 5; count += 1) {
         sleep.wake();
@@ -88,12 +104,17 @@ for (const dialect of await dialects()) {
     });
 
     it('counts items without an id as rejected and treats a response without the items array as a failed poll', async () => {
-      server.respond = () => ({ status: 200, body: { data: { items: [{ title: 'no id' }, { id: 'a', title: 'ok' }, { id: 'a', title: 'same id twice' }] } } });
+      server.respond = () => ({
+        status: 200,
+        body: { data: { items: [{ title: 'no id' }, { id: 'a', title: 'ok' }, { id: 'a', title: 'same id twice' }] } },
+      });
       await start();
       await harness.runsStarted(1);
       await sleep.sleeping(1);
       expect(harness.runs.prompts()).toEqual(['Ticket a: ok']);
-      expect(harness.triggers.intake.stats()).toEqual([{ kind: 'poller', name: 'tickets', received: 1, duplicates: 0, rejected: 1, last_event_at: expect.any(String) }]);
+      expect(harness.triggers.intake.stats()).toEqual([
+        { kind: 'poller', name: 'tickets', received: 1, duplicates: 0, rejected: 1, last_event_at: expect.any(String) },
+      ]);
 
       server.respond = () => ({ status: 200, body: { data: { items: 'nope' } } });
       sleep.wake();

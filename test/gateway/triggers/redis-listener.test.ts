@@ -39,7 +39,8 @@ listeners:
 
   const subscribers = async () => ((await publisher.pubsub('NUMSUB', channel)) as [string, number])[1];
   const publish = (message: unknown) => publisher.publish(channel, JSON.stringify(message));
-  const promptsFor = (agent: string) => harness.runs.calls.filter((call) => call.agentName === agent).map((call) => call.prompt);
+  const promptsFor = (agent: string) =>
+    harness.runs.calls.filter((call) => call.agentName === agent).map((call) => call.prompt);
 
   it('runs handlers for channel and pattern subscriptions, reading the event type from event_field', async () => {
     await publish({ type: 'order.created', id: 'r1', meta: { kind: 'create' } });
@@ -54,7 +55,12 @@ listeners:
     await publish({ type: 'order.created', id: 'r1', meta: { kind: 'again' } });
     await publisher.publish(channel, 'not json');
     await harness.runsStarted(before + 1);
-    await vi.waitFor(() => expect(harness.triggers.intake.stats().find((entry) => entry.name === 'orders')).toMatchObject({ duplicates: 1, rejected: 1 }));
+    await vi.waitFor(() =>
+      expect(harness.triggers.intake.stats().find((entry) => entry.name === 'orders')).toMatchObject({
+        duplicates: 1,
+        rejected: 1,
+      }),
+    );
     expect(promptsFor('billing')).toEqual(['order r1']);
   });
 
@@ -63,13 +69,23 @@ listeners:
     const id = /id=(\d+) .*name=agent-gateway:listener:orders /.exec(clients)?.[1];
     expect(id).toBeDefined();
     await publisher.client('KILL', 'ID', id!);
-    await vi.waitFor(() => expect(harness.logger.entries.some((entry) => entry.object.trigger === 'listener:orders' && entry.message === 'trigger source failed; backing off')).toBe(true));
+    await vi.waitFor(() =>
+      expect(
+        harness.logger.entries.some(
+          (entry) =>
+            entry.object.trigger === 'listener:orders' && entry.message === 'trigger source failed; backing off',
+        ),
+      ).toBe(true),
+    );
     await waitForState(harness, 'orders', 'connected');
     // Pub/sub keeps nothing for absent subscribers, so the test publishes once the subscription is back.
     await vi.waitFor(async () => expect(await subscribers()).toBe(1));
     const billingBefore = promptsFor('billing').length;
     for (const n of [2, 3, 4]) await publish({ type: 'order.paid', id: `r${n}`, meta: { kind: 'pay' } });
     // The worker runs handlers concurrently, so runs start in no particular order.
-    await vi.waitFor(() => expect(promptsFor('billing').slice(billingBefore).sort()).toEqual(['order r2', 'order r3', 'order r4']), { timeout: 10_000 });
+    await vi.waitFor(
+      () => expect(promptsFor('billing').slice(billingBefore).sort()).toEqual(['order r2', 'order r3', 'order r4']),
+      { timeout: 10_000 },
+    );
   });
 });

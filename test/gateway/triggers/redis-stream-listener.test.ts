@@ -15,7 +15,8 @@ describe.skipIf(skip)('redis-stream listener', () => {
     streams.push(stream);
     return stream;
   };
-  const pending = async (stream: string, group: string) => ((await redis.xpending(stream, group)) as [number, ...unknown[]])[0];
+  const pending = async (stream: string, group: string) =>
+    ((await redis.xpending(stream, group)) as [number, ...unknown[]])[0];
   beforeAll(() => {
     redis = new Redis(REDIS_URL);
   });
@@ -26,20 +27,29 @@ describe.skipIf(skip)('redis-stream listener', () => {
 
   it('shares a consumer group across two replicas: a burst of 200 entries is stored and run once, part by each, all acknowledged', async () => {
     const stream = newStream();
-    const replicas = await startReplicas(`${FAST_SETTINGS_YAML}
+    const replicas = await startReplicas(
+      `${FAST_SETTINGS_YAML}
 listeners:
   - { name: jobs, source: redis-stream, url: "${REDIS_URL}", stream: "${stream}", handlers: [{ event: job, agent: billing, prompt: "job {{n}}" }] }
-`, { connected: ['jobs'] });
+`,
+      { connected: ['jobs'] },
+    );
     try {
       const pipeline = redis.pipeline();
       // Without `field`, the entry's own fields are the message.
       for (let n = 0; n < 200; n += 1) pipeline.xadd(stream, '*', 'type', 'job', 'n', String(n));
       await pipeline.exec();
       await replicas.storedAtLeast('jobs', 200);
-      await vi.waitFor(() => expect(replicas.prompts().length).toBeGreaterThanOrEqual(200), { timeout: 30_000, interval: 50 });
+      await vi.waitFor(() => expect(replicas.prompts().length).toBeGreaterThanOrEqual(200), {
+        timeout: 30_000,
+        interval: 50,
+      });
       const received = replicas.received('jobs');
       expect(received.reduce((sum, count) => sum + count, 0)).toBe(200);
-      expect(received.every((count) => count > 0), `received per replica: ${received.join(', ')}`).toBe(true);
+      expect(
+        received.every((count) => count > 0),
+        `received per replica: ${received.join(', ')}`,
+      ).toBe(true);
       expect(replicas.duplicates('jobs')).toBe(0);
       expect(new Set(replicas.prompts()).size).toBe(200);
       expect(replicas.prompts()).toHaveLength(200);
@@ -58,10 +68,13 @@ listeners:
     // Another replica read it and died before storing it: it stays pending on that consumer.
     await redis.xreadgroup('GROUP', 'workers', 'dead-replica', 'COUNT', 10, 'STREAMS', stream, '>');
     expect(await pending(stream, 'workers')).toBe(1);
-    const harness = await startTriggerHarness(`${FAST_SETTINGS_YAML}
+    const harness = await startTriggerHarness(
+      `${FAST_SETTINGS_YAML}
 listeners:
   - { name: jobs, source: redis-stream, url: "${REDIS_URL}", stream: "${stream}", group: workers, field: data, claim_idle_seconds: 0.2, handlers: [{ event: job, agent: billing, prompt: "job {{n}}" }] }
-`, { triggers: { replicaId: 'survivor' } });
+`,
+      { triggers: { replicaId: 'survivor' } },
+    );
     try {
       await harness.triggers.start();
       await harness.runsStarted(1);

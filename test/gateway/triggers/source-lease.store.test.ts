@@ -50,14 +50,20 @@ for (const dialect of await dialects()) {
     it('gives a lapsed lease to exactly one of many replicas racing for it', async () => {
       await leases.acquire({ key: KEY, holder: 'dead', now: at(0), until: at(30) });
       const holders = Array.from({ length: 12 }, (_, index) => `r${index}`);
-      const results = await Promise.all(holders.map((holder) => leases.acquire({ key: KEY, holder, now: at(40), until: at(70) })));
+      const results = await Promise.all(
+        holders.map((holder) => leases.acquire({ key: KEY, holder, now: at(40), until: at(70) })),
+      );
       const winners = holders.filter((_, index) => results[index] !== undefined);
       expect(winners).toHaveLength(1);
       expect((await leases.get(KEY))?.holder).toBe(winners[0]);
     });
 
     it('gives a lease nobody held yet to exactly one of many replicas racing for it', async () => {
-      const results = await Promise.all(Array.from({ length: 12 }, (_, index) => leases.acquire({ key: 'listener:new', holder: `r${index}`, now: at(0), until: at(30) })));
+      const results = await Promise.all(
+        Array.from({ length: 12 }, (_, index) =>
+          leases.acquire({ key: 'listener:new', holder: `r${index}`, now: at(0), until: at(30) }),
+        ),
+      );
       expect(results.filter((result) => result !== undefined)).toHaveLength(1);
     });
   });

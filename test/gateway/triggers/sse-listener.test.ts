@@ -37,9 +37,20 @@ it('stores and runs every event, and after a dropped connection resumes from Las
   source.publish({ n: 1 }, { event: 'ping' });
   await harness.runsStarted(4);
   // Runs start in no particular order (the worker runs events concurrently); the store keeps arrival order.
-  expect(harness.runs.prompts().sort()).toEqual(['order o1 order.created', 'order o1 order.paid', 'order o2 order.created', 'ping 1']);
+  expect(harness.runs.prompts().sort()).toEqual([
+    'order o1 order.created',
+    'order o1 order.paid',
+    'order o2 order.created',
+    'ping 1',
+  ]);
   expect(source.lastEventIds).toEqual([undefined, '2']);
-  expect(harness.logger.entries.some((entry) => entry.message === 'trigger source failed; backing off' && /^the event stream broke: /.test(String(entry.object.error)))).toBe(true);
+  expect(
+    harness.logger.entries.some(
+      (entry) =>
+        entry.message === 'trigger source failed; backing off' &&
+        /^the event stream broke: /.test(String(entry.object.error)),
+    ),
+  ).toBe(true);
 
   source.publish({ type: 'order.refunded', id: 'o3' });
   await harness.runsStarted(5);
@@ -56,7 +67,10 @@ it('stores events no handler matches as ignored and rejects messages that are no
   source.publish({ type: 'order.created', id: 'o9' });
   await harness.runsStarted(1);
   const stored = await harness.store.list({ kind: 'listener' });
-  expect(stored.map((event) => [event.event, event.status]).sort()).toEqual([['order.created', expect.stringMatching(/pending|processing|done/)], ['user.created', 'ignored']]);
+  expect(stored.map((event) => [event.event, event.status]).sort()).toEqual([
+    ['order.created', expect.stringMatching(/pending|processing|done/)],
+    ['user.created', 'ignored'],
+  ]);
   expect(harness.triggers.intake.stats()).toMatchObject([{ name: 'feed', received: 2, rejected: 1 }]);
 });
 

@@ -25,13 +25,16 @@ afterEach(async () => {
 
 /** The replica reading the source and the one on standby, once they have settled. */
 async function holderAndStandby(replicas: Replicas): Promise<[TriggerHarness, TriggerHarness]> {
-  return vi.waitFor(() => {
-    const states = replicas.replicas.map((replica) => replica.status('feed').state);
-    const holder = replicas.replicas[states.indexOf('connected')];
-    const standby = replicas.replicas[states.indexOf('standby')];
-    if (!holder || !standby) throw new Error(`states: ${states.join(', ')}`);
-    return [holder, standby] as [TriggerHarness, TriggerHarness];
-  }, { timeout: 10_000, interval: 10 });
+  return vi.waitFor(
+    () => {
+      const states = replicas.replicas.map((replica) => replica.status('feed').state);
+      const holder = replicas.replicas[states.indexOf('connected')];
+      const standby = replicas.replicas[states.indexOf('standby')];
+      if (!holder || !standby) throw new Error(`states: ${states.join(', ')}`);
+      return [holder, standby] as [TriggerHarness, TriggerHarness];
+    },
+    { timeout: 10_000, interval: 10 },
+  );
 }
 
 it('connects one replica of two; when it stops, the other takes over from the last stored event', async () => {
@@ -72,7 +75,17 @@ it('a holder that cannot renew its lease stops reading before another replica ta
     holder.leases.acquire = stall;
     holder.leases.renew = stall;
     holder.leases.release = stall;
-    await vi.waitFor(() => expect(holder.logger.entries.some((entry) => entry.message === 'trigger source failed; backing off' && entry.object.error === 'the source lease could not be renewed before it lapsed')).toBe(true), { timeout: 10_000 });
+    await vi.waitFor(
+      () =>
+        expect(
+          holder.logger.entries.some(
+            (entry) =>
+              entry.message === 'trigger source failed; backing off' &&
+              entry.object.error === 'the source lease could not be renewed before it lapsed',
+          ),
+        ).toBe(true),
+      { timeout: 10_000 },
+    );
     source.publish({ type: 'order.created', id: 'o3' });
     await waitForState(standby, 'feed', 'connected');
     await replicas.storedAtLeast('feed', 3);
@@ -104,7 +117,13 @@ it('drops a source that sends nothing for idle_timeout_seconds and reconnects wi
     source.publish({ type: 'order.created', id: 'o2' });
     await harness.runsStarted(2);
     expect(source.lastEventIds).toEqual([undefined, '1']);
-    expect(harness.logger.entries.some((entry) => entry.message === 'trigger source failed; backing off' && entry.object.error === 'the event stream sent nothing for 0.3s')).toBe(true);
+    expect(
+      harness.logger.entries.some(
+        (entry) =>
+          entry.message === 'trigger source failed; backing off' &&
+          entry.object.error === 'the event stream sent nothing for 0.3s',
+      ),
+    ).toBe(true);
   } finally {
     await harness.close();
   }
@@ -131,9 +150,19 @@ it('a holder whose lease another replica took over stops reading and waits on st
     await harness.triggers.start();
     await waitForState(harness, 'feed', 'connected');
     // As if another replica had judged the lease lapsed (a clock far ahead) and taken it.
-    await harness.database.db.updateTable('source_leases').set({ holder: 'intruder', expires_at: '2999-01-01T00:00:00.000Z' }).where('source_key', '=', 'listener:feed').execute();
+    await harness.database.db
+      .updateTable('source_leases')
+      .set({ holder: 'intruder', expires_at: '2999-01-01T00:00:00.000Z' })
+      .where('source_key', '=', 'listener:feed')
+      .execute();
     await waitForState(harness, 'feed', 'standby');
-    expect(harness.logger.entries.some((entry) => entry.message === 'trigger source failed; backing off' && entry.object.error === 'another replica took over the source lease')).toBe(true);
+    expect(
+      harness.logger.entries.some(
+        (entry) =>
+          entry.message === 'trigger source failed; backing off' &&
+          entry.object.error === 'another replica took over the source lease',
+      ),
+    ).toBe(true);
     await vi.waitFor(() => expect(source.connections()).toBe(0));
   } finally {
     await harness.close();
@@ -152,7 +181,11 @@ it('stops while its database stalls: the lease is left to lapse instead of holdi
     await harness.runsStarted(1);
     await harness.triggers.stop();
     expect(harness.status('feed').state).toBe('stopped');
-    expect(harness.logger.entries.some((entry) => entry.message === 'source lease release is taking long; it lapses on its own')).toBe(true);
+    expect(
+      harness.logger.entries.some(
+        (entry) => entry.message === 'source lease release is taking long; it lapses on its own',
+      ),
+    ).toBe(true);
   } finally {
     await harness.close();
   }

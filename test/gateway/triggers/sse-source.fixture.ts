@@ -27,12 +27,19 @@ export interface SseSource {
 export async function startSseSource(): Promise<SseSource> {
   const log: { id: string; frame: string }[] = [];
   const open = new Set<ServerResponse>();
-  const state = { lastEventIds: [] as (string | undefined)[], failWith: undefined as number | undefined, max: 0, comments: 0, silent: false };
+  const state = {
+    lastEventIds: [] as (string | undefined)[],
+    failWith: undefined as number | undefined,
+    max: 0,
+    comments: 0,
+    silent: false,
+  };
   let keepAlive: NodeJS.Timeout | undefined;
   const server = createServer((request, response) => {
     const lastEventId = request.headers['last-event-id'];
     state.lastEventIds.push(typeof lastEventId === 'string' ? lastEventId : undefined);
-    if (state.failWith !== undefined) return void response.writeHead(state.failWith, { 'content-type': 'application/json' }).end('{}');
+    if (state.failWith !== undefined)
+      return void response.writeHead(state.failWith, { 'content-type': 'application/json' }).end('{}');
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     response.write(': hello\n\n');
     const from = typeof lastEventId === 'string' ? log.findIndex((entry) => entry.id === lastEventId) + 1 : 0;
@@ -67,10 +74,13 @@ export async function startSseSource(): Promise<SseSource> {
     maxConnections: () => state.max,
     keepAlive(everyMs) {
       clearInterval(keepAlive);
-      keepAlive = everyMs === undefined ? undefined : setInterval(() => {
-        for (const response of open) response.write(': keep-alive\n\n');
-        state.comments += 1;
-      }, everyMs);
+      keepAlive =
+        everyMs === undefined
+          ? undefined
+          : setInterval(() => {
+              for (const response of open) response.write(': keep-alive\n\n');
+              state.comments += 1;
+            }, everyMs);
     },
     commentsSent: () => state.comments,
     get silent() {

@@ -42,9 +42,12 @@ export class ManualSleep {
     });
   /** Waits for the source to sleep for the n-th time (1-based), then returns that delay. */
   async sleeping(count: number): Promise<number> {
-    await vi.waitFor(() => {
-      if (this.delays.length < count) throw new Error(`${this.delays.length} sleeps so far, waiting for ${count}`);
-    }, { timeout: 10_000, interval: 5 });
+    await vi.waitFor(
+      () => {
+        if (this.delays.length < count) throw new Error(`${this.delays.length} sleeps so far, waiting for ${count}`);
+      },
+      { timeout: 10_000, interval: 5 },
+    );
     return this.delays[count - 1];
   }
   /** Ends the oldest pending sleep. */
@@ -71,15 +74,22 @@ export interface TriggerHarness {
 }
 
 /** The trigger pieces wired as src/app.ts wires them, over a real database; `yaml` holds the pollers/listeners sections. */
-export async function startTriggerHarness(yaml: string, options: { database?: TestDatabase; env?: NodeJS.ProcessEnv; triggers?: Partial<TriggersOptions> } = {}): Promise<TriggerHarness> {
+export async function startTriggerHarness(
+  yaml: string,
+  options: { database?: TestDatabase; env?: NodeJS.ProcessEnv; triggers?: Partial<TriggersOptions> } = {},
+): Promise<TriggerHarness> {
   const temp = options.database ? undefined : tempDataDir();
   const config = parseConfigText(`${AGENTS_YAML}\n${yaml}`, 'triggers.yaml', options.env ?? {});
-  const database = await createDatabase({ databaseUrl: options.database?.databaseUrl, dataDir: options.database?.dataDir ?? temp!.dataDir });
+  const database = await createDatabase({
+    databaseUrl: options.database?.databaseUrl,
+    dataDir: options.database?.dataDir ?? temp!.dataDir,
+  });
   const store = createInboxStore(database.db);
   const runs = new FakeRuns();
   const logger = new CapturingLogger();
   const sourceLeases = createSourceLeaseStore(database.db);
-  const build = (overrides: Partial<TriggersOptions> = {}) => createTriggers({ store, startRun: runs.startRun, config, logger, sourceLeases, ...options.triggers, ...overrides });
+  const build = (overrides: Partial<TriggersOptions> = {}) =>
+    createTriggers({ store, startRun: runs.startRun, config, logger, sourceLeases, ...options.triggers, ...overrides });
   let current = build();
   return {
     config,
@@ -102,9 +112,12 @@ export async function startTriggerHarness(yaml: string, options: { database?: Te
       return source.status();
     },
     async runsStarted(count) {
-      await vi.waitFor(() => {
-        if (runs.calls.length < count) throw new Error(`${runs.calls.length} runs so far, waiting for ${count}`);
-      }, { timeout: 15_000, interval: 10 });
+      await vi.waitFor(
+        () => {
+          if (runs.calls.length < count) throw new Error(`${runs.calls.length} runs so far, waiting for ${count}`);
+        },
+        { timeout: 15_000, interval: 10 },
+      );
     },
     async close() {
       await current.stop();
@@ -115,10 +128,19 @@ export async function startTriggerHarness(yaml: string, options: { database?: Te
 }
 
 /** Waits until a source reaches a state. */
-export async function waitForState(harness: TriggerHarness, name: string, state: TriggerSourceStatus['state'], timeout = 15_000): Promise<TriggerSourceStatus> {
-  return vi.waitFor(() => {
-    const status = harness.status(name);
-    if (status.state !== state) throw new Error(`${name} is ${status.state} (${status.last_error ?? 'no error'}), waiting for ${state}`);
-    return status;
-  }, { timeout, interval: 10 });
+export async function waitForState(
+  harness: TriggerHarness,
+  name: string,
+  state: TriggerSourceStatus['state'],
+  timeout = 15_000,
+): Promise<TriggerSourceStatus> {
+  return vi.waitFor(
+    () => {
+      const status = harness.status(name);
+      if (status.state !== state)
+        throw new Error(`${name} is ${status.state} (${status.last_error ?? 'no error'}), waiting for ${state}`);
+      return status;
+    },
+    { timeout, interval: 10 },
+  );
 }

@@ -24,10 +24,14 @@ beforeEach(async () => {
 });
 afterEach(() => harness.close());
 
-const receive = (id: string, event = 'order.created') => harness.triggers.intake.receive({ trigger: { kind: 'listener', name: 'orders' }, event, payload: { id } });
+const receive = (id: string, event = 'order.created') =>
+  harness.triggers.intake.receive({ trigger: { kind: 'listener', name: 'orders' }, event, payload: { id } });
 
 it('runs every matching handler, retries only the failed one with backoff, then keeps the event as a dead letter', async () => {
-  harness.runs.behaviour = (request, index) => (request.agentName === 'triage' ? { runId: `run_${index}`, status: 'failed', error: 'model unavailable' } : { runId: `run_${index}`, status: 'completed' });
+  harness.runs.behaviour = (request, index) =>
+    request.agentName === 'triage'
+      ? { runId: `run_${index}`, status: 'failed', error: 'model unavailable' }
+      : { runId: `run_${index}`, status: 'completed' };
   const { item: event } = await receive('o1');
   await harness.triggers.worker.processDue();
   expect(harness.runs.calls.map((call) => [call.agentName, call.prompt, call.source, call.metadata])).toEqual([
@@ -35,7 +39,11 @@ it('runs every matching handler, retries only the failed one with backoff, then 
     ['triage', 'triage o1', 'listener', { item_id: event.item_id, event: 'order.created', source: 'listener:orders' }],
   ]);
   const first = await harness.store.get(event.item_id);
-  expect(first).toMatchObject({ status: 'pending', attempts: 1, last_error: 'triage: run run_2 failed: model unavailable' });
+  expect(first).toMatchObject({
+    status: 'pending',
+    attempts: 1,
+    last_error: 'triage: run run_2 failed: model unavailable',
+  });
   expect(Date.parse(first!.next_attempt_at) - clock.now().getTime()).toBe(10_000);
 
   for (const seconds of [10, 15]) {
@@ -43,7 +51,11 @@ it('runs every matching handler, retries only the failed one with backoff, then 
     await harness.triggers.worker.processDue();
   }
   expect(harness.runs.calls.map((call) => call.agentName)).toEqual(['billing', 'triage', 'triage', 'triage']);
-  expect(await harness.store.get(event.item_id)).toMatchObject({ status: 'dead', attempts: 3, run_ids: ['run_1', 'run_2', 'run_3', 'run_4'] });
+  expect(await harness.store.get(event.item_id)).toMatchObject({
+    status: 'dead',
+    attempts: 3,
+    run_ids: ['run_1', 'run_2', 'run_3', 'run_4'],
+  });
   expect(harness.triggers.worker.stats()).toEqual([{ group: 'listener:orders', runs_started: 4 }]);
 });
 
@@ -54,7 +66,13 @@ it('ignores events no handler matches and makes events of a trigger removed from
 
   // The restarted process no longer configures the listener.
   const config = parseConfigText(AGENTS_YAML, 'empty.yaml');
-  const restarted = createTriggers({ store: harness.store, startRun: harness.runs.startRun, config, logger: harness.logger, now: clock.now });
+  const restarted = createTriggers({
+    store: harness.store,
+    startRun: harness.runs.startRun,
+    config,
+    logger: harness.logger,
+    now: clock.now,
+  });
   await restarted.worker.processDue();
   expect(harness.runs.calls).toEqual([]);
   const [failed] = await harness.store.list({ status: 'dead' });

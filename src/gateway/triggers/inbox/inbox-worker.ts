@@ -77,9 +77,15 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       entry.runs_started += outcome.runIds.length - item.run_ids.length;
       counters.set(group, entry);
       const settled = await store.settle(item.item_id, workerId, outcome);
-      const logged = { ...fields, status: outcome.status, run_ids: outcome.runIds, error: outcome.lastError ?? undefined };
+      const logged = {
+        ...fields,
+        status: outcome.status,
+        run_ids: outcome.runIds,
+        error: outcome.lastError ?? undefined,
+      };
       if (!settled) logger.warn(logged, `${LABEL}: item was taken over by another worker; outcome discarded`);
-      else if (outcome.status === 'dead') logger.error(logged, `${LABEL}: item failed every attempt and is kept as a dead letter`);
+      else if (outcome.status === 'dead')
+        logger.error(logged, `${LABEL}: item failed every attempt and is kept as a dead letter`);
       else if (outcome.lastError) logger.warn(logged, `${LABEL}: attempt failed; will retry`);
       else logger.info(logged, `${LABEL}: item handled`);
     } catch (error) {
@@ -94,7 +100,13 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     const capacity = lane.settings.concurrency - held.size;
     if (capacity <= 0) return { taken: 0, full: false };
     const leaseUntil = isoAfterSeconds(lane.settings.lease_seconds, now());
-    const claimed = await store.claimDue({ now: isoNow(now()), workerId, leaseUntil, limit: capacity, kinds: lane.kinds });
+    const claimed = await store.claimDue({
+      now: isoNow(now()),
+      workerId,
+      leaseUntil,
+      limit: capacity,
+      kinds: lane.kinds,
+    });
     for (const item of claimed) {
       const done = handle(item).finally(() => {
         held.delete(item.item_id);
@@ -144,8 +156,17 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   async function releaseStale(all = false): Promise<void> {
     lastRelease = now().getTime();
     for (const lane of lanes) {
-      const released = await store.releaseStale({ now: isoNow(now()), maxAttempts: lane.settings.max_attempts, kinds: lane.kinds, all });
-      if (released > 0) logger.warn({ released, kinds: lane.kinds }, `${LABEL}: items left running by a stopped worker were taken back`);
+      const released = await store.releaseStale({
+        now: isoNow(now()),
+        maxAttempts: lane.settings.max_attempts,
+        kinds: lane.kinds,
+        all,
+      });
+      if (released > 0)
+        logger.warn(
+          { released, kinds: lane.kinds },
+          `${LABEL}: items left running by a stopped worker were taken back`,
+        );
     }
   }
 
@@ -181,7 +202,9 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
         lanes.forEach((lane, index) => {
           const ids = [...inHand[index]!.keys()];
           const leaseUntil = isoAfterSeconds(lane.settings.lease_seconds, now());
-          store.renewLeases({ ids, workerId, leaseUntil }).catch((error: unknown) => logger.error({ err: error }, `${LABEL}: lease renewal failed`));
+          store
+            .renewLeases({ ids, workerId, leaseUntil })
+            .catch((error: unknown) => logger.error({ err: error }, `${LABEL}: lease renewal failed`));
         });
       }, leaseMs / 3);
       heartbeat.unref();

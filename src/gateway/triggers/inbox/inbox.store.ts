@@ -1,6 +1,14 @@
 import { PostgresAdapter, sql, type Kysely, type Selectable } from 'kysely';
 import type { Database, InboxItemsTable } from '../../../db/index.js';
-import type { InboxItem, InboxOutcome, InboxSourceKind, InboxSourceStats, InboxStatus, NewInboxItem, SourceRef } from './inbox.types.js';
+import type {
+  InboxItem,
+  InboxOutcome,
+  InboxSourceKind,
+  InboxSourceStats,
+  InboxStatus,
+  NewInboxItem,
+  SourceRef,
+} from './inbox.types.js';
 
 export interface ListInboxFilter {
   status?: InboxStatus;
@@ -37,7 +45,12 @@ export interface InboxStore {
    * Returns running items whose claim lapsed (`all`: every one, for a process that knows it is alone) to
    * pending, or to dead once they have used every attempt. Returns how many moved.
    */
-  releaseStale(options: { now: string; maxAttempts: number; kinds: readonly InboxSourceKind[]; all?: boolean }): Promise<number>;
+  releaseStale(options: {
+    now: string;
+    maxAttempts: number;
+    kinds: readonly InboxSourceKind[];
+    all?: boolean;
+  }): Promise<number>;
   /** When the earliest pending item of these kinds is due; undefined when none is pending. */
   nextDueAt(kinds: readonly InboxSourceKind[]): Promise<string | undefined>;
   /** Queues a dead item again with fresh attempts; undefined when it does not exist or is not dead. */
@@ -61,7 +74,18 @@ export function createInboxStore(database: Kysely<Database>): InboxStore {
   return {
     async insert(item) {
       const finished = item.status === 'ignored' ? item.received_at : null;
-      const values = { ...item, headers: JSON.stringify(item.headers ?? {}), attempts: 0, next_attempt_at: item.received_at, last_error: null, finished_at: finished, run_ids: '[]', completed_handlers: '[]', locked_by: null, locked_until: null };
+      const values = {
+        ...item,
+        headers: JSON.stringify(item.headers ?? {}),
+        attempts: 0,
+        next_attempt_at: item.received_at,
+        last_error: null,
+        finished_at: finished,
+        run_ids: '[]',
+        completed_handlers: '[]',
+        locked_by: null,
+        locked_until: null,
+      };
       const inserted = await db
         .insertInto(table)
         .values(values)
@@ -114,7 +138,12 @@ export function createInboxStore(database: Kysely<Database>): InboxStore {
 
     async claimDue({ now, workerId, leaseUntil, limit, kinds }) {
       if (limit <= 0 || kinds.length === 0) return [];
-      const set = { status: 'running' as const, locked_by: workerId, locked_until: leaseUntil, attempts: sql<number>`attempts + 1` };
+      const set = {
+        status: 'running' as const,
+        locked_by: workerId,
+        locked_until: leaseUntil,
+        attempts: sql<number>`attempts + 1`,
+      };
       const due = db
         .selectFrom(table)
         .select('item_id')
@@ -136,22 +165,47 @@ export function createInboxStore(database: Kysely<Database>): InboxStore {
             .whereRef(`${table}.item_id`, '=', 'due.item_id')
             .returningAll(table)
             .execute()
-        : await db.updateTable(table).set(set).where('item_id', 'in', due).where('status', '=', 'pending').returningAll().execute();
-      return rows.map(mapRow).sort((a, b) => a.next_attempt_at.localeCompare(b.next_attempt_at) || a.item_id.localeCompare(b.item_id));
+        : await db
+            .updateTable(table)
+            .set(set)
+            .where('item_id', 'in', due)
+            .where('status', '=', 'pending')
+            .returningAll()
+            .execute();
+      return rows
+        .map(mapRow)
+        .sort((a, b) => a.next_attempt_at.localeCompare(b.next_attempt_at) || a.item_id.localeCompare(b.item_id));
     },
 
     async renewLeases({ ids, workerId, leaseUntil }) {
       if (ids.length === 0) return;
-      await db.updateTable(table).set({ locked_until: leaseUntil }).where('item_id', 'in', ids).where('locked_by', '=', workerId).where('status', '=', 'running').execute();
+      await db
+        .updateTable(table)
+        .set({ locked_until: leaseUntil })
+        .where('item_id', 'in', ids)
+        .where('locked_by', '=', workerId)
+        .where('status', '=', 'running')
+        .execute();
     },
 
     async settle(itemId, workerId, outcome) {
-      const common = { status: outcome.status, last_error: outcome.lastError, run_ids: JSON.stringify(outcome.runIds), completed_handlers: JSON.stringify(outcome.completedHandlers), locked_by: null, locked_until: null };
+      const common = {
+        status: outcome.status,
+        last_error: outcome.lastError,
+        run_ids: JSON.stringify(outcome.runIds),
+        completed_handlers: JSON.stringify(outcome.completedHandlers),
+        locked_by: null,
+        locked_until: null,
+      };
       const result = await db
         .updateTable(table)
         .set(
           outcome.status === 'pending'
-            ? { ...common, next_attempt_at: outcome.nextAttemptAt, ...(outcome.refundAttempt ? { attempts: sql<number>`attempts - 1` } : {}) }
+            ? {
+                ...common,
+                next_attempt_at: outcome.nextAttemptAt,
+                ...(outcome.refundAttempt ? { attempts: sql<number>`attempts - 1` } : {}),
+              }
             : { ...common, finished_at: outcome.finishedAt },
         )
         .where('item_id', '=', itemId)
@@ -169,10 +223,18 @@ export function createInboxStore(database: Kysely<Database>): InboxStore {
         .where('source_kind', 'in', kinds)
         .$if(!all, (query) => query.where('locked_until', '<=', now));
       const exhausted = await stale
-        .set({ status: 'dead', finished_at: now, last_error: 'interrupted: the process handling the item stopped', locked_by: null, locked_until: null })
+        .set({
+          status: 'dead',
+          finished_at: now,
+          last_error: 'interrupted: the process handling the item stopped',
+          locked_by: null,
+          locked_until: null,
+        })
         .where('attempts', '>=', maxAttempts)
         .executeTakeFirst();
-      const released = await stale.set({ status: 'pending', next_attempt_at: now, locked_by: null, locked_until: null }).executeTakeFirst();
+      const released = await stale
+        .set({ status: 'pending', next_attempt_at: now, locked_by: null, locked_until: null })
+        .executeTakeFirst();
       return Number(exhausted.numUpdatedRows) + Number(released.numUpdatedRows);
     },
 
@@ -201,14 +263,33 @@ export function createInboxStore(database: Kysely<Database>): InboxStore {
     async stats() {
       const rows = await db
         .selectFrom(table)
-        .select(['source_kind', 'source_name', 'status', (eb) => eb.fn.countAll<number | string>().as('count'), (eb) => eb.fn.min('received_at').as('oldest')])
+        .select([
+          'source_kind',
+          'source_name',
+          'status',
+          (eb) => eb.fn.countAll<number | string>().as('count'),
+          (eb) => eb.fn.min('received_at').as('oldest'),
+        ])
         .groupBy(['source_kind', 'source_name', 'status'])
         .execute();
       const bySource = new Map<string, InboxSourceStats>();
       for (const row of rows) {
         const key = `${row.source_kind}:${row.source_name}`;
         let entry = bySource.get(key);
-        if (!entry) bySource.set(key, (entry = { kind: row.source_kind, name: row.source_name, pending: 0, running: 0, done: 0, dead: 0, ignored: 0, oldest_pending_at: null }));
+        if (!entry)
+          bySource.set(
+            key,
+            (entry = {
+              kind: row.source_kind,
+              name: row.source_name,
+              pending: 0,
+              running: 0,
+              done: 0,
+              dead: 0,
+              ignored: 0,
+              oldest_pending_at: null,
+            }),
+          );
         entry[row.status] = Number(row.count);
         if (row.status === 'pending') entry.oldest_pending_at = row.oldest;
       }

@@ -10,13 +10,19 @@ export interface SourceRef {
 }
 
 /** A stored inbox item as the rest of the service sees it: JSON columns parsed, claim columns hidden. */
-export type InboxItem = Omit<Selectable<InboxItemsTable>, 'locked_by' | 'locked_until' | 'headers' | 'run_ids' | 'completed_handlers'> & {
+export type InboxItem = Omit<
+  Selectable<InboxItemsTable>,
+  'locked_by' | 'locked_until' | 'headers' | 'run_ids' | 'completed_handlers'
+> & {
   headers: Record<string, string>;
   run_ids: string[];
   completed_handlers: string[];
 };
 
-export type NewInboxItem = Pick<InboxItem, 'item_id' | 'source_kind' | 'source_name' | 'event' | 'dedupe_key' | 'payload' | 'received_at'> & {
+export type NewInboxItem = Pick<
+  InboxItem,
+  'item_id' | 'source_kind' | 'source_name' | 'event' | 'dedupe_key' | 'payload' | 'received_at'
+> & {
   headers?: Record<string, string>;
   /** `ignored` when no handler matches: kept for deduplication and for operators. */
   status: 'pending' | 'ignored';
@@ -25,7 +31,11 @@ export type NewInboxItem = Pick<InboxItem, 'item_id' | 'source_kind' | 'source_n
 /** What an attempt's worker writes when it lets go of an item. */
 export type InboxOutcome = { runIds: string[]; completedHandlers: string[]; lastError: string | null } & (
   | { status: 'done' | 'dead' | 'ignored'; finishedAt: string }
-  | { status: 'pending'; nextAttemptAt: string; /** The attempt did not really happen (shutdown): do not count it. */ refundAttempt?: boolean }
+  | {
+      status: 'pending';
+      nextAttemptAt: string;
+      /** The attempt did not really happen (shutdown): do not count it. */ refundAttempt?: boolean;
+    }
 );
 
 /** Item counts of one source by state, with the age of its oldest pending item. */

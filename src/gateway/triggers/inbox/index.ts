@@ -1,4 +1,10 @@
-export { createInboxWorker, type InboxLane, type InboxWorker, type InboxWorkerOptions, type InboxWorkerStats } from './inbox-worker.js';
+export {
+  createInboxWorker,
+  type InboxLane,
+  type InboxWorker,
+  type InboxWorkerOptions,
+  type InboxWorkerStats,
+} from './inbox-worker.js';
 export { createInboxStore, type ClaimOptions, type InboxStore, type ListInboxFilter } from './inbox.store.js';
 export { computeBackoffSeconds, runHandlers, type HandlerRunResult, type RunHandlersContext } from './run-handlers.js';
 export type {

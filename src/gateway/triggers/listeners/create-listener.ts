@@ -37,14 +37,26 @@ export function createListener(options: ListenerOptions): TriggerSource {
   const deliver: Deliver = async (message) => {
     const decoded = decodeMessage(message, listener);
     if (!decoded.ok) return intake.reject(ref, decoded.reason);
-    await intake.receive({ trigger: ref, event: decoded.event, payload: decoded.payload, dedupeKey: decoded.dedupeKey });
+    await intake.receive({
+      trigger: ref,
+      event: decoded.event,
+      payload: decoded.payload,
+      dedupeKey: decoded.dedupeKey,
+    });
   };
 
   async function run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
       let lost: Error;
       try {
-        const connection = await options.open({ listener, deliver, logger: options.logger, signal, replicaId: options.replicaId, standby: () => state.standby() });
+        const connection = await options.open({
+          listener,
+          deliver,
+          logger: options.logger,
+          signal,
+          replicaId: options.replicaId,
+          standby: () => state.standby(),
+        });
         if (signal.aborted) {
           await connection.close();
           break;

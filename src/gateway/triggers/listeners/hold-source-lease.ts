@@ -31,7 +31,11 @@ export interface HeldLease {
  * (by its own clock, counted from before the write that took it), before another replica can take it
  * over, so two replicas never read at once. Resolves undefined when the signal aborts first.
  */
-export async function holdSourceLease(options: SourceLeaseOptions, signal: AbortSignal, onStandby: () => void): Promise<HeldLease | undefined> {
+export async function holdSourceLease(
+  options: SourceLeaseOptions,
+  signal: AbortSignal,
+  onStandby: () => void,
+): Promise<HeldLease | undefined> {
   const { store, key, holder, ttlMs, logger } = options;
   const now = options.now ?? (() => new Date());
   const intervalMs = Math.max(50, Math.floor(ttlMs / 3));
@@ -54,7 +58,12 @@ export async function holdSourceLease(options: SourceLeaseOptions, signal: Abort
         void attempt.then((won) => won && store.release({ key, holder, now: isoNow(now()) })).catch(() => undefined);
         return undefined;
       }
-      if (acquired) return keep({ store, key, holder, ttlMs, logger, now, intervalMs, until }, acquired.cursor ?? undefined, startedAt);
+      if (acquired)
+        return keep(
+          { store, key, holder, ttlMs, logger, now, intervalMs, until },
+          acquired.cursor ?? undefined,
+          startedAt,
+        );
       // Standby means another replica holds the lease, not that the database could not say.
       if (!unreadable) onStandby();
       await abortableSleep(intervalMs, signal);
@@ -84,7 +93,11 @@ function keep(held: Holding, cursor: string | undefined, acquiredAt: number): He
   let latest = cursor;
   // A fifth of the lease (at most 2 s) early, for clock skew and the time closing the stream takes.
   const margin = Math.min(ttlMs / 5, 2000);
-  const lapse = (since: number) => setTimeout(() => lose(new Error('the source lease could not be renewed before it lapsed')), ttlMs - margin - (now().getTime() - since));
+  const lapse = (since: number) =>
+    setTimeout(
+      () => lose(new Error('the source lease could not be renewed before it lapsed')),
+      ttlMs - margin - (now().getTime() - since),
+    );
   let fence = lapse(acquiredAt);
   const stop = () => {
     done = true;
@@ -114,7 +127,9 @@ function keep(held: Holding, cursor: string | undefined, acquiredAt: number): He
         clearTimeout(fence);
         fence = lapse(sentAt);
       })
-      .catch((error: unknown) => logger.warn({ trigger: key, err: error }, 'source lease renewal failed; trying again until it lapses'));
+      .catch((error: unknown) =>
+        logger.warn({ trigger: key, err: error }, 'source lease renewal failed; trying again until it lapses'),
+      );
   };
   const renewal = setInterval(schedule, held.intervalMs);
 
@@ -139,7 +154,8 @@ function keep(held: Holding, cursor: string | undefined, acquiredAt: number): He
           return true;
         },
       );
-      if (!(await within(released, bound))) logger.warn({ trigger: key }, 'source lease release is taking long; it lapses on its own');
+      if (!(await within(released, bound)))
+        logger.warn({ trigger: key }, 'source lease release is taking long; it lapses on its own');
     },
   };
 }

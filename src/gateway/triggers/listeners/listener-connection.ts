@@ -28,7 +28,9 @@ export interface OpenConnectionContext<C extends ListenerConfig = ListenerConfig
 }
 
 /** Connects, subscribes and starts delivering; rejects when any step fails (the listener backs off and retries). */
-export type OpenConnection<C extends ListenerConfig = ListenerConfig> = (context: OpenConnectionContext<C>) => Promise<ListenerConnection>;
+export type OpenConnection<C extends ListenerConfig = ListenerConfig> = (
+  context: OpenConnectionContext<C>,
+) => Promise<ListenerConnection>;
 
 /** A promise and the function that resolves it, for `closed`. */
 export function closeSignal(): { closed: Promise<Error>; settle: (reason: Error) => void } {

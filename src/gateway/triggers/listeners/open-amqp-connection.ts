@@ -9,7 +9,10 @@ type AmqpListener = Extract<ListenerConfig, { source: 'amqp' }>;
  * message is acked only after it is stored, so a message in flight when the connection drops is redelivered.
  */
 export const openAmqpConnection: OpenConnection<AmqpListener> = async ({ listener, deliver, logger }) => {
-  const connection = await connect(listener.url, { timeout: 10_000, clientProperties: { connection_name: `agent-gateway:listener:${listener.name}` } });
+  const connection = await connect(listener.url, {
+    timeout: 10_000,
+    clientProperties: { connection_name: `agent-gateway:listener:${listener.name}` },
+  });
   const { closed, settle } = closeSignal();
   let lastError: Error | undefined;
   connection.on('error', (error: Error) => {
@@ -30,18 +33,28 @@ export const openAmqpConnection: OpenConnection<AmqpListener> = async ({ listene
       await channel.bindQueue(listener.queue, listener.exchange, listener.binding_key);
     }
     await channel.prefetch(listener.prefetch);
-    await channel.consume(listener.queue, (message: ConsumeMessage | null) => {
-      // null: the broker cancelled the consumer (e.g. the queue was deleted).
-      if (message === null) return void connection.close().catch(() => undefined);
-      const messageId = typeof message.properties.messageId === 'string' && message.properties.messageId !== '' ? message.properties.messageId : undefined;
-      deliver({ body: message.content, messageId }).then(
-        () => safely(() => channel.ack(message)),
-        (error: unknown) => {
-          logger.error({ trigger: `listener:${listener.name}`, err: error }, 'amqp message could not be stored; returned to the queue');
-          safely(() => channel.nack(message, false, true));
-        },
-      );
-    }, { noAck: false });
+    await channel.consume(
+      listener.queue,
+      (message: ConsumeMessage | null) => {
+        // null: the broker cancelled the consumer (e.g. the queue was deleted).
+        if (message === null) return void connection.close().catch(() => undefined);
+        const messageId =
+          typeof message.properties.messageId === 'string' && message.properties.messageId !== ''
+            ? message.properties.messageId
+            : undefined;
+        deliver({ body: message.content, messageId }).then(
+          () => safely(() => channel.ack(message)),
+          (error: unknown) => {
+            logger.error(
+              { trigger: `listener:${listener.name}`, err: error },
+              'amqp message could not be stored; returned to the queue',
+            );
+            safely(() => channel.nack(message, false, true));
+          },
+        );
+      },
+      { noAck: false },
+    );
   } catch (error) {
     await connection.close().catch(() => undefined);
     throw asError(error, 'amqp setup failed');

@@ -14,7 +14,11 @@ export interface ListenerRedis {
   fail(error: Error): void;
 }
 
-export function openListenerRedis(url: string, listenerName: string, options: { autoResubscribe?: boolean } = {}): ListenerRedis {
+export function openListenerRedis(
+  url: string,
+  listenerName: string,
+  options: { autoResubscribe?: boolean } = {},
+): ListenerRedis {
   const redis = new Redis(url, {
     lazyConnect: true,
     retryStrategy: () => null,

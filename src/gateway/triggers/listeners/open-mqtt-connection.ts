@@ -38,7 +38,10 @@ export const openMqttConnection: OpenConnection<MqttListener> = async ({ listene
     deliver({ body: packet.payload }).then(
       () => callback(),
       (error: unknown) => {
-        logger.error({ trigger: `listener:${listener.name}`, err: error }, 'mqtt message could not be stored; reconnecting so the broker sends it again');
+        logger.error(
+          { trigger: `listener:${listener.name}`, err: error },
+          'mqtt message could not be stored; reconnecting so the broker sends it again',
+        );
         // No PUBACK: ending the connection makes the broker redeliver the message in the resumed session.
         client.end(true);
       },
@@ -52,7 +55,8 @@ export const openMqttConnection: OpenConnection<MqttListener> = async ({ listene
     });
     const [granted] = await client.subscribeAsync(topic, { qos: 1 });
     // MQTT 5 answers a refused subscription (e.g. a broker without shared subscriptions) with a reason code of 0x80 or more.
-    if (granted && granted.qos >= 0x80) throw new Error(`the broker refused the subscription to ${topic} (reason code ${granted.qos})`);
+    if (granted && granted.qos >= 0x80)
+      throw new Error(`the broker refused the subscription to ${topic} (reason code ${granted.qos})`);
   } catch (error) {
     client.end(true);
     throw asError(error, 'mqtt connection failed');

@@ -14,9 +14,15 @@ type NatsListener = Extract<ListenerConfig, { source: 'nats' }>;
  */
 export const openNatsConnection: OpenConnection<NatsListener> = async ({ listener, deliver, logger }) => {
   // The listener reconnects with its own backoff and state; the client must not retry behind its back.
-  const nc = await connect({ servers: listener.url, reconnect: false, timeout: 10_000, name: `agent-gateway:listener:${listener.name}` });
+  const nc = await connect({
+    servers: listener.url,
+    reconnect: false,
+    timeout: 10_000,
+    name: `agent-gateway:listener:${listener.name}`,
+  });
   const closed = nc.closed().then((error) => error ?? new Error('nats connection closed'));
-  const log = (error: unknown) => logger.error({ trigger: `listener:${listener.name}`, err: error }, 'nats message could not be stored');
+  const log = (error: unknown) =>
+    logger.error({ trigger: `listener:${listener.name}`, err: error }, 'nats message could not be stored');
   try {
     if (listener.stream) await consumeStream(nc, listener, listener.stream, deliver, log);
     else {
@@ -37,12 +43,27 @@ export const openNatsConnection: OpenConnection<NatsListener> = async ({ listene
   };
 };
 
-async function consumeStream(nc: NatsConnection, listener: NatsListener, stream: string, deliver: Deliver, log: (error: unknown) => void): Promise<void> {
+async function consumeStream(
+  nc: NatsConnection,
+  listener: NatsListener,
+  stream: string,
+  deliver: Deliver,
+  log: (error: unknown) => void,
+): Promise<void> {
   const durable = listener.durable ?? `agent-gateway-${listener.name}`;
   const jsm = await nc.jetstreamManager();
   // An existing durable consumer keeps its position (and its config); only a missing one is created.
-  const exists = await jsm.consumers.info(stream, durable).then(() => true, () => false);
-  if (!exists) await jsm.consumers.add(stream, { durable_name: durable, ack_policy: AckPolicy.Explicit, deliver_policy: DeliverPolicy.All, filter_subject: listener.subject });
+  const exists = await jsm.consumers.info(stream, durable).then(
+    () => true,
+    () => false,
+  );
+  if (!exists)
+    await jsm.consumers.add(stream, {
+      durable_name: durable,
+      ack_policy: AckPolicy.Explicit,
+      deliver_policy: DeliverPolicy.All,
+      filter_subject: listener.subject,
+    });
   const consumer = await nc.jetstream().consumers.get(stream, durable);
   const messages = await consumer.consume({ max_messages: 64 });
   void (async () => {
@@ -59,11 +80,17 @@ async function consumeStream(nc: NatsConnection, listener: NatsListener, stream:
   })().catch(log);
 }
 
-function consumeSubject(nc: NatsConnection, listener: NatsListener, deliver: Deliver, log: (error: unknown) => void): void {
+function consumeSubject(
+  nc: NatsConnection,
+  listener: NatsListener,
+  deliver: Deliver,
+  log: (error: unknown) => void,
+): void {
   const subscription = nc.subscribe(listener.subject, { queue: listener.queue ?? `agent-gateway-${listener.name}` });
   void (async () => {
     // One at a time, so events are stored in the order they were published.
-    for await (const message of subscription) await deliver(toRaw(message, message.headers?.get('Nats-Msg-Id') || undefined)).catch(log);
+    for await (const message of subscription)
+      await deliver(toRaw(message, message.headers?.get('Nats-Msg-Id') || undefined)).catch(log);
   })().catch(log);
 }
 

@@ -12,7 +12,12 @@ export const openRedisConnection: OpenConnection<RedisListener> = async ({ liste
   const { redis, closed, lastError } = openListenerRedis(listener.url, listener.name, { autoResubscribe: false });
 
   const onMessage = (message: Buffer) => {
-    deliver({ body: message }).catch((error: unknown) => logger.error({ trigger: `listener:${listener.name}`, err: error }, 'redis message could not be stored and is lost'));
+    deliver({ body: message }).catch((error: unknown) =>
+      logger.error(
+        { trigger: `listener:${listener.name}`, err: error },
+        'redis message could not be stored and is lost',
+      ),
+    );
   };
   redis.on('messageBuffer', (_channel: Buffer, message: Buffer) => onMessage(message));
   redis.on('pmessageBuffer', (_pattern: Buffer, _channel: Buffer, message: Buffer) => onMessage(message));

@@ -14,7 +14,12 @@ type StreamEntry = [id: string, fields: string[] | null];
  * and never acknowledged (it died, or storing failed) are read again by it on reconnection or claimed by
  * another replica after claim_idle_seconds (XAUTOCLAIM). The entry id dedupes a second delivery.
  */
-export const openRedisStreamConnection: OpenConnection<RedisStreamListener> = async ({ listener, deliver, logger, replicaId }) => {
+export const openRedisStreamConnection: OpenConnection<RedisStreamListener> = async ({
+  listener,
+  deliver,
+  logger,
+  replicaId,
+}) => {
   const { redis, closed, lastError, fail } = openListenerRedis(listener.url, listener.name);
   const group = listener.group ?? `agent-gateway-${listener.name}`;
 
@@ -32,7 +37,11 @@ export const openRedisStreamConnection: OpenConnection<RedisStreamListener> = as
   const reader = createStreamReader(redis, listener, group, replicaId, deliver);
   void reader.run().catch((error: unknown) => {
     fail(asError(error, 'redis stream read failed'));
-    if (!reader.stopping) logger.error({ trigger: `listener:${listener.name}`, err: error }, 'redis stream read or store failed; reconnecting (unacknowledged entries stay pending and are read again)');
+    if (!reader.stopping)
+      logger.error(
+        { trigger: `listener:${listener.name}`, err: error },
+        'redis stream read or store failed; reconnecting (unacknowledged entries stay pending and are read again)',
+      );
     redis.disconnect();
   });
   return {
@@ -45,7 +54,13 @@ export const openRedisStreamConnection: OpenConnection<RedisStreamListener> = as
   };
 };
 
-function createStreamReader(redis: Redis, listener: RedisStreamListener, group: string, consumer: string, deliver: Deliver) {
+function createStreamReader(
+  redis: Redis,
+  listener: RedisStreamListener,
+  group: string,
+  consumer: string,
+  deliver: Deliver,
+) {
   const claimIdleMs = Math.round(listener.claim_idle_seconds * 1000);
   // Short enough blocking reads that abandoned entries are claimed about as soon as they are due.
   const blockMs = Math.max(10, Math.min(5000, Math.floor(claimIdleMs / 2)));
@@ -71,14 +86,32 @@ function createStreamReader(redis: Redis, listener: RedisStreamListener, group: 
 
   async function read(from: '0' | '>', block?: number): Promise<StreamEntry[]> {
     const args = block === undefined ? [] : ['BLOCK', block];
-    const reply = (await redis.xreadgroup('GROUP', group, consumer, 'COUNT', listener.batch, ...(args as ['BLOCK', number]), 'STREAMS', listener.stream, from)) as [string, StreamEntry[]][] | null;
+    const reply = (await redis.xreadgroup(
+      'GROUP',
+      group,
+      consumer,
+      'COUNT',
+      listener.batch,
+      ...(args as ['BLOCK', number]),
+      'STREAMS',
+      listener.stream,
+      from,
+    )) as [string, StreamEntry[]][] | null;
     return reply?.[0]?.[1] ?? [];
   }
 
   async function claimAbandoned(): Promise<void> {
     let cursor = '0-0';
     do {
-      const [next, entries] = (await redis.xautoclaim(listener.stream, group, consumer, claimIdleMs, cursor, 'COUNT', listener.batch)) as [string, StreamEntry[]];
+      const [next, entries] = (await redis.xautoclaim(
+        listener.stream,
+        group,
+        consumer,
+        claimIdleMs,
+        cursor,
+        'COUNT',
+        listener.batch,
+      )) as [string, StreamEntry[]];
       await handle(entries);
       cursor = next;
     } while (cursor !== '0-0' && !reader.stopping);

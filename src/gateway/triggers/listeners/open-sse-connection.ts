@@ -27,7 +27,13 @@ export function createSseOpener(options: SseOpenerOptions = {}): OpenConnection<
   return async ({ listener, deliver, logger, signal, replicaId, standby }) => {
     let lease: HeldLease | undefined;
     if (options.leases) {
-      const leaseOptions = { store: options.leases, key: `listener:${listener.name}`, holder: replicaId, ttlMs: listener.lease_seconds * 1000, logger };
+      const leaseOptions = {
+        store: options.leases,
+        key: `listener:${listener.name}`,
+        holder: replicaId,
+        ttlMs: listener.lease_seconds * 1000,
+        logger,
+      };
       lease = await holdSourceLease(leaseOptions, signal, standby);
       if (!lease) throw new Error('stopped while waiting for the source lease');
       lastEventId = lease.cursor;
@@ -35,7 +41,11 @@ export function createSseOpener(options: SseOpenerOptions = {}): OpenConnection<
     const controller = new AbortController();
     const abort = () => controller.abort();
     signal.addEventListener('abort', abort, { once: true });
-    const headers: Record<string, string> = { accept: 'text/event-stream', 'cache-control': 'no-cache', ...listener.headers };
+    const headers: Record<string, string> = {
+      accept: 'text/event-stream',
+      'cache-control': 'no-cache',
+      ...listener.headers,
+    };
     if (lastEventId !== undefined) headers['last-event-id'] = lastEventId;
     // Only waiting for the headers is limited here: the stream itself is limited by the idle timeout.
     const headersTimeout = setTimeout(abort, 10_000);
@@ -55,7 +65,11 @@ export function createSseOpener(options: SseOpenerOptions = {}): OpenConnection<
       await response.body?.cancel().catch(() => undefined);
       await lease?.release();
       const problem = `${listener.url} answered ${response.status} ${contentType || 'without a content type'}`;
-      if (response.ok || (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429)) throw new PermanentSourceError(problem);
+      if (
+        response.ok ||
+        (response.status >= 400 && response.status < 500 && response.status !== 408 && response.status !== 429)
+      )
+        throw new PermanentSourceError(problem);
       throw new Error(problem);
     }
 
@@ -67,7 +81,10 @@ export function createSseOpener(options: SseOpenerOptions = {}): OpenConnection<
     };
     void lease?.lost.then(end);
     const idleMs = listener.idle_timeout_seconds * 1000;
-    const idle = setTimeout(() => end(new Error(`the event stream sent nothing for ${listener.idle_timeout_seconds}s`)), idleMs);
+    const idle = setTimeout(
+      () => end(new Error(`the event stream sent nothing for ${listener.idle_timeout_seconds}s`)),
+      idleMs,
+    );
 
     // Events are stored one at a time, in order; the cursor only moves past stored events.
     let queue = Promise.resolve();
@@ -77,7 +94,10 @@ export function createSseOpener(options: SseOpenerOptions = {}): OpenConnection<
         try {
           await deliver({ body: event.data, messageId: event.id || undefined, eventType: event.event });
         } catch (error) {
-          logger.error({ trigger: `listener:${listener.name}`, err: error }, 'sse event could not be stored; reconnecting from the last stored event');
+          logger.error(
+            { trigger: `listener:${listener.name}`, err: error },
+            'sse event could not be stored; reconnecting from the last stored event',
+          );
           return end(new Error('an event could not be stored'));
         }
         if (event.id === undefined) return;

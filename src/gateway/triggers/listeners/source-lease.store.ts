@@ -17,7 +17,12 @@ export interface SourceLease {
  */
 export interface SourceLeaseStore {
   /** Takes the lease when it is free, lapsed or already ours: the stored cursor, or undefined when another replica holds it. */
-  acquire(options: { key: string; holder: string; now: string; until: string }): Promise<{ cursor: string | null } | undefined>;
+  acquire(options: {
+    key: string;
+    holder: string;
+    now: string;
+    until: string;
+  }): Promise<{ cursor: string | null } | undefined>;
   /** Extends our lease, recording the cursor when given; false when another replica has taken it over. */
   renew(options: { key: string; holder: string; now: string; until: string; cursor?: string }): Promise<boolean>;
   /** Gives our lease up at once (keeping the cursor for the next holder); nothing when it is no longer ours. */

@@ -46,7 +46,8 @@ export function createPoller(options: PollerOptions): TriggerSource {
     // Stored in response order, one at a time, so a store failure leaves later items for the next poll.
     for (const [key, item] of fresh) {
       if (signal.aborted) return;
-      if (!known.has(key)) await intake.receive({ trigger: ref, event: POLLER_ITEM_EVENT, payload: item, dedupeKey: key });
+      if (!known.has(key))
+        await intake.receive({ trigger: ref, event: POLLER_ITEM_EVENT, payload: item, dedupeKey: key });
     }
   }
 

@@ -2,7 +2,11 @@ import type { PollerConfig } from '../../../config/index.js';
 import { readPath } from '../read-path.js';
 
 /** Fetches one poll's response and returns its items; throws on a network error, non-2xx answer or unexpected shape. */
-export async function fetchPollItems(http: PollerConfig['http'], fetchImpl: typeof fetch, signal: AbortSignal): Promise<unknown[]> {
+export async function fetchPollItems(
+  http: PollerConfig['http'],
+  fetchImpl: typeof fetch,
+  signal: AbortSignal,
+): Promise<unknown[]> {
   const response = await fetchImpl(http.url, {
     method: http.method,
     headers: { accept: 'application/json', ...http.headers },
@@ -19,6 +23,11 @@ export async function fetchPollItems(http: PollerConfig['http'], fetchImpl: type
     throw new Error(`${http.method} ${http.url} did not answer with JSON`);
   }
   const items = http.items_path ? readPath(body, http.items_path) : body;
-  if (!Array.isArray(items)) throw new Error(http.items_path ? `items_path "${http.items_path}" is not an array in the response` : 'the response is not a JSON array (set items_path)');
+  if (!Array.isArray(items))
+    throw new Error(
+      http.items_path
+        ? `items_path "${http.items_path}" is not an array in the response`
+        : 'the response is not a JSON array (set items_path)',
+    );
   return items;
 }

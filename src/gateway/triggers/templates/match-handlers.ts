@@ -23,5 +23,8 @@ export function matchHandlers<H extends Pick<EventHandler, 'event'>>(handlers: r
  * succeeded: derived from what the handler does, not its position in the list.
  */
 export function handlerKey(handler: EventHandler): string {
-  return createHash('sha256').update(JSON.stringify([handler.event, handler.agent, handler.prompt])).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([handler.event, handler.agent, handler.prompt]))
+    .digest('hex')
+    .slice(0, 16);
 }

@@ -17,7 +17,14 @@ export interface HandleDeliveryContext {
 /** Runs one claimed webhook delivery's matching handlers against the current config and decides what becomes of it. */
 export async function handleDelivery(delivery: InboxItem, context: HandleDeliveryContext): Promise<InboxOutcome> {
   const { webhook } = context;
-  if (!webhook) return { status: 'dead', finishedAt: isoNow(context.now()), lastError: `webhook "${delivery.source_name}" is no longer configured`, runIds: delivery.run_ids, completedHandlers: delivery.completed_handlers };
+  if (!webhook)
+    return {
+      status: 'dead',
+      finishedAt: isoNow(context.now()),
+      lastError: `webhook "${delivery.source_name}" is no longer configured`,
+      runIds: delivery.run_ids,
+      completedHandlers: delivery.completed_handlers,
+    };
   const metadata = { item_id: delivery.item_id, event: delivery.event, source: `webhook:${delivery.source_name}` };
   return runHandlers(delivery, {
     handlers: matchHandlers(webhook.handlers, delivery.event),

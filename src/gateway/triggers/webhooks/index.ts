@@ -1,3 +1,9 @@
 export { webhooksRoutes, type WebhooksRoutesOptions } from './webhooks.routes.js';
-export { createWebhookIntake, type IntakeResult, type WebhookIntake, type WebhookIntakeOptions, type WebhookIntakeStats } from './webhook-intake.service.js';
+export {
+  createWebhookIntake,
+  type IntakeResult,
+  type WebhookIntake,
+  type WebhookIntakeOptions,
+  type WebhookIntakeStats,
+} from './webhook-intake.service.js';
 export { handleDelivery, type HandleDeliveryContext } from './handle-delivery.js';

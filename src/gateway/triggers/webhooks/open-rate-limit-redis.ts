@@ -10,13 +10,21 @@ const COMMAND_TIMEOUT_MS = 500;
  * COMMAND_TIMEOUT_MS, and the limiter then lets the request through (skipOnError).
  */
 export function openRateLimitRedis(url: string, logger: TriggerLogger): { redis: Redis; close(): Promise<void> } {
-  const redis = new Redis(url, { connectionName: 'agent-gateway:webhook-rate-limit', maxRetriesPerRequest: 0, connectTimeout: 1000, commandTimeout: COMMAND_TIMEOUT_MS });
+  const redis = new Redis(url, {
+    connectionName: 'agent-gateway:webhook-rate-limit',
+    maxRetriesPerRequest: 0,
+    connectTimeout: 1000,
+    commandTimeout: COMMAND_TIMEOUT_MS,
+  });
   // A Redis outage reports an error on every reconnect attempt: one line per 30 s is enough.
   let loggedAt = 0;
   redis.on('error', (error: Error) => {
     if (Date.now() - loggedAt < 30_000) return;
     loggedAt = Date.now();
-    logger.warn({ err: error }, 'webhook rate-limit counters unreachable in Redis: webhooks are not rate limited until it is back');
+    logger.warn(
+      { err: error },
+      'webhook rate-limit counters unreachable in Redis: webhooks are not rate limited until it is back',
+    );
   });
   return {
     redis,

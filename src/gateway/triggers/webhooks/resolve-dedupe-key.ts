@@ -11,7 +11,11 @@ import { STANDARD_WEBHOOK_ID_HEADER } from './verify-standard-webhook-signature.
  * Standard Webhooks `webhook-id`, else the body's SHA-256. The prefixes keep keys of different origins apart.
  * Call it only after the request has been verified.
  */
-export function resolveDedupeKey(verification: WebhookVerification, payload: WebhookPayload, request: SignedRequest): string {
+export function resolveDedupeKey(
+  verification: WebhookVerification,
+  payload: WebhookPayload,
+  request: SignedRequest,
+): string {
   const eventId = signedEventId(verification, payload);
   if (eventId) return `id:${eventId}`;
   if (verification === 'standard-webhooks') {
@@ -24,6 +28,7 @@ export function resolveDedupeKey(verification: WebhookVerification, payload: Web
 
 function signedEventId(verification: WebhookVerification, payload: WebhookPayload): string | undefined {
   if (verification === 'stripe') return typeof payload.id === 'string' && payload.id !== '' ? payload.id : undefined;
-  if (verification === 'slack') return typeof payload.event_id === 'string' && payload.event_id !== '' ? payload.event_id : undefined;
+  if (verification === 'slack')
+    return typeof payload.event_id === 'string' && payload.event_id !== '' ? payload.event_id : undefined;
   return undefined;
 }

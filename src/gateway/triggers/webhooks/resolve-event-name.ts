@@ -6,11 +6,19 @@ import { headerValue, type SignedRequest } from './verification.types.js';
 export const UNKNOWN_EVENT_TYPE = 'unknown';
 
 /** The delivery's event name, `<webhook>.<event type>`, read where each provider puts the type. */
-export function resolveEventName(webhook: { name: string; verification: WebhookVerification }, payload: WebhookPayload, request: SignedRequest): string {
+export function resolveEventName(
+  webhook: { name: string; verification: WebhookVerification },
+  payload: WebhookPayload,
+  request: SignedRequest,
+): string {
   return `${webhook.name}.${resolveEventType(webhook.verification, payload, request) ?? UNKNOWN_EVENT_TYPE}`;
 }
 
-function resolveEventType(verification: WebhookVerification, payload: WebhookPayload, request: SignedRequest): string | undefined {
+function resolveEventType(
+  verification: WebhookVerification,
+  payload: WebhookPayload,
+  request: SignedRequest,
+): string | undefined {
   switch (verification) {
     case 'stripe':
       return text(payload.type);
@@ -21,7 +29,9 @@ function resolveEventType(verification: WebhookVerification, payload: WebhookPay
     }
     case 'slack': {
       const inner = payload.event as Record<string, unknown> | undefined;
-      return payload.type === 'event_callback' && typeof inner === 'object' && inner !== null ? text(inner.type) : text(payload.type);
+      return payload.type === 'event_callback' && typeof inner === 'object' && inner !== null
+        ? text(inner.type)
+        : text(payload.type);
     }
     case 'hmac-sha256':
       return text(payload.type) ?? headerValue(request, 'x-event-type');

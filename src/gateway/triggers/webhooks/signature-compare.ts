@@ -25,7 +25,12 @@ export function matchesSignature(expected: Buffer, received: string, encoding: S
 }
 
 /** True when any of the keys signed the parts with any of the received signatures (secret rotation). */
-export function anyKeyMatches(keys: readonly (string | Buffer)[], received: readonly string[], encoding: SignatureEncoding, ...parts: (string | Buffer)[]): boolean {
+export function anyKeyMatches(
+  keys: readonly (string | Buffer)[],
+  received: readonly string[],
+  encoding: SignatureEncoding,
+  ...parts: (string | Buffer)[]
+): boolean {
   let matched = false;
   // No early exit: the time taken does not reveal which secret or signature matched.
   for (const key of keys) {
@@ -36,6 +41,10 @@ export function anyKeyMatches(keys: readonly (string | Buffer)[], received: read
 }
 
 /** anyKeyMatches for hex signatures, which every mode but standard-webhooks sends. */
-export function anySecretMatches(secrets: readonly string[], receivedHex: readonly string[], ...parts: (string | Buffer)[]): boolean {
+export function anySecretMatches(
+  secrets: readonly string[],
+  receivedHex: readonly string[],
+  ...parts: (string | Buffer)[]
+): boolean {
   return anyKeyMatches(secrets, receivedHex, 'hex', ...parts);
 }

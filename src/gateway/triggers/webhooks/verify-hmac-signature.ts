@@ -12,11 +12,14 @@ export const verifyHmacSignature: SignatureVerifier = (request, options) => {
   if (!header) return { ok: false, reason: `missing ${options.signatureHeader} header` };
   const hex = header.replace(/^sha256=/i, '');
   if (options.timestampHeader === undefined) {
-    return anySecretMatches(options.secrets, [hex], request.body) ? { ok: true } : { ok: false, reason: 'signature mismatch' };
+    return anySecretMatches(options.secrets, [hex], request.body)
+      ? { ok: true }
+      : { ok: false, reason: 'signature mismatch' };
   }
   const timestamp = headerValue(request, options.timestampHeader);
   if (!isUnixSeconds(timestamp)) return { ok: false, reason: `missing or invalid ${options.timestampHeader} header` };
-  if (!anySecretMatches(options.secrets, [hex], `${timestamp}.`, request.body)) return { ok: false, reason: 'signature mismatch' };
+  if (!anySecretMatches(options.secrets, [hex], `${timestamp}.`, request.body))
+    return { ok: false, reason: 'signature mismatch' };
   if (!isWithinTolerance(Number(timestamp), options)) return { ok: false, reason: 'timestamp outside the tolerance' };
   return { ok: true };
 };
@@ -26,5 +29,7 @@ export const verifyGithubSignature: SignatureVerifier = (request, options) => {
   const header = headerValue(request, options.signatureHeader);
   if (!header) return { ok: false, reason: `missing ${options.signatureHeader} header` };
   if (!header.startsWith('sha256=')) return { ok: false, reason: 'signature lacks the sha256= prefix' };
-  return anySecretMatches(options.secrets, [header.slice('sha256='.length)], request.body) ? { ok: true } : { ok: false, reason: 'signature mismatch' };
+  return anySecretMatches(options.secrets, [header.slice('sha256='.length)], request.body)
+    ? { ok: true }
+    : { ok: false, reason: 'signature mismatch' };
 };

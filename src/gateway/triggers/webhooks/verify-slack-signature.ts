@@ -11,9 +11,11 @@ export const verifySlackSignature: SignatureVerifier = (request, options) => {
   const header = headerValue(request, options.signatureHeader);
   if (!header) return { ok: false, reason: `missing ${options.signatureHeader} header` };
   const timestamp = headerValue(request, TIMESTAMP_HEADER);
-  if (!timestamp || !/^\d+$/.test(timestamp)) return { ok: false, reason: `missing or invalid ${TIMESTAMP_HEADER} header` };
+  if (!timestamp || !/^\d+$/.test(timestamp))
+    return { ok: false, reason: `missing or invalid ${TIMESTAMP_HEADER} header` };
   if (!header.startsWith('v0=')) return { ok: false, reason: 'signature lacks the v0= prefix' };
-  if (!anySecretMatches(options.secrets, [header.slice('v0='.length)], `v0:${timestamp}:`, request.body)) return { ok: false, reason: 'signature mismatch' };
+  if (!anySecretMatches(options.secrets, [header.slice('v0='.length)], `v0:${timestamp}:`, request.body))
+    return { ok: false, reason: 'signature mismatch' };
   if (!isWithinTolerance(Number(timestamp), options)) return { ok: false, reason: 'timestamp outside the tolerance' };
   return { ok: true };
 };

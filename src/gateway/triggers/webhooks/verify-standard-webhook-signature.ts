@@ -11,7 +11,9 @@ const TIMESTAMP_HEADER = 'webhook-timestamp';
  * `format: "raw"`), so a shared secret that is not base64 is never silently mis-decoded.
  */
 export function standardWebhookKey(secret: string): Buffer {
-  return secret.startsWith(STANDARD_WEBHOOKS_SECRET_PREFIX) ? Buffer.from(secret.slice(STANDARD_WEBHOOKS_SECRET_PREFIX.length), 'base64') : Buffer.from(secret, 'utf8');
+  return secret.startsWith(STANDARD_WEBHOOKS_SECRET_PREFIX)
+    ? Buffer.from(secret.slice(STANDARD_WEBHOOKS_SECRET_PREFIX.length), 'base64')
+    : Buffer.from(secret, 'utf8');
 }
 
 /**
@@ -32,7 +34,10 @@ export const verifyStandardWebhookSignature: SignatureVerifier = (request, optio
     if (comma > 0 && entry.slice(0, comma) === 'v1') signatures.push(entry.slice(comma + 1));
   }
   if (signatures.length === 0) return { ok: false, reason: 'signature header has no v1 signature' };
-  if (!anyKeyMatches(options.secrets.map(standardWebhookKey), signatures, 'base64', `${id}.${timestamp}.`, request.body)) return { ok: false, reason: 'signature mismatch' };
+  if (
+    !anyKeyMatches(options.secrets.map(standardWebhookKey), signatures, 'base64', `${id}.${timestamp}.`, request.body)
+  )
+    return { ok: false, reason: 'signature mismatch' };
   if (!isWithinTolerance(Number(timestamp), options)) return { ok: false, reason: 'timestamp outside the tolerance' };
   return { ok: true };
 };

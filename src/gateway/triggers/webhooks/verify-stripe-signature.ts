@@ -20,7 +20,8 @@ export const verifyStripeSignature: SignatureVerifier = (request, options) => {
   }
   if (!timestamp || !/^\d+$/.test(timestamp)) return { ok: false, reason: 'signature header has no timestamp' };
   if (signatures.length === 0) return { ok: false, reason: 'signature header has no v1 signature' };
-  if (!anySecretMatches(options.secrets, signatures, `${timestamp}.`, request.body)) return { ok: false, reason: 'signature mismatch' };
+  if (!anySecretMatches(options.secrets, signatures, `${timestamp}.`, request.body))
+    return { ok: false, reason: 'signature mismatch' };
   if (!isWithinTolerance(Number(timestamp), options)) return { ok: false, reason: 'timestamp outside the tolerance' };
   return { ok: true };
 };

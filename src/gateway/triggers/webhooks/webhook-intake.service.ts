@@ -15,7 +15,20 @@ import type { TriggerLogger } from '../trigger.types.js';
  * (`webhook-signature`, `x-signature`, …). The unsigned ids (`x-webhook-id`, `x-github-delivery`) are kept
  * to look deliveries up, but are not used as dedupe keys.
  */
-const KEPT_HEADERS = ['content-type', 'user-agent', 'x-event-type', 'webhook-id', 'webhook-timestamp', 'x-webhook-id', 'x-github-event', 'x-github-delivery', 'x-github-hook-id', 'x-slack-retry-num', 'x-slack-retry-reason', 'x-slack-request-timestamp'];
+const KEPT_HEADERS = [
+  'content-type',
+  'user-agent',
+  'x-event-type',
+  'webhook-id',
+  'webhook-timestamp',
+  'x-webhook-id',
+  'x-github-event',
+  'x-github-delivery',
+  'x-github-hook-id',
+  'x-slack-retry-num',
+  'x-slack-retry-reason',
+  'x-slack-request-timestamp',
+];
 
 export type IntakeResult =
   | { kind: 'challenge'; challenge: string }
@@ -54,7 +67,12 @@ export interface WebhookIntakeOptions {
 export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntake {
   const now = options.now ?? (() => new Date());
   const webhooks = new Map(options.webhooks.map((webhook) => [webhook.name, webhook]));
-  const stats = new Map(options.webhooks.map((webhook) => [webhook.name, { webhook: webhook.name, received: 0, duplicates: 0, rejected: 0, last_received_at: null as string | null }]));
+  const stats = new Map(
+    options.webhooks.map((webhook) => [
+      webhook.name,
+      { webhook: webhook.name, received: 0, duplicates: 0, rejected: 0, last_received_at: null as string | null },
+    ]),
+  );
 
   return {
     has: (name) => webhooks.has(name),
@@ -71,10 +89,19 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
         options.logger.warn({ webhook: name, reason: verification.reason }, 'webhook signature verification failed');
         throw new AuthenticationError('Webhook signature verification failed', 'invalid_signature');
       }
-      const contentType = typeof request.headers['content-type'] === 'string' ? request.headers['content-type'] : undefined;
-      const { payload, json } = parseWebhookPayload(request.body, contentType, options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH);
+      const contentType =
+        typeof request.headers['content-type'] === 'string' ? request.headers['content-type'] : undefined;
+      const { payload, json } = parseWebhookPayload(
+        request.body,
+        contentType,
+        options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH,
+      );
       // Slack confirms the URL once with a signed challenge that must be echoed; it is not an event.
-      if (webhook.verification === 'slack' && payload.type === 'url_verification' && typeof payload.challenge === 'string') {
+      if (
+        webhook.verification === 'slack' &&
+        payload.type === 'url_verification' &&
+        typeof payload.challenge === 'string'
+      ) {
         return { kind: 'challenge', challenge: payload.challenge };
       }
       const event = resolveEventName(webhook, payload, request);
@@ -93,7 +120,10 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
       counters.last_received_at = isoNow(receivedAt);
       if (duplicate) counters.duplicates += 1;
       else if (delivery.status === 'pending') options.onAccepted?.(delivery);
-      options.logger.info({ webhook: name, delivery_id: delivery.item_id, event: delivery.event, duplicate, status: delivery.status }, 'webhook delivery accepted');
+      options.logger.info(
+        { webhook: name, delivery_id: delivery.item_id, event: delivery.event, duplicate, status: delivery.status },
+        'webhook delivery accepted',
+      );
       return { kind: 'accepted', delivery_id: delivery.item_id, event: delivery.event, duplicate };
     },
   };

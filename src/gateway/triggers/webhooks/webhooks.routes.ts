@@ -24,13 +24,19 @@ const REDIS_KEY_PREFIX = 'agent-gateway:webhook-rate-limit:';
  * `POST {path_prefix}/{name}`: signed inbound webhooks. Public, because the signature is the credential.
  * Registered without fastify-plugin on purpose: the raw-body parser below stays inside this scope.
  */
-export const webhooksRoutes: FastifyPluginAsync<WebhooksRoutesOptions> = async (app, { intake, settings, webhooks, redisUrl }) => {
+export const webhooksRoutes: FastifyPluginAsync<WebhooksRoutesOptions> = async (
+  app,
+  { intake, settings, webhooks, redisUrl },
+) => {
   // Signatures cover the exact bytes sent, so every body is kept as a Buffer and parsed only after verification.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   // One counter per webhook: a webhook is one source (Stripe, GitHub), whose deliveries come from many addresses.
-  const limits = resolveWebhookRateLimits(webhooks ?? intake.stats().map(({ webhook }) => ({ name: webhook })), settings);
+  const limits = resolveWebhookRateLimits(
+    webhooks ?? intake.stats().map(({ webhook }) => ({ name: webhook })),
+    settings,
+  );
   const store = redisUrl && limits.size > 0 ? openRateLimitRedis(redisUrl, app.log) : undefined;
   if (store) app.addHook('onClose', () => store.close());
   const nameOf = (request: FastifyRequest) => (request.params as { name: string }).name;
@@ -47,32 +53,39 @@ export const webhooksRoutes: FastifyPluginAsync<WebhooksRoutesOptions> = async (
     errorResponseBuilder: (request, context) => {
       const limit = limits.get(nameOf(request));
       const window = limit ? ` (at most ${limit.max} per ${limit.timeWindowMs / 1000} s)` : '';
-      return new RateLimitError(`Too many requests to webhook "${nameOf(request)}"${window}; retry in ${Math.ceil(context.ttl / 1000)} s`, Math.ceil(context.ttl / 1000));
+      return new RateLimitError(
+        `Too many requests to webhook "${nameOf(request)}"${window}; retry in ${Math.ceil(context.ttl / 1000)} s`,
+        Math.ceil(context.ttl / 1000),
+      );
     },
   });
 
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  routes.post(`${settings.path_prefix}/:name`, {
-    // The limiter runs after the unknown-name check below, so only configured webhooks are counted.
-    config: { auth: 'public', rateLimit: {} },
-    ...(settings.body_limit_bytes ? { bodyLimit: settings.body_limit_bytes } : {}),
-    schema: {
-      tags: ['webhooks'],
-      summary: 'Receive a signed webhook delivery; it is stored before the 202 and handled by the inbox worker',
-      security: [],
-      params: webhookParams,
-      response: { 200: slackChallenge, 202: acceptedDelivery },
+  routes.post(
+    `${settings.path_prefix}/:name`,
+    {
+      // The limiter runs after the unknown-name check below, so only configured webhooks are counted.
+      config: { auth: 'public', rateLimit: {} },
+      ...(settings.body_limit_bytes ? { bodyLimit: settings.body_limit_bytes } : {}),
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Receive a signed webhook delivery; it is stored before the 202 and handled by the inbox worker',
+        security: [],
+        params: webhookParams,
+        response: { 200: slackChallenge, 202: acceptedDelivery },
+      },
+      // An unknown name is answered before the body is read.
+      onRequest: async (request) => {
+        const { name } = request.params as { name: string };
+        if (!intake.has(name)) throw new NotFoundError(`No webhook named "${name}"`, 'webhook_not_found');
+      },
     },
-    // An unknown name is answered before the body is read.
-    onRequest: async (request) => {
-      const { name } = request.params as { name: string };
-      if (!intake.has(name)) throw new NotFoundError(`No webhook named "${name}"`, 'webhook_not_found');
+    async (request, reply) => {
+      const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const result = await intake.receive(request.params.name, { headers: request.headers, body });
+      if (result.kind === 'challenge') return reply.code(200).send({ challenge: result.challenge });
+      const { kind: _kind, ...accepted } = result;
+      return reply.code(202).send(accepted);
     },
-  }, async (request, reply) => {
-    const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-    const result = await intake.receive(request.params.name, { headers: request.headers, body });
-    if (result.kind === 'challenge') return reply.code(200).send({ challenge: result.challenge });
-    const { kind: _kind, ...accepted } = result;
-    return reply.code(202).send(accepted);
-  });
+  );
 };

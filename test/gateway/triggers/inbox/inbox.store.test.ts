@@ -1,6 +1,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../../../src/db/index.js';
-import { createInboxStore, type InboxSourceKind, type InboxStore, type NewInboxItem } from '../../../../src/gateway/triggers/index.js';
+import {
+  createInboxStore,
+  type InboxSourceKind,
+  type InboxStore,
+  type NewInboxItem,
+} from '../../../../src/gateway/triggers/index.js';
 import { dialects, type TestDatabase } from '../../../support/databases.js';
 
 const T0 = '2030-01-01T00:00:00.000Z';
@@ -21,14 +26,23 @@ const delivery = (overrides: Partial<NewInboxItem> = {}): NewInboxItem => ({
   ...overrides,
 });
 const event = (overrides: Partial<NewInboxItem> = {}): NewInboxItem =>
-  delivery({ item_id: `evt_${String(++counter).padStart(24, '0')}`, source_kind: 'listener', source_name: 'orders', event: 'order.created', dedupe_key: null, headers: {}, ...overrides });
+  delivery({
+    item_id: `evt_${String(++counter).padStart(24, '0')}`,
+    source_kind: 'listener',
+    source_name: 'orders',
+    event: 'order.created',
+    dedupe_key: null,
+    headers: {},
+    ...overrides,
+  });
 
 for (const dialect of await dialects()) {
   describe.skipIf(dialect.skip)(`inbox store on ${dialect.name}`, () => {
     let testDb: TestDatabase;
     let database: DatabaseHandle;
     let store: InboxStore;
-    const claim = (workerId: string, now = at(1000), limit = 10, kinds = ALL) => store.claimDue({ now, workerId, leaseUntil: at(2000), limit, kinds });
+    const claim = (workerId: string, now = at(1000), limit = 10, kinds = ALL) =>
+      store.claimDue({ now, workerId, leaseUntil: at(2000), limit, kinds });
 
     beforeAll(async () => {
       testDb = await dialect.create();
@@ -46,11 +60,29 @@ for (const dialect of await dialects()) {
     it('stores an item and answers a second one with the same source and dedupe key with the original', async () => {
       const first = delivery();
       const stored = await store.insert(first);
-      expect(stored).toEqual({ duplicate: false, item: { ...first, attempts: 0, next_attempt_at: first.received_at, last_error: null, finished_at: null, run_ids: [], completed_handlers: [] } });
-      expect(await store.insert(delivery({ dedupe_key: first.dedupe_key }))).toMatchObject({ duplicate: true, item: { item_id: first.item_id } });
+      expect(stored).toEqual({
+        duplicate: false,
+        item: {
+          ...first,
+          attempts: 0,
+          next_attempt_at: first.received_at,
+          last_error: null,
+          finished_at: null,
+          run_ids: [],
+          completed_handlers: [],
+        },
+      });
+      expect(await store.insert(delivery({ dedupe_key: first.dedupe_key }))).toMatchObject({
+        duplicate: true,
+        item: { item_id: first.item_id },
+      });
       // The key is unique per source only.
-      expect((await store.insert(delivery({ dedupe_key: first.dedupe_key, source_name: 'other' }))).duplicate).toBe(false);
-      expect((await store.insert(event({ dedupe_key: first.dedupe_key, source_name: 'stripe' }))).duplicate).toBe(false);
+      expect((await store.insert(delivery({ dedupe_key: first.dedupe_key, source_name: 'other' }))).duplicate).toBe(
+        false,
+      );
+      expect((await store.insert(event({ dedupe_key: first.dedupe_key, source_name: 'stripe' }))).duplicate).toBe(
+        false,
+      );
       // Messages without an id never collide.
       expect((await store.insert(event())).duplicate).toBe(false);
       expect((await store.insert(event())).duplicate).toBe(false);
@@ -58,7 +90,9 @@ for (const dialect of await dialects()) {
     });
 
     it('lets exactly one of many concurrent inserts of the same key win', async () => {
-      const results = await Promise.all(Array.from({ length: 8 }, () => store.insert(delivery({ dedupe_key: 'sha256:same' }))));
+      const results = await Promise.all(
+        Array.from({ length: 8 }, () => store.insert(delivery({ dedupe_key: 'sha256:same' }))),
+      );
       expect(results.filter((result) => !result.duplicate)).toHaveLength(1);
       expect(new Set(results.map((result) => result.item.item_id)).size).toBe(1);
     });
@@ -83,9 +117,14 @@ for (const dialect of await dialects()) {
       const listened = event();
       for (const item of [c, a, listened, b]) await store.insert(item);
       const claimed = await claim('w1', at(1000), 2, ['webhook']);
-      expect(claimed.map((item) => [item.item_id, item.status, item.attempts])).toEqual([[a.item_id, 'running', 1], [b.item_id, 'running', 1]]);
+      expect(claimed.map((item) => [item.item_id, item.status, item.attempts])).toEqual([
+        [a.item_id, 'running', 1],
+        [b.item_id, 'running', 1],
+      ]);
       expect((await claim('w2', at(1000), 10, ['webhook'])).map((item) => item.item_id)).toEqual([c.item_id]);
-      expect((await claim('w3', at(1000), 10, ['poller', 'listener'])).map((item) => item.item_id)).toEqual([listened.item_id]);
+      expect((await claim('w3', at(1000), 10, ['poller', 'listener'])).map((item) => item.item_id)).toEqual([
+        listened.item_id,
+      ]);
       expect(await claim('w4')).toEqual([]);
     });
 
@@ -100,7 +139,9 @@ for (const dialect of await dialects()) {
     it('gives each item to one worker when many workers claim at the same time', async () => {
       const items = Array.from({ length: 40 }, () => delivery());
       for (const item of items) await store.insert(item);
-      const rounds = await Promise.all(['w1', 'w2', 'w3', 'w4', 'w5', 'w6'].map((worker) => claim(worker, at(1000), 15)));
+      const rounds = await Promise.all(
+        ['w1', 'w2', 'w3', 'w4', 'w5', 'w6'].map((worker) => claim(worker, at(1000), 15)),
+      );
       const ids = rounds.flat().map((item) => item.item_id);
       expect(ids.sort()).toEqual(items.map((item) => item.item_id).sort());
     });
@@ -109,10 +150,22 @@ for (const dialect of await dialects()) {
       const item = delivery();
       await store.insert(item);
       await claim('w1');
-      const outcome = { status: 'done' as const, finishedAt: at(1500), lastError: null, runIds: ['run_1'], completedHandlers: ['h1'] };
+      const outcome = {
+        status: 'done' as const,
+        finishedAt: at(1500),
+        lastError: null,
+        runIds: ['run_1'],
+        completedHandlers: ['h1'],
+      };
       expect(await store.settle(item.item_id, 'w2', outcome)).toBe(false);
       expect(await store.settle(item.item_id, 'w1', outcome)).toBe(true);
-      expect(await store.get(item.item_id)).toMatchObject({ status: 'done', finished_at: at(1500), run_ids: ['run_1'], completed_handlers: ['h1'], attempts: 1 });
+      expect(await store.get(item.item_id)).toMatchObject({
+        status: 'done',
+        finished_at: at(1500),
+        run_ids: ['run_1'],
+        completed_handlers: ['h1'],
+        attempts: 1,
+      });
       expect(await store.settle(item.item_id, 'w1', outcome)).toBe(false);
     });
 
@@ -120,10 +173,28 @@ for (const dialect of await dialects()) {
       const item = delivery();
       await store.insert(item);
       await claim('w1');
-      await store.settle(item.item_id, 'w1', { status: 'pending', nextAttemptAt: at(1030), lastError: 'boom', runIds: ['run_1'], completedHandlers: [] });
-      expect(await store.get(item.item_id)).toMatchObject({ status: 'pending', attempts: 1, next_attempt_at: at(1030), last_error: 'boom' });
+      await store.settle(item.item_id, 'w1', {
+        status: 'pending',
+        nextAttemptAt: at(1030),
+        lastError: 'boom',
+        runIds: ['run_1'],
+        completedHandlers: [],
+      });
+      expect(await store.get(item.item_id)).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        next_attempt_at: at(1030),
+        last_error: 'boom',
+      });
       await claim('w1', at(1030));
-      await store.settle(item.item_id, 'w1', { status: 'pending', nextAttemptAt: at(1030), lastError: 'shutdown', runIds: ['run_1'], completedHandlers: [], refundAttempt: true });
+      await store.settle(item.item_id, 'w1', {
+        status: 'pending',
+        nextAttemptAt: at(1030),
+        lastError: 'shutdown',
+        runIds: ['run_1'],
+        completedHandlers: [],
+        refundAttempt: true,
+      });
       expect(await store.get(item.item_id)).toMatchObject({ status: 'pending', attempts: 1 });
     });
 
@@ -136,11 +207,26 @@ for (const dialect of await dialects()) {
       expect(await store.releaseStale({ now: at(1200), maxAttempts: 5, kinds: ['listener'] })).toBe(0);
       expect(await store.releaseStale({ now: at(1200), maxAttempts: 5, kinds: ['webhook'] })).toBe(2);
       expect(await store.get(live.item_id)).toMatchObject({ status: 'running' });
-      expect(await store.get(lapsed.item_id)).toMatchObject({ status: 'pending', next_attempt_at: at(1200), attempts: 1 });
+      expect(await store.get(lapsed.item_id)).toMatchObject({
+        status: 'pending',
+        next_attempt_at: at(1200),
+        attempts: 1,
+      });
       // Claimed a second time, then everything is taken back: those out of attempts are dead letters.
       await claim('w2', at(1200));
       expect(await store.releaseStale({ now: at(1300), maxAttempts: 2, kinds: ['webhook'], all: true })).toBe(3);
-      expect(await store.stats()).toEqual([{ kind: 'webhook', name: 'stripe', pending: 1, running: 0, done: 0, dead: 2, ignored: 0, oldest_pending_at: live.received_at }]);
+      expect(await store.stats()).toEqual([
+        {
+          kind: 'webhook',
+          name: 'stripe',
+          pending: 1,
+          running: 0,
+          done: 0,
+          dead: 2,
+          ignored: 0,
+          oldest_pending_at: live.received_at,
+        },
+      ]);
       expect(await store.get(live.item_id)).toMatchObject({ status: 'pending', attempts: 1 });
     });
 
@@ -149,27 +235,79 @@ for (const dialect of await dialects()) {
       await store.insert(item);
       await claim('dead');
       expect(await store.releaseStale({ now: at(3000), maxAttempts: 1, kinds: ['webhook'] })).toBe(1);
-      expect(await store.get(item.item_id)).toMatchObject({ status: 'dead', finished_at: at(3000), last_error: expect.stringContaining('interrupted') });
+      expect(await store.get(item.item_id)).toMatchObject({
+        status: 'dead',
+        finished_at: at(3000),
+        last_error: expect.stringContaining('interrupted'),
+      });
     });
 
     it('lists newest first by status, kind and name, with paging, and replays dead items only', async () => {
       const items = [delivery(), delivery({ source_name: 'github' }), delivery(), event()];
       for (const item of items) await store.insert(item);
       await claim('w1', at(1000), 2);
-      for (const item of items.slice(0, 2)) await store.settle(item.item_id, 'w1', { status: 'dead', finishedAt: at(1100), lastError: 'gave up', runIds: [], completedHandlers: [] });
-      expect((await store.list({ status: 'dead' })).map((item) => item.item_id)).toEqual([items[1].item_id, items[0].item_id]);
-      expect((await store.list({ status: 'dead', kind: 'webhook', name: 'stripe' })).map((item) => item.item_id)).toEqual([items[0].item_id]);
+      for (const item of items.slice(0, 2))
+        await store.settle(item.item_id, 'w1', {
+          status: 'dead',
+          finishedAt: at(1100),
+          lastError: 'gave up',
+          runIds: [],
+          completedHandlers: [],
+        });
+      expect((await store.list({ status: 'dead' })).map((item) => item.item_id)).toEqual([
+        items[1].item_id,
+        items[0].item_id,
+      ]);
+      expect(
+        (await store.list({ status: 'dead', kind: 'webhook', name: 'stripe' })).map((item) => item.item_id),
+      ).toEqual([items[0].item_id]);
       expect((await store.list({ kind: 'listener' })).map((item) => item.item_id)).toEqual([items[3].item_id]);
-      expect((await store.list({ limit: 2, offset: 1 })).map((item) => item.item_id)).toEqual([items[2].item_id, items[1].item_id]);
+      expect((await store.list({ limit: 2, offset: 1 })).map((item) => item.item_id)).toEqual([
+        items[2].item_id,
+        items[1].item_id,
+      ]);
       expect((await store.stats()).sort((a, b) => a.name.localeCompare(b.name))).toEqual([
-        { kind: 'webhook', name: 'github', pending: 0, running: 0, done: 0, dead: 1, ignored: 0, oldest_pending_at: null },
-        { kind: 'listener', name: 'orders', pending: 1, running: 0, done: 0, dead: 0, ignored: 0, oldest_pending_at: items[3].received_at },
-        { kind: 'webhook', name: 'stripe', pending: 1, running: 0, done: 0, dead: 1, ignored: 0, oldest_pending_at: items[2].received_at },
+        {
+          kind: 'webhook',
+          name: 'github',
+          pending: 0,
+          running: 0,
+          done: 0,
+          dead: 1,
+          ignored: 0,
+          oldest_pending_at: null,
+        },
+        {
+          kind: 'listener',
+          name: 'orders',
+          pending: 1,
+          running: 0,
+          done: 0,
+          dead: 0,
+          ignored: 0,
+          oldest_pending_at: items[3].received_at,
+        },
+        {
+          kind: 'webhook',
+          name: 'stripe',
+          pending: 1,
+          running: 0,
+          done: 0,
+          dead: 1,
+          ignored: 0,
+          oldest_pending_at: items[2].received_at,
+        },
       ]);
 
       expect(await store.replay(items[2].item_id, at(1200))).toBeUndefined();
       expect(await store.replay('del_missing', at(1200))).toBeUndefined();
-      expect(await store.replay(items[0].item_id, at(1200))).toMatchObject({ status: 'pending', attempts: 0, next_attempt_at: at(1200), finished_at: null, last_error: 'gave up' });
+      expect(await store.replay(items[0].item_id, at(1200))).toMatchObject({
+        status: 'pending',
+        attempts: 0,
+        next_attempt_at: at(1200),
+        finished_at: null,
+        last_error: 'gave up',
+      });
       expect((await claim('w2', at(1200))).map((item) => item.item_id)).toContain(items[0].item_id);
     });
   });

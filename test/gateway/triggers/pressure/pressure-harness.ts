@@ -10,7 +10,10 @@ export const PRESSURE_SECRET = 'pressure-secret';
  * upstream sees each payload id in its prompt. `upstreamUrl` may be a `${VAR}` for a per-process value.
  * A failed attempt is retried after 50 ms, so it shows as a second attempt rather than as a timeout.
  */
-export function pressureYaml(upstreamUrl: string, options: { concurrency: number; extra?: string; leaseSeconds?: number }): string {
+export function pressureYaml(
+  upstreamUrl: string,
+  options: { concurrency: number; extra?: string; leaseSeconds?: number },
+): string {
   return `
 server: { log_level: warn }
 auth: { api_keys: ["${TEST_API_KEY}"] }
@@ -77,7 +80,10 @@ export async function startCountingUpstream(delayMs: number): Promise<CountingUp
 
 function promptId(request: RecordedRequest): string {
   const messages: { role: string; content: unknown }[] = request.body?.messages ?? [];
-  const text = messages.filter((message) => message.role === 'user').map((message) => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content))).join(' ');
+  const text = messages
+    .filter((message) => message.role === 'user')
+    .map((message) => (typeof message.content === 'string' ? message.content : JSON.stringify(message.content)))
+    .join(' ');
   const match = /handle (\S+)/.exec(text);
   if (!match) throw new Error(`no "handle <id>" in the prompt: ${text}`);
   return match[1];
@@ -86,7 +92,11 @@ function promptId(request: RecordedRequest): string {
 /** Posts one signed delivery with payload id `id`; resolves with the 202's delivery id. */
 export async function postDelivery(baseUrl: string, id: string): Promise<string> {
   const body = JSON.stringify({ type: 'job.created', id });
-  const response = await fetch(`${baseUrl}/webhooks/pressure`, { method: 'POST', body, headers: { 'content-type': 'application/json', 'x-signature': hmacHex(body, PRESSURE_SECRET) } });
+  const response = await fetch(`${baseUrl}/webhooks/pressure`, {
+    method: 'POST',
+    body,
+    headers: { 'content-type': 'application/json', 'x-signature': hmacHex(body, PRESSURE_SECRET) },
+  });
   const answer = (await response.json()) as { delivery_id: string; event: string; duplicate: boolean };
   if (response.status !== 202) throw new Error(`delivery ${id} answered ${response.status}: ${JSON.stringify(answer)}`);
   expect(answer).toMatchObject({ event: 'pressure.job.created', duplicate: false });
@@ -97,7 +107,11 @@ export async function postDelivery(baseUrl: string, id: string): Promise<string>
  * Sends `ids` in bursts of `burst` concurrent requests, each burst after the previous one was answered;
  * `target(index)` picks the server of each delivery. Resolves with payload id → delivery id.
  */
-export async function sendBursts(ids: string[], burst: number, target: (index: number) => string): Promise<Map<string, string>> {
+export async function sendBursts(
+  ids: string[],
+  burst: number,
+  target: (index: number) => string,
+): Promise<Map<string, string>> {
   const acknowledged = new Map<string, string>();
   for (let start = 0; start < ids.length; start += burst) {
     const slice = ids.slice(start, start + burst);
@@ -121,10 +135,16 @@ export interface ListedDelivery {
 }
 
 /** Every stored delivery with this status and kind, read through the operators' API 500 at a time. */
-export async function listDeliveries(baseUrl: string, query: { status: 'done' | 'pending'; kind: 'webhook' | 'poller' }): Promise<ListedDelivery[]> {
+export async function listDeliveries(
+  baseUrl: string,
+  query: { status: 'done' | 'pending'; kind: 'webhook' | 'poller' },
+): Promise<ListedDelivery[]> {
   const all: ListedDelivery[] = [];
   for (let offset = 0; ; offset += 500) {
-    const response = await fetch(`${baseUrl}/api/v1/admin/triggers/deliveries?status=${query.status}&kind=${query.kind}&limit=500&offset=${offset}`, { headers: { 'x-api-key': TEST_API_KEY } });
+    const response = await fetch(
+      `${baseUrl}/api/v1/admin/triggers/deliveries?status=${query.status}&kind=${query.kind}&limit=500&offset=${offset}`,
+      { headers: { 'x-api-key': TEST_API_KEY } },
+    );
     if (response.status !== 200) throw new Error(`deliveries answered ${response.status}: ${await response.text()}`);
     const page = (await response.json()) as ListedDelivery[];
     all.push(...page);
@@ -133,13 +153,21 @@ export async function listDeliveries(baseUrl: string, query: { status: 'done' | 
 }
 
 /** Waits until every delivery in `ids` is done; each poll reads all done deliveries of this kind through the API. */
-export async function waitForDone(baseUrl: string, kind: 'webhook' | 'poller', ids: Set<string>, timeout: number): Promise<ListedDelivery[]> {
+export async function waitForDone(
+  baseUrl: string,
+  kind: 'webhook' | 'poller',
+  ids: Set<string>,
+  timeout: number,
+): Promise<ListedDelivery[]> {
   let done: ListedDelivery[] = [];
   await expect
-    .poll(async () => {
-      done = (await listDeliveries(baseUrl, { status: 'done', kind })).filter((delivery) => ids.has(delivery.id));
-      return done.length;
-    }, { timeout, interval: 250 })
+    .poll(
+      async () => {
+        done = (await listDeliveries(baseUrl, { status: 'done', kind })).filter((delivery) => ids.has(delivery.id));
+        return done.length;
+      },
+      { timeout, interval: 250 },
+    )
     .toBe(ids.size);
   return done;
 }
@@ -160,7 +188,10 @@ export interface ListedRun {
 export async function listRuns(baseUrl: string, status: 'running' | 'completed' | 'interrupted'): Promise<ListedRun[]> {
   const all: ListedRun[] = [];
   for (let offset = 0; ; offset += 500) {
-    const response = await fetch(`${baseUrl}/api/v1/admin/runs?agent_name=worker&status=${status}&limit=500&offset=${offset}`, { headers: { 'x-api-key': TEST_API_KEY } });
+    const response = await fetch(
+      `${baseUrl}/api/v1/admin/runs?agent_name=worker&status=${status}&limit=500&offset=${offset}`,
+      { headers: { 'x-api-key': TEST_API_KEY } },
+    );
     if (response.status !== 200) throw new Error(`runs answered ${response.status}: ${await response.text()}`);
     const page = (await response.json()) as ListedRun[];
     all.push(...page);

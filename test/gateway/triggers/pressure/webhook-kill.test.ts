@@ -3,7 +3,17 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from '../../../admin/spawn-server.js';
 import { dialects, type Dialect } from '../../../support/databases.js';
-import { listDeliveries, listRuns, payloadIds, postDelivery, pressureYaml, repeated, startCountingUpstream, waitForDone, type CountingUpstream } from './pressure-harness.js';
+import {
+  listDeliveries,
+  listRuns,
+  payloadIds,
+  postDelivery,
+  pressureYaml,
+  repeated,
+  startCountingUpstream,
+  waitForDone,
+  type CountingUpstream,
+} from './pressure-harness.js';
 
 const CONCURRENCY = 4;
 
@@ -27,7 +37,11 @@ async function killAndRestart(dialect: Dialect, plan: KillPlan): Promise<{ ackno
   const file = join(database.dataDir, 'agent-gateway.yaml');
   // Leases of 5 s (the least allowed): on PostgreSQL the restarted process takes the dead one's claims over when they lapse.
   writeFileSync(file, pressureYaml(upstream.url, { concurrency: CONCURRENCY, leaseSeconds: 5 }));
-  const start = () => spawnServer(['--config', file, '--data-dir', join(database.dataDir, 'data')], { ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}), LOG_LEVEL: 'warn' });
+  const start = () =>
+    spawnServer(['--config', file, '--data-dir', join(database.dataDir, 'data')], {
+      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+      LOG_LEVEL: 'warn',
+    });
   let server: ServerProcess | undefined;
   try {
     server = await start();
@@ -37,15 +51,17 @@ async function killAndRestart(dialect: Dialect, plan: KillPlan): Promise<{ ackno
     let killed = false;
     const ids = payloadIds(plan.deliveries, 'k');
     let next = 0;
-    const sending = Promise.all(Array.from({ length: plan.window }, async () => {
-      while (next < ids.length && !killed) {
-        const id = ids[next++];
-        const deliveryId = await postDelivery(first.url, id).catch((error: unknown) => {
-          if (!killed) throw error;
-        });
-        if (deliveryId) acknowledged.set(id, deliveryId);
-      }
-    }));
+    const sending = Promise.all(
+      Array.from({ length: plan.window }, async () => {
+        while (next < ids.length && !killed) {
+          const id = ids[next++];
+          const deliveryId = await postDelivery(first.url, id).catch((error: unknown) => {
+            if (!killed) throw error;
+          });
+          if (deliveryId) acknowledged.set(id, deliveryId);
+        }
+      }),
+    );
 
     await plan.killWhen({ upstream, acknowledged });
     killed = true;
@@ -67,10 +83,14 @@ async function killAndRestart(dialect: Dialect, plan: KillPlan): Promise<{ ackno
     await expect.poll(() => listRuns(restarted.url, 'running'), { timeout: 30_000, interval: 200 }).toEqual([]);
     expect((await listRuns(server.url, 'interrupted')).length).toBeLessThanOrEqual(CONCURRENCY);
 
-    for (const id of acknowledged.keys()) expect(upstream.calls.get(id), `upstream calls for ${id}`).toBeGreaterThanOrEqual(1);
+    for (const id of acknowledged.keys())
+      expect(upstream.calls.get(id), `upstream calls for ${id}`).toBeGreaterThanOrEqual(1);
     const duplicates = upstream.duplicates();
     // Only a delivery claimed at the kill can run again: its handler had started, its outcome was not stored.
-    expect(duplicates.length, `ran twice: ${duplicates.join(', ')}; open at the kill: ${openAtKill.join(', ')}`).toBeLessThanOrEqual(CONCURRENCY);
+    expect(
+      duplicates.length,
+      `ran twice: ${duplicates.join(', ')}; open at the kill: ${openAtKill.join(', ')}`,
+    ).toBeLessThanOrEqual(CONCURRENCY);
     for (const id of duplicates) {
       expect(calledBeforeKill.has(id), `${id} ran twice but was not called before the kill`).toBe(true);
       expect(upstream.calls.get(id)).toBe(2);
@@ -91,7 +111,8 @@ for (const dialect of await dialects()) {
         deliveries: 300,
         window: 50,
         handlerDelayMs: 100,
-        killWhen: ({ upstream }) => expect.poll(() => upstream.total(), { timeout: 60_000, interval: 5 }).toBeGreaterThanOrEqual(60),
+        killWhen: ({ upstream }) =>
+          expect.poll(() => upstream.total(), { timeout: 60_000, interval: 5 }).toBeGreaterThanOrEqual(60),
       });
     }, 150_000);
 
@@ -101,7 +122,8 @@ for (const dialect of await dialects()) {
         deliveries: 600,
         window: 32,
         handlerDelayMs: 10,
-        killWhen: ({ acknowledged }) => expect.poll(() => acknowledged.size, { timeout: 60_000, interval: 2 }).toBeGreaterThanOrEqual(150),
+        killWhen: ({ acknowledged }) =>
+          expect.poll(() => acknowledged.size, { timeout: 60_000, interval: 2 }).toBeGreaterThanOrEqual(150),
       });
       expect(acknowledged).toBeLessThan(600);
     }, 150_000);

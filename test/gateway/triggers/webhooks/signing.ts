@@ -20,9 +20,19 @@ export function githubSignature(payload: string, secret: string): Promise<string
  * Standard Webhooks headers made by the specification's reference library (`standardwebhooks`). A `whsec_`
  * secret is base64-decoded by it; `raw` signs with the secret's own bytes (its `format: "raw"`).
  */
-export function standardWebhookHeaders(body: string, secret: string, id: string, timestamp: number, options: { raw?: boolean } = {}): Record<string, string> {
+export function standardWebhookHeaders(
+  body: string,
+  secret: string,
+  id: string,
+  timestamp: number,
+  options: { raw?: boolean } = {},
+): Record<string, string> {
   const webhook = new Webhook(secret, options.raw ? { format: 'raw' } : undefined);
-  return { 'webhook-id': id, 'webhook-timestamp': String(timestamp), 'webhook-signature': webhook.sign(id, new Date(timestamp * 1000), body) };
+  return {
+    'webhook-id': id,
+    'webhook-timestamp': String(timestamp),
+    'webhook-signature': webhook.sign(id, new Date(timestamp * 1000), body),
+  };
 }
 
 /** `hmac-sha256` with a timestamp header: the hex HMAC of `<timestamp>.<body>`. */

@@ -38,7 +38,10 @@ export class TestClock {
 /** A stand-in for the agent runtime: records every run request and answers with `behaviour`. */
 export class FakeRuns {
   readonly calls: TriggerRunRequest[] = [];
-  behaviour: (request: TriggerRunRequest, index: number) => Promise<HandlerRunResult> | HandlerRunResult = (_request, index) => ({ runId: `run_${index}`, status: 'completed' });
+  behaviour: (request: TriggerRunRequest, index: number) => Promise<HandlerRunResult> | HandlerRunResult = (
+    _request,
+    index,
+  ) => ({ runId: `run_${index}`, status: 'completed' });
   readonly startRun: StartRun = async (request) => {
     this.calls.push(request);
     return this.behaviour(request, this.calls.length);
@@ -50,9 +53,12 @@ export class FakeRuns {
 
 export class CapturingLogger implements TriggerLogger {
   readonly entries: { level: string; object: Record<string, unknown>; message: string }[] = [];
-  info = (object: Record<string, unknown>, message: string) => void this.entries.push({ level: 'info', object, message });
-  warn = (object: Record<string, unknown>, message: string) => void this.entries.push({ level: 'warn', object, message });
-  error = (object: Record<string, unknown>, message: string) => void this.entries.push({ level: 'error', object, message });
+  info = (object: Record<string, unknown>, message: string) =>
+    void this.entries.push({ level: 'info', object, message });
+  warn = (object: Record<string, unknown>, message: string) =>
+    void this.entries.push({ level: 'warn', object, message });
+  error = (object: Record<string, unknown>, message: string) =>
+    void this.entries.push({ level: 'error', object, message });
   get text(): string {
     return JSON.stringify(this.entries);
   }
@@ -68,31 +74,55 @@ export interface WebhookHarness {
   clock: TestClock;
   logger: CapturingLogger;
   server: FastifyInstance;
-  post(name: string, body: string | Buffer, headers?: Record<string, string>): Promise<{ status: number; body: Record<string, unknown> }>;
+  post(
+    name: string,
+    body: string | Buffer,
+    headers?: Record<string, string>,
+  ): Promise<{ status: number; body: Record<string, unknown> }>;
   /** Another worker over the same store, as a second replica (or the restarted process) would have. */
   createWorker(overrides?: Partial<TriggersOptions>): InboxWorker;
   close(): Promise<void>;
 }
 
 /** The pieces wired as src/app.ts wires them, on a real loopback port; `yaml` holds the webhooks sections. */
-export async function startWebhookHarness(yaml: string, options: { database?: TestDatabase; bodyLimitBytes?: number } = {}): Promise<WebhookHarness> {
+export async function startWebhookHarness(
+  yaml: string,
+  options: { database?: TestDatabase; bodyLimitBytes?: number } = {},
+): Promise<WebhookHarness> {
   const temp = options.database ? undefined : tempDataDir();
   const config = parseConfigText(`${AGENTS_YAML}\n${yaml}`, 'webhooks.yaml');
-  const database = await createDatabase({ databaseUrl: options.database?.databaseUrl, dataDir: options.database?.dataDir ?? temp!.dataDir });
+  const database = await createDatabase({
+    databaseUrl: options.database?.databaseUrl,
+    dataDir: options.database?.dataDir ?? temp!.dataDir,
+  });
   const clock = new TestClock();
   const runs = new FakeRuns();
   const logger = new CapturingLogger();
   const store = createInboxStore(database.db);
   // Wired as src/app.ts wires it: one inbox, its worker and the webhook intake.
-  const build = (overrides: Partial<TriggersOptions> = {}) => createTriggers({ store, startRun: runs.startRun, config, logger, now: clock.now, ...overrides });
+  const build = (overrides: Partial<TriggersOptions> = {}) =>
+    createTriggers({ store, startRun: runs.startRun, config, logger, now: clock.now, ...overrides });
   const triggers = build();
   const worker = triggers.worker;
   const intake = triggers.webhookIntake!;
   const createWorker = (overrides: Partial<TriggersOptions> = {}) => build(overrides).worker;
 
-  const authConfig: AuthConfig = { api_keys: ['webhook-test-api-key'], jwt: undefined, tokens: { default_expires_in_seconds: 60, max_expires_in_seconds: 60 } };
-  const tokens = createTokenService({ store: createTokenStore(database.db), config: authConfig.tokens, agentExists: () => true });
-  const server = await createServer({ logLevel: 'silent', bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576, corsOrigins: [], version: 'test' });
+  const authConfig: AuthConfig = {
+    api_keys: ['webhook-test-api-key'],
+    jwt: undefined,
+    tokens: { default_expires_in_seconds: 60, max_expires_in_seconds: 60 },
+  };
+  const tokens = createTokenService({
+    store: createTokenStore(database.db),
+    config: authConfig.tokens,
+    agentExists: () => true,
+  });
+  const server = await createServer({
+    logLevel: 'silent',
+    bodyLimitBytes: options.bodyLimitBytes ?? 1_048_576,
+    corsOrigins: [],
+    version: 'test',
+  });
   registerAuthHooks(server, createAuthenticator({ config: authConfig, apiKeys: authConfig.api_keys, tokens }), tokens);
   await server.register(webhooksRoutes, { intake, settings: config.webhook_settings });
   const url = await server.listen({ host: '127.0.0.1', port: 0 });
@@ -109,7 +139,11 @@ export async function startWebhookHarness(yaml: string, options: { database?: Te
     server,
     createWorker,
     async post(name, body, headers = {}) {
-      const response = await fetch(`${url}${config.webhook_settings.path_prefix}/${name}`, { method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+      const response = await fetch(`${url}${config.webhook_settings.path_prefix}/${name}`, {
+        method: 'POST',
+        body,
+        headers: { 'content-type': 'application/json', ...headers },
+      });
       const text = await response.text();
       return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
     },

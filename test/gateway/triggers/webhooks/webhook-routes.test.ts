@@ -35,24 +35,38 @@ const signed = (body: string) => ({ 'x-signature': hmacHex(body, 'generic-hook-s
 describe('statuses', () => {
   it('answers 404 for an unknown webhook name, before reading the body', async () => {
     const response = await harness.post('nope', 'x'.repeat(10_000), signed('x'));
-    expect(response).toEqual({ status: 404, body: { error: { type: 'not_found_error', code: 'webhook_not_found', message: 'No webhook named "nope"' } } });
+    expect(response).toEqual({
+      status: 404,
+      body: { error: { type: 'not_found_error', code: 'webhook_not_found', message: 'No webhook named "nope"' } },
+    });
   });
 
   it('mounts under the configured path prefix only', async () => {
     // With credentials, because unknown routes are not public.
-    const response = await fetch(`${harness.url}/webhooks/generic`, { method: 'POST', body: '{}', headers: { ...signed('{}'), 'x-api-key': 'webhook-test-api-key' } });
+    const response = await fetch(`${harness.url}/webhooks/generic`, {
+      method: 'POST',
+      body: '{}',
+      headers: { ...signed('{}'), 'x-api-key': 'webhook-test-api-key' },
+    });
     expect(response.status).toBe(404);
   });
 
   it('answers 413 for a body over the limit and stores nothing', async () => {
     const body = JSON.stringify({ type: 'order.created', padding: 'x'.repeat(5000) });
     const response = await harness.post('generic', body, signed(body));
-    expect(response).toMatchObject({ status: 413, body: { error: { type: 'payload_too_large_error', code: 'payload_too_large' } } });
+    expect(response).toMatchObject({
+      status: 413,
+      body: { error: { type: 'payload_too_large_error', code: 'payload_too_large' } },
+    });
     expect(await harness.store.list({ kind: 'webhook', name: 'generic' })).toEqual([]);
   });
 
   it('answers 400 for a verified body that is not JSON, or not a JSON object, and stores nothing', async () => {
-    for (const [body, code] of [['{"type": "order.created",', 'invalid_json'], ['[1, 2]', 'invalid_payload'], ['', 'invalid_json']]) {
+    for (const [body, code] of [
+      ['{"type": "order.created",', 'invalid_json'],
+      ['[1, 2]', 'invalid_payload'],
+      ['', 'invalid_json'],
+    ]) {
       const response = await harness.post('generic', body, signed(body));
       expect(response).toMatchObject({ status: 400, body: { error: { type: 'invalid_request_error', code } } });
     }
@@ -60,23 +74,40 @@ describe('statuses', () => {
   });
 
   it('checks the signature before the JSON: an unsigned malformed body gets 401', async () => {
-    const response = await harness.post('generic', '{not json', { 'x-signature': hmacHex('other', 'generic-hook-secret') });
+    const response = await harness.post('generic', '{not json', {
+      'x-signature': hmacHex('other', 'generic-hook-secret'),
+    });
     expect(response.status).toBe(401);
   });
 
   it('accepts bodies whatever their content type, and without one', async () => {
     const body = JSON.stringify({ type: 'order.paid', id: 'o-ct' });
     expect((await harness.post('generic', body, { ...signed(body), 'content-type': 'text/plain' })).status).toBe(202);
-    const response = await fetch(`${harness.url}/hooks/generic`, { method: 'POST', body: new Blob([JSON.stringify({ type: 'order.paid', id: 'o-none' })]), headers: signed(JSON.stringify({ type: 'order.paid', id: 'o-none' })) });
+    const response = await fetch(`${harness.url}/hooks/generic`, {
+      method: 'POST',
+      body: new Blob([JSON.stringify({ type: 'order.paid', id: 'o-none' })]),
+      headers: signed(JSON.stringify({ type: 'order.paid', id: 'o-none' })),
+    });
     expect(response.status).toBe(202);
   });
 });
 
 describe('slack url_verification', () => {
   it('answers a signed challenge with 200 and stores nothing', async () => {
-    const body = JSON.stringify({ token: 'legacy', challenge: 'challenge-3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P', type: 'url_verification' });
-    const response = await harness.post('slack', body, slackHeaders(body, 'slack-signing-secret', harness.clock.seconds()));
-    expect(response).toEqual({ status: 200, body: { challenge: 'challenge-3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P' } });
+    const body = JSON.stringify({
+      token: 'legacy',
+      challenge: 'challenge-3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P',
+      type: 'url_verification',
+    });
+    const response = await harness.post(
+      'slack',
+      body,
+      slackHeaders(body, 'slack-signing-secret', harness.clock.seconds()),
+    );
+    expect(response).toEqual({
+      status: 200,
+      body: { challenge: 'challenge-3eZbrw1aBm2rZgRNFdxV2595E9CY3gmdALWMmHkvFXO7tYXAYM8P' },
+    });
     expect(await harness.store.list({ kind: 'webhook', name: 'slack' })).toEqual([]);
   });
 
@@ -94,13 +125,19 @@ describe('event names and handlers', () => {
     return response.body as { delivery_id: string; event: string };
   }
 
-  const runsOf = (deliveryId: string) => harness.runs.calls.filter((call) => call.metadata.item_id === deliveryId).map((call) => [call.agentName, call.prompt]);
+  const runsOf = (deliveryId: string) =>
+    harness.runs.calls
+      .filter((call) => call.metadata.item_id === deliveryId)
+      .map((call) => [call.agentName, call.prompt]);
 
   it('runs every handler that matches, exactly or by a trailing .* wildcard', async () => {
     const { delivery_id, event } = await deliver({ type: 'order.created', id: 'o-1' });
     expect(event).toBe('generic.order.created');
     await harness.worker.processDue();
-    expect(runsOf(delivery_id).sort()).toEqual([['billing', 'order o-1'], ['triage', 'new order o-1']]);
+    expect(runsOf(delivery_id).sort()).toEqual([
+      ['billing', 'order o-1'],
+      ['triage', 'new order o-1'],
+    ]);
   });
 
   it('takes the event type from X-Event-Type when the payload has none, else names it unknown', async () => {
@@ -122,16 +159,28 @@ describe('event names and handlers', () => {
   it('names a github event without an action after the header alone, and reads form-encoded bodies', async () => {
     const json = JSON.stringify({ ref: 'refs/heads/main' });
     const body = new URLSearchParams({ payload: json }).toString();
-    const response = await harness.post('github', body, { 'content-type': 'application/x-www-form-urlencoded', 'x-github-event': 'push', 'x-github-delivery': 'd-form', 'x-hub-signature-256': await githubSignature(body, 'github-hook-secret') });
+    const response = await harness.post('github', body, {
+      'content-type': 'application/x-www-form-urlencoded',
+      'x-github-event': 'push',
+      'x-github-delivery': 'd-form',
+      'x-hub-signature-256': await githubSignature(body, 'github-hook-secret'),
+    });
     expect(response).toMatchObject({ status: 202, body: { event: 'github.push' } });
     await harness.worker.processDue();
     expect(runsOf(response.body.delivery_id as string)).toEqual([['triage', 'push to refs/heads/main']]);
-    expect(await harness.store.get(response.body.delivery_id as string)).toMatchObject({ payload: json, headers: { 'x-github-event': 'push', 'x-github-delivery': 'd-form' } });
+    expect(await harness.store.get(response.body.delivery_id as string)).toMatchObject({
+      payload: json,
+      headers: { 'x-github-event': 'push', 'x-github-delivery': 'd-form' },
+    });
   });
 
   it('names a slack envelope that is not an event callback after its type', async () => {
     const body = JSON.stringify({ type: 'app_rate_limited', minute_rate_limited: 1 });
-    const response = await harness.post('slack', body, slackHeaders(body, 'slack-signing-secret', harness.clock.seconds()));
+    const response = await harness.post(
+      'slack',
+      body,
+      slackHeaders(body, 'slack-signing-secret', harness.clock.seconds()),
+    );
     expect(response).toMatchObject({ status: 202, body: { event: 'slack.app_rate_limited' } });
   });
 });

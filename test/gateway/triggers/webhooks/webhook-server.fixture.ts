@@ -3,7 +3,9 @@
 import { startWebhookHarness } from './webhook-harness.js';
 import { CRASH_YAML } from './crash-config.js';
 
-const harness = await startWebhookHarness(CRASH_YAML, { database: { dataDir: process.argv[2], drop: async () => undefined } });
+const harness = await startWebhookHarness(CRASH_YAML, {
+  database: { dataDir: process.argv[2], drop: async () => undefined },
+});
 harness.runs.behaviour = (request) => {
   console.log(`run-started ${request.metadata.item_id}`);
   return new Promise(() => undefined);

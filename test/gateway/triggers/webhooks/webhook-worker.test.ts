@@ -51,7 +51,11 @@ for (const dialect of await dialects()) {
       harness.runs.behaviour = (_request, index) => failed(`run_${index}`);
       const id = await deliver();
       await harness.worker.processDue();
-      expect(await harness.store.get(id)).toMatchObject({ status: 'pending', attempts: 1, last_error: expect.stringContaining('model unavailable') });
+      expect(await harness.store.get(id)).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        last_error: expect.stringContaining('model unavailable'),
+      });
       const first = await harness.store.get(id);
       expect(Date.parse(first!.next_attempt_at) - harness.clock.now().getTime()).toBe(10_000);
 
@@ -90,19 +94,37 @@ for (const dialect of await dialects()) {
       };
       const id = await deliver();
       await harness.worker.processDue();
-      expect(await harness.store.get(id)).toMatchObject({ status: 'pending', attempts: 1, last_error: 'billing: No agent named "billing"' });
+      expect(await harness.store.get(id)).toMatchObject({
+        status: 'pending',
+        attempts: 1,
+        last_error: 'billing: No agent named "billing"',
+      });
     });
 
     it('retries only the handlers that failed', async () => {
       let triageFailures = 1;
-      harness.runs.behaviour = (request, index) => (request.agentName === 'triage' && triageFailures-- > 0 ? failed(`run_${index}`) : { runId: `run_${index}`, status: 'completed' });
+      harness.runs.behaviour = (request, index) =>
+        request.agentName === 'triage' && triageFailures-- > 0
+          ? failed(`run_${index}`)
+          : { runId: `run_${index}`, status: 'completed' };
       const id = await deliver('pair');
       await harness.worker.processDue();
-      expect(callsFor(id).map((call) => call.agentName).sort()).toEqual(['billing', 'triage']);
-      expect(await harness.store.get(id)).toMatchObject({ status: 'pending', completed_handlers: [expect.any(String)] });
+      expect(
+        callsFor(id)
+          .map((call) => call.agentName)
+          .sort(),
+      ).toEqual(['billing', 'triage']);
+      expect(await harness.store.get(id)).toMatchObject({
+        status: 'pending',
+        completed_handlers: [expect.any(String)],
+      });
       harness.clock.advance(10);
       await harness.worker.processDue();
-      expect(callsFor(id).map((call) => call.agentName).sort()).toEqual(['billing', 'triage', 'triage']);
+      expect(
+        callsFor(id)
+          .map((call) => call.agentName)
+          .sort(),
+      ).toEqual(['billing', 'triage', 'triage']);
       const done = await harness.store.get(id);
       expect(done).toMatchObject({ status: 'done', attempts: 2 });
       expect(done!.run_ids).toHaveLength(3);
@@ -119,7 +141,13 @@ for (const dialect of await dialects()) {
       const pending = await deliver();
       const claimed = await deliver();
       // The crashed process had claimed one of them; its lease is still running.
-      await harness.store.claimDue({ now: harness.clock.now().toISOString(), workerId: 'crashed', leaseUntil: new Date(harness.clock.now().getTime() + 60_000).toISOString(), limit: 10, kinds: ['webhook'] });
+      await harness.store.claimDue({
+        now: harness.clock.now().toISOString(),
+        workerId: 'crashed',
+        leaseUntil: new Date(harness.clock.now().getTime() + 60_000).toISOString(),
+        limit: 10,
+        kinds: ['webhook'],
+      });
       const restarted = harness.createWorker({ reclaimAllOnStart: true });
       await restarted.start();
       await restarted.processDue();
@@ -131,7 +159,13 @@ for (const dialect of await dialects()) {
 
     it('leaves another live worker its claim, and takes it over once the lease lapses', async () => {
       const id = await deliver();
-      await harness.store.claimDue({ now: harness.clock.now().toISOString(), workerId: 'replica-a', leaseUntil: new Date(harness.clock.now().getTime() + 60_000).toISOString(), limit: 10, kinds: ['webhook'] });
+      await harness.store.claimDue({
+        now: harness.clock.now().toISOString(),
+        workerId: 'replica-a',
+        leaseUntil: new Date(harness.clock.now().getTime() + 60_000).toISOString(),
+        limit: 10,
+        kinds: ['webhook'],
+      });
       const replica = harness.createWorker();
       await replica.start();
       await replica.processDue();
@@ -160,7 +194,11 @@ for (const dialect of await dialects()) {
       const stopped = worker.stop();
       for (const finish of finishers) finish({ runId: 'run_interrupted', status: 'cancelled' });
       await stopped;
-      expect(await harness.store.get(id)).toMatchObject({ status: 'pending', attempts: 0, run_ids: ['run_interrupted'] });
+      expect(await harness.store.get(id)).toMatchObject({
+        status: 'pending',
+        attempts: 0,
+        run_ids: ['run_interrupted'],
+      });
     });
   });
 }
