@@ -1,13 +1,13 @@
-export { createAgentRegistry, type AgentRegistry, type RegisteredAgent } from './agent-registry.js';
-export { createAgentStore, type AgentStore } from './agent.store.js';
+export { createAgentRegistry, type AgentRegistry, type RegisteredAgent } from './registry/index.js';
+export { createAgentStore, type AgentStore } from './registry/index.js';
 export { createRunService, type RunService, type RunServiceOptions } from './run.service.js';
-export type { RunHandle, StartRunRequest } from './run-handle.js';
-export type { AttachOptions } from './run-attach.js';
-export type { RunControlResult } from './run-commands.js';
+export type { RunHandle, StartRunRequest } from './control/index.js';
+export type { AttachOptions } from './control/index.js';
+export type { RunControlResult } from './control/index.js';
 export type { RunControlCommand } from '../bus/index.js';
-export { createRunStore, type RunStore } from './run.store.js';
-export { createSessionService, SESSION_ID_PATTERN, type SessionService } from './session.service.js';
-export { createSessionStore, type SessionRecord, type SessionStore } from './session.store.js';
+export { createRunStore, type RunStore } from './records/index.js';
+export { createSessionService, SESSION_ID_PATTERN, type SessionService } from './sessions/index.js';
+export { createSessionStore, type SessionRecord, type SessionStore } from './sessions/index.js';
 export {
   cancelledError,
   CLIENT_CLOSED,
@@ -15,16 +15,16 @@ export {
   type RunControl,
   type RunControlStatus,
   type RunController,
-} from './run-control.js';
-export { mergeSessionHistory, type MergedConversation } from './merge-session-history.js';
-export type { RunPricing } from './run-recorder.js';
-export type { ModelUsageRecord, RiskEventRecord, UsageSink } from './usage-sink.js';
-export type { RunTiming } from './run-context.js';
-export type { RunLogger } from './run-logger.js';
-export type { RunResult, RunUsage } from './run-result.js';
+} from './control/index.js';
+export { mergeSessionHistory, type MergedConversation } from './sessions/index.js';
+export type { RunPricing } from './records/index.js';
+export type { ModelUsageRecord, RiskEventRecord, UsageSink } from './records/index.js';
+export type { RunTiming } from './runtime/index.js';
+export type { RunLogger } from './records/index.js';
+export type { RunResult, RunUsage } from './runtime/index.js';
 /** The runtime's message, tool and finish-reason types, for adapters that may not import llm/ directly. */
 export type { ChatMessage, FinishReason, ToolDefinition } from '../llm/index.js';
-export { isActiveRunStatus, RUN_STATUSES } from './run.types.js';
+export { isActiveRunStatus, RUN_STATUSES } from './records/index.js';
 export type {
   AgentRunCounts,
   ListRunsFilter,
@@ -34,4 +34,4 @@ export type {
   RunStatus,
   StepRecord,
   ToolPromptLog,
-} from './run.types.js';
+} from './records/index.js';

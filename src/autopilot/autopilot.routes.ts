@@ -12,8 +12,8 @@ import {
   synthesisResponse,
 } from './autopilot.schema.js';
 import type { Autopilot } from './create-autopilot.js';
-import { blueprintsRoutes } from './blueprints.routes.js';
-import { curatorRoutes } from './curator.routes.js';
+import { blueprintsRoutes } from './blueprints/blueprints.routes.js';
+import { curatorRoutes } from './learning/curator.routes.js';
 import { resolveProjectId } from './project-id.js';
 
 export const AUTOPILOT_PREFIX = '/api/v1/autopilot';

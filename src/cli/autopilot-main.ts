@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { autopilotCommand } from './autopilot.command.js';
+import { autopilotCommand } from './autopilot/autopilot.command.js';
 import { runProgram } from './program.js';
 import { VERSION } from './version.js';
 

@@ -3,7 +3,7 @@ import { ConfigError } from '../errors.js';
 import { a2aCommand } from './a2a.command.js';
 import { agentsCommand } from './agents.command.js';
 import { CliError } from './api-client.js';
-import { autopilotCommand } from './autopilot.command.js';
+import { autopilotCommand } from './autopilot/autopilot.command.js';
 import { runsCommand } from './runs.command.js';
 import { serveCommand } from './serve.command.js';
 import { sessionsCommand } from './sessions.command.js';

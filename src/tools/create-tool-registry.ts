@@ -4,10 +4,10 @@ import type { ToolDefinition } from '../llm/index.js';
 import { createArgumentsValidator, type ArgumentsCheck } from './arguments-validator.js';
 import { callWithDeadline, toToolError } from './call-with-deadline.js';
 import { createCurrentTimeTool } from './current-time.tool.js';
-import { createDelegateToAgentTool } from './delegate-to-agent.tool.js';
-import { createHttpRequestTool } from './http-request.tool.js';
-import { createHttpTool } from './http-tool.js';
-import { connectMcpServer, type McpConnection } from './mcp-server.js';
+import { createDelegateToAgentTool } from './a2a/delegate-to-agent.tool.js';
+import { createHttpRequestTool } from './http/http-request.tool.js';
+import { createHttpTool } from './http/http-tool.js';
+import { connectMcpServer, type McpConnection } from './mcp/mcp-server.js';
 import { SILENT_LOGGER, type RegisteredTool, type ToolsLogger } from './registered-tool.js';
 import { ToolExecutionError, type ToolRegistry } from './types.js';
 

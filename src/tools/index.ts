@@ -10,5 +10,5 @@ export {
   sendA2aTask,
   type RawAgentCard,
   type SendA2aTaskOptions,
-} from './a2a-client.js';
-export type { A2aTaskResult } from './collect-a2a-result.js';
+} from './a2a/a2a-client.js';
+export type { A2aTaskResult } from './a2a/collect-a2a-result.js';

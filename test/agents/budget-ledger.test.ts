@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createBudgetLedger, type BudgetAccount, type BudgetLedger } from '../../src/agents/budget-ledger.js';
-import { createRunStore, type RunStore } from '../../src/agents/run.store.js';
+import { createBudgetLedger, type BudgetAccount, type BudgetLedger } from '../../src/agents/budgets/budget-ledger.js';
+import { createRunStore, type RunStore } from '../../src/agents/records/run.store.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { BudgetExceededError } from '../../src/errors.js';
 import { dialects, type TestDatabase } from '../support/databases.js';

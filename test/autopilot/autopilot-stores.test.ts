@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createExecutionStore } from '../../src/autopilot/execution.store.js';
-import { createMissionStore, type MissionStore } from '../../src/autopilot/mission.store.js';
-import type { MissionRecord } from '../../src/autopilot/mission.types.js';
-import { createPickerStore, type PickerStore } from '../../src/autopilot/picker.store.js';
+import { createExecutionStore } from '../../src/autopilot/execution/execution.store.js';
+import { createMissionStore, type MissionStore } from '../../src/autopilot/missions/mission.store.js';
+import type { MissionRecord } from '../../src/autopilot/missions/mission.types.js';
+import { createPickerStore, type PickerStore } from '../../src/autopilot/routing/picker.store.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { dialects, type TestDatabase } from '../support/databases.js';
 

@@ -1,12 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentRegistry, RunService, StartRunRequest } from '../../src/agents/index.js';
-import { classifyFailure } from '../../src/autopilot/classify-failure.js';
-import { executeGraph } from '../../src/autopilot/execute-graph.js';
-import type { ExecutionStore } from '../../src/autopilot/execution.store.js';
-import { recommendHealing } from '../../src/autopilot/healing.js';
-import type { ExecutionRecord, MissionRecord, StepResult } from '../../src/autopilot/mission.types.js';
-import { createNodeAgents } from '../../src/autopilot/node-agents.js';
-import { validateBlueprint } from '../../src/autopilot/validate-blueprint.js';
+import { classifyFailure } from '../../src/autopilot/healing/classify-failure.js';
+import { executeGraph } from '../../src/autopilot/execution/execute-graph.js';
+import type { ExecutionStore } from '../../src/autopilot/execution/execution.store.js';
+import { recommendHealing } from '../../src/autopilot/healing/healing.js';
+import type { ExecutionRecord, MissionRecord, StepResult } from '../../src/autopilot/missions/mission.types.js';
+import { createNodeAgents } from '../../src/autopilot/execution/node-agents.js';
+import { validateBlueprint } from '../../src/autopilot/blueprints/validate-blueprint.js';
 import { BudgetExceededError, UpstreamError } from '../../src/errors.js';
 import { ONE_OFF_REPORT } from './blueprints.js';
 

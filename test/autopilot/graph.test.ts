@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { orderGraph } from '../../src/autopilot/graph-order.js';
-import { validateBlueprint } from '../../src/autopilot/validate-blueprint.js';
+import { orderGraph } from '../../src/autopilot/blueprints/graph-order.js';
+import { validateBlueprint } from '../../src/autopilot/blueprints/validate-blueprint.js';
 import { ONE_OFF_REPORT, VENDOR_WATCH } from './blueprints.js';
 
 const checks = {

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createCuratorStore } from '../../src/autopilot/curator.store.js';
-import { createFineTuneJobStore } from '../../src/autopilot/fine-tune-job.store.js';
-import type { FineTuneJob } from '../../src/autopilot/fine-tune.types.js';
-import { createModelActivationStore } from '../../src/autopilot/model-activation.store.js';
+import { createCuratorStore } from '../../src/autopilot/learning/curator.store.js';
+import { createFineTuneJobStore } from '../../src/autopilot/learning/fine-tune-job.store.js';
+import type { FineTuneJob } from '../../src/autopilot/learning/fine-tune.types.js';
+import { createModelActivationStore } from '../../src/autopilot/learning/model-activation.store.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { dialects, type TestDatabase } from '../support/databases.js';
 

@@ -1,8 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BUNDLED_BLUEPRINTS_DIR, loadLocalBlueprints } from '../../src/autopilot/local-blueprints.js';
-import { createLocalRanker } from '../../src/autopilot/rank-local-blueprints.js';
+import { BUNDLED_BLUEPRINTS_DIR, loadLocalBlueprints } from '../../src/autopilot/blueprints/local-blueprints.js';
+import { createLocalRanker } from '../../src/autopilot/routing/rank-local-blueprints.js';
 import { ConfigError } from '../../src/errors.js';
 import { tempDataDir } from '../support/databases.js';
 import { startAutopilot, settle, type AutopilotHarness } from './autopilot-harness.js';

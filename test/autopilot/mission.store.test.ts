@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAutopilotInstanceStore } from '../../src/autopilot/autopilot-instance.store.js';
-import { createExecutionStore, type ExecutionStore } from '../../src/autopilot/execution.store.js';
-import { createMissionStore, type MissionStore } from '../../src/autopilot/mission.store.js';
-import type { ExecutionRecord, MissionRecord } from '../../src/autopilot/mission.types.js';
+import { createExecutionStore, type ExecutionStore } from '../../src/autopilot/execution/execution.store.js';
+import { createMissionStore, type MissionStore } from '../../src/autopilot/missions/mission.store.js';
+import type { ExecutionRecord, MissionRecord } from '../../src/autopilot/missions/mission.types.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { dialects, type TestDatabase } from '../support/databases.js';
 

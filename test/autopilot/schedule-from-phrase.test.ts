@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { scheduleFromPhrase } from '../../src/autopilot/schedule-from-phrase.js';
+import { scheduleFromPhrase } from '../../src/autopilot/routing/schedule-from-phrase.js';
 
 describe('schedules people say in a goal', () => {
   it.each([

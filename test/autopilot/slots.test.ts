@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { extractKeyValues } from '../../src/autopilot/extract-key-values.js';
+import { extractKeyValues } from '../../src/autopilot/routing/extract-key-values.js';
 import { parseQuotaHeader } from '../../src/autopilot/parse-quota-header.js';
-import { resolveSlots } from '../../src/autopilot/resolve-slots.js';
-import { signRequest } from '../../src/autopilot/sign-request.js';
-import { coerceSlotValue } from '../../src/autopilot/slot-types.js';
+import { resolveSlots } from '../../src/autopilot/routing/resolve-slots.js';
+import { signRequest } from '../../src/autopilot/blueprints/sign-request.js';
+import { coerceSlotValue } from '../../src/autopilot/routing/slot-types.js';
 
 describe('key=value extraction from goal text', () => {
   it('reads bare, double-quoted and single-quoted values', () => {

@@ -452,13 +452,11 @@ export function requestsFor(
         },
         {
           weight: 3,
-          arbitrary: fc
-            .tuple(validBody, hostileValue)
-            .map(([value, bad]) => ({
-              body: JSON.stringify(mutateAnyField(value, bad)),
-              headers: json,
-              label: 'one hostile field',
-            })),
+          arbitrary: fc.tuple(validBody, hostileValue).map(([value, bad]) => ({
+            body: JSON.stringify(mutateAnyField(value, bad)),
+            headers: json,
+            label: 'one hostile field',
+          })),
         },
         {
           weight: 2,
@@ -468,13 +466,11 @@ export function requestsFor(
         },
         {
           weight: 1,
-          arbitrary: fc
-            .tuple(validBody, fc.constantFrom(...CONTENT_TYPES))
-            .map(([value, type]) => ({
-              body: JSON.stringify(value),
-              headers: { 'content-type': type },
-              label: 'odd content-type',
-            })),
+          arbitrary: fc.tuple(validBody, fc.constantFrom(...CONTENT_TYPES)).map(([value, type]) => ({
+            body: JSON.stringify(value),
+            headers: { 'content-type': type },
+            label: 'odd content-type',
+          })),
         },
         {
           weight: 1,
@@ -588,17 +584,15 @@ function targetedRequests(
   if (invalidQueries.length > 0) {
     const bodyText = schema ? validBody.map((value) => JSON.stringify(value)) : fc.constant(undefined);
     options.push(
-      fc
-        .tuple(validPath, fc.constantFrom(...invalidQueries), bodyText)
-        .map(([path, { name, raw }, body]) => ({
-          method: verb,
-          path,
-          query: `${name}=${raw}`,
-          headers: body === undefined ? {} : json,
-          ...(body === undefined ? {} : { body }),
-          invalidField: name,
-          label: `query.${name}=${raw}`,
-        })),
+      fc.tuple(validPath, fc.constantFrom(...invalidQueries), bodyText).map(([path, { name, raw }, body]) => ({
+        method: verb,
+        path,
+        query: `${name}=${raw}`,
+        headers: body === undefined ? {} : json,
+        ...(body === undefined ? {} : { body }),
+        invalidField: name,
+        label: `query.${name}=${raw}`,
+      })),
     );
   }
   return options.length ? fc.oneof(...options) : undefined;

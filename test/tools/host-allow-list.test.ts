@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isHostAllowed } from '../../src/tools/host-allow-list.js';
+import { isHostAllowed } from '../../src/tools/http/host-allow-list.js';
 
 describe('isHostAllowed', () => {
   const allowed = (url: string, hosts: string[]) => isHostAllowed(new URL(url), hosts);

@@ -15,16 +15,14 @@ describe('http_request', () => {
       response.writeHead(200, { 'content-type': 'text/plain' }).end('hi there'),
     );
     allowed.route('/echo', (request, response) =>
-      response
-        .writeHead(200, { 'content-type': 'application/json' })
-        .end(
-          JSON.stringify({
-            method: request.method,
-            body: request.body,
-            type: request.headers['content-type'] ?? null,
-            x: request.headers['x-test'] ?? null,
-          }),
-        ),
+      response.writeHead(200, { 'content-type': 'application/json' }).end(
+        JSON.stringify({
+          method: request.method,
+          body: request.body,
+          type: request.headers['content-type'] ?? null,
+          x: request.headers['x-test'] ?? null,
+        }),
+      ),
     );
     allowed.route('/missing', (_request, response) => response.writeHead(404).end('not here'));
     allowed.route('/big', (_request, response) => response.writeHead(200).end('é'.repeat(50_000)));

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createAddressPolicy } from '../../src/tools/address-policy.js';
+import { createAddressPolicy } from '../../src/tools/http/address-policy.js';
 import { createToolRegistry, type ToolRegistry } from '../../src/tools/index.js';
 import { startLoopbackServer, type LoopbackServer } from './support/loopback-server.js';
 import { toolsConfig } from './support/tools-config.js';

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { AgentRegistry, RunService } from '../../agents/index.js';
 import type { A2aTaskStore } from './a2a-task.store.js';
-import type { CardTool } from './agent-card.js';
+import type { CardTool } from './cards/agent-card.js';
 import { createAgentHandlers } from './agent-handlers.js';
-import { cardsRoutes } from './cards.routes.js';
-import type { PublicUrlSettings } from './resolve-public-base-url.js';
-import { jsonRpcRoutes } from './json-rpc.routes.js';
+import { cardsRoutes } from './cards/cards.routes.js';
+import type { PublicUrlSettings } from './cards/resolve-public-base-url.js';
+import { jsonRpcRoutes } from './json-rpc/json-rpc.routes.js';
 
 export interface A2aRoutesOptions {
   agents: AgentRegistry;

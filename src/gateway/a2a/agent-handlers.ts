@@ -1,7 +1,7 @@
 import type { AgentRegistry, RunService } from '../../agents/index.js';
 import { A2aRequestHandler } from './a2a-request-handler.js';
 import type { A2aTaskStore } from './a2a-task.store.js';
-import { buildAgentCard, type CardTool } from './agent-card.js';
+import { buildAgentCard, type CardTool } from './cards/agent-card.js';
 import { createBufferedTaskStore } from './buffered-task-store.js';
 import { createTaskReconciler } from './reconcile-task.js';
 import { createRunExecutor } from './run-executor.js';

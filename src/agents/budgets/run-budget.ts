@@ -1,0 +1,190 @@
+import { BudgetExceededError } from '../../errors.js';
+import type { ChatMessage } from '../../llm/index.js';
+import type { RegisteredAgent } from '../registry/agent-registry.js';
+import { toNanos, type BudgetAccount, type BudgetHold, type BudgetLedger } from './budget-ledger.js';
+import type { RunPricing } from '../records/run-recorder.js';
+import type { BudgetAccountRow, BudgetQueries } from './budget.store.js';
+import type { RunSpendQueries } from './run-spend.store.js';
+
+/** Output tokens assumed for a call whose max_tokens is not set, when no run of the agent has finished yet. */
+export const DEFAULT_OUTPUT_TOKENS_ESTIMATE = 1024;
+/** How fast the agent's average cost per run follows new runs (exponential moving average). */
+const AVERAGE_WEIGHT = 0.2;
+
+export interface RunBudgetsOptions {
+  ledger: BudgetLedger;
+  spend: RunSpendQueries & Pick<BudgetQueries, 'listBudgetAccounts'>;
+  pricing?: RunPricing;
+  /** An access token's max_cost_usd, for entry points that did not pass it with the request. */
+  tokenLimit?(tokenId: string): Promise<number | null>;
+  now?: () => Date;
+}
+
+export interface RunBudgetRequest {
+  runId: string;
+  agent: RegisteredAgent;
+  messages: ChatMessage[];
+  maxTokens?: number;
+  tokenId?: string;
+  /** The token's max_cost_usd as the route knows it; undefined: look it up. */
+  tokenMaxCostUsd?: number | null;
+}
+
+/** One run's budgets: admitted once, checked before every later model call, released at the end. */
+export interface RunBudget {
+  /** Throws BudgetExceededError (402) once a budget is used up; the first call was checked at admission. */
+  beforeModelCall(runCostUsd: number): Promise<void>;
+  charge(usd: number): Promise<void>;
+  release(outcome: { completed: boolean; costUsd: number }): Promise<void>;
+}
+
+/** One budget as operators see it: an agent's day or an access token's cap. */
+export interface BudgetState {
+  account: string;
+  kind: 'agent_daily' | 'token';
+  /** The agent's name or the token's id. */
+  subject: string;
+  limit_usd: number;
+  spent_usd: number;
+  /** Reserved by runs in flight, not yet charged. */
+  reserved_usd: number;
+  remaining_usd: number;
+  runs_holding: number;
+}
+
+export interface RunBudgets {
+  /** Reserves the run's estimated cost; throws BudgetExceededError when a budget cannot take it. Undefined when none applies. */
+  admit(request: RunBudgetRequest): Promise<RunBudget | undefined>;
+  /** Every agent's budget for today and every token cap that has been spent from, across all replicas. */
+  list(agents: readonly RegisteredAgent[]): Promise<BudgetState[]>;
+}
+
+export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
+  // Per agent with a budget: the average cost of its completed runs, the admission estimate once known.
+  const averages = new Map<string, number>();
+
+  function estimate({ agent, messages, maxTokens }: RunBudgetRequest): number {
+    const known = averages.get(agent.name);
+    if (known !== undefined || !options.pricing) return known ?? 0;
+    // Three characters per token overestimates the input of most text, as an estimate for a budget should.
+    const chars = agent.system_prompt.length + messages.reduce((sum, message) => sum + message.content.length, 0);
+    const usage = {
+      inputTokens: Math.ceil(chars / 3),
+      outputTokens: maxTokens ?? DEFAULT_OUTPUT_TOKENS_ESTIMATE,
+      cachedInputTokens: 0,
+      estimated: true,
+    };
+    return options.pricing.round(options.pricing.price(agent.model, usage).costUsd);
+  }
+
+  function learn(agentName: string, costUsd: number): void {
+    const average = averages.get(agentName);
+    averages.set(agentName, average === undefined ? costUsd : average + AVERAGE_WEIGHT * (costUsd - average));
+  }
+
+  return {
+    async list(agents) {
+      const day = today(options.now);
+      const daily = new Map((await options.spend.listBudgetAccounts(`daily:`)).map((row) => [row.key, row]));
+      const states: BudgetState[] = [];
+      for (const agent of agents) {
+        if (agent.daily_budget_usd === undefined) continue;
+        const key = `daily:${agent.name}:${day}`;
+        const row = daily.get(key) ?? {
+          key,
+          spentNanos: toNanos(await options.spend.spentByAgentSince(agent.name, `${day}T00:00:00.000Z`)),
+          reservedNanos: 0,
+          holds: 0,
+        };
+        states.push(budgetState(row, 'agent_daily', agent.name, agent.daily_budget_usd));
+      }
+      for (const row of await options.spend.listBudgetAccounts('token:')) {
+        const tokenId = row.key.slice('token:'.length);
+        const limit = await options.tokenLimit?.(tokenId);
+        if (limit !== undefined && limit !== null) states.push(budgetState(row, 'token', tokenId, limit));
+      }
+      return states;
+    },
+
+    async admit(request) {
+      const accounts = await accountsOf(request, options);
+      const perRun = request.agent.max_cost_per_run_usd;
+      if (accounts.length === 0 && perRun === undefined) return undefined;
+      const hold =
+        accounts.length > 0 ? await options.ledger.admit(request.runId, accounts, estimate(request)) : undefined;
+      return createRunBudget(hold, perRun, (costUsd) => learn(request.agent.name, costUsd));
+    },
+  };
+}
+
+async function accountsOf(request: RunBudgetRequest, options: RunBudgetsOptions): Promise<BudgetAccount[]> {
+  const { agent, tokenId } = request;
+  const accounts: BudgetAccount[] = [];
+  if (agent.daily_budget_usd !== undefined) {
+    const day = today(options.now);
+    accounts.push({
+      key: `daily:${agent.name}:${day}`,
+      limitUsd: agent.daily_budget_usd,
+      label: `daily budget of agent "${agent.name}"`,
+      loadSpent: () => options.spend.spentByAgentSince(agent.name, `${day}T00:00:00.000Z`),
+    });
+  }
+  if (tokenId !== undefined) {
+    const limit = request.tokenMaxCostUsd === undefined ? await options.tokenLimit?.(tokenId) : request.tokenMaxCostUsd;
+    if (limit !== undefined && limit !== null) {
+      const loadSpent = () => options.spend.spentByToken(tokenId);
+      accounts.push({
+        key: `token:${tokenId}`,
+        limitUsd: limit,
+        label: `max_cost_usd of access token ${tokenId}`,
+        loadSpent,
+      });
+    }
+  }
+  return accounts;
+}
+
+function createRunBudget(
+  hold: BudgetHold | undefined,
+  perRunUsd: number | undefined,
+  learn: (costUsd: number) => void,
+): RunBudget {
+  let calls = 0;
+  return {
+    async beforeModelCall(runCostUsd) {
+      calls += 1;
+      if (calls === 1) return;
+      if (perRunUsd !== undefined && toNanos(runCostUsd) >= toNanos(perRunUsd)) {
+        throw new BudgetExceededError(
+          `The run reached its cost limit of $${perRunUsd} (max_cost_per_run_usd) before its next model call`,
+        );
+      }
+      await hold?.check();
+    },
+    charge: async (usd) => hold?.charge(usd),
+    async release({ completed, costUsd }) {
+      await hold?.release();
+      // Runs that failed before or during their first call would drag the estimate toward 0.
+      if (hold && completed && costUsd > 0) learn(costUsd);
+    },
+  };
+}
+
+function today(now?: () => Date): string {
+  return (now?.() ?? new Date()).toISOString().slice(0, 10);
+}
+
+function budgetState(row: BudgetAccountRow, kind: BudgetState['kind'], subject: string, limitUsd: number): BudgetState {
+  const usd = (nanos: number) => nanos / 1e9;
+  const remaining = Math.max(0, toNanos(limitUsd) - row.spentNanos - row.reservedNanos);
+  return {
+    account: row.key,
+    kind,
+    subject,
+    limit_usd: limitUsd,
+    spent_usd: usd(row.spentNanos),
+    reserved_usd: usd(row.reservedNanos),
+    remaining_usd: usd(remaining),
+    runs_holding: row.holds,
+  };
+}

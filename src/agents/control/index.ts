@@ -1,0 +1,11 @@
+export type { RunHandle, StartRunRequest } from './run-handle.js';
+export type { AttachOptions } from './run-attach.js';
+export type { RunControlResult } from './run-commands.js';
+export {
+  cancelledError,
+  CLIENT_CLOSED,
+  createRunControl,
+  type RunControl,
+  type RunControlStatus,
+  type RunController,
+} from './run-control.js';

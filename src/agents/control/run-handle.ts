@@ -1,0 +1,56 @@
+import type { RunEvent, RunSource } from '../../bus/index.js';
+import type { ChatMessage, ToolDefinition } from '../../llm/index.js';
+import type { RunTiming } from '../runtime/run-context.js';
+import type { RunController } from './run-control.js';
+import type { RunResult } from '../runtime/run-result.js';
+
+export interface StartRunRequest {
+  agentName: string;
+  /** The conversation as the client sent it (without the agent's system prompt). */
+  messages: ChatMessage[];
+  source: RunSource;
+  /** Keeps the conversation server-side: stored history is merged with `messages`. */
+  sessionId?: string;
+  /** Who starts the run (auth ownerOf): a `sessionId` must be theirs, or is created as theirs; unset: `anonymous`. */
+  owner?: string;
+  /** Overrides the agent's temperature / max_tokens for this run. */
+  temperature?: number;
+  maxTokens?: number;
+  /** The access token that started the run, if any. */
+  tokenId?: string;
+  /** That token's max_cost_usd (null: none); when undefined with a tokenId, the run service looks it up. */
+  tokenMaxCostUsd?: number | null;
+  /** Context the client supplied (AG-UI `context`): with tool results, what the answer is graded against. */
+  context?: string[];
+  /** Cancels the run when aborted. */
+  signal?: AbortSignal;
+  /**
+   * Frontend tools, offered to the model with the agent's tools (an agent tool of the same name wins).
+   * When the model calls one, the run emits the tool-call event and ends `completed` with finish reason
+   * `tool_calls` without running it; its result arrives in a later run's messages as a tool message.
+   */
+  clientTools?: ToolDefinition[];
+}
+
+/** A live run: its events (past ones replayed, then live), its control and its final result. */
+export interface RunHandle extends AsyncIterable<RunEvent> {
+  readonly runId: string;
+  readonly agentName: string;
+  readonly control: RunController;
+  /**
+   * Resolves once the run ended and its record, usage records and risk events were committed; never
+   * rejects. Answer the client after this, so a received answer implies its records exist.
+   */
+  readonly result: Promise<RunResult>;
+  /** Live figures of where the run's time went (for the gateway-overhead header). */
+  readonly timing: Readonly<RunTiming>;
+}
+
+/** A run this process executes, as the run service keeps it. */
+export interface LiveRun {
+  readonly runId: string;
+  readonly handle: RunHandle;
+  readonly controller: RunController;
+  /** Stores running/paused, one write after the other (a pause and a quick resume must land in that order). */
+  writeStatus(status: 'running' | 'paused'): Promise<void>;
+}

@@ -1,0 +1,71 @@
+import { isoNow } from '../../ids.js';
+import type { RunEventBus } from '../../bus/index.js';
+import type { RunCommands } from './run-commands.js';
+import type { RunLogger } from '../records/run-logger.js';
+import type { LiveRun } from './run-handle.js';
+import type { RunStore } from '../records/run.store.js';
+
+export interface RunLeaseOptions {
+  live: ReadonlyMap<string, LiveRun>;
+  store: RunStore;
+  bus: RunEventBus;
+  commands: RunCommands;
+  intervalMs: number;
+  /** A run whose heartbeat is older than this has lost its executor and is marked interrupted. */
+  staleMs: number;
+  log?: RunLogger;
+}
+
+/** How often a process refreshes its runs' heartbeats in multi-process mode, and when another process gives up on them. */
+export const RUN_LEASE_INTERVAL_MS = 5_000;
+export const RUN_LEASE_STALE_MS = 30_000;
+
+/**
+ * Multi-process mode only. Every interval: the heartbeat of this process's runs, the commands persisted
+ * for them (a paused run has no checkpoint to notice a resume whose message was lost), and the runs of
+ * processes that died, marked interrupted by whichever process looks first. Returns the stop function.
+ */
+export function startRunLease(options: RunLeaseOptions): () => void {
+  let busy = false;
+  const tick = async () => {
+    const now = Date.now();
+    const runIds = [...options.live.keys()];
+    if (runIds.length > 0) {
+      await options.store.touch(runIds, isoNow(new Date(now)));
+      const states = await options.store.controlStates(runIds);
+      for (const run of options.live.values()) options.commands.reconcile(run, states.get(run.runId));
+    }
+    const interrupted = await options.store.interruptOrphans({
+      now: isoNow(new Date(now)),
+      staleBefore: isoNow(new Date(now - options.staleMs)),
+    });
+    await publishInterrupted(options.bus, interrupted);
+    // Budget reservations of runs that ended on a dead replica go back to their accounts.
+    await options.store.releaseEndedBudgetHolds();
+  };
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    tick()
+      .catch((error: unknown) => options.log?.warn({ err: error }, 'run heartbeat failed'))
+      .finally(() => (busy = false));
+  }, options.intervalMs);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
+ * Ends the event stream of runs whose process died, so every client attached through another replica
+ * gets the terminal event instead of keep-alives forever.
+ */
+export async function publishInterrupted(bus: RunEventBus, runIds: readonly string[]): Promise<void> {
+  await Promise.all(
+    runIds.map((runId) =>
+      bus.publish(runId, {
+        type: 'run-error',
+        code: 'interrupted',
+        message: 'The server running this run stopped before it finished',
+      }),
+    ),
+  );
+}

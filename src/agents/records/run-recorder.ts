@@ -1,0 +1,114 @@
+import { createId, isoNow } from '../../ids.js';
+import type { Usage } from '../../llm/index.js';
+import type { RunStore } from './run.store.js';
+import type { PromptLog, StepRecord } from './run.types.js';
+
+/** Prices model calls for the runtime (app.ts: llm's pricing, rounded as analytics stores costs). */
+export interface RunPricing {
+  /** Never throws: an unknown model costs 0 with `priced: false`. */
+  price(model: string, usage: Usage): { costUsd: number; priced: boolean };
+  /**
+   * The precision costs are stored at. Each call's cost and each run total pass through it, so a run's
+   * cost equals the sum of its usage records exactly.
+   */
+  round(usd: number): number;
+}
+
+/** What a finished step cost. */
+export interface StepCharge {
+  costUsd: number;
+  priced: boolean;
+}
+
+export interface StepTotals {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  steps: number;
+}
+
+export interface OpenStep {
+  stepId: string;
+  stepIndex: number;
+  kind: StepRecord['kind'];
+  name: string;
+  startedAt: string;
+  startedMs: number;
+}
+
+export interface StepOutcome {
+  status: StepRecord['status'];
+  usage?: Usage;
+  promptLog: PromptLog;
+}
+
+/**
+ * Numbers a run's steps, adds up their tokens and cost, and writes each step once, when it ends. The
+ * write is queued at once (it commits with the next group commit), but the run goes on without waiting
+ * for it: the run's end awaits `settled()` before its record, and the client's answer, go out.
+ */
+export interface RunRecorder {
+  begin(kind: StepRecord['kind'], name: string): OpenStep;
+  end(step: OpenStep, outcome: StepOutcome): StepCharge;
+  totals(): StepTotals;
+  /** Resolves once every step ended so far is committed; rejects with the first failed write. */
+  settled(): Promise<void>;
+}
+
+export interface RunRecorderOptions {
+  runId: string;
+  model: string;
+  store: RunStore;
+  pricing?: RunPricing;
+  /** The run's own insert: a step is written after it (its row refers to the run's). */
+  inserted?: Promise<void>;
+}
+
+export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
+  const inserted = options.inserted ?? Promise.resolve();
+  const { pricing } = options;
+  const totals: StepTotals = { inputTokens: 0, outputTokens: 0, costUsd: 0, steps: 0 };
+  let nextIndex = 0;
+  const writes: Promise<void>[] = [];
+  return {
+    begin(kind, name) {
+      const stepIndex = nextIndex;
+      nextIndex += 1;
+      return { stepId: createId('step'), stepIndex, kind, name, startedAt: isoNow(), startedMs: performance.now() };
+    },
+    end(step, { status, usage, promptLog }) {
+      const price = usage && pricing ? pricing.price(options.model, usage) : { costUsd: 0, priced: false };
+      const costUsd = pricing ? pricing.round(price.costUsd) : 0;
+      const inputTokens = usage?.inputTokens ?? 0;
+      const outputTokens = usage?.outputTokens ?? 0;
+      totals.inputTokens += inputTokens;
+      totals.outputTokens += outputTokens;
+      totals.costUsd = pricing ? pricing.round(totals.costUsd + costUsd) : 0;
+      totals.steps += 1;
+      const row = {
+        step_id: step.stepId,
+        run_id: options.runId,
+        step_index: step.stepIndex,
+        kind: step.kind,
+        name: step.name,
+        status,
+        started_at: step.startedAt,
+        finished_at: isoNow(),
+        latency_ms: Math.round(performance.now() - step.startedMs),
+        input_tokens: inputTokens,
+        output_tokens: outputTokens,
+        cost_usd: costUsd,
+        prompt_log: promptLog,
+      };
+      const write = inserted.then(() => options.store.insertStep(row));
+      // Observed here so a failure is never unhandled; settled() reports it.
+      write.catch(() => undefined);
+      writes.push(write);
+      return { costUsd, priced: price.priced };
+    },
+    totals: () => ({ ...totals }),
+    async settled() {
+      await Promise.all(writes);
+    },
+  };
+}

@@ -1,0 +1,82 @@
+import type { RunEventBody, RunSource } from '../../bus/index.js';
+import type { GuardrailVerdict } from '../../guardrails/index.js';
+import { isoNow } from '../../ids.js';
+import type { RunLogger } from './run-logger.js';
+import type { ModelUsageRecord, UsageSink } from './usage-sink.js';
+
+/** The per-call part of a usage record; the run fills in the rest. */
+export type CallUsage = Pick<
+  ModelUsageRecord,
+  | 'step_id'
+  | 'input_tokens'
+  | 'output_tokens'
+  | 'cached_tokens'
+  | 'cost_usd'
+  | 'latency_ms'
+  | 'ttft_ms'
+  | 'status'
+  | 'priced'
+  | 'estimated'
+>;
+
+/** One run's usage records and guardrail hits, written in the background and awaited once at the end. */
+export interface RunReporter {
+  usage(call: CallUsage): void;
+  /** Each verdict becomes a `guardrail-flag` event and a risk event. */
+  flag(verdicts: readonly GuardrailVerdict[]): void;
+  /** Resolves once everything reported so far is committed; a failed write is logged, never thrown. */
+  settled(): Promise<void>;
+}
+
+export interface RunReporterOptions {
+  sink?: UsageSink;
+  emit(body: RunEventBody): void;
+  run: {
+    run_id: string;
+    agent_name: string;
+    session_id: string | null;
+    source: RunSource;
+    provider: string;
+    model: string;
+  };
+  log?: RunLogger;
+}
+
+export function createRunReporter({ sink, emit, run, log }: RunReporterOptions): RunReporter {
+  const pending: Promise<void>[] = [];
+  let reported = false;
+  // The sink batches writes (group commit): a record costs no round trip of its own here.
+  const track = (write: Promise<void>) => {
+    pending.push(
+      write.catch((error: unknown) => {
+        if (reported) return;
+        reported = true;
+        log?.error({ err: error, run_id: run.run_id }, 'could not record usage or risk events of the run');
+      }),
+    );
+  };
+  return {
+    usage(call) {
+      if (sink) track(sink.record({ ...run, ...call, created_at: isoNow() }));
+    },
+    flag(verdicts) {
+      for (const verdict of verdicts) {
+        emit({ type: 'guardrail-flag', guardrail: verdict.type, entity: verdict.entity, action: verdict.action });
+        if (sink) {
+          const event = {
+            run_id: run.run_id,
+            agent_name: run.agent_name,
+            type: verdict.type,
+            entity: verdict.entity,
+            action: verdict.action,
+            created_at: isoNow(),
+          };
+          track(sink.recordRisk(event));
+        }
+      }
+    },
+    async settled() {
+      await Promise.all(pending);
+    },
+  };
+}

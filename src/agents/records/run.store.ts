@@ -1,0 +1,128 @@
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import type { RunEvent } from '../../bus/index.js';
+import { createDirectWrites, prepareQuery, type Database, type WriteQueue } from '../../db/index.js';
+import { isoNow } from '../../ids.js';
+import { createBudgetQueries, type BudgetQueries } from '../budgets/budget.store.js';
+import { createRunCoordinationQueries, type RunCoordinationQueries } from '../control/run-coordination.store.js';
+import { createRunCountQueries, type RunCountQueries } from './run-counts.store.js';
+import { createRunSpendQueries, type RunSpendQueries } from '../budgets/run-spend.store.js';
+import type { ListRunsFilter, PromptLog, RunEnd, RunRecord, StepRecord } from './run.types.js';
+
+/** Persistence of runs, their steps and their event logs. A run is written at start and at its end; a step once, when it ends. */
+export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSpendQueries, BudgetQueries {
+  insertRun(run: RunRecord): Promise<void>;
+  /** Writes the run's end and, in the same transaction, its event log: a run that reads as ended has its log. */
+  finishRun(runId: string, end: RunEnd, events?: RunEvent[]): Promise<void>;
+  insertStep(step: StepRecord): Promise<void>;
+  getRun(runId: string): Promise<RunRecord | undefined>;
+  /** A run's steps in order, with their prompt logs. */
+  listSteps(runId: string): Promise<StepRecord[]>;
+  /** Newest first. */
+  listRuns(filter: ListRunsFilter): Promise<RunRecord[]>;
+  /** The persisted event log of a finished run; undefined when none was written. */
+  getEventLog(runId: string): Promise<RunEvent[] | undefined>;
+}
+
+/** `writes` carries the writes of the request path (app.ts: the database's group commit on SQLite). */
+export function createRunStore(db: Kysely<Database>, writes: WriteQueue = createDirectWrites(db)): RunStore {
+  // Every request writes these: compiled once (db/prepared-query.ts).
+  const insertRunRow = prepareQuery((trx, row: Insertable<Database['runs']>) => trx.insertInto('runs').values(row));
+  const insertStepRow = prepareQuery((trx, row: Insertable<Database['run_steps']>) =>
+    trx.insertInto('run_steps').values(row),
+  );
+  const upsertEventLog = prepareQuery((trx, row: Insertable<Database['run_event_logs']>) =>
+    trx
+      .insertInto('run_event_logs')
+      .values(row)
+      .onConflict((oc) =>
+        oc
+          .column('run_id')
+          .doUpdateSet({ events: row.events, event_count: row.event_count, persisted_at: row.persisted_at }),
+      ),
+  );
+  const updateRunEnd = prepareQuery((trx, { run_id, ...end }: RunEnd & { run_id: string }) =>
+    trx.updateTable('runs').set(end).where('run_id', '=', run_id),
+  );
+  return {
+    ...createRunCoordinationQueries(db),
+    ...createRunCountQueries(db),
+    ...createRunSpendQueries(db),
+    ...createBudgetQueries(db),
+    insertRun(run) {
+      const row = { ...run, control_request: null, heartbeat_at: run.started_at };
+      return writes.write((trx) => insertRunRow(trx, row));
+    },
+    finishRun(runId, end, events) {
+      const log =
+        events && events.length > 0
+          ? { run_id: runId, events: JSON.stringify(events), event_count: events.length, persisted_at: isoNow() }
+          : undefined;
+      return writes.write(
+        async (trx) => {
+          if (log) await upsertEventLog(trx, log);
+          await updateRunEnd(trx, { ...end, run_id: runId });
+        },
+        { atomic: true },
+      );
+    },
+    insertStep(step) {
+      const row = { ...step, prompt_log: JSON.stringify(step.prompt_log) };
+      return writes.write((trx) => insertStepRow(trx, row));
+    },
+    async getRun(runId) {
+      const row = await db.selectFrom('runs').selectAll().where('run_id', '=', runId).executeTakeFirst();
+      return row && mapRun(row);
+    },
+    async listSteps(runId) {
+      const rows = await db
+        .selectFrom('run_steps')
+        .selectAll()
+        .where('run_id', '=', runId)
+        .orderBy('step_index')
+        .execute();
+      return rows.map(mapStep);
+    },
+    async listRuns({ agentName, status, limit, offset }) {
+      let query = db.selectFrom('runs').selectAll();
+      if (agentName !== undefined) query = query.where('agent_name', '=', agentName);
+      if (status !== undefined) query = query.where('status', '=', status);
+      const rows = await query
+        .orderBy('started_at', 'desc')
+        .orderBy('run_id', 'desc')
+        .limit(limit)
+        .offset(offset)
+        .execute();
+      return rows.map(mapRun);
+    },
+    async getEventLog(runId) {
+      const row = await db.selectFrom('run_event_logs').select('events').where('run_id', '=', runId).executeTakeFirst();
+      return row && (JSON.parse(row.events) as RunEvent[]);
+    },
+  };
+}
+
+// PostgreSQL may hand back numeric columns as strings (bigint, numeric); normalise once here.
+function mapRun(row: Selectable<Database['runs']>): RunRecord {
+  // Coordination columns are the store's business, not part of the run as others see it.
+  const { control_request: _request, heartbeat_at: _heartbeat, ...run } = row;
+  return {
+    ...run,
+    total_tokens: Number(row.total_tokens),
+    input_tokens: Number(row.input_tokens),
+    output_tokens: Number(row.output_tokens),
+    cost_usd: Number(row.cost_usd),
+    steps: Number(row.steps),
+  };
+}
+
+function mapStep(row: Selectable<Database['run_steps']>): StepRecord {
+  return {
+    ...row,
+    step_index: Number(row.step_index),
+    latency_ms: Number(row.latency_ms),
+    input_tokens: Number(row.input_tokens),
+    output_tokens: Number(row.output_tokens),
+    cost_usd: Number(row.cost_usd),
+    prompt_log: JSON.parse(row.prompt_log) as PromptLog,
+  };
+}

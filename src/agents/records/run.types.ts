@@ -1,0 +1,93 @@
+import type { RunsTable } from '../../db/index.js';
+import type { ChatMessage, FinishReason, ToolCall } from '../../llm/index.js';
+
+export type RunStatus = RunsTable['status'];
+
+export const RUN_STATUSES: readonly RunStatus[] = [
+  'running',
+  'paused',
+  'completed',
+  'failed',
+  'cancelled',
+  'interrupted',
+];
+
+/** Statuses of a run that has not ended: it can still be paused, resumed or cancelled. */
+export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['running', 'paused'];
+
+export function isActiveRunStatus(status: RunStatus): boolean {
+  return ACTIVE_RUN_STATUSES.includes(status);
+}
+
+/** A run as stored; the admin API and analytics read these (the coordination columns stay inside the stores). */
+export type RunRecord = Omit<RunsTable, 'control_request' | 'heartbeat_at'>;
+
+/** The fields written when a run ends. */
+export type RunEnd = Pick<
+  RunRecord,
+  | 'status'
+  | 'finished_at'
+  | 'total_tokens'
+  | 'input_tokens'
+  | 'output_tokens'
+  | 'cost_usd'
+  | 'steps'
+  | 'output'
+  | 'error_code'
+  | 'error_message'
+>;
+
+/** What a model step sent and received, kept so an operator can replay the exchange. */
+export interface ModelPromptLog {
+  messages: ChatMessage[];
+  tools: string[];
+  temperature: number;
+  max_tokens: number | null;
+  response: string;
+  tool_calls: ToolCall[];
+  finish_reason: FinishReason | null;
+  input_tokens: number;
+  output_tokens: number;
+  /** True when the provider reported no usage and tokens were counted locally. */
+  usage_estimated: boolean;
+  ttft_ms: number | null;
+  error?: { code: string; message: string };
+}
+
+export interface ToolPromptLog {
+  tool_call_id: string;
+  arguments: string;
+  result?: string;
+  error?: { code: string; message: string };
+}
+
+export type PromptLog = ModelPromptLog | ToolPromptLog;
+
+export interface StepRecord {
+  step_id: string;
+  run_id: string;
+  step_index: number;
+  kind: 'model' | 'tool';
+  name: string;
+  status: 'completed' | 'failed';
+  started_at: string;
+  finished_at: string;
+  latency_ms: number;
+  input_tokens: number;
+  output_tokens: number;
+  cost_usd: number;
+  prompt_log: PromptLog;
+}
+
+/** How many runs an agent has had, and how many of them have not ended. */
+export interface AgentRunCounts {
+  total: number;
+  active: number;
+}
+
+export interface ListRunsFilter {
+  agentName?: string;
+  status?: RunStatus;
+  limit: number;
+  offset: number;
+}

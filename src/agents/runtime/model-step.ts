@@ -1,0 +1,161 @@
+import { UpstreamError } from '../../errors.js';
+import { estimateUsage, type ChatMessage, type ModelStreamPart, type ToolCall, type Usage } from '../../llm/index.js';
+import { describeError, type RunContext } from './run-context.js';
+import { createOutputScreen, type OutputScreen } from './run-guardrails.js';
+import type { OpenStep, StepCharge } from '../records/run-recorder.js';
+import type { ModelPromptLog } from '../records/run.types.js';
+
+export type ModelStepResult = Extract<ModelStreamPart, { type: 'end' }>;
+
+/** What the model said before its call ended, as received (before the guardrails). */
+interface Received {
+  raw: string;
+  toolCalls: ToolCall[];
+}
+
+/**
+ * One streamed model call: text deltas pass the output guardrails and become events as they are
+ * released; the step, its usage record and its cost are written when the call ends, success or not.
+ * The returned text is what was released (redacted); a blocked answer ends with `content_filter`.
+ */
+export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Promise<ModelStepResult> {
+  await ctx.control.checkpoint();
+  await ctx.budget?.beforeModelCall(ctx.recorder.totals().costUsd);
+  const step = ctx.recorder.begin('model', ctx.agent.model);
+  ctx.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'model' });
+  const log = createPromptLog(ctx, messages);
+  const screen = createOutputScreen(ctx.guardrails, ctx.reporter.flag);
+  const received: Received = { raw: '', toolCalls: [] };
+  let end: ModelStepResult;
+  try {
+    end = await streamCall(ctx, messages, step, log, screen, received);
+  } catch (error) {
+    await endFailedStep(ctx, messages, step, log, received, error);
+    throw error;
+  }
+  const { raw } = received;
+  const callMs = performance.now() - step.startedMs;
+  const screened = screen.finish(raw);
+  release(ctx, step, log, screened.text);
+  ctx.timing.upstreamMs += callMs;
+  const result: ModelStepResult = screened.blocked
+    ? { ...end, text: '', toolCalls: [], finishReason: 'content_filter' }
+    : { ...end, text: log.response };
+  Object.assign(log, {
+    tool_calls: result.toolCalls,
+    finish_reason: result.finishReason,
+    input_tokens: end.usage.inputTokens,
+    output_tokens: end.usage.outputTokens,
+    usage_estimated: end.usage.estimated,
+  });
+  const charge = ctx.recorder.end(step, { status: 'completed', usage: end.usage, promptLog: log });
+  await ctx.budget?.charge(charge.costUsd);
+  reportUsage(ctx, step, log, callMs, charge, end.usage, 'ok');
+  return result;
+}
+
+/**
+ * A call that broke (client gone, operator cancel, upstream dropped) still cost what the upstream
+ * produced: once any part arrived, the prompt and the received text are counted, estimated, priced,
+ * charged and reported. A call that failed before its first part (refused, unreachable) is not billed.
+ */
+async function endFailedStep(
+  ctx: RunContext,
+  messages: ChatMessage[],
+  step: OpenStep,
+  log: ModelPromptLog,
+  received: Received,
+  error: unknown,
+): Promise<void> {
+  const callMs = performance.now() - step.startedMs;
+  ctx.timing.upstreamMs += callMs;
+  const usage =
+    log.ttft_ms === null
+      ? undefined
+      : estimateUsage({ messages, tools: ctx.toolDefinitions, text: received.raw, toolCalls: received.toolCalls });
+  const promptLog = {
+    ...log,
+    error: describeError(error),
+    ...(usage && { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, usage_estimated: true }),
+  };
+  const charge = ctx.recorder.end(step, { status: 'failed', usage, promptLog });
+  reportUsage(ctx, step, log, callMs, charge, usage, 'error');
+  if (usage) await ctx.budget?.charge(charge.costUsd);
+}
+
+/** The call's end part; `received` keeps what arrived, so a call that breaks can still be counted. */
+async function streamCall(
+  ctx: RunContext,
+  messages: ChatMessage[],
+  step: OpenStep,
+  log: ModelPromptLog,
+  screen: OutputScreen,
+  received: Received,
+): Promise<ModelStepResult> {
+  const stream = ctx.models.stream({
+    model: ctx.agent.model,
+    messages,
+    tools: ctx.toolDefinitions.length > 0 ? ctx.toolDefinitions : undefined,
+    temperature: ctx.temperature,
+    maxTokens: ctx.maxTokens,
+    signal: ctx.control.signal,
+  });
+  let end: ModelStepResult | undefined;
+  for await (const part of stream) {
+    log.ttft_ms ??= Math.round(performance.now() - step.startedMs);
+    if (part.type === 'text-delta') {
+      received.raw += part.delta;
+      release(ctx, step, log, screen.push(part.delta));
+    } else if (part.type === 'tool-call') received.toolCalls.push(part.toolCall);
+    else end = part;
+  }
+  if (!end) throw new UpstreamError({ message: 'The model stream ended without a final part', retryable: false });
+  return end;
+}
+
+/** Text the guardrails let out: published, and kept as the step's (and the run's) answer. */
+function release(ctx: RunContext, step: OpenStep, log: ModelPromptLog, text: string): void {
+  if (!text) return;
+  ctx.timing.upstreamMsAtFirstText ??= ctx.timing.upstreamMs + (performance.now() - step.startedMs);
+  log.response += text;
+  ctx.emit({ type: 'text-delta', delta: text });
+}
+
+function reportUsage(
+  ctx: RunContext,
+  step: OpenStep,
+  log: ModelPromptLog,
+  callMs: number,
+  charge: StepCharge,
+  usage: Usage | undefined,
+  status: 'ok' | 'error',
+): void {
+  ctx.reporter.usage({
+    step_id: step.stepId,
+    input_tokens: usage?.inputTokens ?? 0,
+    output_tokens: usage?.outputTokens ?? 0,
+    cached_tokens: usage?.cachedInputTokens ?? 0,
+    cost_usd: charge.costUsd,
+    latency_ms: Math.round(callMs),
+    ttft_ms: log.ttft_ms,
+    status,
+    priced: charge.priced,
+    estimated: usage?.estimated ?? false,
+  });
+}
+
+function createPromptLog(ctx: RunContext, messages: ChatMessage[]): ModelPromptLog {
+  return {
+    messages,
+    tools: ctx.toolDefinitions.map((tool) => tool.name),
+    temperature: ctx.temperature,
+    max_tokens: ctx.maxTokens ?? null,
+    response: '',
+    tool_calls: [],
+    finish_reason: null,
+    input_tokens: 0,
+    output_tokens: 0,
+    usage_estimated: false,
+    ttft_ms: null,
+  };
+}

@@ -1,0 +1,49 @@
+import type { RunEventBody, RunEventBus } from '../../bus/index.js';
+
+/** The runtime's side of a run's events: everything goes to the bus, except while the run is paused. */
+export interface RunEventPublisher {
+  /** Publishes the event, or holds it while `isHeld()` says so. Never waits for the bus. */
+  emit(body: RunEventBody): void;
+  /** Publishes the held events, in order (on resume, and before the terminal event). */
+  release(): void;
+  /** Every text the agent said, held or not: the run's output. */
+  readonly output: string;
+  /** Resolves once every event published so far reached the bus (or failed to). */
+  settled(): Promise<void>;
+}
+
+export interface RunEventPublisherOptions {
+  runId: string;
+  bus: RunEventBus;
+  isHeld: () => boolean;
+  /** A failed publish has no caller to throw to: the run goes on and the failure is reported here. */
+  onError: (error: unknown) => void;
+}
+
+export function createRunEventPublisher({ runId, bus, isHeld, onError }: RunEventPublisherOptions): RunEventPublisher {
+  let held: RunEventBody[] = [];
+  let output = '';
+  let last: Promise<unknown> = Promise.resolve();
+  // Not awaited one by one: the bus keeps publishes in call order (Redis pipelines them), so a delta costs no round trip here.
+  const publish = (body: RunEventBody) => {
+    last = Promise.all([last, bus.publish(runId, body).catch(onError)]);
+  };
+  return {
+    emit(body) {
+      if (body.type === 'text-delta') output += body.delta;
+      if (isHeld()) held.push(body);
+      else publish(body);
+    },
+    release() {
+      const pending = held;
+      held = [];
+      for (const body of pending) publish(body);
+    },
+    get output() {
+      return output;
+    },
+    async settled() {
+      await last;
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { ValidationError } from '../../errors.js';
+import type { GuardrailVerdict, Guardrails } from '../../guardrails/index.js';
+import type { ChatMessage } from '../../llm/index.js';
+import type { RunContext } from './run-context.js';
+
+/** What a model step shows of its text: deltas as they may be released, then the rest when the call ends. */
+export interface OutputScreen {
+  /** A delta from the model → the text the client may see now (possibly ''). */
+  push(delta: string): string;
+  /** The call ended with `text`: what is still to release, and whether the answer is withheld. */
+  finish(text: string): { text: string; blocked: boolean };
+}
+
+const PASS_THROUGH: OutputScreen = { push: (delta) => delta, finish: () => ({ text: '', blocked: false }) };
+
+/**
+ * Checks the request's user messages before any model call. Returns the redacted replacements (message →
+ * redacted copy); throws 400 `content_filtered` when a hit blocks, so the model never sees the input.
+ */
+export function screenInput(ctx: RunContext, messages: Iterable<ChatMessage>): Map<ChatMessage, ChatMessage> {
+  const replaced = new Map<ChatMessage, ChatMessage>();
+  if (!ctx.guardrails) return replaced;
+  for (const message of messages) {
+    if (message.role !== 'user') continue;
+    const result = ctx.guardrails.checkInput(message.content);
+    ctx.reporter.flag(result.verdicts);
+    if (result.blocked)
+      throw new ValidationError(
+        `The input was refused by the guardrails (${describeBlock(result.verdicts)})`,
+        'content_filtered',
+      );
+    if (result.text !== message.content) replaced.set(message, { ...message, content: result.text });
+  }
+  return replaced;
+}
+
+/**
+ * The output side of one model call. PII redaction runs on the stream itself (an address split across
+ * deltas is still caught); when a hit could block, the whole text is held until it is checked, since
+ * text already sent cannot be withdrawn. Every hit is flagged once, from the call's whole text.
+ */
+export function createOutputScreen(
+  guardrails: Guardrails | undefined,
+  flag: (verdicts: readonly GuardrailVerdict[]) => void,
+): OutputScreen {
+  if (!guardrails) return PASS_THROUGH;
+  if (guardrails.blocksOutput) {
+    return {
+      push: () => '',
+      finish(text) {
+        const result = guardrails.checkOutput(text);
+        flag(result.verdicts);
+        return result.blocked ? { text: '', blocked: true } : { text: result.text, blocked: false };
+      },
+    };
+  }
+  const redactor = guardrails.createStreamRedactor();
+  return {
+    push: (delta) => redactor.push(delta),
+    finish(text) {
+      const rest = redactor.flush();
+      flag(guardrails.checkOutput(text).verdicts);
+      return { text: rest, blocked: false };
+    },
+  };
+}
+
+/** Scores the run's answer against its tool results and context; a low score is flagged, never dropped. */
+export function gradeAnswer(ctx: RunContext, answer: string): void {
+  if (ctx.guardrails && answer) ctx.reporter.flag(ctx.guardrails.checkGrounding(answer, ctx.sources));
+}
+
+function describeBlock(verdicts: readonly GuardrailVerdict[]): string {
+  const blocking = verdicts.filter((verdict) => verdict.action === 'block');
+  return [...new Set(blocking.map((verdict) => `${verdict.type}: ${verdict.entity}`))].join(', ');
+}

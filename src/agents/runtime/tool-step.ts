@@ -1,0 +1,54 @@
+import type { ChatMessage, ToolCall } from '../../llm/index.js';
+import { describeError, type RunContext } from './run-context.js';
+
+type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
+
+/**
+ * One tool call. A failing tool does not fail the run: its error becomes the tool result the model
+ * reads. Only cancellation propagates.
+ */
+export async function runToolStep(ctx: RunContext, call: ToolCall): Promise<ToolMessage> {
+  await ctx.control.checkpoint();
+  const step = ctx.recorder.begin('tool', call.name);
+  ctx.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'tool' });
+  ctx.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
+  let result: string;
+  let failure: { code: string; message: string } | undefined;
+  try {
+    result = await executeTool(ctx, call);
+  } catch (error) {
+    failure = describeError(error);
+    if (ctx.control.signal.aborted) {
+      ctx.recorder.end(step, {
+        status: 'failed',
+        promptLog: { tool_call_id: call.id, arguments: call.arguments, error: failure },
+      });
+      throw ctx.control.signal.reason;
+    }
+    result = `Error: ${failure.message}`;
+  }
+  ctx.emit({ type: 'tool-result', toolCallId: call.id, name: call.name, result, isError: failure !== undefined });
+  if (!failure) ctx.sources.push(result);
+  const promptLog = failure
+    ? { tool_call_id: call.id, arguments: call.arguments, error: failure }
+    : { tool_call_id: call.id, arguments: call.arguments, result };
+  ctx.recorder.end(step, { status: failure ? 'failed' : 'completed', promptLog });
+  return { role: 'tool', content: result, tool_call_id: call.id, name: call.name };
+}
+
+async function executeTool(ctx: RunContext, call: ToolCall): Promise<string> {
+  // The model may name any tool; only the agent's own tools ever run.
+  if (!ctx.toolDefinitions.some((tool) => tool.name === call.name)) {
+    const available = ctx.toolDefinitions.map((tool) => tool.name).join(', ') || 'none';
+    throw Object.assign(new Error(`unknown tool "${call.name}" (available: ${available})`), { code: 'unknown_tool' });
+  }
+  let args: unknown;
+  try {
+    args = call.arguments.trim() === '' ? {} : JSON.parse(call.arguments);
+  } catch (error) {
+    throw Object.assign(new Error(`the arguments of ${call.name} are not valid JSON: ${(error as Error).message}`), {
+      code: 'invalid_arguments',
+    });
+  }
+  return ctx.tools.execute(call.name, args, { signal: ctx.control.signal });
+}

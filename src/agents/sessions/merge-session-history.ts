@@ -1,0 +1,29 @@
+import type { ChatMessage } from '../../llm/index.js';
+
+export interface MergedConversation {
+  /** What the run sends to the model (before the agent's system prompt). */
+  conversation: ChatMessage[];
+  /** The request's messages the session does not hold yet; stored when the run completes. */
+  pending: ChatMessage[];
+}
+
+/**
+ * Joins a session's stored history with a request's messages. A client that resends the whole
+ * history (it starts with the stored messages) is not duplicated; otherwise the request's
+ * non-system messages are new turns appended to the stored history.
+ */
+export function mergeSessionHistory(stored: ChatMessage[], incoming: ChatMessage[]): MergedConversation {
+  if (startsWith(incoming, stored)) return { conversation: incoming, pending: incoming.slice(stored.length) };
+  const pending = incoming.filter((message) => message.role !== 'system');
+  return { conversation: [...stored, ...pending], pending };
+}
+
+function startsWith(messages: ChatMessage[], prefix: ChatMessage[]): boolean {
+  return prefix.length <= messages.length && prefix.every((message, index) => sameMessage(message, messages[index]));
+}
+
+function sameMessage(a: ChatMessage, b: ChatMessage): boolean {
+  if (a.role !== b.role || a.content !== b.content) return false;
+  if (a.role === 'tool' && b.role === 'tool') return a.tool_call_id === b.tool_call_id;
+  return true;
+}

@@ -1,0 +1,53 @@
+import { ConflictError, NotFoundError } from '../../errors.js';
+import { isoNow } from '../../ids.js';
+import type { ChatMessage } from '../../llm/index.js';
+import { mergeSessionHistory, type MergedConversation } from './merge-session-history.js';
+import type { SessionRecord, SessionStore } from './session.store.js';
+
+export const SESSION_ID_PATTERN = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+export interface SessionService {
+  /**
+   * Opens (or creates, owned by `owner`) the session and merges its history with the request's
+   * messages. 404 when another principal owns it (its history is never read), 409 when it is the
+   * caller's own session with another agent.
+   */
+  open(sessionId: string, agentName: string, owner: string, messages: ChatMessage[]): Promise<MergedConversation>;
+  /** Stores the turns of a completed run. */
+  append(sessionId: string, messages: ChatMessage[]): Promise<void>;
+  find(sessionId: string): Promise<SessionRecord | undefined>;
+  /** The stored turns, oldest first (for operators: no ownership check). */
+  messages(sessionId: string): Promise<ChatMessage[]>;
+  /** Sessions active at or after `since`, most recent first; one page of them with `page`. */
+  listActive(since: string, page?: { limit: number; offset: number }): Promise<SessionRecord[]>;
+  countActive(since: string): Promise<number>;
+}
+
+export function createSessionService({
+  store,
+  now = () => new Date(),
+}: {
+  store: SessionStore;
+  now?: () => Date;
+}): SessionService {
+  return {
+    async open(sessionId, agentName, owner, messages) {
+      const session = await store.open(sessionId, agentName, owner, isoNow(now()));
+      // The same answer as for an id nobody uses, so another principal's session is not even confirmed.
+      if (session.owner !== owner) throw new NotFoundError(`No session "${sessionId}" of yours`, 'session_not_found');
+      if (session.agent_name !== agentName) {
+        throw new ConflictError(
+          `Session "${sessionId}" belongs to agent "${session.agent_name}"`,
+          'session_agent_mismatch',
+        );
+      }
+      const stored = session.message_count > 0 ? await store.messages(sessionId) : [];
+      return mergeSessionHistory(stored, messages);
+    },
+    append: (sessionId, messages) => store.append(sessionId, messages, isoNow(now())),
+    find: (sessionId) => store.find(sessionId),
+    messages: (sessionId) => store.messages(sessionId),
+    listActive: (since, page) => store.listActive(since, page),
+    countActive: (since) => store.countActive(since),
+  };
+}

@@ -1,0 +1,114 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/index.js';
+import type { ChatMessage } from '../../llm/index.js';
+
+export interface SessionRecord {
+  session_id: string;
+  agent_name: string;
+  /** The principal that created it (see auth ownerOf); null for sessions older than ownership. */
+  owner: string | null;
+  created_at: string;
+  last_active: string;
+  message_count: number;
+}
+
+/** Conversations kept per X-Session-Id. */
+export interface SessionStore {
+  /**
+   * Creates the session for `agentName` and `owner` or touches its last_active, and returns it. A
+   * session of another agent or owner is returned unchanged, so the caller can refuse it.
+   */
+  open(sessionId: string, agentName: string, owner: string, now: string): Promise<SessionRecord>;
+  messages(sessionId: string): Promise<ChatMessage[]>;
+  /** Appends after the last stored message and bumps message_count and last_active atomically. */
+  append(sessionId: string, messages: ChatMessage[], now: string): Promise<void>;
+  find(sessionId: string): Promise<SessionRecord | undefined>;
+  /** Sessions active at or after `since`, most recent first (ties by id); one page of them with `page`. */
+  listActive(since: string, page?: { limit: number; offset: number }): Promise<SessionRecord[]>;
+  countActive(since: string): Promise<number>;
+}
+
+export function createSessionStore(db: Kysely<Database>): SessionStore {
+  const find = async (sessionId: string) => {
+    const row = await db.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
+    return row && { ...row, message_count: Number(row.message_count) };
+  };
+  return {
+    async open(sessionId, agentName, owner, now) {
+      await db
+        .insertInto('sessions')
+        .values({
+          session_id: sessionId,
+          agent_name: agentName,
+          owner,
+          created_at: now,
+          last_active: now,
+          message_count: 0,
+        })
+        .onConflict((oc) =>
+          oc
+            .column('session_id')
+            .doUpdateSet({ last_active: now })
+            .where('sessions.agent_name', '=', agentName)
+            .where('sessions.owner', '=', owner),
+        )
+        .execute();
+      const session = await find(sessionId);
+      if (!session) throw new Error(`session ${sessionId} vanished after upsert`);
+      return session;
+    },
+    async messages(sessionId) {
+      const rows = await db
+        .selectFrom('session_messages')
+        .select('message')
+        .where('session_id', '=', sessionId)
+        .orderBy('seq')
+        .execute();
+      return rows.map((row) => JSON.parse(row.message) as ChatMessage);
+    },
+    async append(sessionId, messages, now) {
+      if (messages.length === 0) return;
+      await db.transaction().execute(async (trx) => {
+        // The update locks the session row (PostgreSQL), so concurrent appends get distinct seq ranges.
+        const updated = await trx
+          .updateTable('sessions')
+          .set((eb) => ({ message_count: eb('message_count', '+', messages.length), last_active: now }))
+          .where('session_id', '=', sessionId)
+          .returning('message_count')
+          .executeTakeFirstOrThrow();
+        const first = Number(updated.message_count) - messages.length;
+        await trx
+          .insertInto('session_messages')
+          .values(
+            messages.map((message, index) => ({
+              session_id: sessionId,
+              seq: first + index,
+              message: JSON.stringify(message),
+              created_at: now,
+            })),
+          )
+          .execute();
+      });
+    },
+    find,
+    async listActive(since, page) {
+      let query = db
+        .selectFrom('sessions')
+        .selectAll()
+        .where('last_active', '>=', since)
+        .orderBy('last_active', 'desc')
+        .orderBy('session_id', 'desc');
+      if (page) query = query.limit(page.limit).offset(page.offset);
+      const rows = await query.execute();
+      return rows.map((row) => ({ ...row, message_count: Number(row.message_count) }));
+    },
+    async countActive(since) {
+      const row = await db
+        .selectFrom('sessions')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('last_active', '>=', since)
+        .executeTakeFirstOrThrow();
+      return Number(row.n);
+    },
+  };
+}

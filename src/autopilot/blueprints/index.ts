@@ -1,0 +1,1 @@
+export { signRequest, type SignatureInput } from './sign-request.js';

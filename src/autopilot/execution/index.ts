@@ -1,0 +1,1 @@
+export { createNodeAgents, type NodeAgents } from './node-agents.js';

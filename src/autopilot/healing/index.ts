@@ -1,0 +1,1 @@
+export type { HealingRecommendation } from './healing.js';

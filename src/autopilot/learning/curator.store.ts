@@ -1,0 +1,97 @@
+import type { Kysely, Selectable } from 'kysely';
+import type { Database } from '../../db/index.js';
+import type { SampleFormat } from '../blueprints/blueprint.schema.js';
+import type { FineTuneJob } from './fine-tune.types.js';
+import { mapJobRow, mapJobToRow } from './fine-tune-job.store.js';
+
+export interface DatasetRecord {
+  name: string;
+  format: SampleFormat;
+  blueprint_id: string;
+  threshold: number;
+  sample_count: number;
+  triggered_count: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** The index of curated datasets and their sample hashes; the JSONL files hold the samples. */
+export interface CuratorStore {
+  /** Creates the dataset or refreshes its format and threshold (the latest blueprint's say). */
+  ensureDataset(
+    dataset: Pick<DatasetRecord, 'name' | 'format' | 'blueprint_id' | 'threshold'>,
+    now: string,
+  ): Promise<void>;
+  /** False when the dataset already holds a sample with this hash. */
+  addSampleHash(dataset: string, hash: string, now: string): Promise<boolean>;
+  /** Counts a sample written to the file; returns the dataset after the count. */
+  countSample(dataset: string, now: string): Promise<DatasetRecord>;
+  /**
+   * Starts a fine-tune atomically: only the caller whose compare-and-set moves `triggered_count` from the
+   * value it read inserts the job, so a dataset past its threshold starts exactly one job.
+   */
+  claimTrigger(dataset: DatasetRecord, job: (sampleCount: number) => FineTuneJob): Promise<FineTuneJob | undefined>;
+  get(name: string): Promise<DatasetRecord | undefined>;
+  list(): Promise<DatasetRecord[]>;
+}
+
+export function createCuratorStore(db: Kysely<Database>): CuratorStore {
+  return {
+    async ensureDataset(dataset, now) {
+      await db
+        .insertInto('curator_datasets')
+        .values({ ...dataset, sample_count: 0, triggered_count: 0, created_at: now, updated_at: now })
+        .onConflict((oc) =>
+          oc.column('name').doUpdateSet({ format: dataset.format, threshold: dataset.threshold, updated_at: now }),
+        )
+        .execute();
+    },
+    async addSampleHash(dataset, hash, now) {
+      const result = await db
+        .insertInto('curator_samples')
+        .values({ dataset, sample_hash: hash, created_at: now })
+        .onConflict((oc) => oc.doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+    },
+    async countSample(dataset, now) {
+      await db
+        .updateTable('curator_datasets')
+        .set((eb) => ({ sample_count: eb('sample_count', '+', 1), updated_at: now }))
+        .where('name', '=', dataset)
+        .execute();
+      return (await this.get(dataset))!;
+    },
+    async claimTrigger(dataset, job) {
+      return db.transaction().execute(async (trx) => {
+        const moved = await trx
+          .updateTable('curator_datasets')
+          .set({ triggered_count: dataset.sample_count })
+          .where('name', '=', dataset.name)
+          .where('triggered_count', '=', dataset.triggered_count)
+          .executeTakeFirst();
+        if (Number(moved.numUpdatedRows) !== 1) return undefined;
+        const record = job(dataset.sample_count);
+        await trx.insertInto('fine_tune_jobs').values(mapJobToRow(record)).execute();
+        return mapJobRow(mapJobToRow(record));
+      });
+    },
+    async get(name) {
+      const row = await db.selectFrom('curator_datasets').selectAll().where('name', '=', name).executeTakeFirst();
+      return row && mapDataset(row);
+    },
+    async list() {
+      return (await db.selectFrom('curator_datasets').selectAll().orderBy('name').execute()).map(mapDataset);
+    },
+  };
+}
+
+function mapDataset(row: Selectable<Database['curator_datasets']>): DatasetRecord {
+  return {
+    ...row,
+    format: row.format as SampleFormat,
+    threshold: Number(row.threshold),
+    sample_count: Number(row.sample_count),
+    triggered_count: Number(row.triggered_count),
+  };
+}

@@ -1,0 +1,2 @@
+export { missionsRoutes } from './missions.routes.js';
+export type { MissionDetail, MissionSummary } from './mission-view.js';

@@ -1,0 +1,119 @@
+import type { Clock } from '../autopilot.types.js';
+import type { ExecutionStore } from '../execution/execution.store.js';
+import type { MissionRunner } from '../execution/mission-runner.js';
+import type { MissionStore } from './mission.store.js';
+import type { MissionRecord } from './mission.types.js';
+import { newestMissedTick, nextTick } from './next-run.js';
+import { recordSkippedTick } from './record-skipped-tick.js';
+
+export interface MissionSchedulerOptions {
+  missions: MissionStore;
+  executions: ExecutionStore;
+  runner: MissionRunner;
+  clock: Clock;
+  /** How often to look for due missions; 0: only when tick() is called. */
+  pollMs: number;
+  log?: { warn(details: object, message: string): void; error(details: object, message: string): void };
+}
+
+/**
+ * Fires due missions. A tick is claimed by a conditional update of the mission's next_run_at, so one
+ * tick executes once however often tick() runs; the next run is computed from now, so ticks missed
+ * while the server was down collapse into one execution, unless the newest of them is older than the
+ * mission's catch-up window: then they are skipped and recorded.
+ */
+export interface MissionScheduler {
+  /** Launches every due mission; resolves once they were claimed (not once they ended). Returns how many. */
+  tick(): Promise<number>;
+  /** Recovers executions a stopped server left running, fires what is due and starts polling. */
+  start(options: { recover: boolean }): Promise<void>;
+  stop(): void;
+  /** Resolves once every tick asked for so far has finished claiming. */
+  settled(): Promise<void>;
+}
+
+export function createMissionScheduler(options: MissionSchedulerOptions): MissionScheduler {
+  let timer: NodeJS.Timeout | undefined;
+  let queue: Promise<unknown> = Promise.resolve();
+
+  async function fireDue(): Promise<number> {
+    const now = options.clock();
+    let launched = 0;
+    for (const mission of await options.missions.listDue(now.toISOString())) {
+      const tick = mission.next_run_at!;
+      const next = mission.schedule ? nextTick(mission.schedule, now, mission.policy, mission.mission_id) : null;
+      if (await skippedAsTooOld(mission, tick, next, now)) continue;
+      if (!(await options.missions.claimTick(mission.mission_id, tick, next, now.toISOString()))) continue;
+      options.runner.launch(
+        { ...mission, status: 'running', next_run_at: next },
+        mission.schedule ? 'schedule' : 'approve',
+        tick,
+      );
+      launched += 1;
+    }
+    return launched;
+  }
+
+  async function skippedAsTooOld(
+    mission: MissionRecord,
+    tick: string,
+    next: string | null,
+    now: Date,
+  ): Promise<boolean> {
+    const window = mission.policy.catchup_window_seconds;
+    if (!mission.schedule || window === null) return false;
+    const { newest, missed } = newestMissedTick(mission.schedule, tick, now, mission.policy, mission.mission_id);
+    if (now.getTime() - new Date(newest).getTime() <= window * 1000) return false;
+    if (await options.missions.skipTick(mission.mission_id, tick, next, now.toISOString())) {
+      const message = `${missed} tick(s) from ${tick} to ${newest} were missed; the newest is older than catchup_window_seconds (${window})`;
+      await recordSkippedTick(options.executions, mission, tick, 'missed_tick', message, now.toISOString());
+      options.log?.warn({ mission_id: mission.mission_id, missed }, 'missed ticks skipped');
+    }
+    return true;
+  }
+
+  async function recover(): Promise<void> {
+    const now = options.clock().toISOString();
+    await options.executions.interruptRunning(now);
+    // Only called in single-process mode: every mission still marked running was left by a stopped server.
+    for (const mission of await options.missions.listByStatus('running')) {
+      const id = mission.mission_id;
+      // A one-off runs again from the start; a recurring one waits for its next tick.
+      await options.missions.transition(
+        id,
+        ['running'],
+        'scheduled',
+        now,
+        mission.schedule ? {} : { next_run_at: now },
+      );
+      options.log?.warn({ mission_id: id }, 'mission execution interrupted by a server stop');
+    }
+  }
+
+  const scheduler: MissionScheduler = {
+    tick() {
+      // Ticks run one after the other: overlapping ones would only race for the same claims.
+      const next = queue.then(fireDue);
+      queue = next.catch(() => undefined);
+      return next;
+    },
+    async start({ recover: shouldRecover }) {
+      if (shouldRecover) await recover();
+      await scheduler.tick();
+      if (options.pollMs > 0) {
+        timer = setInterval(
+          () =>
+            void scheduler.tick().catch((error) => options.log?.error({ err: error }, 'mission scheduler tick failed')),
+          options.pollMs,
+        );
+        timer.unref();
+      }
+    },
+    stop() {
+      clearInterval(timer);
+      timer = undefined;
+    },
+    settled: async () => void (await queue),
+  };
+  return scheduler;
+}

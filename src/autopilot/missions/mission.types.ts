@@ -1,0 +1,99 @@
+import type { ChatMessage } from '../../llm/index.js';
+import type { ExecutionStatus, ExecutionTrigger, MissionStatus, OverlapPolicy } from '../autopilot.types.js';
+
+/** How a recurring mission's ticks behave (docs/autopilot.md "Schedule policies"). */
+export interface SchedulePolicy {
+  /** IANA zone the cron is read in; null: UTC. */
+  timezone: string | null;
+  /** A tick during a running execution: `skip` it (recorded), `buffer_one` (run once right after) or `allow` (run alongside). */
+  overlap: OverlapPolicy;
+  /** After downtime, the newest missed tick runs once if it is at most this old; null: always. */
+  catchup_window_seconds: number | null;
+  /** A recurring mission pauses itself after this many failed executions in a row; null: it fails at once. */
+  pause_after_failures: number | null;
+  /** Each tick is delayed by a stable 0..jitter seconds (per mission and tick), spreading load. */
+  jitter_seconds: number;
+}
+
+export const DEFAULT_SCHEDULE_POLICY: SchedulePolicy = {
+  timezone: null,
+  overlap: 'skip',
+  catchup_window_seconds: null,
+  pause_after_failures: null,
+  jitter_seconds: 0,
+};
+
+/** A mission as stored. */
+export interface MissionRecord {
+  mission_id: string;
+  project_id: string;
+  blueprint_id: string;
+  /** The blueprint as validated when the mission was created, as JSON text. */
+  blueprint_json: string;
+  slots: Record<string, unknown>;
+  goal: string | null;
+  title: string;
+  status: MissionStatus;
+  /** 5-field cron of a recurring mission; null for a one-off. */
+  schedule: string | null;
+  next_run_at: string | null;
+  budget_usd: number | null;
+  created_at: string;
+  updated_at: string;
+  approved_at: string | null;
+  policy: SchedulePolicy;
+  /** Failed executions since the last completed one (pause_after_failures counts them). */
+  consecutive_failures: number;
+}
+
+/** One execution of a mission's graph ("run history" of the mission detail). */
+export interface ExecutionRecord {
+  execution_id: string;
+  mission_id: string;
+  project_id: string;
+  blueprint_id: string;
+  /** 1 for the mission's first execution, then 2, 3, … (assigned by the store). */
+  attempt: number;
+  trigger: ExecutionTrigger;
+  scheduled_for: string | null;
+  status: ExecutionStatus;
+  started_at: string;
+  finished_at: string | null;
+  duration_ms: number | null;
+  cost_usd: number;
+  error_code: string | null;
+  error_message: string | null;
+  failure_class: string | null;
+}
+
+export type ExecutionEnd = Pick<
+  ExecutionRecord,
+  'status' | 'finished_at' | 'duration_ms' | 'cost_usd' | 'error_code' | 'error_message' | 'failure_class'
+>;
+
+export interface StepTelemetry {
+  cost_usd: number;
+  input_tokens: number;
+  output_tokens: number;
+  model_used: string;
+  latency_ms: number;
+}
+
+/** The step result of one node (spec "Step result"): full output, its preview, the conversation and telemetry. */
+export interface StepResult {
+  execution_id: string;
+  step_index: number;
+  node_id: string;
+  /** The agent run the node ran as (source autopilot). */
+  run_id: string | null;
+  status: 'completed' | 'failed' | 'cancelled';
+  output: string;
+  messages: ChatMessage[];
+  telemetry: StepTelemetry;
+  error: { code: string; message: string } | null;
+  started_at: string;
+  finished_at: string;
+}
+
+/** The step output preview length (spec section 8). */
+export const OUTPUT_PREVIEW_CHARS = 200;

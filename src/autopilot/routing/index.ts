@@ -1,0 +1,1 @@
+export type { RoutingResult } from './goal-router.js';

@@ -1,0 +1,146 @@
+import { A2A_VERSION_HEADER, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
+import { LEGACY_HTTP_EXTENSION_HEADER } from '@a2a-js/sdk/compat/v0_3';
+import type { ServerCallContext } from '@a2a-js/sdk/server';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AuthenticationError, NotFoundError } from '../../../errors.js';
+import { a2aVersionHeaders, agentNameParams } from '../a2a.schema.js';
+import type { AgentHandlers } from '../agent-handlers.js';
+import { createCallContext } from '../call-context.js';
+import { checkJsonRpcEnvelope } from './check-json-rpc-envelope.js';
+import { hideInternalErrorIn, INTERNAL_ERROR } from './hide-internal-error.js';
+import {
+  createJsonRpcDispatcher,
+  isLegacyVersion,
+  normalizeVersion,
+  type JsonRpcDispatcher,
+} from './json-rpc-dispatcher.js';
+import { jsonRpcIdOf, mapToJsonRpcErrorReply } from './json-rpc-error-reply.js';
+import { writeSseStream } from '../sse-stream.js';
+
+export interface JsonRpcRoutesOptions {
+  handlers: AgentHandlers;
+}
+
+const INVALID_REQUEST = -32600;
+
+/**
+ * POST /a2a/{name}: the SDK's JSON-RPC transport on our server. A2A 1.0 methods (SendMessage,
+ * SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask) and, for v0.3 peers,
+ * message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe.
+ */
+export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, { handlers }) => {
+  const dispatchers = new Map(handlers.names().map((name) => [name, createJsonRpcDispatcher(handlers.get(name)!)]));
+  // JSON-RPC comes as application/json only, as the SDK's own server requires: text/plain is 415 (-32005).
+  app.removeContentTypeParser('text/plain');
+
+  // Encapsulated: failures before the SDK (401/403 from the auth hook, 404, bad JSON) answer as JSON-RPC.
+  app.setErrorHandler((error, request, reply) => {
+    const answer = mapToJsonRpcErrorReply(
+      error,
+      jsonRpcIdOf(request.body),
+      isLegacyVersion(header(request, A2A_VERSION_HEADER)),
+    );
+    if (answer.status >= 500) request.log.error({ err: error }, 'A2A request failed');
+    return reply.code(answer.status).headers(answer.headers).type('application/json').send(answer.body);
+  });
+
+  app.withTypeProvider<ZodTypeProvider>().post(
+    '/a2a/:name',
+    {
+      config: { auth: { scope: 'a2a', agent: (request) => (request.params as { name: string }).name } },
+      schema: {
+        tags: ['a2a'],
+        summary:
+          'A2A JSON-RPC endpoint of an agent (A2A 1.0, and v0.3 when no A2A-Version header is sent); streaming methods answer with SSE',
+        params: agentNameParams,
+        headers: a2aVersionHeaders,
+        body: z.unknown().describe('A JSON-RPC 2.0 request'),
+      },
+    },
+    async (request, reply) => {
+      const dispatcher = dispatchers.get(request.params.name);
+      if (!dispatcher)
+        throw new NotFoundError(`No agent named "${request.params.name}" is published over A2A`, 'agent_not_found');
+      const { context, legacy } = callContextOf(request);
+      const id = jsonRpcIdOf(request.body);
+      // Answered as the SDK answers its own -32600: HTTP 200, the id echoed when there is a valid one.
+      const problem = checkJsonRpcEnvelope(request.body);
+      if (problem)
+        return reply
+          .code(200)
+          .send({ jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `Invalid Request: ${problem}` } });
+      // Once the request is valid JSON-RPC every failure is a JSON-RPC error with HTTP 200, as the SDK answers
+      // errors inside its responses and before a stream's first event: odd params must never make a 500.
+      const fail = (error: unknown) => {
+        const rpcError = dispatcher.mapError(error, legacy);
+        if (rpcError.code === INTERNAL_ERROR) request.log.error({ err: error }, 'A2A request failed');
+        return reply.code(200).send({ jsonrpc: '2.0', id, error: rpcError });
+      };
+
+      let outcome;
+      try {
+        outcome = await dispatcher.dispatch(request.body, context);
+      } catch (error) {
+        return fail(error);
+      }
+      if (outcome.kind === 'single') {
+        const { response, hidden } = hideInternalErrorIn(outcome.response);
+        if (hidden !== undefined) request.log.error({ a2a_error: hidden }, 'A2A request failed inside the SDK');
+        return reply.code(200).send(response);
+      }
+
+      // The first event decides: an error before it is a plain JSON-RPC answer, after it an SSE error event.
+      const iterator = outcome.responses;
+      let first;
+      try {
+        first = await iterator.next();
+      } catch (error) {
+        return fail(error);
+      }
+      if (first.done) return reply.code(200).send();
+      return streamRest(reply, first.value, iterator, dispatcher, { id, legacy });
+    },
+  );
+};
+
+async function streamRest(
+  reply: FastifyReply,
+  first: object,
+  rest: AsyncGenerator<object, void, undefined>,
+  dispatcher: JsonRpcDispatcher,
+  call: { id: string | number | null; legacy: boolean },
+): Promise<FastifyReply> {
+  reply.hijack();
+  await writeSseStream(reply.raw, first, rest, {
+    headers: reply.getHeaders(),
+    errorEnvelope: (error) => ({ jsonrpc: '2.0', id: call.id, error: dispatcher.mapError(error, call.legacy) }),
+    onError: (error) => reply.log.warn({ err: error }, 'A2A stream failed after it started'),
+  });
+  return reply;
+}
+
+/** The SDK's call context: who calls (our auth hook decided) and which protocol version they speak. */
+function callContextOf(request: FastifyRequest): { context: ServerCallContext; legacy: boolean } {
+  if (!request.principal) throw new AuthenticationError();
+  const version = normalizeVersion(header(request, A2A_VERSION_HEADER));
+  const legacy = isLegacyVersion(version);
+  // v0.3 peers name the extensions header X-A2A-Extensions.
+  const extensions =
+    (legacy ? header(request, LEGACY_HTTP_EXTENSION_HEADER) : undefined) ?? header(request, HTTP_EXTENSION_HEADER);
+  return {
+    context: createCallContext({
+      principal: request.principal,
+      requestedVersion: version,
+      extensions,
+      headers: request.headers,
+    }),
+    legacy,
+  };
+}
+
+function header(request: FastifyRequest, name: string): string | undefined {
+  const value = request.headers[name.toLowerCase()];
+  return Array.isArray(value) ? value.join(',') : value;
+}
