@@ -7,7 +7,7 @@ import { createCurrentTimeTool } from './current-time.tool.js';
 import { createDelegateToAgentTool } from './a2a/delegate-to-agent.tool.js';
 import { createHttpRequestTool } from './http/http-request.tool.js';
 import { createHttpTool } from './http/http-tool.js';
-import { connectMcpServer, type McpConnection } from './mcp/mcp-server.js';
+import { startMcpServer, type McpBackoff, type McpServer } from './mcp/mcp-server.js';
 import { SILENT_LOGGER, type RegisteredTool, type ToolsLogger } from './registered-tool.js';
 import { ToolExecutionError, type ToolRegistry } from './types.js';
 
@@ -19,6 +19,8 @@ export interface ToolRegistryOptions {
   version?: string;
   /** The `a2a:` config section: its remotes make `delegate_to_agent` available. */
   a2a?: A2aConfig;
+  /** How fast a dead MCP server is retried (tests shorten it). */
+  mcpBackoff?: McpBackoff;
 }
 
 interface Entry {
@@ -28,13 +30,15 @@ interface Entry {
 
 /**
  * Builds the registry: built-ins, HTTP tools from config, then every MCP server connected in parallel.
- * A server that cannot be reached is logged and left out, so one broken server never stops start-up.
+ * A server that cannot be reached is logged and retried in the background, so one broken server never
+ * stops start-up; its tools appear when it connects and follow its `list_changed` notifications.
  */
 export async function createToolRegistry({
   config,
   logger = SILENT_LOGGER,
   version = '0.0.0',
   a2a,
+  mcpBackoff,
 }: ToolRegistryOptions): Promise<ToolRegistry> {
   const validator = createArgumentsValidator();
   const entries = new Map<string, Entry>();
@@ -53,22 +57,26 @@ export async function createToolRegistry({
     entries.set(tool.definition.name, { tool, check: compileOrThrow(tool) });
   }
 
-  const servers = config.filter((entry): entry is McpToolConfig => 'mcp' in entry);
-  const connections = (await Promise.all(servers.map((server) => connectOrSkip(server, logger, version)))).filter(
-    (c): c is McpConnection => !!c,
-  );
-  for (const connection of connections) {
-    for (const tool of connection.tools) {
+  const configured = config.filter((entry): entry is McpToolConfig => 'mcp' in entry);
+  const servers = await Promise.all(configured.map((server) => startMcpServer(server, logger, version, mcpBackoff)));
+  // The names each server holds in `entries`, so a new listing replaces exactly its own tools.
+  const namesOf = new Map<McpServer, string[]>();
+  const syncServer = (server: McpServer) => {
+    for (const name of namesOf.get(server) ?? []) entries.delete(name);
+    const added: string[] = [];
+    for (const tool of server.tools()) {
       if (entries.has(tool.definition.name)) {
-        logger.warn(
-          { mcp: connection.prefix, tool: tool.definition.name },
-          'MCP tool skipped: another tool has its name',
-        );
+        logger.warn({ mcp: server.prefix, tool: tool.definition.name }, 'MCP tool skipped: another tool has its name');
         continue;
       }
       entries.set(tool.definition.name, { tool, check: compileOrLenient(tool) });
+      added.push(tool.definition.name);
     }
-    logger.info({ mcp: connection.prefix, tools: connection.tools.length }, 'MCP server connected');
+    namesOf.set(server, added);
+  };
+  for (const server of servers) {
+    syncServer(server);
+    server.onToolsChanged(() => syncServer(server));
   }
 
   const sorted = (): ToolDefinition[] =>
@@ -105,9 +113,10 @@ export async function createToolRegistry({
       }
       return callWithDeadline(entry.tool, checked, options?.signal);
     },
+    mcpServers: () => servers.map((server) => server.status()),
     close() {
       closed ??= Promise.allSettled([
-        ...connections.map((connection) => connection.close()),
+        ...servers.map((server) => server.close()),
         ...local.map((tool) => tool.close?.()),
       ]).then(() => undefined);
       return closed;
@@ -135,23 +144,5 @@ export async function createToolRegistry({
       );
       return validator.objectOnly(tool.definition.name);
     }
-  }
-}
-
-async function connectOrSkip(
-  server: McpToolConfig,
-  logger: ToolsLogger,
-  version: string,
-): Promise<McpConnection | undefined> {
-  try {
-    return await connectMcpServer(server, logger, version);
-  } catch (error) {
-    // Only the host: a URL may carry a credential in its query.
-    const target = 'url' in server.mcp ? new URL(server.mcp.url).host : server.mcp.command;
-    logger.warn(
-      { mcp: server.prefix, target, err: (error as Error).message },
-      'MCP server could not be connected; its tools are unavailable',
-    );
-    return undefined;
   }
 }

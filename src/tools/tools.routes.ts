@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { slicePage } from '../page-query.js';
 import { mapToFunctionTool } from './map-function-tool.js';
 import { getVisibleTool, listVisibleTools, type ToolDiscoveryOptions } from './tool-discovery.js';
-import { functionTool, listToolsQuery, toolNameParams } from './tools.schema.js';
+import { functionTool, listToolsQuery, mcpServerStatus, toolNameParams } from './tools.schema.js';
 
 export type ToolsRoutesOptions = ToolDiscoveryOptions;
 
@@ -32,6 +32,20 @@ export const toolsRoutes: FastifyPluginAsync<ToolsRoutesOptions> = async (app, o
         listVisibleTools(options, { agentName: request.query.agent_name, tokenAgent: tokenAgent(request) }),
         request.query,
       ).map(mapToFunctionTool),
+  );
+
+  // Two segments after /tools/, so no tool name can shadow it; operators only, as it shows configuration.
+  routes.get(
+    '/api/v1/tools/mcp/servers',
+    {
+      schema: {
+        tags,
+        summary: 'Show each MCP server and the state of its connection',
+        response: { 200: z.array(mcpServerStatus) },
+      },
+      config: { auth: 'operator' },
+    },
+    () => options.registry.mcpServers(),
   );
 
   routes.get(

@@ -33,3 +33,18 @@ export const toolNameParams = z.object({
 });
 
 export type FunctionTool = z.infer<typeof functionTool>;
+
+export const mcpServerStatus = z
+  .object({
+    prefix: z.string().describe("The server's tool prefix: its tools are named <prefix>__<tool>"),
+    transport: z.enum(['stdio', 'http']),
+    state: z
+      .enum(['connecting', 'connected', 'reconnecting', 'closed'])
+      .describe('reconnecting: the server is down and retried with backoff; its tools fail with a tool error'),
+    tools: z.number().int().describe('Tools of the last listing'),
+    connected_at: z.string().nullable().describe('When the current connection was made (ISO 8601)'),
+    last_error: z.string().nullable().describe('Why the last connection ended or the last attempt failed'),
+    reconnect_attempts: z.number().int().describe('Attempts since the server was last connected'),
+    next_attempt_at: z.string().nullable().describe('When the next attempt is due, while reconnecting'),
+  })
+  .describe('An MCP server and the state of its connection');

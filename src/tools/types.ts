@@ -1,3 +1,4 @@
+import type { McpServerStatus } from './mcp/mcp-server.js';
 import type { ToolDefinition } from '../llm/index.js';
 
 export interface ToolExecutionOptions {
@@ -16,6 +17,8 @@ export interface ToolRegistry {
    * result as text for the model. Throws ToolExecutionError (never anything else) on any failure.
    */
   execute(name: string, args: unknown, options?: ToolExecutionOptions): Promise<string>;
+  /** The state of each configured MCP server (connected, reconnecting, ...). */
+  mcpServers(): McpServerStatus[];
   /** Disconnects MCP servers. */
   close(): Promise<void>;
 }
@@ -24,7 +27,7 @@ export interface ToolRegistry {
 export class ToolExecutionError extends Error {
   constructor(
     message: string,
-    readonly code: 'unknown_tool' | 'invalid_arguments' | 'timeout' | 'failed' | 'aborted',
+    readonly code: 'unknown_tool' | 'invalid_arguments' | 'timeout' | 'failed' | 'aborted' | 'unavailable',
   ) {
     super(message);
     this.name = 'ToolExecutionError';

@@ -88,6 +88,7 @@ export function createFakeToolRegistry(tools: Record<string, FakeTool>): FakeToo
     list: () => definitions,
     forAgent: (names) => definitions.filter((tool) => names.includes(tool.name)),
     get: (name) => definitions.find((tool) => tool.name === name),
+    mcpServers: () => [],
     async execute(name, args, options) {
       calls.push({ name, args });
       const tool = tools[name];

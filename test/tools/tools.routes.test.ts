@@ -39,7 +39,10 @@ describe('tool discovery routes', () => {
           },
         },
         { name: 'bare', url: 'http://127.0.0.1:9/bare' },
+        // Nothing listens on port 9: the server stays down and is retried in the background.
+        { mcp: { url: 'http://127.0.0.1:9/mcp' }, prefix: 'gone', timeout_ms: 1_000 },
       ]),
+      mcpBackoff: { initialMs: 60_000, maxMs: 60_000 },
     });
     server = await createServer({ logLevel: 'silent', bodyLimitBytes: 1_048_576, corsOrigins: [], version: 'test' });
     registerAuthHooks(
@@ -116,6 +119,24 @@ describe('tool discovery routes', () => {
       expect((await get('/api/v1/tools?agent=helper', API_KEY)).status).toBe(400);
     });
 
+    it('shows each MCP server with the state of its connection', async () => {
+      const { status, body } = await get('/api/v1/tools/mcp/servers', API_KEY);
+      expect(status).toBe(200);
+      expect(body).toEqual([
+        {
+          prefix: 'gone',
+          transport: 'http',
+          state: 'reconnecting',
+          tools: 0,
+          connected_at: null,
+          last_error: expect.any(String),
+          reconnect_attempts: 1,
+          next_attempt_at: expect.any(String),
+        },
+      ]);
+      expect(body[0].last_error).not.toContain('127.0.0.1:9/mcp');
+    });
+
     it('shows one tool, and 404 tool_not_found for an unknown one', async () => {
       expect(await get('/api/v1/tools/get_current_time', API_KEY)).toMatchObject({
         status: 200,
@@ -132,6 +153,10 @@ describe('tool discovery routes', () => {
     let token: string;
     beforeAll(async () => {
       token = (await tokens.create({ agent_name: 'helper', scopes: ['tools'] })).token;
+    });
+
+    it('may not see the MCP servers (configuration is for operators)', async () => {
+      expect((await get('/api/v1/tools/mcp/servers', token)).status).toBe(403);
     });
 
     it('sees only its agent’s tools', async () => {

@@ -2,16 +2,41 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpToolConfig } from '../../config/index.js';
+import { ToolExecutionError } from '../types.js';
 import { mapMcpResult } from './map-mcp-result.js';
 import type { RegisteredTool, ToolsLogger } from '../registered-tool.js';
 
-/** A connected MCP server and its tools, named `<prefix>__<tool>`. */
-export interface McpConnection {
+export type McpServerState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
+
+/** What `GET /api/v1/tools/mcp/servers` shows of one server. */
+export interface McpServerStatus {
   prefix: string;
-  tools: RegisteredTool[];
+  transport: 'stdio' | 'http';
+  state: McpServerState;
+  tools: number;
+  connected_at: string | null;
+  /** Why the last connection ended or the last attempt failed; never the URL (it may hold a credential). */
+  last_error: string | null;
+  reconnect_attempts: number;
+  next_attempt_at: string | null;
+}
+
+/** One MCP server kept connected: reconnected with backoff when it dies, its tools re-listed when they change. */
+export interface McpServer {
+  readonly prefix: string;
+  /** The tools of the last successful listing (kept while reconnecting, so the model sees a clear error). */
+  tools(): RegisteredTool[];
+  status(): McpServerStatus;
+  /** Called after each listing that changed the tools: a connect, a reconnect or a `list_changed`. */
+  onToolsChanged(listener: () => void): void;
   close(): Promise<void>;
+}
+
+export interface McpBackoff {
+  initialMs: number;
+  maxMs: number;
 }
 
 /** Function names models accept (OpenAI: 1-64 of these characters). */
@@ -20,33 +45,179 @@ const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 const SDK_TIMEOUT_MARGIN_MS = 1_000;
 // Start-up may install and launch a server (`npx -y ...`); a short per-call timeout must not cut that off.
 const MIN_CONNECT_TIMEOUT_MS = 30_000;
+const DEFAULT_BACKOFF: McpBackoff = { initialMs: 500, maxMs: 30_000 };
 
-/** Connects to one MCP server and lists its tools. Throws when the server cannot be reached; the caller decides. */
-export async function connectMcpServer(
+/**
+ * Connects to one MCP server and keeps it connected. The first attempt is awaited so start-up sees the
+ * tools of every reachable server; a server that is down is retried in the background, never thrown.
+ */
+export async function startMcpServer(
   config: McpToolConfig,
   logger: ToolsLogger,
   clientVersion: string,
-): Promise<McpConnection> {
-  const transport = createTransport(config, logger);
-  const client = new Client({ name: 'agent-gateway', version: clientVersion });
-  try {
-    const timeout = Math.max(config.timeout_ms, MIN_CONNECT_TIMEOUT_MS);
-    await client.connect(transport, { timeout });
-    const listed = await listAllTools(client, timeout);
-    let closing = false;
-    client.onclose = () => {
-      if (!closing)
-        logger.warn({ mcp: config.prefix }, 'MCP server disconnected; its tools fail until the gateway restarts');
-    };
-    const close = async () => {
-      closing = true;
-      await client.close();
-    };
-    return { prefix: config.prefix, tools: mapTools(config, client, listed, logger), close };
-  } catch (error) {
-    await client.close().catch(() => undefined);
-    throw error;
+  backoff: McpBackoff = DEFAULT_BACKOFF,
+): Promise<McpServer> {
+  const prefix = config.prefix;
+  const transportKind = 'url' in config.mcp ? 'http' : 'stdio';
+  const connectTimeout = Math.max(config.timeout_ms, MIN_CONNECT_TIMEOUT_MS);
+  const listeners: Array<() => void> = [];
+  let state: McpServerState = 'connecting';
+  let client: Client | undefined;
+  let tools: RegisteredTool[] = [];
+  let connectedAt: string | null = null;
+  let lastError: string | null = null;
+  let attempts = 0;
+  let nextAttemptAt: string | null = null;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  const setTools = (listed: Tool[]) => {
+    tools = mapTools(config, listed, logger, callTool);
+    for (const listener of listeners) listener();
+  };
+
+  async function connect(): Promise<void> {
+    const next = new Client(
+      { name: 'agent-gateway', version: clientVersion },
+      {
+        listChanged: {
+          tools: {
+            autoRefresh: false,
+            onChanged: () => {
+              if (client === next) void refresh(next);
+            },
+          },
+        },
+      },
+    );
+    try {
+      await next.connect(createTransport(config, logger), { timeout: connectTimeout });
+      const listed = await listAllTools(next, connectTimeout);
+      if (state === 'closed') {
+        await next.close();
+        return;
+      }
+      next.onclose = () => {
+        if (client === next) lost('the connection closed');
+      };
+      client = next;
+      state = 'connected';
+      connectedAt = new Date().toISOString();
+      lastError = null;
+      attempts = 0;
+      nextAttemptAt = null;
+      setTools(listed);
+      logger.info({ mcp: prefix, tools: tools.length }, 'MCP server connected');
+    } catch (error) {
+      await next.close().catch(() => undefined);
+      failed(error);
+    }
   }
+
+  async function refresh(current: Client): Promise<void> {
+    try {
+      const listed = await listAllTools(current, connectTimeout);
+      if (client !== current) return;
+      setTools(listed);
+      logger.info({ mcp: prefix, tools: tools.length }, 'MCP server changed its tools; list refreshed');
+    } catch (error) {
+      logger.warn({ mcp: prefix, err: describe(error) }, 'MCP tool list could not be refreshed');
+    }
+  }
+
+  /** The connection broke after it was up: drop it and reconnect. */
+  function lost(reason: string): void {
+    if (state === 'closed' || state === 'reconnecting') return;
+    const dead = client;
+    client = undefined;
+    lastError = reason;
+    state = 'reconnecting';
+    logger.warn({ mcp: prefix, err: reason }, 'MCP server disconnected; its tools fail until it reconnects');
+    if (dead) void dead.close().catch(() => undefined);
+    schedule();
+  }
+
+  function failed(error: unknown): void {
+    if (state === 'closed') return;
+    lastError = describe(error);
+    state = 'reconnecting';
+    // Only the host: a URL may carry a credential in its query.
+    const target = 'url' in config.mcp ? new URL(config.mcp.url).host : config.mcp.command;
+    logger.warn(
+      { mcp: prefix, target, err: lastError, attempt: attempts + 1 },
+      'MCP server could not be connected; retrying with backoff',
+    );
+    schedule();
+  }
+
+  function schedule(): void {
+    const delay = Math.min(backoff.maxMs, backoff.initialMs * 2 ** attempts);
+    attempts += 1;
+    nextAttemptAt = new Date(Date.now() + delay).toISOString();
+    retryTimer = setTimeout(() => void connect(), delay);
+    // A server that stays down must not keep the process alive.
+    retryTimer.unref();
+  }
+
+  async function callTool(tool: Tool, name: string, args: Record<string, unknown>, signal: AbortSignal) {
+    const current = client;
+    if (state !== 'connected' || !current)
+      throw new ToolExecutionError(
+        `Tool "${name}" is unavailable: its MCP server "${prefix}" is ${state}; try again later`,
+        'unavailable',
+      );
+    try {
+      const result = await current.callTool({ name: tool.name, arguments: args }, undefined, {
+        signal,
+        timeout: config.timeout_ms + SDK_TIMEOUT_MARGIN_MS,
+      });
+      return mapMcpResult(name, result);
+    } catch (error) {
+      if (signal.aborted || !isConnectionFailure(error, transportKind)) throw error;
+      if (client === current) lost(describe(error));
+      throw new ToolExecutionError(
+        `Tool "${name}" is unavailable: its MCP server "${prefix}" disconnected during the call; try again later`,
+        'unavailable',
+      );
+    }
+  }
+
+  await connect();
+
+  return {
+    prefix,
+    tools: () => tools,
+    status: () => ({
+      prefix,
+      transport: transportKind,
+      state,
+      tools: tools.length,
+      connected_at: connectedAt,
+      last_error: lastError,
+      reconnect_attempts: attempts,
+      next_attempt_at: state === 'reconnecting' ? nextAttemptAt : null,
+    }),
+    onToolsChanged: (listener) => void listeners.push(listener),
+    async close() {
+      state = 'closed';
+      clearTimeout(retryTimer);
+      const current = client;
+      client = undefined;
+      await current?.close();
+    },
+  };
+}
+
+/**
+ * A broken transport (the process died, the host is gone), as opposed to the server answering an error.
+ * Over HTTP each call is its own request, so a failed fetch is how a dead server shows.
+ */
+function isConnectionFailure(error: unknown, transport: 'stdio' | 'http'): boolean {
+  if (error instanceof McpError) return error.code === (ErrorCode.ConnectionClosed as number);
+  return transport === 'http' && !(error instanceof ToolExecutionError);
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
 }
 
 function createTransport(config: McpToolConfig, logger: ToolsLogger): Transport {
@@ -78,7 +249,9 @@ async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
   return tools;
 }
 
-function mapTools(config: McpToolConfig, client: Client, listed: Tool[], logger: ToolsLogger): RegisteredTool[] {
+type CallTool = (tool: Tool, name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<string>;
+
+function mapTools(config: McpToolConfig, listed: Tool[], logger: ToolsLogger, call: CallTool): RegisteredTool[] {
   const tools: RegisteredTool[] = [];
   for (const tool of listed) {
     // Models accept only [A-Za-z0-9_-] in function names; the server still gets its own name.
@@ -97,13 +270,7 @@ function mapTools(config: McpToolConfig, client: Client, listed: Tool[], logger:
         parameters: { ...tool.inputSchema, type: 'object' },
       },
       timeoutMs: config.timeout_ms,
-      async run(args, signal) {
-        const result = await client.callTool({ name: tool.name, arguments: args }, undefined, {
-          signal,
-          timeout: config.timeout_ms + SDK_TIMEOUT_MARGIN_MS,
-        });
-        return mapMcpResult(name, result);
-      },
+      run: (args, signal) => call(tool, name, args, signal),
     });
   }
   return tools;
