@@ -1,4 +1,3 @@
-import type { McpServerStatus } from './mcp/mcp-server.js';
 import type { ToolDefinition } from '../llm/index.js';
 
 export interface ToolExecutionOptions {
@@ -32,4 +31,19 @@ export class ToolExecutionError extends Error {
     super(message);
     this.name = 'ToolExecutionError';
   }
+}
+
+export type McpServerState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
+
+/** What `GET /api/v1/tools/mcp/servers` shows of one server. */
+export interface McpServerStatus {
+  prefix: string;
+  transport: 'stdio' | 'http';
+  state: McpServerState;
+  tools: number;
+  connected_at: string | null;
+  /** Why the last connection ended or the last attempt failed; never the URL (it may hold a credential). */
+  last_error: string | null;
+  reconnect_attempts: number;
+  next_attempt_at: string | null;
 }

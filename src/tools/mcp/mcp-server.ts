@@ -4,24 +4,9 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpToolConfig } from '../../config/index.js';
-import { ToolExecutionError } from '../types.js';
+import { ToolExecutionError, type McpServerState, type McpServerStatus } from '../types.js';
 import { mapMcpResult } from './map-mcp-result.js';
 import type { RegisteredTool, ToolsLogger } from '../registered-tool.js';
-
-export type McpServerState = 'connecting' | 'connected' | 'reconnecting' | 'closed';
-
-/** What `GET /api/v1/tools/mcp/servers` shows of one server. */
-export interface McpServerStatus {
-  prefix: string;
-  transport: 'stdio' | 'http';
-  state: McpServerState;
-  tools: number;
-  connected_at: string | null;
-  /** Why the last connection ended or the last attempt failed; never the URL (it may hold a credential). */
-  last_error: string | null;
-  reconnect_attempts: number;
-  next_attempt_at: string | null;
-}
 
 /** One MCP server kept connected: reconnected with backoff when it dies, its tools re-listed when they change. */
 export interface McpServer {
