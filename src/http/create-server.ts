@@ -34,6 +34,18 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
+/** Response headers a browser page may read cross-origin (the fetch API hides all others). */
+const EXPOSED_HEADERS = [
+  'x-request-id',
+  'x-session-id',
+  'x-run-id',
+  'x-gateway-overhead-ms',
+  'retry-after',
+  'x-ratelimit-limit',
+  'x-ratelimit-remaining',
+  'x-ratelimit-reset',
+];
+
 /** A Fastify instance with our logging, validation, error shape, request ids, CORS and OpenAPI. Routes are added by features. */
 export async function createServer(options: ServerOptions): Promise<FastifyInstance> {
   const logger: FastifyServerOptions['logger'] = {
@@ -94,7 +106,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (closing) request.raw.socket?.end();
   });
 
-  if (options.corsOrigins.length > 0) await app.register(cors, { origin: options.corsOrigins, credentials: true });
+  if (options.corsOrigins.length > 0)
+    await app.register(cors, { origin: options.corsOrigins, credentials: true, exposedHeaders: EXPOSED_HEADERS });
 
   await app.register(swagger, {
     openapi: {

@@ -44,6 +44,10 @@ describe('CORS with configured origins', () => {
     const response = await get(app, 'https://admin.example');
     expect(response.headers.get('access-control-allow-origin')).toBe('https://admin.example');
     expect(response.headers.get('access-control-allow-credentials')).toBe('true');
+    // The session and run ids a chat answer carries must be readable by the page that sent it.
+    expect(response.headers.get('access-control-expose-headers')?.split(/,\s*/)).toEqual(
+      expect.arrayContaining(['x-session-id', 'x-run-id', 'x-request-id', 'retry-after']),
+    );
   });
 
   it('answers a preflight without credentials (browsers send none)', async () => {

@@ -113,7 +113,9 @@ export function createTriggers(options: TriggersOptions): Triggers {
     ((listener: ListenerConfig) => openConnectionFor(listener, { leases: options.sourceLeases }));
   const sources: TriggerSource[] = [
     ...config.pollers.map((poller) => createPoller({ ...common, poller, fetch: options.fetch })),
-    ...config.listeners.map((listener) => createListener({ ...common, listener, replicaId, open: openFor(listener) })),
+    ...config.listeners.map((listener) =>
+      createListener({ ...common, listener, replicaId, maxJsonDepth: options.maxJsonDepth, open: openFor(listener) }),
+    ),
   ];
   const enabled = options.enabled ?? true;
   const webhooks = webhookIntake && { configs: config.webhooks, intake: webhookIntake };

@@ -1,3 +1,5 @@
+import { DEFAULT_MAX_JSON_DEPTH } from '../../config/index.js';
+import { exceedsJsonDepth } from '../../http/index.js';
 import { readKey } from './read-path.js';
 
 /** A message as a broker client hands it over, before parsing. */
@@ -18,9 +20,13 @@ export const UNKNOWN_EVENT_TYPE = 'unknown';
 /** Parses a listener message: a JSON object whose `event_field` names the event; the id field or broker id dedupes it. */
 export function decodeMessage(
   message: RawMessage,
-  options: { event_field: string; id_field?: string },
+  options: { event_field: string; id_field?: string; maxJsonDepth?: number },
 ): DecodedMessage {
   const text = typeof message.body === 'string' ? message.body : Buffer.from(message.body).toString('utf8');
+  // The limit every HTTP body has: refused before JSON.parse, templates or the store walk it.
+  const maxDepth = options.maxJsonDepth ?? DEFAULT_MAX_JSON_DEPTH;
+  if (exceedsJsonDepth(text, maxDepth))
+    return { ok: false, reason: `the message nests JSON deeper than server.max_json_depth (${maxDepth})` };
   let payload: unknown;
   try {
     payload = JSON.parse(text);

@@ -64,6 +64,21 @@ listeners:
     expect(promptsFor('billing')).toEqual(['order r1']);
   });
 
+  it('rejects a message nested deeper than server.max_json_depth, and keeps going', async () => {
+    const before = harness.runs.calls.length;
+    const rejected = () => harness.triggers.intake.stats().find((entry) => entry.name === 'orders')?.rejected ?? 0;
+    const rejectedBefore = rejected();
+    await publisher.publish(
+      channel,
+      `{"type":"order.deep","id":"deep","x":${'['.repeat(10_000)}${']'.repeat(10_000)}}`,
+    );
+    await publish({ type: 'order.created', id: 'r-after-deep', meta: { kind: 'create' } });
+    await harness.runsStarted(before + 2);
+    expect(rejected()).toBe(rejectedBefore + 1);
+    expect(promptsFor('billing')).toContain('order r-after-deep');
+    expect(promptsFor('billing')).not.toContain('order deep');
+  });
+
   it('reconnects and resubscribes after its connection is killed, losing nothing published after it is back', async () => {
     const clients = (await publisher.client('LIST')) as string;
     const id = /id=(\d+) .*name=agent-gateway:listener:orders /.exec(clients)?.[1];

@@ -16,6 +16,8 @@ export interface ListenerOptions {
   logger: TriggerLogger;
   /** Unique among the replicas sharing the database and brokers; see defaultReplicaId. */
   replicaId: string;
+  /** `server.max_json_depth`: a message nested deeper is rejected, like an HTTP body. */
+  maxJsonDepth?: number;
   now?: () => Date;
   sleep?: Sleep;
 }
@@ -35,7 +37,7 @@ export function createListener(options: ListenerOptions): TriggerSource {
   let loop: Promise<void> | undefined;
 
   const deliver: Deliver = async (message) => {
-    const decoded = decodeMessage(message, listener);
+    const decoded = decodeMessage(message, { ...listener, maxJsonDepth: options.maxJsonDepth });
     if (!decoded.ok) return intake.reject(ref, decoded.reason);
     await intake.receive({
       trigger: ref,
