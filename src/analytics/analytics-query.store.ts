@@ -80,7 +80,7 @@ export function createAnalyticsQueryStore(db: Kysely<Database>): AnalyticsQueryS
       if (agentName !== undefined) query = query.where('agent_name', '=', agentName);
       if (since !== undefined) query = query.where('created_at', '>=', since);
       if (until !== undefined) query = query.where('created_at', '<', until);
-      return (await query.execute()).map((row) => ({ type: row.type as RiskType, count: Number(row.count) }));
+      return (await query.execute()).map((row) => ({ type: row.type, count: Number(row.count) }));
     },
   };
 }

@@ -100,7 +100,7 @@ async function answerFineTuning(
   }
   const match = /^\/v1\/fine_tuning\/jobs\/([^/]+)$/.exec(path);
   if (method === 'GET' && match) {
-    const job = fine.jobs.get(decodeURIComponent(match[1]!));
+    const job = fine.jobs.get(decodeURIComponent(match[1]));
     if (!job) {
       exchange.json(404, { error: { message: 'no such job', type: 'invalid_request_error', code: null } });
       return true;

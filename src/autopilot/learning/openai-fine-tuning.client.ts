@@ -28,14 +28,13 @@ export function createOpenAiFineTuningClient(settings: OpenAiFineTuningSettings)
   const headers = { ...settings.headers, ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}) };
 
   async function call(method: string, path: string, body?: FormData | object): Promise<Record<string, any>> {
-    // eslint-disable-line @typescript-eslint/no-explicit-any
     let response: Response;
     try {
       const json = body !== undefined && !(body instanceof FormData);
       response = await doFetch(`${base}${path}`, {
         method,
         headers: json ? { ...headers, 'content-type': 'application/json' } : headers,
-        body: body === undefined ? undefined : json ? JSON.stringify(body) : (body as FormData),
+        body: body === undefined ? undefined : json ? JSON.stringify(body) : body,
       });
     } catch (error) {
       throw new TransientFineTuneError(`${method} ${path}: ${(error as Error).message}`);

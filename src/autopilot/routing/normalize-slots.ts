@@ -16,7 +16,7 @@ export function normalizeSlots(declared: SlotDeclaration, required: boolean): Sl
   }
   return Object.entries(declared).map(([name, spec]) =>
     typeof spec === 'string'
-      ? { name, type: spec as SlotType, required }
+      ? { name, type: spec, required }
       : {
           name,
           type: spec.type,
