@@ -7,7 +7,10 @@ import tseslint from 'typescript-eslint';
 
 /** Reports `eslint-disable` / `eslint-disable-next-line` / `eslint-disable-line` comments without ` -- reason`. */
 const disableNeedsReason = {
-  meta: { type: 'suggestion', messages: { reason: 'Give the reason on the same line: `eslint-disable… rule -- why`.' } },
+  meta: {
+    type: 'suggestion',
+    messages: { reason: 'Give the reason on the same line: `eslint-disable… rule -- why`.' },
+  },
   create(context) {
     return {
       Program() {
@@ -36,6 +39,14 @@ export default tseslint.config(
       // Fastify plugins, bus and model implementations are `async` to satisfy Promise-returning interfaces
       // (a throw becomes a rejection); requiring an `await` in each would only add noise.
       '@typescript-eslint/require-await': 'off',
+      // Passing on a caught error or an AbortSignal's reason keeps what the caller gave; a literal string or
+      // object is still reported.
+      '@typescript-eslint/prefer-promise-reject-errors': [
+        'error',
+        { allowThrowingAny: true, allowThrowingUnknown: true },
+      ],
+      // A `let` read by a closure made before its one assignment (a run's callbacks refer to the run) stays `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // `_name` marks a value left out on purpose (e.g. a field dropped by destructuring with a rest).
       '@typescript-eslint/no-unused-vars': [
         'error',

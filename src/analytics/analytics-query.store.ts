@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/index.js';
-import type { AnalyticsFilter, RiskCount, RiskType, UsageGroup } from './analytics.types.js';
+import type { AnalyticsFilter, RiskCount, UsageGroup } from './analytics.types.js';
 
 /** Whole UTC days `fromDay <= day < toDay` (`YYYY-MM-DD`); a missing bound is open. */
 export interface DayRange {

@@ -1,4 +1,4 @@
-import type { BlueprintInput, SlotSpec, SlotType } from '../blueprints/blueprint.schema.js';
+import type { BlueprintInput, SlotSpec } from '../blueprints/blueprint.schema.js';
 
 type SlotDeclaration = BlueprintInput['required_slots'];
 
