@@ -62,10 +62,11 @@ export async function startFakeUpstream(
       return;
     }
     void readJson(request).then((body) => {
+      // stream() never rejects: a client gone mid-stream only ends the loop.
       const answer = () =>
-        body.stream === true
+        void (body.stream === true
           ? stream(response, settings, chunkText, body.stream_options?.include_usage === true)
-          : json(response, fixedBody ?? Buffer.from(JSON.stringify(completion(stamped(chunkText).join('')))));
+          : json(response, fixedBody ?? Buffer.from(JSON.stringify(completion(stamped(chunkText).join(''))))));
       if (settings.latencyMs > 0) setTimeout(answer, settings.latencyMs);
       else answer();
     });
@@ -152,7 +153,7 @@ function readJson(
     request.on('data', (part: Buffer) => parts.push(part));
     request.on('end', () => {
       try {
-        resolve(JSON.parse(Buffer.concat(parts).toString('utf8')));
+        resolve(JSON.parse(Buffer.concat(parts).toString('utf8')) as { stream?: boolean });
       } catch {
         resolve({});
       }

@@ -52,7 +52,7 @@ async function main(): Promise<void> {
         });
       } catch (error) {
         // One broken scenario must not cost the numbers of the others.
-        log(`[${scenario.name}] failed: ${(error as Error).stack ?? error}`);
+        log(`[${scenario.name}] failed: ${(error as Error).stack ?? String(error)}`);
         failures.push({ scenario: scenario.name, error: (error as Error).message });
       }
     }

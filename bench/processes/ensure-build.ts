@@ -18,7 +18,7 @@ export interface GatewayRuntime {
  * tsc still emits when a type error stops it, so a failed build is reported but the emitted JS is used.
  */
 export function ensureBuild(options: { skip: boolean; log: (line: string) => void }): GatewayRuntime {
-  let note = 'built with npm run build';
+  let note: string;
   if (options.skip) note = 'build skipped (--no-build): existing dist/';
   else {
     options.log('building the gateway (npm run build)…');

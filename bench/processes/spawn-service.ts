@@ -31,6 +31,7 @@ export interface ServiceProcess {
   stop(): Promise<void>;
 }
 
+// eslint-disable-next-line no-control-regex -- the ESC that starts an ANSI colour code is what this removes
 const ANSI = /\u001b\[[0-9;]*m/g;
 const TAIL_LINES = 40;
 

@@ -1,9 +1,8 @@
-import type { TargetName } from '../targets/bench-target.js';
-
 /** One target (or process) in one case of a scenario, e.g. `portkey` in `closed loop c=32`. */
 export interface Measurement {
   case: string;
-  target: TargetName | string;
+  /** A TargetName, or another name for a measurement of its own. */
+  target: string;
   /** Every number measured, by name (`rps`, `p50_ms`…); null where there was nothing to measure. */
   metrics: Record<string, number | null>;
   /** The same numbers per interleaved round, to show the drift that interleaving cancels. */

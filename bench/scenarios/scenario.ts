@@ -16,7 +16,7 @@ export interface BenchServices {
   targets: BenchTarget[];
   worker: LoadWorker;
   /** Waits until no bench process uses CPU, so that one measurement's leftovers never land in the next. */
-  settle(): Promise<boolean>;
+  settle: () => Promise<boolean>;
   /** RSS of each gateway right after it started, before any load. */
   idleRssMb: Partial<Record<TargetName, number>>;
 }
@@ -25,7 +25,7 @@ export interface BenchContext {
   runtime: GatewayRuntime;
   /** Present when some selected scenario needs the shared processes. */
   services?: BenchServices;
-  log(line: string): void;
+  log: (line: string) => void;
 }
 
 export type ScenarioOutput = Pick<ScenarioResult, 'measurements' | 'ratios' | 'notes'>;

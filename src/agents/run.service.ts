@@ -69,7 +69,7 @@ export interface RunServiceOptions {
   /** The global `guardrails` section; each agent's `guardrails` field is merged over it. */
   guardrails?: GuardrailsConfig;
   /** An access token's max_cost_usd by id, for runs whose request did not carry it. */
-  tokenLimit?(tokenId: string): Promise<number | null>;
+  tokenLimit?: (tokenId: string) => Promise<number | null>;
   /** Called once per run when it ended and its records were written (metrics). */
   onRunEnd?(agentName: string, result: RunResult): void;
   log?: RunLogger;

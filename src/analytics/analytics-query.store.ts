@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/index.js';
-import type { AnalyticsFilter, RiskCount, RiskType, UsageGroup } from './analytics.types.js';
+import type { AnalyticsFilter, RiskCount, UsageGroup } from './analytics.types.js';
 
 /** Whole UTC days `fromDay <= day < toDay` (`YYYY-MM-DD`); a missing bound is open. */
 export interface DayRange {
@@ -80,7 +80,7 @@ export function createAnalyticsQueryStore(db: Kysely<Database>): AnalyticsQueryS
       if (agentName !== undefined) query = query.where('agent_name', '=', agentName);
       if (since !== undefined) query = query.where('created_at', '>=', since);
       if (until !== undefined) query = query.where('created_at', '<', until);
-      return (await query.execute()).map((row) => ({ type: row.type as RiskType, count: Number(row.count) }));
+      return (await query.execute()).map((row) => ({ type: row.type, count: Number(row.count) }));
     },
   };
 }

@@ -53,7 +53,7 @@ export interface TokenService {
 export interface TokenServiceOptions {
   store: TokenStore;
   config: AuthConfig['tokens'];
-  agentExists(name: string): boolean;
+  agentExists: (name: string) => boolean;
   now?: () => Date;
 }
 

@@ -40,7 +40,7 @@ export interface AutopilotOptions {
   /** The registry the run service resolves agents from; node agents are registered on it. */
   nodeAgents: NodeAgents;
   models: ModelClient;
-  toolNames(): string[];
+  toolNames: () => string[];
   /** Defaults to the system clock; tests inject one to move time. */
   clock?: Clock;
   /** For the hosted service; defaults to the global fetch. */
@@ -51,7 +51,7 @@ export interface AutopilotOptions {
   /** The configured providers: the fine-tune backends reach their APIs through them. */
   providers: ProvidersConfig;
   /** Scrubs personal data from curated samples (the guardrail PII detectors). */
-  scrub(text: string): string;
+  scrub: (text: string) => string;
   /** Defaults to the package's config/blueprints/. */
   bundledBlueprintsDir?: string;
 }
@@ -132,19 +132,21 @@ export async function createAutopilot(options: AutopilotOptions): Promise<Autopi
     log,
   });
   const stepLearning = {
-    modelFor: learning.modelFor,
+    modelFor: (blueprint: Blueprint) => learning.modelFor(blueprint),
     // A sample that cannot be written never fails the mission whose step produced it.
     capture: (blueprint: Parameters<LearningLoop['capture']>[0], step: Parameters<LearningLoop['capture']>[1]) =>
       learning
         .capture(blueprint, step)
-        .catch((error) => log?.error({ err: error, node_id: step.node_id }, 'curator could not capture a step')),
+        .catch((error: unknown) =>
+          log?.error({ err: error, node_id: step.node_id }, 'curator could not capture a step'),
+        ),
   };
   let healer: MissionHealer | undefined;
   // Auto-heal runs after a failure settled; its own failure never fails the execution that triggered it.
   const onFailed = (missionId: string) =>
     healer!
       .autoHeal(missionId)
-      .catch((error) => log?.error({ err: error, mission_id: missionId }, 'auto_heal could not apply'));
+      .catch((error: unknown) => log?.error({ err: error, mission_id: missionId }, 'auto_heal could not apply'));
   const runner = createMissionRunner({
     runs: options.runs,
     nodeAgents: options.nodeAgents,

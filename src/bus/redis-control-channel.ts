@@ -59,7 +59,9 @@ export class RedisControlChannel {
       (error: unknown) => {
         if (this.closed) return false;
         this.config.onError(error);
-        this.config.subscriber.once('ready', () => (this.subscribed = this.subscribe()));
+        this.config.subscriber.once('ready', () => {
+          this.subscribed = this.subscribe();
+        });
         return false;
       },
     );

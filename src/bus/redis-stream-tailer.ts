@@ -125,7 +125,7 @@ export class RedisStreamTailer {
     const lost = new Promise<null>((resolve) => blocking.once('close', (onClose = () => resolve(null))));
     try {
       const read = blocking.xread('COUNT', READ_BATCH, 'BLOCK', blockMs, 'STREAMS', ...streams, ...ids);
-      const reply = (await Promise.race([read, lost])) as [key: string, entries: StreamEntry[]][] | null;
+      const reply = await Promise.race([read, lost]);
       for (const [key, entries] of reply ?? []) this.ingest(keys.runIdOf(key), entries);
     } finally {
       blocking.off('close', onClose!);

@@ -84,7 +84,7 @@ export class RunLog {
         }
         const index = cursor + 1 - this.firstAvailableSeq;
         if (index < 0) throw createSubscriberLagError(this.runId, this.limit);
-        const event = this.events[index]!;
+        const event = this.events[index];
         cursor = event.seq;
         yield event;
         if (isTerminalEvent(event)) return;

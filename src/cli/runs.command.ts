@@ -48,7 +48,7 @@ export function runsCommand(): Command {
       if (flags.status) query.set('status', flags.status);
       if (flags.limit !== undefined) query.set('limit', String(flags.limit));
       if (flags.offset !== undefined) query.set('offset', String(flags.offset));
-      const suffix = query.size > 0 ? `?${query}` : '';
+      const suffix = query.size > 0 ? `?${query.toString()}` : '';
       const rows = await callApi<RunItem[]>(clientSettings(flags), 'GET', `/api/v1/admin/runs${suffix}`);
       printRows(rows, RUN_COLUMNS, flags.json ?? false);
     });

@@ -42,7 +42,11 @@ export function serveCommand(): Command {
       }
       const url = await app.listen();
       console.log(`listening on ${url}`);
-      registerShutdown(app.close, app.config.server.shutdown_timeout_ms, (message) => log.info(message));
+      registerShutdown(
+        () => app.close(),
+        app.config.server.shutdown_timeout_ms,
+        (message) => log.info(message),
+      );
     });
 }
 

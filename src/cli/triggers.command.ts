@@ -64,7 +64,7 @@ export function triggersCommand(): Command {
       if (flags.kind) query.set('kind', flags.kind);
       if (flags.trigger) query.set('trigger', flags.trigger);
       if (flags.limit !== undefined) query.set('limit', String(flags.limit));
-      const suffix = query.size > 0 ? `?${query}` : '';
+      const suffix = query.size > 0 ? `?${query.toString()}` : '';
       const rows = await callApi<DeliveryView[]>(
         clientSettings(flags),
         'GET',

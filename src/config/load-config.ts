@@ -64,7 +64,7 @@ export function parseConfigText(text: string, file: string, env: NodeJS.ProcessE
   }
   interpolateEnv(doc, env, at);
   const result = configSchema.safeParse(doc.toJS() ?? {});
-  if (result.success) return Object.freeze(result.data) as Config;
+  if (result.success) return Object.freeze(result.data);
   throw new ConfigError(
     flattenIssues(result.error.issues)
       .map((issue) => `${at(issueOffset(doc, issue))}: ${describeIssue(doc, issue)}`)

@@ -18,8 +18,8 @@ export interface Batcher<T> {
 
 interface Pending<T> {
   item: T;
-  resolve(): void;
-  reject(error: unknown): void;
+  resolve: () => void;
+  reject: (error: unknown) => void;
 }
 
 /**
@@ -36,10 +36,10 @@ export function createBatcher<T>(options: BatcherOptions<T>): Batcher<T> {
 
   function schedule(): void {
     if (delayMs > 0) {
-      const timer = setTimeout(writeSoon, delayMs);
+      const timer = setTimeout(() => void writeSoon(), delayMs);
       scheduled = { cancel: () => clearTimeout(timer) };
     } else {
-      const immediate = setImmediate(writeSoon);
+      const immediate = setImmediate(() => void writeSoon());
       scheduled = { cancel: () => clearImmediate(immediate) };
     }
   }

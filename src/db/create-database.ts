@@ -130,7 +130,7 @@ export function withStatementCache(
         };
       }
       const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
+      return typeof value === 'function' ? (value.bind(target) as unknown) : value;
     },
   });
 }
@@ -198,7 +198,7 @@ export async function migrateToLatest(db: Kysely<Database>): Promise<void> {
   if (error) {
     const failed = results?.find((result) => result.status === 'Error');
     throw new Error(
-      `database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`,
+      `database migration ${failed?.migrationName ?? ''} failed: ${error instanceof Error ? error.message : String(error)}`, // eslint-disable-line @typescript-eslint/no-base-to-string -- any thrown value: its own toString is the best text there is
     );
   }
 }

@@ -89,7 +89,7 @@ function heldTailStart(text: string): number {
     if (groupStart > start) return groupStart;
   }
   // Walk back over whole groups separated by single spaces ("+44 20 7946 ...", "GB82 WEST 1234 ...").
-  while (start >= 2 && /[ \t]/.test(text[start - 1]!) && /\S/.test(text[start - 2]!)) {
+  while (start >= 2 && /[ \t]/.test(text[start - 1]) && /\S/.test(text[start - 2])) {
     const previous = tokenStart(text, start - 1);
     const groupStart = groupSuffixStart(text, previous, start - 1);
     if (groupStart === undefined) break;
@@ -109,6 +109,6 @@ function groupSuffixStart(text: string, start: number, end: number): number | un
 
 function tokenStart(text: string, end: number): number {
   let start = end;
-  while (start > 0 && !/\s/.test(text[start - 1]!)) start--;
+  while (start > 0 && !/\s/.test(text[start - 1])) start--;
   return start;
 }

@@ -71,7 +71,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     // Fastify's own 503 has a body of its own shape; the hook below answers in ours.
     return503OnClosing: false,
     // Errors Fastify answers before any route or hook runs get our shape too.
-    frameworkErrors: answerFrameworkError,
+    frameworkErrors: (error, request, reply) => {
+      answerFrameworkError(error, request, reply);
+    },
     clientErrorHandler: answerClientError,
   });
   // Some clients send `content-type: application/json` with no body on POST/DELETE routes that take none
@@ -84,7 +86,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     const text = body.toString();
     if (text === '') done(null, undefined);
     else if (exceedsJsonDepth(text, maxJsonDepth)) done(new JsonTooDeepError(maxJsonDepth), undefined);
-    else parseJson(request, text, done);
+    // The callback form answers through `done`; it returns nothing to wait for.
+    else void parseJson(request, text, done);
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

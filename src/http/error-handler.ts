@@ -145,9 +145,9 @@ export function mapError(error: FastifyError): { status: number; body: ErrorBody
     };
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
-    const problems = error.validation.flatMap((issue) =>
-      describeValidationIssue(error.validationContext ?? 'body', issue),
-    );
+    // Read through Fastify's own type: the provider's narrowed issue type does not resolve for the linter.
+    const issues: NonNullable<FastifyError['validation']> = (error as FastifyError).validation ?? [];
+    const problems = issues.flatMap((issue) => describeValidationIssue(error.validationContext ?? 'body', issue));
     const message = problems.map((problem) => `${problem.field}: ${problem.message}`).join('; ');
     return {
       status: 400,

@@ -4,7 +4,7 @@ import { z } from 'zod';
 
 export interface HealthOptions {
   /** Returns the reasons the service cannot serve requests; empty when ready. */
-  readiness(): Promise<string[]>;
+  readiness: () => Promise<string[]>;
 }
 
 /** Liveness and readiness probes; public. */

@@ -8,6 +8,13 @@ export interface IdleHeapTrimOptions {
   idleUtilization?: number;
   /** Heap growth since the last collection that is worth giving back. Default 32 MiB. */
   growthBytes?: number;
+  /** Seams for tests: the full collection, the heap's size, the loop's busy share since the last check, and
+   * the timer (`every(ms, check)` returns its stop function). Defaults: V8's gc, its heap statistics, the
+   * event loop's utilisation and an unref'd setInterval. */
+  collect?: () => void;
+  heapBytes?: () => number;
+  busyShare?: () => number;
+  every?: (intervalMs: number, check: () => void) => () => void;
 }
 
 /**
@@ -19,23 +26,38 @@ export interface IdleHeapTrimOptions {
  */
 export function startIdleHeapTrim(options: IdleHeapTrimOptions = {}): () => void {
   const { intervalMs = 5_000, idleUtilization = 0.02, growthBytes = 32 * 1024 * 1024 } = options;
-  const collect = exposeGc();
-  const idleHeap = getHeapStatistics().total_heap_size;
+  const collect = options.collect ?? exposeGc();
+  const heapBytes = options.heapBytes ?? (() => getHeapStatistics().total_heap_size);
+  const busyShare = options.busyShare ?? createLoopMeter();
+  const every = options.every ?? everyInterval;
+  const idleHeap = heapBytes();
   let baseline = idleHeap;
-  let lastLoop = performance.eventLoopUtilization();
-  const timer = setInterval(() => {
-    const loop = performance.eventLoopUtilization();
-    const busy = performance.eventLoopUtilization(loop, lastLoop).utilization;
-    lastLoop = loop;
-    const heap = getHeapStatistics().total_heap_size;
+  return every(intervalMs, () => {
+    const busy = busyShare();
+    const heap = heapBytes();
     if (busy >= idleUtilization || heap <= baseline + growthBytes) return;
     collect();
-    const after = getHeapStatistics().total_heap_size;
+    const after = heapBytes();
     // V8 sizes the heap after a collection by the allocation rate it just saw, so the first collection after
     // a burst keeps a margin and the next idle one shrinks further. A collection that freed little means
     // the live set itself grew: wait for it to grow again before the next one.
     baseline = after < heap * 0.9 ? idleHeap : after;
-  }, intervalMs);
+  });
+}
+
+/** The event loop's busy share since the previous call (the first call: since this was created). */
+function createLoopMeter(): () => number {
+  let last = performance.eventLoopUtilization();
+  return () => {
+    const now = performance.eventLoopUtilization();
+    const busy = performance.eventLoopUtilization(now, last).utilization;
+    last = now;
+    return busy;
+  };
+}
+
+function everyInterval(intervalMs: number, check: () => void): () => void {
+  const timer = setInterval(check, intervalMs);
   timer.unref();
   return () => clearInterval(timer);
 }

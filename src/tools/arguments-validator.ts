@@ -35,7 +35,7 @@ export function createArgumentsValidator(): ArgumentsValidator {
       return (args) => {
         const value = parseArguments(toolName, args);
         if (!validate(value)) throw invalidArguments(toolName, validate);
-        return value as Record<string, unknown>;
+        return value;
       };
     },
     objectOnly(toolName) {

@@ -1,6 +1,7 @@
-import OpenAI from 'openai';
-import { startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import type OpenAI from 'openai';
+import { TEST_API_KEY, type TestApp } from '../support/app.js';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { startTestGateway } from '../support/gateway.js';
 
 /** Agents of the admin tests; the upstream URL is filled in per gateway. */
 export const adminYaml = (extra = '') => `
@@ -34,21 +35,13 @@ export interface AdminHarness {
 export async function startAdminHarness(
   options: { yaml?: string; env?: NodeJS.ProcessEnv; databaseUrl?: string; dataDir?: string } = {},
 ): Promise<AdminHarness> {
-  const upstream = await startFakeUpstream();
-  const app = await startTestApp(options.yaml ?? adminYaml(), {
-    env: { UPSTREAM_URL: upstream.url, ...options.env },
-    databaseUrl: options.databaseUrl,
-    dataDir: options.dataDir,
-  });
+  const gateway = await startTestGateway({ ...options, yaml: options.yaml ?? adminYaml() });
   return {
-    app,
-    upstream,
-    client: new OpenAI({ baseURL: `${app.url}/v1`, apiKey: TEST_API_KEY, maxRetries: 0 }),
-    admin: (method, path, init) => callAdmin(app.url, method, path, init?.key ?? TEST_API_KEY),
-    async stop() {
-      await app.stop();
-      await upstream.close();
-    },
+    app: gateway.app,
+    upstream: gateway.upstream,
+    client: gateway.openai,
+    admin: (method, path, init) => callAdmin(gateway.url, method, path, init?.key ?? gateway.apiKey),
+    stop: () => gateway.close(),
   };
 }
 

@@ -28,7 +28,7 @@ const nanos = (usd: number) => Math.round(usd * 1e9);
 describe('usage and costs of real calls, end to end', () => {
   let gateway: GatewayHarness;
   let startedAt: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- report shapes are asserted field by field
+
   const get = async (path: string): Promise<any> => {
     const response = await fetch(`${gateway.app.url}${path}`, { headers: authHeaders });
     expect(response.status).toBe(200);

@@ -147,7 +147,7 @@ describe('GET /gateway/tokens', () => {
       .set({ expires_at: '2020-01-01T00:00:00.000Z' })
       .where('token_id', '=', token_id as string)
       .execute();
-    expect((await api('GET', `/gateway/tokens/${token_id}`)).body.status).toBe('expired');
+    expect((await api('GET', `/gateway/tokens/${String(token_id)}`)).body.status).toBe('expired');
   });
 
   it('is reachable with a JWT too', async () => {
@@ -159,19 +159,21 @@ describe('GET /gateway/tokens', () => {
 describe('revoke and delete', () => {
   it('revoke disables the token and keeps its record', async () => {
     const { token, token_id } = (await create({ agent_name: 'helper' })).body;
-    const revoked = await api('POST', `/gateway/tokens/${token_id}/revoke`);
+    const revoked = await api('POST', `/gateway/tokens/${String(token_id)}/revoke`);
     expect(revoked).toMatchObject({ status: 200, body: { token_id, status: 'revoked', agent_name: 'helper' } });
     expect(revoked.body).not.toHaveProperty('token');
     const listed = (await api<{ token_id: string; status: string }[]>('GET', '/gateway/tokens')).body.find(
       (row) => row.token_id === token_id,
     );
     expect(listed?.status).toBe('revoked');
-    const used = await api<ErrorBody>('GET', '/gateway/tokens', undefined, { authorization: `Bearer ${token}` });
+    const used = await api<ErrorBody>('GET', '/gateway/tokens', undefined, {
+      authorization: `Bearer ${String(token)}`,
+    });
     expect(used).toMatchObject({ status: 401, body: { error: { code: 'token_revoked' } } });
     // Revoking again is harmless, also with the JSON content type some clients always send.
     expect(
       (
-        await api('POST', `/gateway/tokens/${token_id}/revoke`, undefined, {
+        await api('POST', `/gateway/tokens/${String(token_id)}/revoke`, undefined, {
           'x-api-key': TEST_API_KEY,
           'content-type': 'application/json',
         })
@@ -181,21 +183,23 @@ describe('revoke and delete', () => {
 
   it('delete removes the token permanently', async () => {
     const { token, token_id } = (await create({ agent_name: 'helper' })).body;
-    expect(await api('DELETE', `/gateway/tokens/${token_id}`)).toEqual({
+    expect(await api('DELETE', `/gateway/tokens/${String(token_id)}`)).toEqual({
       status: 200,
       body: { token_id, deleted: true },
     });
     expect((await api<{ token_id: string }[]>('GET', '/gateway/tokens')).body.map((row) => row.token_id)).not.toContain(
       token_id,
     );
-    const used = await api<ErrorBody>('GET', '/gateway/tokens', undefined, { authorization: `Bearer ${token}` });
+    const used = await api<ErrorBody>('GET', '/gateway/tokens', undefined, {
+      authorization: `Bearer ${String(token)}`,
+    });
     expect(used).toMatchObject({ status: 401, body: { error: { code: 'invalid_token' } } });
   });
 
   it('a revoked token can still be deleted', async () => {
     const { token_id } = (await create({ agent_name: 'helper' })).body;
-    await api('POST', `/gateway/tokens/${token_id}/revoke`);
-    expect((await api('DELETE', `/gateway/tokens/${token_id}`)).status).toBe(200);
+    await api('POST', `/gateway/tokens/${String(token_id)}/revoke`);
+    expect((await api('DELETE', `/gateway/tokens/${String(token_id)}`)).status).toBe(200);
   });
 
   it.each([

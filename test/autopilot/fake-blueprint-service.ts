@@ -77,7 +77,7 @@ export async function startFakeBlueprintService(): Promise<FakeBlueprintService>
     calls: (path) => fake.requests.filter((request) => request.path === path),
     close: async () => undefined,
   };
-  const server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     const text = await readBody(req);
     const body = text ? JSON.parse(text) : undefined;
@@ -105,7 +105,9 @@ export async function startFakeBlueprintService(): Promise<FakeBlueprintService>
       return send(res, 200, { candidates: fake.candidates(body.goal, body.k) }, quota('retrieve'));
     if (path === '/v1/blueprints/generate') return send(res, 200, fake.generated(body.goal), quota('generate'));
     send(res, 404, { error: { message: 'no route' } });
-  });
+  };
+  // A failure in a fake surfaces as an unhandled rejection, which vitest reports.
+  const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   fake.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   fake.close = () =>

@@ -34,7 +34,7 @@ describe('fine-tune jobs across restarts', () => {
         poll_count: expect.any(Number),
       }),
     );
-    await vi.waitFor(() => expect([...h.upstream.fineTuning.jobs.values()][0]!.polls).toBeGreaterThan(0));
+    await vi.waitFor(() => expect([...h.upstream.fineTuning.jobs.values()][0].polls).toBeGreaterThan(0));
     await h.restart();
     h.upstream.fineTuning.succeedAfterPolls = 0;
     await h.app.autopilot.learning.idle();

@@ -43,9 +43,9 @@ describe('learning loop with a provider fine-tuning API', () => {
 
     const files = [...h.upstream.fineTuning.files.values()];
     expect(files).toHaveLength(1);
-    expect(files[0]!.purpose).toBe('fine-tune');
+    expect(files[0].purpose).toBe('fine-tune');
     expect(
-      files[0]!.content
+      files[0].content
         .split('\n')
         .filter(Boolean)
         .map((line) => JSON.parse(line)),

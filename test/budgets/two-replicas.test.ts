@@ -47,7 +47,7 @@ describe.skipIf(skip !== undefined)(
     });
 
     async function chat(index: number, model: string, credential = TEST_API_KEY): Promise<number> {
-      const response = await fetch(`${replicas[index % 2]!.url}/v1/chat/completions`, {
+      const response = await fetch(`${replicas[index % 2].url}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
         body: JSON.stringify({ model, messages: [{ role: 'user', content: `call ${index}` }] }),
@@ -61,7 +61,7 @@ describe.skipIf(skip !== undefined)(
       for (let index = 0; index < 12; index += 1) statuses.push(await chat(index, 'sequential'));
       expect(statuses).toEqual([...Array<number>(10).fill(200), 402, 402]);
       // Either replica shows the shared account, used up.
-      const budgets = await fetch(`${replicas[1]!.url}/api/v1/admin/budgets`, {
+      const budgets = await fetch(`${replicas[1].url}/api/v1/admin/budgets`, {
         headers: { authorization: `Bearer ${TEST_API_KEY}` },
       });
       const sequential = ((await budgets.json()) as { subject: string }[]).find(
@@ -88,7 +88,7 @@ describe.skipIf(skip !== undefined)(
     });
 
     it('a token capped at $0.10 allows exactly 10 of 40 concurrent calls across A and B', async () => {
-      const created = await fetch(`${replicas[0]!.url}/gateway/tokens`, {
+      const created = await fetch(`${replicas[0].url}/gateway/tokens`, {
         method: 'POST',
         headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
         body: JSON.stringify({ agent_name: 'tokened', scopes: ['chat'], expires_in_seconds: 600, max_cost_usd: 0.1 }),
@@ -98,7 +98,7 @@ describe.skipIf(skip !== undefined)(
       const statuses = await Promise.all(Array.from({ length: 40 }, (_, index) => chat(index, 'tokened', token)));
       expect(statuses.filter((status) => status === 200)).toHaveLength(10);
       expect(statuses.filter((status) => status === 402)).toHaveLength(30);
-      const budgets = await fetch(`${replicas[0]!.url}/api/v1/admin/budgets`, {
+      const budgets = await fetch(`${replicas[0].url}/api/v1/admin/budgets`, {
         headers: { authorization: `Bearer ${TEST_API_KEY}` },
       });
       expect(((await budgets.json()) as { kind: string }[]).filter((budget) => budget.kind === 'token')).toEqual([

@@ -104,7 +104,7 @@ describe.skipIf(skipReason !== undefined)(`Redis bus${skipReason ? ` (skipped: $
         const clients = (await admin.client('LIST')) as string;
         const ids = [...clients.matchAll(/^id=(\d+) .* name=(\S+)/gm)]
           .filter(([, , name]) => name === `${keyPrefix}bus-reader` || name === `${keyPrefix}bus-control`)
-          .map(([, id]) => id!);
+          .map(([, id]) => id);
         for (const id of ids) await admin.client('KILL', 'ID', id);
         await publishRun(executor, runId, 5);
         expect(seqs(await seen)).toEqual(range(1, 13));

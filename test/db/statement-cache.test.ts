@@ -45,7 +45,7 @@ describe('SQLite prepared-statement cache', () => {
         await trx.schema.createTable(`cache_probe_${i}`).ifNotExists().addColumn('n', 'integer').execute();
         await trx
           .insertInto(`cache_probe_${i}` as never)
-          .values({ n: i } as never)
+          .values({ n: i })
           .execute();
       });
     }
@@ -58,7 +58,7 @@ describe('SQLite prepared-statement cache', () => {
       db.transaction().execute(async (trx) => {
         await trx
           .insertInto('cache_probe_0' as never)
-          .values({ n: 10 } as never)
+          .values({ n: 10 })
           .execute();
         throw new Error('roll back');
       }),

@@ -54,7 +54,7 @@ describe('hallucination guardrail', () => {
       action: 'warn',
       score: expect.any(Number),
     });
-    expect(verdict!.score).toBeLessThan(0.3);
+    expect(verdict.score).toBeLessThan(0.3);
   });
 
   it('passes a grounded answer', () => {

@@ -191,7 +191,7 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
       const rule = access.get(key)!;
       const anonymous = await call(method, path, {});
       for (const name of BAD) {
-        const answer = name === 'no credentials' ? anonymous : await call(method, path, credentials[name]!);
+        const answer = name === 'no credentials' ? anonymous : await call(method, path, credentials[name]);
         const problem = problemWith(answer, { jsonRpc: path === '/a2a/{name}' });
         if (problem) wrong.push(`${key} with ${name}: ${problem}`);
         if (rule.kind === 'public') {
@@ -212,7 +212,7 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
     const operator = {
       'API key as Bearer': { authorization: `Bearer ${TEST_API_KEY}` },
       'X-API-Key': { 'x-api-key': TEST_API_KEY },
-      'valid JWT': credentials['valid JWT']!,
+      'valid JWT': credentials['valid JWT'],
     };
     for (const { method, path } of operations) {
       const key = `${method.toUpperCase()} ${path}`;
@@ -233,9 +233,9 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
   it('access tokens: 403 on operator routes, without the scope and for another agent; through with the scope on their own agent', async () => {
     const wrong: string[] = [];
     const scopeToken: Record<string, string> = {
-      chat: tokens.helperChat!,
-      a2a: tokens.helperA2a!,
-      tools: tokens.helperTools!,
+      chat: tokens.helperChat,
+      a2a: tokens.helperA2a,
+      tools: tokens.helperTools,
     };
     const expect403 = (key: string, name: string, answer: Answer, codes: string[]) => {
       if (answer.status !== 403 || !codes.includes(codeOf(answer)))
@@ -263,18 +263,18 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
         continue;
       }
       expectThrough(key, `its own agent's ${rule.scope} token`, await call(method, path, bearer(own)));
-      expectThrough(key, "its own agent's token with every scope", await call(method, path, bearer(tokens.helperAll!)));
+      expectThrough(key, "its own agent's token with every scope", await call(method, path, bearer(tokens.helperAll)));
       for (const [scope, token] of Object.entries(scopeToken)) {
         if (scope !== rule.scope)
           expect403(key, `a token with only the ${scope} scope`, await call(method, path, bearer(token)), [
             'insufficient_scope',
           ]);
       }
-      expect403(key, 'a token with no granting scope', await call(method, path, bearer(tokens.helperNone!)), [
+      expect403(key, 'a token with no granting scope', await call(method, path, bearer(tokens.helperNone)), [
         'insufficient_scope',
       ]);
       if (NAMES_AN_AGENT.has(key))
-        expect403(key, "another agent's token (every scope)", await call(method, path, bearer(tokens.otherAll!)), [
+        expect403(key, "another agent's token (every scope)", await call(method, path, bearer(tokens.otherAll)), [
           'wrong_agent',
         ]);
       if (rule.queryToken) {

@@ -1,6 +1,7 @@
 /** A real app on loopback with every route family mounted, for the hostile suite (issue 22 part 9). */
-import { startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
-import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { TEST_API_KEY, type TestApp } from '../support/app.js';
+import type { FakeUpstream } from '../support/fake-upstream.js';
+import { startTestGateway } from '../support/gateway.js';
 
 export const OPERATOR = { authorization: `Bearer ${TEST_API_KEY}` } as const;
 
@@ -57,12 +58,12 @@ export interface HostileApp {
   stop(): Promise<void>;
 }
 
-const yaml = (upstream: string) => `
+const yaml = `
 auth:
   api_keys: ["\${TEST_API_KEY}"]
   jwt: { secret: "\${TEST_JWT_SECRET}" }
 providers:
-  upstream: { type: openai-compatible, base_url: "${upstream}", max_retries: 0 }
+  upstream: { type: openai-compatible, base_url: "\${UPSTREAM_URL}", max_retries: 0 }
 agents:
   - name: helper
     model: upstream/test-model
@@ -82,8 +83,8 @@ autopilot:
 `;
 
 export async function startHostileApp(): Promise<HostileApp> {
-  const upstream = await startFakeUpstream();
-  const app = await startTestApp(yaml(upstream.url));
+  const gateway = await startTestGateway({ yaml });
+  const { app, upstream } = gateway;
   const document = (await (await fetch(`${app.url}/openapi.json`)).json()) as OpenApiDocument;
   return {
     app,
@@ -104,9 +105,6 @@ export async function startHostileApp(): Promise<HostileApp> {
         throw new Error(`token creation answered ${response.status}: ${await response.text()}`);
       return (await response.json()) as { token: string; token_id: string };
     },
-    async stop() {
-      await app.stop();
-      await upstream.close();
-    },
+    stop: () => gateway.close(),
   };
 }

@@ -35,7 +35,7 @@ export function schemaAccepts(schema: JsonSchema, value: unknown): boolean {
   let validate = validators.get(schema);
   if (!validate) {
     const compiled = ajv.compile(schema as object);
-    validate = (candidate) => compiled(candidate) as boolean;
+    validate = (candidate) => compiled(candidate);
     validators.set(schema, validate);
   }
   return validate(value);
@@ -514,7 +514,7 @@ function mutateAnyField(value: unknown, bad: unknown): unknown {
   if (!value || typeof value !== 'object' || Array.isArray(value)) return bad;
   const keys = Object.keys(value);
   if (keys.length === 0) return { field: bad };
-  const key = keys[JSON.stringify(bad)?.length % keys.length || 0]!;
+  const key = keys[JSON.stringify(bad)?.length % keys.length || 0];
   return { ...value, [key]: bad };
 }
 

@@ -176,7 +176,7 @@ describe('hostile requests generated from /openapi.json (issue 22 part 9)', () =
       if (process.env.FUZZ_VERBOSE)
         process.stderr.write(`[hostile] ${key}: ${details.numRuns} cases in ${Date.now() - opStarted} ms\n`);
       if (details.failed) {
-        const request = details.counterexample?.[0] as FuzzRequest | undefined;
+        const request = details.counterexample?.[0];
         const reason =
           details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance);
         failures.push(

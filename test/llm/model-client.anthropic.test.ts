@@ -8,7 +8,11 @@ const ANTHROPIC_KEY = 'sk-ant-test-key-0123456789';
 function anthropicFetch(answers: Response[]) {
   const requests: { url: string; headers: Headers; body: any }[] = [];
   const fetchImpl = (async (input: string | URL | Request, init?: RequestInit) => {
-    requests.push({ url: String(input), headers: new Headers(init?.headers), body: JSON.parse(String(init?.body)) });
+    requests.push({
+      url: typeof input === 'string' ? input : input instanceof URL ? input.href : input.url,
+      headers: new Headers(init?.headers),
+      body: JSON.parse(init?.body as string),
+    });
     const next = answers.shift();
     if (!next) throw new Error('no answer queued');
     return next;

@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
+import { describe } from 'vitest';
 
 /** The PostgreSQL server the machine runs on loopback; override with TEST_POSTGRES_URL. */
 export const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -33,7 +34,9 @@ export function postgresUnavailable(): Promise<string | undefined> {
       return undefined;
     } catch (error) {
       if (process.env.CI === 'true')
-        throw new Error(`PostgreSQL at ${POSTGRES_ADMIN_URL} is required under CI=true: ${(error as Error).message}`);
+        throw new Error(`PostgreSQL at ${POSTGRES_ADMIN_URL} is required under CI=true: ${(error as Error).message}`, {
+          cause: error,
+        });
       return `PostgreSQL not reachable at ${POSTGRES_ADMIN_URL} (${(error as Error).message})`;
     } finally {
       await client.end().catch(() => undefined);
@@ -83,4 +86,15 @@ export async function dialects(): Promise<Dialect[]> {
     },
     { name: 'postgres', skip, create: createPostgresDatabase },
   ];
+}
+
+/**
+ * Declares `suite` once per engine: on SQLite always, on PostgreSQL when reachable (under CI=true it must be).
+ * A skipped engine shows as one skipped suite whose name gives the reason. Use with a top-level `await`.
+ */
+export async function describeEachDialect(name: string, suite: (dialect: Dialect) => void): Promise<void> {
+  for (const dialect of await dialects()) {
+    if (dialect.skip) describe.skip(`${name} on ${dialect.name} (skipped: ${dialect.skip})`, () => suite(dialect));
+    else describe(`${name} on ${dialect.name}`, () => suite(dialect));
+  }
 }

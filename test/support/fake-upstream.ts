@@ -77,7 +77,7 @@ async function answerFineTuning(
     }
     const id = `file-fake${fine.files.size + 1}`;
     const filename = (file as File).name ?? 'file';
-    fine.files.set(id, { purpose: String(form.get('purpose') ?? ''), filename, content: await file.text() });
+    fine.files.set(id, { purpose: (form.get('purpose') as string | null) ?? '', filename, content: await file.text() });
     exchange.json(200, { id, object: 'file', bytes: file.size, created_at: 0, filename, purpose: form.get('purpose') });
     return true;
   }
@@ -100,7 +100,7 @@ async function answerFineTuning(
   }
   const match = /^\/v1\/fine_tuning\/jobs\/([^/]+)$/.exec(path);
   if (method === 'GET' && match) {
-    const job = fine.jobs.get(decodeURIComponent(match[1]!));
+    const job = fine.jobs.get(decodeURIComponent(match[1]));
     if (!job) {
       exchange.json(404, { error: { message: 'no such job', type: 'invalid_request_error', code: null } });
       return true;
@@ -343,7 +343,7 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
   const sockets = new Set<Socket>();
   const fineTuning: FakeFineTuning = { files: new Map(), jobs: new Map(), succeedAfterPolls: 2, failJobs: false };
 
-  const server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const path = (req.url ?? '/').split('?')[0];
     const raw = await readBody(req);
     const request: RecordedRequest = {
@@ -373,7 +373,9 @@ export async function startFakeUpstream(): Promise<FakeUpstream> {
         error: { message: `fake upstream failed: ${String(error)}`, type: 'server_error', code: null },
       });
     }
-  });
+  };
+  // A failure in a fake surfaces as an unhandled rejection, which vitest reports.
+  const server = createServer((req, res) => void handle(req, res));
   // Only sockets that carried a request count: undici may pre-open a spare idle socket after an abort.
   server.on('request', (req: IncomingMessage) => {
     const socket = req.socket;

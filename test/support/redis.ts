@@ -20,7 +20,7 @@ export async function redisUnavailable(): Promise<string | undefined> {
     return undefined;
   } catch (error) {
     const reason = `Redis not reachable at ${TEST_REDIS_URL} (${(cause ?? (error as Error)).message})`;
-    if (process.env.CI === 'true') throw new Error(`${reason}; it is required under CI=true`);
+    if (process.env.CI === 'true') throw new Error(`${reason}; it is required under CI=true`, { cause: error });
     return reason;
   } finally {
     probe.disconnect();

@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
@@ -13,13 +13,15 @@ const FIXTURE_TOOLS = ['add_tool', 'dotted_name', 'echo', 'env', 'exit', 'fail',
 
 /** The fixture over streamable HTTP, stateless: a fresh server and transport per request. */
 async function startHttpMcpServer(): Promise<{ url: string; server: Server }> {
-  const server = createServer(async (req, res) => {
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const mcp = createFixtureMcpServer();
     res.on('close', () => void mcp.close());
     await mcp.connect(transport);
     await transport.handleRequest(req, res);
-  });
+  };
+  // A failure in a fake surfaces as an unhandled rejection, which vitest reports.
+  const server = createServer((req, res) => void handle(req, res));
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/mcp`, server };
 }

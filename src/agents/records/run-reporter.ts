@@ -23,14 +23,14 @@ export type CallUsage = Pick<
 export interface RunReporter {
   usage(call: CallUsage): void;
   /** Each verdict becomes a `guardrail-flag` event and a risk event. */
-  flag(verdicts: readonly GuardrailVerdict[]): void;
+  flag: (verdicts: readonly GuardrailVerdict[]) => void;
   /** Resolves once everything reported so far is committed; a failed write is logged, never thrown. */
   settled(): Promise<void>;
 }
 
 export interface RunReporterOptions {
   sink?: UsageSink;
-  emit(body: RunEventBody): void;
+  emit: (body: RunEventBody) => void;
   run: {
     run_id: string;
     agent_name: string;

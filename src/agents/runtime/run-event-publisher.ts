@@ -3,7 +3,7 @@ import type { RunEventBody, RunEventBus } from '../../bus/index.js';
 /** The runtime's side of a run's events: everything goes to the bus, except while the run is paused. */
 export interface RunEventPublisher {
   /** Publishes the event, or holds it while `isHeld()` says so. Never waits for the bus. */
-  emit(body: RunEventBody): void;
+  emit: (body: RunEventBody) => void;
   /** Publishes the held events, in order (on resume, and before the terminal event). */
   release(): void;
   /** Every text the agent said, held or not: the run's output. */

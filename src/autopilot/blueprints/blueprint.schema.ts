@@ -131,7 +131,7 @@ export const blueprintSchema = z.looseObject(blueprintShape);
 
 // Typed from the declared fields only: the extra fields a loose object keeps are never read.
 const declaredNode = z.object(nodeShape);
-const declaredBlueprint = z.object({
+export const declaredBlueprint = z.object({
   ...blueprintShape,
   agent_graph: z.object({ ...graphShape, nodes: z.array(declaredNode) }),
 });

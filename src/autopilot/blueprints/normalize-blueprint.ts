@@ -5,6 +5,9 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A scalar as its text; an object or array as JSON rather than `[object Object]`. */
+const toText = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+
 /** Top-level fields of either vocabulary (ours and the hosted catalogue's); anything else is reported as unknown. */
 export const KNOWN_BLUEPRINT_FIELDS = new Set([
   'id',
@@ -107,7 +110,7 @@ export function normalizeBlueprintInput(raw: unknown): { value: unknown; notes: 
     blueprint.example_goals = raw.example_goals.filter((goal): goal is string => typeof goal === 'string');
   if (Array.isArray(raw.providers_required)) blueprint.providers_required = raw.providers_required.map(String);
   if (raw.quality_tier !== undefined && typeof raw.quality_tier !== 'string')
-    blueprint.quality_tier = String(raw.quality_tier);
+    blueprint.quality_tier = toText(raw.quality_tier);
   const unknownFields = Object.keys(raw).filter((key) => !KNOWN_BLUEPRINT_FIELDS.has(key));
   return { value: blueprint, notes, unknownFields };
 }
@@ -125,7 +128,7 @@ function mergeSlots(optional: unknown, slots: unknown): unknown {
 function normalizeSlotDeclaration(declared: unknown, notes: string[], where: string): unknown {
   if (Array.isArray(declared))
     return declared.map((spec) =>
-      isObject(spec) ? normalizeSlotSpec(spec, notes, `${where}.${String(spec.name)}`) : spec,
+      isObject(spec) ? normalizeSlotSpec(spec, notes, `${where}.${toText(spec.name)}`) : (spec as unknown),
     );
   if (!isObject(declared)) return declared;
   return Object.fromEntries(
@@ -142,13 +145,13 @@ function normalizeSlotSpec(spec: Json, notes: string[], where: string): Json {
   const { type_, validator_name, ...rest } = spec;
   const next: Json = { ...rest };
   const validator = spec.validator ?? validator_name;
-  if (validator !== undefined) next.validator = String(validator);
+  if (validator !== undefined) next.validator = toText(validator);
   // A cron or url validator on a string slot is our cron or url type: it checks the same thing.
   const type = validator === 'cron' || validator === 'url' ? validator : (spec.type ?? type_);
   if (type !== undefined) next.type = normalizeType(type, notes, where);
   if (typeof spec.required === 'string') next.required = spec.required === 'true';
   if (next.description !== undefined && typeof next.description !== 'string')
-    next.description = String(next.description);
+    next.description = toText(next.description);
   return next;
 }
 

@@ -3,6 +3,9 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** A scalar as its text; an object or array as JSON rather than `[object Object]`. */
+const toText = (value: unknown): string => (typeof value === 'string' ? value : (JSON.stringify(value) ?? ''));
+
 /**
  * The graph in our shape from `agent_graph` or the catalogue's newer `composition` (a graph, a list of
  * steps or `{steps | sequence}`: steps run one after the other). Nodes get their prompt from `prompt`,
@@ -57,9 +60,11 @@ function normalizeNode(node: unknown, index: number, prompts: Json, notes: strin
     else notes.push(`agent_graph.nodes[${index}].prompt_ref: "${node.prompt_ref}" is not in the blueprint's prompts`);
   }
   if (Array.isArray(node.tools))
-    next.tools = node.tools.map((tool) => (isObject(tool) && typeof tool.name === 'string' ? tool.name : tool));
+    next.tools = node.tools.map((tool: unknown) =>
+      isObject(tool) && typeof tool.name === 'string' ? tool.name : tool,
+    );
   if (next.model === undefined && typeof node.model_ref === 'string') next.model_ref = node.model_ref;
-  if (typeof node.role !== 'string' && node.role !== undefined) next.role = String(node.role);
+  if (typeof node.role !== 'string' && node.role !== undefined) next.role = toText(node.role);
   return next;
 }
 
@@ -88,7 +93,7 @@ function chain(nodes: unknown[]): [unknown, unknown][] {
 }
 
 function firstNode(nodes: unknown[], edges: unknown[]): unknown {
-  const targets = new Set(edges.flatMap((edge) => (Array.isArray(edge) ? [edge[1]] : [])));
+  const targets = new Set(edges.flatMap((edge) => (Array.isArray(edge) ? [edge[1] as unknown] : [])));
   const ids = nodes.map((node) => (isObject(node) ? node.id : undefined));
   return ids.find((id) => !targets.has(id)) ?? ids[0];
 }

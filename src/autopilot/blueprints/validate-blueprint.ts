@@ -9,8 +9,8 @@ import { coerceSlotValue } from '../routing/slot-types.js';
 
 /** What a blueprint's tools and models are checked against. */
 export interface BlueprintCheckOptions {
-  toolExists(name: string): boolean;
-  modelExists(model: string): boolean;
+  toolExists: (name: string) => boolean;
+  modelExists: (model: string) => boolean;
   /** `autopilot.model`: the model of nodes that name none. */
   defaultModel?: string;
 }

@@ -105,7 +105,8 @@ function inputsOf(graph: Blueprint['agent_graph'], nodeId: string, variables: Re
       .map(([source]) => source),
   ];
   return from
-    .map((id) => String(variables[stepOutputPlaceholder(id)] ?? ''))
+    .map((id) => variables[stepOutputPlaceholder(id)])
+    .map((value) => (value == null ? '' : typeof value === 'string' ? value : JSON.stringify(value)))
     .filter(Boolean)
     .join('\n\n');
 }

@@ -114,7 +114,7 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
   // move also waits for the mission's other executions (overlap allow): the last one to end settles it.
   async function settleMission(mission: MissionRecord, status: ExecutionStatus, scheduledFor: string | null) {
     const id = mission.mission_id;
-    const settle = options.missions.settle;
+    const settle = options.missions.settle.bind(options.missions);
     if (status === 'interrupted') await settle(id, 'scheduled', now(), { next_run_at: scheduledFor ?? now() });
     else if (status === 'failed') await settleFailure(mission);
     else if (status === 'completed' && mission.schedule)
@@ -163,7 +163,7 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
         done: Promise.resolve(),
       };
       entry.done = execute(mission, trigger, scheduledFor, entry, resumeFrom)
-        .catch((error) =>
+        .catch((error: unknown) =>
           options.log?.error({ err: error, mission_id: mission.mission_id }, 'mission execution could not be recorded'),
         )
         .finally(() => {

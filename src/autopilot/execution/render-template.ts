@@ -25,6 +25,6 @@ export function renderTemplate(
     if (value === null || value === undefined) return '';
     if (Array.isArray(value)) return value.map(String).join(', ');
     if (typeof value === 'object' && value !== null) return JSON.stringify(value);
-    return String(value);
+    return String(value); // eslint-disable-line @typescript-eslint/no-base-to-string -- objects, null and undefined were handled above
   });
 }

@@ -60,6 +60,6 @@ export function mapJobRow(
     sample_count: Number(row.sample_count),
     held_out_count: Number(row.held_out_count ?? 0),
     poll_count: Number(row.poll_count ?? 0),
-    evaluation: row.evaluation ? JSON.parse(row.evaluation) : null,
+    evaluation: row.evaluation ? (JSON.parse(row.evaluation) as FineTuneJob['evaluation']) : null,
   };
 }

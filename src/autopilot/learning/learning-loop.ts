@@ -20,8 +20,8 @@ export interface LearningLoopOptions {
   providers: ProvidersConfig;
   models: ModelClient;
   dataDir: string;
-  scrub(text: string): string;
-  now(): string;
+  scrub: (text: string) => string;
+  now: () => string;
   fetch?: typeof fetch;
   log?: { warn(details: object, message: string): void };
 }

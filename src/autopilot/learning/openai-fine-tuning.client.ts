@@ -22,20 +22,27 @@ export class TransientFineTuneError extends Error {}
  * purpose fine-tune), create the job (`POST /fine_tuning/jobs`), read its state (`GET /fine_tuning/jobs/{id}`).
  * Plain fetch: the AI SDK has no fine-tuning calls.
  */
+/** A JSON object of the OpenAI API, read field by field. */
+type ApiObject = {
+  id?: string;
+  status?: string;
+  fine_tuned_model?: string | null;
+  error?: { message?: string } | null;
+};
+
 export function createOpenAiFineTuningClient(settings: OpenAiFineTuningSettings) {
   const base = settings.baseUrl.replace(/\/+$/, '');
   const doFetch = settings.fetch ?? fetch;
   const headers = { ...settings.headers, ...(settings.apiKey ? { authorization: `Bearer ${settings.apiKey}` } : {}) };
 
-  async function call(method: string, path: string, body?: FormData | object): Promise<Record<string, any>> {
-    // eslint-disable-line @typescript-eslint/no-explicit-any
+  async function call(method: string, path: string, body?: FormData | object): Promise<ApiObject> {
     let response: Response;
     try {
       const json = body !== undefined && !(body instanceof FormData);
       response = await doFetch(`${base}${path}`, {
         method,
         headers: json ? { ...headers, 'content-type': 'application/json' } : headers,
-        body: body === undefined ? undefined : json ? JSON.stringify(body) : (body as FormData),
+        body: body === undefined ? undefined : json ? JSON.stringify(body) : body,
       });
     } catch (error) {
       throw new TransientFineTuneError(`${method} ${path}: ${(error as Error).message}`);
@@ -47,7 +54,7 @@ export function createOpenAiFineTuningClient(settings: OpenAiFineTuningSettings)
         ? new TransientFineTuneError(message)
         : new Error(message);
     }
-    return JSON.parse(text);
+    return JSON.parse(text) as ApiObject;
   }
 
   return {

@@ -29,10 +29,10 @@ export function runTrainerCommand(
     output_dir: request.outputDir,
   };
   const argv = (typeof command === 'string' ? splitCommand(command) : command).map((arg) =>
-    arg.replace(/\{(dataset|base_model|output_dir)\}/g, (_, key: string) => values[key]!),
+    arg.replace(/\{(dataset|base_model|output_dir)\}/g, (_, key: string) => values[key]),
   );
   return new Promise((resolve, reject) => {
-    const child = spawn(argv[0]!, argv.slice(1), { shell: false, stdio: ['ignore', 'pipe', 'pipe'], signal });
+    const child = spawn(argv[0], argv.slice(1), { shell: false, stdio: ['ignore', 'pipe', 'pipe'], signal });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString('utf8')));

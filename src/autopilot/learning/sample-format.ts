@@ -37,30 +37,35 @@ export function mapTurnsToSample(format: SampleFormat, turns: SampleTurns): obje
 
 /** Reads a line written by mapTurnsToSample back (held-out evaluation, chat-format uploads); undefined when it is not one. */
 export function mapSampleToTurns(line: string): SampleTurns | undefined {
-  let value: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  let parsed: unknown;
   try {
-    value = JSON.parse(line);
+    parsed = JSON.parse(line);
   } catch {
     return undefined;
   }
-  if (Array.isArray(value?.messages)) return pick(value.messages, 'role', 'content', ['system', 'user', 'assistant']);
-  if (Array.isArray(value?.conversations))
-    return pick(value.conversations, 'from', 'value', ['system', 'human', 'gpt']);
-  if (typeof value?.instruction === 'string')
+  if (typeof parsed !== 'object' || parsed === null) return undefined;
+  const value = parsed as Record<string, unknown>;
+  if (Array.isArray(value.messages)) return pick(value.messages, 'role', 'content', ['system', 'user', 'assistant']);
+  if (Array.isArray(value.conversations)) return pick(value.conversations, 'from', 'value', ['system', 'human', 'gpt']);
+  if (typeof value.instruction === 'string')
     return {
-      system: String(value.system ?? ''),
-      user: value.instruction + (value.input ? `\n${value.input}` : ''),
-      assistant: String(value.output ?? ''),
+      system: textOf(value.system),
+      user: value.instruction + (value.input ? `\n${textOf(value.input)}` : ''),
+      assistant: textOf(value.output),
     };
   return undefined;
 }
 
-function pick(
-  items: Array<Record<string, unknown>>,
-  roleKey: string,
-  textKey: string,
-  roles: [string, string, string],
-): SampleTurns {
-  const text = (role: string) => String(items.find((item) => item?.[roleKey] === role)?.[textKey] ?? '');
+/** A field's text: '' when absent, JSON for an object (never `[object Object]`). */
+function textOf(value: unknown): string {
+  if (value === undefined || value === null) return '';
+  return typeof value === 'string' ? value : JSON.stringify(value);
+}
+
+const records = (items: unknown[]) =>
+  items.filter((item): item is Record<string, unknown> => typeof item === 'object' && item !== null);
+
+function pick(items: unknown[], roleKey: string, textKey: string, roles: [string, string, string]): SampleTurns {
+  const text = (role: string) => textOf(records(items).find((item) => item[roleKey] === role)?.[textKey]);
   return { system: text(roles[0]), user: text(roles[1]), assistant: text(roles[2]) };
 }

@@ -8,11 +8,11 @@ export function splitCommand(command: string): string[] {
   let quote: '"' | "'" | null = null;
   let started = false;
   for (let index = 0; index < command.length; index += 1) {
-    const char = command[index]!;
+    const char = command[index];
     if (quote === "'") {
       if (char === "'") quote = null;
       else current += char;
-    } else if (char === '\\' && index + 1 < command.length && (quote === null || /["\\$`]/.test(command[index + 1]!))) {
+    } else if (char === '\\' && index + 1 < command.length && (quote === null || /["\\$`]/.test(command[index + 1]))) {
       current += command[++index];
     } else if (quote === '"') {
       if (char === '"') quote = null;

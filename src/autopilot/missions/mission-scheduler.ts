@@ -103,7 +103,9 @@ export function createMissionScheduler(options: MissionSchedulerOptions): Missio
       if (options.pollMs > 0) {
         timer = setInterval(
           () =>
-            void scheduler.tick().catch((error) => options.log?.error({ err: error }, 'mission scheduler tick failed')),
+            void scheduler
+              .tick()
+              .catch((error: unknown) => options.log?.error({ err: error }, 'mission scheduler tick failed')),
           options.pollMs,
         );
         timer.unref();

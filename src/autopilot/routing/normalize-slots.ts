@@ -1,4 +1,4 @@
-import type { BlueprintInput, SlotSpec, SlotType } from '../blueprints/blueprint.schema.js';
+import type { BlueprintInput, SlotSpec } from '../blueprints/blueprint.schema.js';
 
 type SlotDeclaration = BlueprintInput['required_slots'];
 
@@ -16,7 +16,7 @@ export function normalizeSlots(declared: SlotDeclaration, required: boolean): Sl
   }
   return Object.entries(declared).map(([name, spec]) =>
     typeof spec === 'string'
-      ? { name, type: spec as SlotType, required }
+      ? { name, type: spec, required }
       : {
           name,
           type: spec.type,

@@ -3,6 +3,8 @@ import { readBlueprintArgument } from './autopilot-files.js';
 import { printRows } from '../output.js';
 
 type Call = <T>(flags: Record<string, unknown>, method: string, path: string, body?: unknown) => Promise<T>;
+/** The global flags every verb takes (commander hands them over untyped). */
+type Flags = { json?: boolean } & Record<string, unknown>;
 type Verb = (parent: Command, name: string, description: string) => Command;
 
 interface BlueprintSummary {
@@ -23,14 +25,14 @@ export function blueprintsCommand(verb: Verb, call: Call): Command {
   const blueprints = new Command('blueprints').description(
     'the local blueprint library (bundled and autopilot.blueprints_dir)',
   );
-  verb(blueprints, 'list', 'list the local blueprints').action(async (flags) => {
+  verb(blueprints, 'list', 'list the local blueprints').action(async (flags: Flags) => {
     const list = await call<BlueprintSummary[]>(flags, 'GET', '/blueprints');
     printRows(list as unknown as Record<string, unknown>[], ['id', 'source', 'mode', 'title'], flags.json ?? false);
     if (!flags.json && list.length > 0) console.log('\nSee one with: autopilot blueprints show <id>');
   });
   verb(blueprints, 'show', 'show a local blueprint: slots, nodes and example goals')
     .argument('<blueprint_id>')
-    .action(async (id: string, flags) =>
+    .action(async (id: string, flags: Flags) =>
       printBlueprint(
         await call<BlueprintSummary>(flags, 'GET', `/blueprints/${encodeURIComponent(id)}`),
         flags.json ?? false,
@@ -42,7 +44,7 @@ export function blueprintsCommand(verb: Verb, call: Call): Command {
     "validate a blueprint file (JSON or YAML, ours or the hosted catalogue's vocabulary) against this server",
   )
     .argument('<file>')
-    .action(async (file: string, flags) => {
+    .action(async (file: string, flags: Flags) => {
       const blueprint = await call<BlueprintSummary>(flags, 'POST', '/blueprints/validate', {
         blueprint_json: readBlueprintArgument(file),
       });

@@ -50,7 +50,7 @@ export function autopilotCommand(): Command {
 
   verb(autopilot, 'missions', "list the project's missions").action(async (flags: Flags) => {
     const missions = await call<MissionSummary[]>(flags, 'GET', '/missions');
-    printRows(missions as unknown as Record<string, unknown>[], MISSION_COLUMNS, flags.json ?? false);
+    printRows(missions, MISSION_COLUMNS, flags.json ?? false);
   });
 
   verb(autopilot, 'curator', 'show curated datasets, fine-tune jobs and the active model per dataset').action(
@@ -69,7 +69,7 @@ export function autopilotCommand(): Command {
 
   addDraftVerbs(autopilot);
   addRunVerbs(autopilot);
-  autopilot.addCommand(blueprintsCommand(verb, call as Parameters<typeof blueprintsCommand>[1]));
+  autopilot.addCommand(blueprintsCommand(verb, call));
   autopilot.addHelpText(
     'after',
     `\nA first mission, offline:\n  autopilot enable --tier skip\n  autopilot goal "Summarise the news every Monday at 9"\n  autopilot synthesize "Summarise the news every Monday at 9"\n  autopilot approve <mission_id>\n  autopilot run <mission_id> --wait`,

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 // Migrations are frozen in time: they take Kysely<any> and never import the app's current types.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations never import the app's table types
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('agents')
@@ -38,7 +38,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations never import the app's table types
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('kv').execute();
   await db.schema.dropTable('access_tokens').execute();

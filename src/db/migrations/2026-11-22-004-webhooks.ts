@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 // Frozen in time like every migration: Kysely<any>, no imports from the app.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations never import the app's table types
 export async function up(db: Kysely<any>): Promise<void> {
   await db.schema
     .createTable('webhook_deliveries')
@@ -42,7 +42,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations never import the app's table types
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('webhook_deliveries').execute();
 }

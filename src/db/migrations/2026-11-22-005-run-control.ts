@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 // Frozen in time like every migration: Kysely<any>, no imports from the app.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations never import the app's table types
 export async function up(db: Kysely<any>): Promise<void> {
   // The latest pause/resume/cancel asked of a run by any process: pub/sub may drop the message, this does not.
   await db.schema.alterTable('runs').addColumn('control_request', 'text').execute();
@@ -18,7 +18,7 @@ export async function up(db: Kysely<any>): Promise<void> {
     .execute();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations never import the app's table types
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('run_event_logs').execute();
   await db.schema.alterTable('runs').dropColumn('heartbeat_at').execute();

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 
 // Frozen in time like every migration: Kysely<any>, no imports from the app.
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations never import the app's table types
 export async function up(db: Kysely<any>): Promise<void> {
   // One A2A task per row: the SDK's task as proto-JSON, plus the columns tasks/list filters and sorts on.
   await db.schema
@@ -29,7 +29,7 @@ export async function up(db: Kysely<any>): Promise<void> {
   await db.schema.createIndex('a2a_tasks_run_idx').on('a2a_tasks').column('run_id').execute();
 }
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+// eslint-disable-next-line @typescript-eslint/no-explicit-any -- migrations never import the app's table types
 export async function down(db: Kysely<any>): Promise<void> {
   await db.schema.dropTable('a2a_tasks').execute();
 }

@@ -34,7 +34,7 @@ export class A2aRequestHandler extends DefaultRequestHandler {
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const task = await this.taskRecords.load(params.id, context);
-    const runId = task?.metadata?.run_id;
+    const runId: unknown = task?.metadata?.run_id;
     // Without a local executor the SDK only marks the task cancelled: the run must be stopped by us.
     if (
       task &&

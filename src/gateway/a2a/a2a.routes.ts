@@ -17,7 +17,7 @@ export interface A2aRoutesOptions {
   /** The gateway's version, published in the standard cards. */
   version: string;
   /** The tools an agent's `tools` list expands to (names and descriptions only), for its card's skills. */
-  toolsOf(names: string[]): CardTool[];
+  toolsOf: (names: string[]) => CardTool[];
 }
 
 /** A2A: public agent cards, and each published agent's JSON-RPC endpoint served by the official SDK. */

@@ -11,7 +11,7 @@ export function createTaskReconciler(
   runs: Pick<RunService, 'live' | 'find'>,
 ): (task: Task) => Promise<Task | undefined> {
   return async (task) => {
-    const runId = task.metadata?.run_id;
+    const runId: unknown = task.metadata?.run_id;
     if (typeof runId !== 'string' || runs.live(runId)) return undefined;
     const run = (await runs.find(runId))?.run;
     if (!run) return undefined;

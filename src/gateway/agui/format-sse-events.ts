@@ -13,7 +13,7 @@ export function formatSseEvents(
   let text = '';
   for (let index = 0; index < events.length; index += 1) {
     if (id !== undefined && index === events.length - 1) text += `id: ${id}\n`;
-    text += `event: ${events[index]!.type}\ndata: ${json[index]!}\n\n`;
+    text += `event: ${events[index].type}\ndata: ${json[index]}\n\n`;
   }
   return text;
 }

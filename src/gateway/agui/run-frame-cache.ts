@@ -138,6 +138,6 @@ function sharedFrame(shared: SharedFrames, event: RunEvent, last: number | undef
 function replayMapper(shared: SharedFrames, last: number | undefined): EventMapper {
   const mapper = createEventMapper(shared.format, shared.identity);
   if (last === undefined) return mapper;
-  for (let index = 0; index <= last - shared.origin; index += 1) mapper.map(shared.events[index]!);
+  for (let index = 0; index <= last - shared.origin; index += 1) mapper.map(shared.events[index]);
   return mapper;
 }

@@ -95,7 +95,9 @@ function drained(res: ServerResponse): Promise<void> {
 /** The SSE writer for a Fastify reply: the reply is hijacked when the stream opens, keeping the headers decided so far. */
 export function createReplySseWriter(reply: FastifyReply, heartbeatMs: number): SseWriter {
   return createSseWriter(reply.raw, {
-    beforeOpen: () => reply.hijack(),
+    beforeOpen: () => {
+      reply.hijack();
+    },
     headers: () => reply.getHeaders(),
     heartbeatMs,
   });

@@ -60,7 +60,12 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
           setOverheadHeader(reply, run.timing.upstreamMsAtFirstText ?? run.timing.upstreamMs);
           return reply.getHeaders();
         };
-        const sse = createSseResponse(reply.raw, { beforeOpen: () => reply.hijack(), headers });
+        const sse = createSseResponse(reply.raw, {
+          beforeOpen: () => {
+            reply.hijack();
+          },
+          headers,
+        });
         const failure = await streamChatCompletion(run, sse, {
           identity,
           includeUsage: body.stream_options?.include_usage === true,

@@ -44,9 +44,9 @@ function findCardInRun(run: string, offset: number): [number, number] | undefine
   for (let first = 0; first < groups.length; first++) {
     let digits = '';
     for (let last = first; last < groups.length; last++) {
-      digits += groups[last]!.digits;
+      digits += groups[last].digits;
       if (digits.length > 19) break;
-      const span: [number, number] = [offset + groups[first]!.start, offset + groups[last]!.end];
+      const span: [number, number] = [offset + groups[first].start, offset + groups[last].end];
       if (
         isCardNumber(digits) &&
         isPrintedLikeACard(groups.slice(first, last + 1)) &&

@@ -14,11 +14,11 @@ function isIssuable(area: string, group: string, serial: string): boolean {
 export const ssnDetector: PiiDetector = {
   type: 'ssn',
   find(text) {
-    const written = findMatches(text, SSN, (m) => isIssuable(m[1]!, m[3]!, m[4]!));
+    const written = findMatches(text, SSN, (m) => isIssuable(m[1], m[3], m[4]));
     const bare = findMatches(
       text,
       BARE_SSN,
-      (m) => isIssuable(m[1]!, m[2]!, m[3]!) && hasContextBefore(text, m.index, SSN_CONTEXT),
+      (m) => isIssuable(m[1], m[2], m[3]) && hasContextBefore(text, m.index, SSN_CONTEXT),
     );
     return [...written, ...bare].sort((a, b) => a[0] - b[0]);
   },

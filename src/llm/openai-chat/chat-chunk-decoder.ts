@@ -72,6 +72,7 @@ export class ChatChunkDecoder {
   accept(chunk: unknown, out: TransportPart[]): void {
     if (!isObject(chunk)) throw invalidResponse('a stream chunk is not a JSON object', chunk);
     // `data: {"error": {...}}`: thrown as is, like the AI SDK's error part, so the message names the upstream's reason.
+    // eslint-disable-next-line @typescript-eslint/only-throw-error -- the upstream's error object, as the comment above says
     if (chunk.error != null) throw chunk.error;
     if (isObject(chunk.usage)) this.usage = mapChatUsage(chunk.usage);
     if (chunk.choices == null) return;

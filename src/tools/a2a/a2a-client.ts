@@ -43,7 +43,7 @@ export async function fetchAgentCard(url: string, signal?: AbortSignal): Promise
     signal,
   });
   if (!response.ok) throw new Error(`fetching the agent card ${cardUrl} answered HTTP ${response.status}`);
-  const card = (await response.json()) as unknown;
+  const card = await response.json();
   if (!card || typeof card !== 'object' || Array.isArray(card))
     throw new Error(`${cardUrl} is not an agent card (expected a JSON object)`);
   return card as RawAgentCard;

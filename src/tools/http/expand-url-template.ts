@@ -16,7 +16,7 @@ export function expandUrlTemplate(
     if (value === undefined || value === null)
       throw new ToolExecutionError(`${name}: is required (it is part of the URL)`, 'invalid_arguments');
     delete rest[name];
-    return encodeURIComponent(typeof value === 'object' ? JSON.stringify(value) : String(value));
+    return encodeURIComponent(typeof value === 'object' ? JSON.stringify(value) : String(value)); // eslint-disable-line @typescript-eslint/no-base-to-string -- objects, null and undefined were handled above
   });
   return { url, rest };
 }

@@ -7,7 +7,7 @@ export async function readLimitedText(
   maxBytes = MAX_RESPONSE_BYTES,
 ): Promise<{ text: string; truncated: boolean }> {
   if (!response.body) return { text: '', truncated: false };
-  const reader = response.body.getReader();
+  const reader: ReadableStreamDefaultReader<Uint8Array> = response.body.getReader();
   const decoder = new TextDecoder();
   let text = '';
   let received = 0;

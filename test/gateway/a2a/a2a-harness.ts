@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageRequest, type Message, type Task } from '@a2a-js/sdk';
 import { ClientFactory, type Client } from '@a2a-js/sdk/client';
-import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
-import { startTestApp, TEST_API_KEY, type TestApp } from '../../support/app.js';
+import type { FakeUpstream } from '../../support/fake-upstream.js';
+import { TEST_API_KEY, type TestApp } from '../../support/app.js';
+import { startTestGateway } from '../../support/gateway.js';
 
 export const SECRET_PROMPT = 'SECRET-PROMPT-never-publish-this';
 
@@ -46,12 +47,8 @@ export async function startA2aGateway(
     upstream?: FakeUpstream;
   } = {},
 ): Promise<A2aGateway> {
-  const upstream = options.upstream ?? (await startFakeUpstream());
-  const app = await startTestApp(options.yaml ?? a2aYaml(), {
-    env: { UPSTREAM_URL: upstream.url, ...options.env },
-    dataDir: options.dataDir,
-    databaseUrl: options.databaseUrl,
-  });
+  const gateway = await startTestGateway({ ...options, yaml: options.yaml ?? a2aYaml() });
+  const { app, upstream } = gateway;
   const admin = { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' };
   return {
     app,
@@ -73,10 +70,7 @@ export async function startA2aGateway(
       });
       if (!response.ok) throw new Error(`revoke failed: ${response.status}`);
     },
-    async stop(stopOptions) {
-      await app.stop(stopOptions);
-      if (!options.upstream) await upstream.close();
-    },
+    stop: (stopOptions) => gateway.close(stopOptions),
   };
 }
 

@@ -1,5 +1,6 @@
-import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
-import { startTestApp, TEST_API_KEY, type TestApp } from '../../support/app.js';
+import type { FakeUpstream } from '../../support/fake-upstream.js';
+import { TEST_API_KEY, type TestApp } from '../../support/app.js';
+import { startTestGateway } from '../../support/gateway.js';
 
 export const aguiYaml = `
 auth:
@@ -28,16 +29,12 @@ export interface AguiGateway {
 
 /** A fake upstream plus a gateway in front of it. */
 export async function startAguiGateway(yaml = aguiYaml): Promise<AguiGateway> {
-  const upstream = await startFakeUpstream();
-  const app = await startTestApp(yaml, { env: { UPSTREAM_URL: upstream.url } });
+  const gateway = await startTestGateway({ yaml });
   return {
-    app,
-    upstream,
-    url: (path) => `${app.url}${path}`,
-    async stop() {
-      await app.stop();
-      await upstream.close();
-    },
+    app: gateway.app,
+    upstream: gateway.upstream,
+    url: (path) => `${gateway.url}${path}`,
+    stop: () => gateway.close(),
   };
 }
 

@@ -2,7 +2,7 @@ import type { RunEvent, RunEventBody } from '../../../src/bus/index.js';
 
 /** Numbers bodies into RunEvents of one run, as a run's log does. */
 export function runEvents(runId: string, bodies: RunEventBody[]): RunEvent[] {
-  return bodies.map((body, index) => ({ ...body, runId, seq: index + 1, at: '2026-01-01T00:00:00.000Z' }) as RunEvent);
+  return bodies.map((body, index) => ({ ...body, runId, seq: index + 1, at: '2026-01-01T00:00:00.000Z' }));
 }
 
 const start: RunEventBody = {

@@ -53,7 +53,7 @@ describe('createRunFrameCache', () => {
     expect(cache.size).toBe(3);
     expect(eventsOf(agui, RUN)).toEqual(lone('agui', RUN));
     expect(eventsOf(simple, RUN)).toEqual(lone('simple', RUN));
-    expect(echoed.frame(RUN[0]!).events).toEqual([{ type: 'RUN_STARTED', threadId: 'thread-1', runId: 'client-run' }]);
+    expect(echoed.frame(RUN[0]).events).toEqual([{ type: 'RUN_STARTED', threadId: 'thread-1', runId: 'client-run' }]);
   });
 
   it('lets a stream whose source starts later in the log map on its own, as it did alone', () => {
@@ -95,12 +95,12 @@ describe('createRunFrameCache', () => {
       cache.open({ runId: 'run_abc', format: 'simple' }),
     ];
     streams.forEach((stream) => eventsOf(stream, RUN));
-    streams[0]!.release();
-    streams[0]!.release();
+    streams[0].release();
+    streams[0].release();
     expect(cache.size).toBe(2);
-    streams[2]!.release();
+    streams[2].release();
     expect(cache.size).toBe(1);
-    streams[1]!.release();
+    streams[1].release();
     expect(cache.size).toBe(0);
     // A stream that comes after that starts a new entry from the log again.
     const again = cache.open({ runId: 'run_abc', format: 'agui' });

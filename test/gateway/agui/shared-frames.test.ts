@@ -123,7 +123,7 @@ describe('AG-UI streams of one run share its frames', () => {
     expect(ownerText).toBe(full);
     expect(earlyText).toBe(full);
     expect(lateText).toBe(await loneStreamText(gateway.app.runs, runId, 'agui', Number(resumeAt)));
-    expect(parseSse(lateText)[0]!.event).toBe('TEXT_MESSAGE_CONTENT');
+    expect(parseSse(lateText)[0].event).toBe('TEXT_MESSAGE_CONTENT');
     expect(earlySimpleText).toBe(await loneStreamText(gateway.app.runs, runId, 'simple'));
     expect(lateSimpleText).toBe(await loneStreamText(gateway.app.runs, runId, 'simple', Number(resumeSimpleAt)));
     expect(frames.size).toBe(0);

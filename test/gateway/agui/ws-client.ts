@@ -15,7 +15,7 @@ export function connectWs(url: string, headers: Record<string, string> = {}): Pr
   const frames: any[] = [];
   let waiters: (() => void)[] = [];
   socket.on('message', (data) => {
-    frames.push(JSON.parse(data.toString()));
+    frames.push(JSON.parse((data as Buffer).toString()));
     for (const wake of waiters) wake();
   });
   return new Promise((resolve, reject) => {

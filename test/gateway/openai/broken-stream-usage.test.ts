@@ -29,7 +29,7 @@ const nanos = (usd: number) => Math.round(usd * 1e9);
 
 describe('usage of a streamed call that never finished', () => {
   let gateway: GatewayHarness;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- report shapes are asserted field by field
+
   const get = async (path: string): Promise<any> => {
     const response = await fetch(`${gateway.app.url}${path}`, { headers: authHeaders });
     expect(response.status).toBe(200);

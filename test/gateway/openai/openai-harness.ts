@@ -1,6 +1,7 @@
-import OpenAI from 'openai';
-import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
-import { startTestApp, TEST_API_KEY, type TestApp } from '../../support/app.js';
+import type OpenAI from 'openai';
+import type { FakeUpstream } from '../../support/fake-upstream.js';
+import { TEST_API_KEY, type TestApp } from '../../support/app.js';
+import { startTestGateway } from '../../support/gateway.js';
 
 /** Agents used across the OpenAI gateway tests; the upstream URL is filled in per gateway. */
 export const gatewayYaml = ({ timeoutMs = 10_000, openaiCompat = true } = {}) => `
@@ -37,22 +38,13 @@ export interface GatewayHarness {
 export async function startGateway(
   options: { yaml?: string; env?: NodeJS.ProcessEnv; databaseUrl?: string; dataDir?: string } = {},
 ): Promise<GatewayHarness> {
-  const upstream = await startFakeUpstream();
-  const app = await startTestApp(options.yaml ?? gatewayYaml(), {
-    env: { UPSTREAM_URL: upstream.url, ...options.env },
-    databaseUrl: options.databaseUrl,
-    dataDir: options.dataDir,
-  });
-  const clientWith = (apiKey: string) => new OpenAI({ baseURL: `${app.url}/v1`, apiKey, maxRetries: 0 });
+  const gateway = await startTestGateway({ ...options, yaml: options.yaml ?? gatewayYaml() });
   return {
-    app,
-    upstream,
-    client: clientWith(TEST_API_KEY),
-    clientWith,
-    async stop() {
-      await app.stop();
-      await upstream.close();
-    },
+    app: gateway.app,
+    upstream: gateway.upstream,
+    client: gateway.openai,
+    clientWith: gateway.openaiWith,
+    stop: () => gateway.close(),
   };
 }
 

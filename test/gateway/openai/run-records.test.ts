@@ -48,7 +48,7 @@ for (const dialect of await dialects()) {
           output: 'It is late.',
           model: 'upstream/test-model',
         });
-        expect(first?.run.finished_at! >= first!.run.started_at).toBe(true);
+        expect(first!.run.finished_at! >= first!.run.started_at).toBe(true);
         expect(first?.steps.map((step) => step.kind)).toEqual(['model', 'tool', 'model']);
         const firstLog = first?.steps[0].prompt_log as ModelPromptLog;
         expect(firstLog.messages).toEqual([

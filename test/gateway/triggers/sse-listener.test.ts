@@ -87,7 +87,9 @@ it('retries 5xx answers with backoff but gives up on a 404, as EventSource does'
   await restarted.start();
   const status = await waitForState(harness, 'feed', 'error');
   expect(status.last_error).toMatch(/answered 404/);
+  // Giving up schedules no further attempt (the state says so), and stopping finds no connection opened since.
+  expect(status.next_attempt_at).toBeNull();
   const connections = source.lastEventIds.length;
-  await new Promise((resolve) => setTimeout(resolve, 100));
+  await restarted.stop();
   expect(source.lastEventIds).toHaveLength(connections);
 });

@@ -95,8 +95,8 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   }
 
   async function claimLane(index: number): Promise<{ taken: number; full: boolean }> {
-    const lane = lanes[index]!;
-    const held = inHand[index]!;
+    const lane = lanes[index];
+    const held = inHand[index];
     const capacity = lane.settings.concurrency - held.size;
     if (capacity <= 0) return { taken: 0, full: false };
     const leaseUntil = isoAfterSeconds(lane.settings.lease_seconds, now());
@@ -200,7 +200,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       started = true;
       heartbeat = setInterval(() => {
         lanes.forEach((lane, index) => {
-          const ids = [...inHand[index]!.keys()];
+          const ids = [...inHand[index].keys()];
           const leaseUntil = isoAfterSeconds(lane.settings.lease_seconds, now());
           store
             .renewLeases({ ids, workerId, leaseUntil })

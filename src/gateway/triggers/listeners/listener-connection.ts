@@ -24,7 +24,7 @@ export interface OpenConnectionContext<C extends ListenerConfig = ListenerConfig
   /** This replica's id, unique among the replicas sharing the database (MQTT client ids, Redis consumers, leases). */
   replicaId: string;
   /** Called while another replica holds the source's lease and this one waits to take over. */
-  standby(): void;
+  standby: () => void;
 }
 
 /** Connects, subscribes and starts delivering; rejects when any step fails (the listener backs off and retries). */
@@ -42,5 +42,5 @@ export function closeSignal(): { closed: Promise<Error>; settle: (reason: Error)
 }
 
 export function asError(value: unknown, fallback: string): Error {
-  return value instanceof Error ? value : new Error(value === undefined ? fallback : String(value));
+  return value instanceof Error ? value : new Error(value === undefined ? fallback : String(value)); // eslint-disable-line @typescript-eslint/no-base-to-string -- any thrown value: its own toString is the best text there is
 }

@@ -9,9 +9,9 @@ export interface ListenerRedis {
   redis: Redis;
   closed: Promise<Error>;
   /** The last error the connection reported (or `fail` recorded): the reason it ended. */
-  lastError(): Error | undefined;
+  lastError: () => Error | undefined;
   /** Records why the connection is being dropped, so `closed` settles with it. */
-  fail(error: Error): void;
+  fail: (error: Error) => void;
 }
 
 export function openListenerRedis(

@@ -29,5 +29,5 @@ export async function fetchPollItems(
         ? `items_path "${http.items_path}" is not an array in the response`
         : 'the response is not a JSON array (set items_path)',
     );
-  return items;
+  return items as unknown[];
 }

@@ -76,7 +76,7 @@ export const webhooksRoutes: FastifyPluginAsync<WebhooksRoutesOptions> = async (
       },
       // An unknown name is answered before the body is read.
       onRequest: async (request) => {
-        const { name } = request.params as { name: string };
+        const { name } = request.params;
         if (!intake.has(name)) throw new NotFoundError(`No webhook named "${name}"`, 'webhook_not_found');
       },
     },

@@ -26,18 +26,18 @@ it.skipIf(skip !== undefined)(
     const start = (index: number) =>
       spawnServer(['--config', file, '--data-dir', join(database.dataDir, `p${index}`)], {
         DATABASE_URL: database.databaseUrl,
-        PRESSURE_UPSTREAM_URL: upstreams[index]!.url,
+        PRESSURE_UPSTREAM_URL: upstreams[index].url,
         LOG_LEVEL: 'warn',
       });
     const servers: ServerProcess[] = await Promise.all([start(0), start(1)]);
     try {
-      const acknowledged = await sendBursts(payloadIds(16, 'r'), 16, (index) => servers[index % 2]!.url);
-      await expect.poll(() => upstreams[0]!.open.size, { timeout: 30_000, interval: 5 }).toBeGreaterThanOrEqual(1);
-      await servers[1]!.kill('SIGTERM');
+      const acknowledged = await sendBursts(payloadIds(16, 'r'), 16, (index) => servers[index % 2].url);
+      await expect.poll(() => upstreams[0].open.size, { timeout: 30_000, interval: 5 }).toBeGreaterThanOrEqual(1);
+      await servers[1].kill('SIGTERM');
       servers[1] = await start(1);
-      expect(await listRuns(servers[0]!.url, 'interrupted')).toEqual([]);
-      await waitForDone(servers[0]!.url, 'webhook', new Set(acknowledged.values()), 60_000);
-      expect(await listRuns(servers[0]!.url, 'interrupted')).toEqual([]);
+      expect(await listRuns(servers[0].url, 'interrupted')).toEqual([]);
+      await waitForDone(servers[0].url, 'webhook', new Set(acknowledged.values()), 60_000);
+      expect(await listRuns(servers[0].url, 'interrupted')).toEqual([]);
     } finally {
       await Promise.all(servers.map((server) => server.kill()));
       await Promise.all(upstreams.map((upstream) => upstream.close()));

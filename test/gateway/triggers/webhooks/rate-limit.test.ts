@@ -17,7 +17,7 @@ async function deliver(app: TestApp, name: string, options: { sign?: boolean } =
     body,
     headers: { 'content-type': 'application/json', 'x-signature': signature },
   });
-  return { status: response.status, headers: response.headers, body: (await response.json()) as unknown };
+  return { status: response.status, headers: response.headers, body: await response.json() };
 }
 
 async function storedFor(app: TestApp, name: string): Promise<number> {
