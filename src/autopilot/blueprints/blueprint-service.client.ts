@@ -69,7 +69,7 @@ export function createBlueprintServiceClient(options: BlueprintServiceClientOpti
       const timeout = (error as Error).name === 'TimeoutError';
       throw new UpstreamError({
         message: `The blueprint service at ${base.origin} is unreachable`,
-        code: 'blueprint_service_unavailable',
+        code: timeout ? 'blueprint_service_timeout' : 'blueprint_service_unavailable',
         retryable: true,
         timeout,
         cause: error,

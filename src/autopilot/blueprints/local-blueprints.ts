@@ -83,9 +83,7 @@ export function readBlueprintFile(
     parsed = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     throw new AppError({
-      type: 'invalid_request_error',
       code: 'invalid_blueprint',
-      status: 400,
       message: `not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'} (${(error as Error).message})`,
     });
   }

@@ -198,9 +198,7 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
 
 function internalError(error: unknown): AppError {
   return new AppError({
-    type: 'server_error',
     code: 'internal_error',
-    status: 500,
     message: (error as Error)?.message ?? String(error),
     cause: error,
   });

@@ -139,9 +139,13 @@ export function createLearningLoop(options: LearningLoopOptions) {
     datasetFile: (name: string) => curator.read(name),
     /** Returns the dataset to the model active before its current one (or to the configured models when none). */
     async rollback(dataset: string) {
-      if (!(await store.get(dataset))) throw new NotFoundError(`No dataset named "${dataset}"`);
+      if (!(await store.get(dataset))) throw new NotFoundError(`No dataset named "${dataset}"`, 'dataset_not_found');
       const rolledBack = await activations.rollback(dataset, options.now());
-      if (!rolledBack) throw new ConflictError(`Dataset "${dataset}" has no active fine-tuned model to roll back`);
+      if (!rolledBack)
+        throw new ConflictError(
+          `Dataset "${dataset}" has no active fine-tuned model to roll back`,
+          'no_fine_tuned_model',
+        );
       return {
         dataset,
         rolled_back: rolledBack.model,

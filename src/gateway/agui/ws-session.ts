@@ -58,9 +58,7 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
   const startRun = async (content: string) => {
     if (current || starting)
       throw new AppError({
-        type: 'conflict_error',
         code: 'run_in_progress',
-        status: 409,
         message: 'A run is already under way on this socket; wait for its end or send {"type":"cancel"}',
       });
     starting = true;
@@ -93,9 +91,7 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
       case 'cancel':
         if (!current)
           throw new AppError({
-            type: 'conflict_error',
             code: 'no_active_run',
-            status: 409,
             message: 'No run is under way on this socket',
           });
         return current.control.cancel(cancelledError('The client cancelled the run'));
@@ -118,9 +114,7 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
           isAppError(error)
             ? error
             : new AppError({
-                type: 'server_error',
                 code: 'internal_error',
-                status: 500,
                 message: 'Internal server error',
               }),
         ),
