@@ -39,11 +39,6 @@ export const ERROR_CATALOG = {
     status: 400,
     message: 'The URL path is not valid: a %-escape does not decode to UTF-8',
   },
-  invalid_content_length: {
-    type: 'invalid_request_error',
-    status: 400,
-    message: 'The request body does not match its Content-Length',
-  },
   malformed_request: { type: 'invalid_request_error', status: 400, message: 'The request is not valid HTTP' },
   invalid_frame: { type: 'invalid_request_error', status: 400, message: 'A WebSocket frame is not a known message' },
   invalid_payload: { type: 'invalid_request_error', status: 400, message: 'The webhook body must be a JSON object' },
@@ -216,11 +211,6 @@ export const ERROR_CATALOG = {
   payload_too_large: { type: 'payload_too_large_error', status: 413, message: 'Request body is too large' },
   rate_limited: { type: 'rate_limit_error', status: 429, message: 'Too many requests; retry after {seconds} s' },
   upstream_rate_limited: { type: 'rate_limit_error', status: 429, message: '{call}: upstream answered HTTP 429' },
-  blueprint_quota_exceeded: {
-    type: 'rate_limit_error',
-    status: 429,
-    message: 'The blueprint service quota is exhausted: {reason}',
-  },
 
   // 5xx
   internal_error: { type: 'server_error', status: 500, message: 'Internal server error' },
@@ -230,27 +220,11 @@ export const ERROR_CATALOG = {
     message: 'The agent made {max_iterations} model calls (max_iterations) without reaching a final answer',
   },
   upstream_error: { type: 'upstream_error', status: 502, message: '{call}: {reason}' },
-  blueprint_service_unavailable: {
-    type: 'upstream_error',
-    status: 502,
-    message: 'The blueprint service failed: {reason}',
-  },
-  blueprint_service_rejected: {
-    type: 'upstream_error',
-    status: 502,
-    message: 'The blueprint service rejected this instance: {reason}',
-  },
-  blueprint_service_invalid_response: {
-    type: 'upstream_error',
-    status: 502,
-    message: 'The blueprint service sent an unexpected {path} answer',
-  },
   synthesis_failed: {
     type: 'upstream_error',
     status: 502,
     message: 'autopilot.model ({model}) did not produce a valid blueprint',
   },
-  unavailable: { type: 'unavailable_error', status: 503, message: 'The service is unavailable; retry later' },
   shutting_down: {
     type: 'unavailable_error',
     status: 503,
@@ -283,11 +257,6 @@ export const ERROR_CATALOG = {
     type: 'timeout_error',
     status: 504,
     message: '{call}: no complete answer within {timeout_ms} ms',
-  },
-  blueprint_service_timeout: {
-    type: 'timeout_error',
-    status: 504,
-    message: 'The blueprint service at {origin} did not answer in time',
   },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 

@@ -159,7 +159,7 @@ export class UpstreamError extends AppError {
 }
 
 export class UnavailableError extends AppError {
-  constructor(message: string, code: CodeOf<'unavailable_error'> = 'unavailable') {
+  constructor(message: string, code: CodeOf<'unavailable_error'>) {
     super({ code, message });
   }
 }

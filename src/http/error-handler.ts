@@ -91,7 +91,6 @@ const FRAMEWORK_ERRORS: Partial<Record<string, { code: ErrorCode; message?: stri
   FST_ERR_CTP_INVALID_TYPE: { code: 'invalid_request', message: 'The Content-Type header is not valid' },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_json', message: 'The request body is empty; send a JSON body' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { code: 'invalid_content_length' },
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large' },
 };
 

@@ -30,7 +30,7 @@ const THROWERS: Record<string, () => Error> = {
   upstream_429: () =>
     new UpstreamError({ message: 'provider rate limit', retryable: true, upstreamStatus: 429, retryAfterSeconds: 3 }),
   upstream_timeout: () => new UpstreamError({ message: 'provider timed out', retryable: true, timeout: true }),
-  unavailable: () => new UnavailableError('draining'),
+  unavailable: () => new UnavailableError('draining', 'shutting_down'),
   bug: () => new TypeError("Cannot read properties of undefined (reading 'secretInternalDetail')"),
   http_error: () => Object.assign(new Error('I am a teapot'), { statusCode: 418 }),
   plugin_403: () => Object.assign(new Error('Forbidden by a plugin'), { statusCode: 403 }),
@@ -115,7 +115,7 @@ describe('every error type maps to its status and the one body shape', () => {
     ['upstream', 502, { type: 'upstream_error', code: 'upstream_error', message: 'provider said 500' }],
     ['upstream_429', 429, { type: 'rate_limit_error', code: 'upstream_rate_limited', message: 'provider rate limit' }],
     ['upstream_timeout', 504, { type: 'timeout_error', code: 'upstream_timeout', message: 'provider timed out' }],
-    ['unavailable', 503, { type: 'unavailable_error', code: 'unavailable', message: 'draining' }],
+    ['unavailable', 503, { type: 'unavailable_error', code: 'shutting_down', message: 'draining' }],
     ['bug', 500, { type: 'server_error', code: 'internal_error', message: 'Internal server error' }],
     ['http_error', 418, { type: 'invalid_request_error', code: 'invalid_request', message: 'I am a teapot' }],
     ['plugin_403', 403, { type: 'permission_error', code: 'invalid_request', message: 'Forbidden by a plugin' }],

@@ -56,7 +56,8 @@ export function createHostedBlueprints(options: HostedBlueprintsOptions): Hosted
     try {
       return await call(await identity());
     } catch (error) {
-      if (!(error instanceof UpstreamError) || error.code !== 'blueprint_service_rejected') throw error;
+      const rejected = error instanceof UpstreamError && (error.upstreamStatus === 401 || error.upstreamStatus === 403);
+      if (!rejected) throw error;
       await options.instances.setSecret(null, null, options.clock().toISOString());
       return call(await identity());
     }
