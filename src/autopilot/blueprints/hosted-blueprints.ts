@@ -9,6 +9,7 @@ import type {
   ServiceIdentity,
 } from './blueprint-service.client.js';
 import { createRetrieveCache } from './retrieve-cache.js';
+import type { Logger } from '../../logger.js';
 
 /** Why no answer came from the hosted service. */
 export type ServiceGap = 'tier_skip' | 'not_configured' | 'service_unavailable' | 'quota_exceeded';
@@ -29,7 +30,7 @@ export interface HostedBlueprintsOptions {
   client?: BlueprintServiceClient;
   instances: AutopilotInstanceStore;
   clock: Clock;
-  log?: { warn(details: object, message: string): void };
+  log?: Pick<Logger, 'warn'>;
 }
 
 /** The hosted service behind enrollment, signing and the retrieve cache; every failure becomes a ServiceGap, never an error. */

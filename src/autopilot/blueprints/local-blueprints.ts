@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { AppError, ConfigError } from '../../errors.js';
 import type { Blueprint } from './blueprint.schema.js';
 import { validateBlueprint, type BlueprintCheckOptions } from './validate-blueprint.js';
+import type { Logger } from '../../logger.js';
 
 /** The blueprint library shipped with the package. */
 export const BUNDLED_BLUEPRINTS_DIR = fileURLToPath(new URL('../../../config/blueprints/', import.meta.url));
@@ -22,7 +23,7 @@ export interface LocalBlueprintOptions {
   bundledDir?: string;
   operatorDir?: string;
   checks: BlueprintCheckOptions;
-  log?: { warn(details: object, message: string): void };
+  log?: Pick<Logger, 'warn'>;
 }
 
 /**

@@ -13,6 +13,7 @@ import { createFineTuneRunner } from './fine-tune-runner.js';
 import type { FineTuneJob, ModelActivation } from './fine-tune.types.js';
 import type { StepResult } from '../missions/mission.types.js';
 import { createModelActivationStore } from './model-activation.store.js';
+import type { Logger } from '../../logger.js';
 
 export interface LearningLoopOptions {
   config: AutopilotConfig;
@@ -23,7 +24,7 @@ export interface LearningLoopOptions {
   scrub(text: string): string;
   now(): string;
   fetch?: typeof fetch;
-  log?: { warn(details: object, message: string): void };
+  log?: Pick<Logger, 'warn'>;
 }
 
 export interface DatasetOverview extends DatasetRecord {

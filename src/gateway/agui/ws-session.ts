@@ -6,6 +6,7 @@ import type { StreamFormat } from './agui-event.js';
 import { clientFrame, type ClientFrame } from './agui.schema.js';
 import type { RunFrameCache } from './run-frame-cache.js';
 import { streamRunEvents, type EventSink } from './stream-run-events.js';
+import type { Logger } from '../../logger.js';
 
 export interface WsSessionOptions {
   agentName: string;
@@ -21,7 +22,7 @@ export interface WsSessionOptions {
   heartbeatMs: number;
   /** The run's frames, shared with any SSE stream attached to the same run. */
   frames: RunFrameCache;
-  log: { error(details: object, message: string): void };
+  log: Pick<Logger, 'error'>;
 }
 
 /** The error frame a bad frame (or a run that cannot start) gets: the socket stays open. */

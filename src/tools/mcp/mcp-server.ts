@@ -5,7 +5,8 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { McpToolConfig } from '../../config/index.js';
 import { mapMcpResult } from './map-mcp-result.js';
-import type { RegisteredTool, ToolsLogger } from '../registered-tool.js';
+import type { RegisteredTool } from '../registered-tool.js';
+import type { Logger } from '../../logger.js';
 
 /** A connected MCP server and its tools, named `<prefix>__<tool>`. */
 export interface McpConnection {
@@ -24,7 +25,7 @@ const MIN_CONNECT_TIMEOUT_MS = 30_000;
 /** Connects to one MCP server and lists its tools. Throws when the server cannot be reached; the caller decides. */
 export async function connectMcpServer(
   config: McpToolConfig,
-  logger: ToolsLogger,
+  logger: Logger,
   clientVersion: string,
 ): Promise<McpConnection> {
   const transport = createTransport(config, logger);
@@ -49,7 +50,7 @@ export async function connectMcpServer(
   }
 }
 
-function createTransport(config: McpToolConfig, logger: ToolsLogger): Transport {
+function createTransport(config: McpToolConfig, logger: Logger): Transport {
   const server = config.mcp;
   if ('url' in server)
     return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
@@ -78,7 +79,7 @@ async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
   return tools;
 }
 
-function mapTools(config: McpToolConfig, client: Client, listed: Tool[], logger: ToolsLogger): RegisteredTool[] {
+function mapTools(config: McpToolConfig, client: Client, listed: Tool[], logger: Logger): RegisteredTool[] {
   const tools: RegisteredTool[] = [];
   for (const tool of listed) {
     // Models accept only [A-Za-z0-9_-] in function names; the server still gets its own name.
