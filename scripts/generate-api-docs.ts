@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/app.js';
 import { BUNDLED_CONFIG_PATH, loadConfig } from '../src/config/index.js';
+import { ERROR_CATALOG } from '../src/errors.js';
 
 interface Schema {
   type?: string | string[];
@@ -124,6 +125,7 @@ for (const [path, methods] of Object.entries(document.paths).sort(([a], [b]) => 
     }
   }
 }
+lines.push(...errorTable());
 writeFileSync(new URL('../docs/api.md', import.meta.url), `${lines.join('\n').trimEnd()}\n`);
 console.log(`wrote docs/api.md (${Object.keys(document.paths).length} paths)`);
 
@@ -145,4 +147,25 @@ function typeName(schema: Schema | undefined): string {
   if (variants) return variants.map(typeName).join(' \\| ');
   if (schema.type === 'array') return `array of ${typeName(schema.items)}`;
   return Array.isArray(schema.type) ? schema.type.join(' \\| ') : (schema.type ?? 'object');
+}
+
+/** Every error code the service answers with, from the one catalog (src/error-catalog.ts), by status. */
+function errorTable(): string[] {
+  const rows = Object.entries(ERROR_CATALOG).sort(
+    ([codeA, a], [codeB, b]) => a.status - b.status || codeA.localeCompare(codeB),
+  );
+  return [
+    '## Error codes',
+    '',
+    'Every `code` an error body (or a run_error event) carries, with its `type` and HTTP status, from',
+    '`src/error-catalog.ts`. `{name}` stands for a value the message fills in; a route may give a more precise',
+    'message. A framework-level 4xx without a code of its own keeps its status with `invalid_request`.',
+    '',
+    '| code | type | status | message |',
+    '|---|---|---|---|',
+    ...rows.map(
+      ([code, entry]) => `| ${code} | ${entry.type} | ${entry.status} | ${entry.message.replaceAll('|', '\\|')} |`,
+    ),
+    '',
+  ];
 }

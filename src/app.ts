@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import {
   createAgentRegistry,
   createAgentStore,
@@ -19,8 +19,8 @@ import {
   createAnalyticsService,
   createAnalyticsWriteStore,
   createUsageRecorder,
+  meterUsage,
   roundUsd,
-  type UsageRecorder,
 } from './analytics/index.js';
 import {
   autopilotRoutes,
@@ -38,9 +38,9 @@ import {
   tokensRoutes,
   type TokenService,
 } from './auth/index.js';
-import { createRunEventBus, type RunEventBus } from './bus/index.js';
-import { guardrailsSchema, PII_TYPES, type Config } from './config/index.js';
-import { createGuardrails } from './guardrails/index.js';
+import { createBusErrorLog, createRunEventBus, type RunEventBus } from './bus/index.js';
+import type { Config } from './config/index.js';
+import { createPiiScrubber } from './guardrails/index.js';
 import { createDatabase, type DatabaseHandle } from './db/index.js';
 import { a2aRoutes, createA2aTaskStore, type CardTool } from './gateway/a2a/index.js';
 import { aguiRoutes } from './gateway/agui/index.js';
@@ -66,6 +66,7 @@ import {
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
 import { createToolRegistry, toolsRoutes, type ToolRegistry } from './tools/index.js';
+import type { Logger } from './logger.js';
 
 export const VERSION = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -257,7 +258,7 @@ function buildRuntime(
   agents: AgentRegistry,
   tools: ToolRegistry,
   bus: RunEventBus,
-  log: FastifyBaseLogger,
+  log: Logger,
   deps: RuntimeDeps,
 ) {
   const models = createModelClient({ providers: config.providers, logger: log });
@@ -296,20 +297,6 @@ function buildRuntime(
       ),
   });
   return { runs, sessions, models };
-}
-
-/** Usage and risk records go to the analytics recorder (group commit) and are counted for /metrics on the way. */
-function meterUsage(recorder: UsageRecorder, metrics: Metrics): UsageSink {
-  return {
-    record(usage) {
-      metrics.observeUsage(usage);
-      return recorder.record(usage);
-    },
-    recordRisk(event) {
-      metrics.observeRisk(event);
-      return recorder.recordRisk(event);
-    },
-  };
 }
 
 /** Sessions count as active within the admin session window, as GET /api/v1/admin/status counts them. */
@@ -371,10 +358,6 @@ async function buildAutopilot(
   deps: { runs: RunService; models: ModelClient; nodeAgents: NodeAgents; tools: ToolRegistry; clock?: () => Date },
 ): Promise<Autopilot> {
   const toolNames = () => deps.tools.list().map((tool) => tool.name);
-  // Curated samples are scrubbed of every PII type the guardrails detect, whatever the agents' own guardrail settings.
-  const pii = createGuardrails(
-    guardrailsSchema.parse({ pii: { enabled: true, action: 'redact', types: [...PII_TYPES] } }),
-  );
   const autopilot = await createAutopilot({
     config: config.autopilot,
     db: database.db,
@@ -386,27 +369,11 @@ async function buildAutopilot(
     log: server.log,
     dataDir: config.server.data_dir,
     providers: config.providers,
-    scrub: (text) => pii.checkOutput(text).text,
+    scrub: createPiiScrubber(),
   });
   await server.register(autopilotRoutes, { autopilot });
   await server.register(missionsRoutes, { autopilot });
   return autopilot;
-}
-
-// A Redis outage reports an error on every reconnect attempt: one line per 30 s is enough.
-function createBusErrorLog(log: FastifyBaseLogger): (error: unknown) => void {
-  let lastAt = 0;
-  let suppressed = 0;
-  return (error) => {
-    const now = Date.now();
-    if (now - lastAt < 30_000) {
-      suppressed += 1;
-      return;
-    }
-    log.warn({ err: error, suppressed }, 'run event bus error');
-    lastAt = now;
-    suppressed = 0;
-  };
 }
 
 /** What an agent card may show of an agent's tools: names and descriptions, never their configuration. */

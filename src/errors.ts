@@ -1,69 +1,83 @@
-/** Every error the service reports to clients. Domain code throws these; only http/error-handler.ts maps them. */
-export type ErrorType =
-  | 'invalid_request_error'
-  | 'authentication_error'
-  | 'permission_error'
-  | 'not_found_error'
-  | 'conflict_error'
-  | 'payment_required_error'
-  | 'payload_too_large_error'
-  | 'rate_limit_error'
-  | 'upstream_error'
-  | 'timeout_error'
-  | 'server_error'
-  | 'unavailable_error';
+import {
+  ERROR_CATALOG,
+  renderMessage,
+  type CodeOf,
+  type ErrorCode,
+  type ErrorType,
+  type MessageParams,
+} from './error-catalog.js';
 
+export {
+  ERROR_CATALOG,
+  isErrorCode,
+  type CodeOf,
+  type ErrorCatalogEntry,
+  type ErrorCode,
+  type ErrorType,
+} from './error-catalog.js';
+
+/**
+ * Every error the service reports to clients. Domain code throws these; only http/error-handler.ts maps them.
+ * The code decides the type and the HTTP status (src/error-catalog.ts); the message defaults to the code's template.
+ */
 export class AppError extends Error {
   readonly type: ErrorType;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly status: number;
   readonly details?: Record<string, unknown>;
 
-  constructor(options: {
-    type: ErrorType;
-    code: string;
-    status: number;
-    message: string;
-    details?: Record<string, unknown>;
-    cause?: unknown;
-  }) {
-    super(options.message, { cause: options.cause });
+  constructor(options: { code: ErrorCode; message?: string; details?: Record<string, unknown>; cause?: unknown }) {
+    const entry = ERROR_CATALOG[options.code];
+    super(options.message ?? entry.message, { cause: options.cause });
     this.name = new.target.name;
-    this.type = options.type;
+    this.type = entry.type;
     this.code = options.code;
-    this.status = options.status;
+    this.status = entry.status;
     this.details = options.details;
   }
 }
 
+/** An error whose message is its code's template filled with `params`: `createError('run_not_found', { run_id })`. */
+export function createError<C extends ErrorCode>(
+  code: C,
+  params?: MessageParams<C>,
+  options: { details?: Record<string, unknown>; cause?: unknown } = {},
+): AppError {
+  return new AppError({ code, message: renderMessage(code, params), ...options });
+}
+
 export class ValidationError extends AppError {
-  constructor(message: string, code = 'invalid_request', details?: Record<string, unknown>) {
-    super({ type: 'invalid_request_error', code, status: 400, message, details });
+  constructor(
+    message: string,
+    code: CodeOf<'invalid_request_error'> = 'invalid_request',
+    details?: Record<string, unknown>,
+  ) {
+    super({ code, message, details });
   }
 }
 
 /** A JSON body nested deeper than `server.max_json_depth`: refused before anything parses or walks it. */
 export class JsonTooDeepError extends ValidationError {
   constructor(readonly limit: number) {
-    super(`The JSON body is nested more than ${limit} levels deep`, 'json_too_deep');
+    super(renderMessage('json_too_deep', { limit }), 'json_too_deep');
   }
 }
 
 export class AuthenticationError extends AppError {
-  constructor(message = 'Missing or invalid credentials', code = 'invalid_credentials') {
-    super({ type: 'authentication_error', code, status: 401, message });
+  constructor(message?: string, code: CodeOf<'authentication_error'> = 'invalid_credentials') {
+    super({ code, message });
   }
 }
 
 export class PermissionError extends AppError {
-  constructor(message: string, code = 'insufficient_scope') {
-    super({ type: 'permission_error', code, status: 403, message });
+  constructor(message: string, code: CodeOf<'permission_error'> = 'insufficient_scope') {
+    super({ code, message });
   }
 }
 
 export class NotFoundError extends AppError {
-  constructor(message: string, code = 'not_found') {
-    super({ type: 'not_found_error', code, status: 404, message });
+  constructor(message: string, code: CodeOf<'not_found_error'>) {
+    super({ code, message });
   }
 }
 
@@ -72,40 +86,48 @@ export class MethodNotAllowedError extends AppError {
   readonly allowed: string[];
   constructor(method: string, path: string, allowed: string[]) {
     super({
-      type: 'invalid_request_error',
       code: 'method_not_allowed',
-      status: 405,
-      message: `${method} is not allowed on ${path}; use ${allowed.join(', ')}`,
+      message: renderMessage('method_not_allowed', { method, path, allowed: allowed.join(', ') }),
     });
     this.allowed = allowed;
   }
 }
 
+/** A state move that is not allowed (409). */
 export class ConflictError extends AppError {
-  constructor(message: string, code = 'conflict', details?: Record<string, unknown>) {
-    super({ type: 'conflict_error', code, status: 409, message, details });
+  constructor(message: string, code: CodeOf<'conflict_error'>, details?: Record<string, unknown>) {
+    super({ code, message, details });
+  }
+}
+
+/** A run ended by a cancel (an operator, its client going away, the server shutting down): not a conflict. */
+export class CancelledError extends AppError {
+  constructor(message?: string, code: CodeOf<'cancelled_error'> = 'cancelled') {
+    super({ code, message });
   }
 }
 
 export class BudgetExceededError extends AppError {
   constructor(message: string) {
-    super({ type: 'payment_required_error', code: 'budget_exceeded', status: 402, message });
+    super({ code: 'budget_exceeded', message });
   }
 }
 
 export class PayloadTooLargeError extends AppError {
-  constructor(message = 'Request body is too large') {
-    super({ type: 'payload_too_large_error', code: 'payload_too_large', status: 413, message });
+  constructor(message?: string) {
+    super({ code: 'payload_too_large', message });
   }
 }
 
 export class RateLimitError extends AppError {
   readonly retryAfterSeconds?: number;
-  constructor(message: string, retryAfterSeconds?: number, code = 'rate_limited') {
-    super({ type: 'rate_limit_error', code, status: 429, message });
+  constructor(message: string, retryAfterSeconds?: number, code: CodeOf<'rate_limit_error'> = 'rate_limited') {
+    super({ code, message });
     this.retryAfterSeconds = retryAfterSeconds;
   }
 }
+
+type UpstreamCode = CodeOf<'upstream_error' | 'timeout_error' | 'rate_limit_error'>;
 
 /** A failure of an upstream model provider or remote service. `retryable` tells callers whether another attempt may succeed. */
 export class UpstreamError extends AppError {
@@ -114,22 +136,22 @@ export class UpstreamError extends AppError {
   readonly retryAfterSeconds?: number;
   constructor(options: {
     message: string;
-    code?: string;
+    /** Defaults by what happened: `upstream_timeout`, `upstream_rate_limited` (HTTP 429) or `upstream_error`. */
+    code?: UpstreamCode;
     retryable: boolean;
     upstreamStatus?: number;
     retryAfterSeconds?: number;
     timeout?: boolean;
     cause?: unknown;
   }) {
-    const status = options.timeout ? 504 : options.upstreamStatus === 429 ? 429 : 502;
-    const type: ErrorType = options.timeout ? 'timeout_error' : status === 429 ? 'rate_limit_error' : 'upstream_error';
-    super({
-      type,
-      code: options.code ?? (options.timeout ? 'upstream_timeout' : 'upstream_error'),
-      status,
-      message: options.message,
-      cause: options.cause,
-    });
+    const code =
+      options.code ??
+      (options.timeout
+        ? 'upstream_timeout'
+        : options.upstreamStatus === 429
+          ? 'upstream_rate_limited'
+          : 'upstream_error');
+    super({ code, message: options.message, cause: options.cause });
     this.retryable = options.retryable;
     this.upstreamStatus = options.upstreamStatus;
     this.retryAfterSeconds = options.retryAfterSeconds;
@@ -137,8 +159,8 @@ export class UpstreamError extends AppError {
 }
 
 export class UnavailableError extends AppError {
-  constructor(message: string, code = 'unavailable') {
-    super({ type: 'unavailable_error', code, status: 503, message });
+  constructor(message: string, code: CodeOf<'unavailable_error'>) {
+    super({ code, message });
   }
 }
 

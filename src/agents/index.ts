@@ -20,11 +20,10 @@ export { mergeSessionHistory, type MergedConversation } from './sessions/index.j
 export type { RunPricing } from './records/index.js';
 export type { ModelUsageRecord, RiskEventRecord, UsageSink } from './records/index.js';
 export type { RunTiming } from './runtime/index.js';
-export type { RunLogger } from './records/index.js';
 export type { RunResult, RunUsage } from './runtime/index.js';
 /** The runtime's message, tool and finish-reason types, for adapters that may not import llm/ directly. */
 export type { ChatMessage, FinishReason, ToolDefinition } from '../llm/index.js';
-export { isActiveRunStatus, RUN_STATUSES } from './records/index.js';
+export { isActiveRunStatus } from './records/index.js';
 export type {
   AgentRunCounts,
   ListRunsFilter,

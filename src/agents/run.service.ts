@@ -9,7 +9,7 @@ import { createBudgetLedger } from './budgets/index.js';
 import { attachRun, type AttachOptions } from './control/run-attach.js';
 import { createRunCommands, type RunControlResult } from './control/run-commands.js';
 import { cancelledError } from './control/run-control.js';
-import type { RunLogger } from './records/run-logger.js';
+
 import type { LiveRun, RunHandle, StartRunRequest } from './control/run-handle.js';
 import { publishInterrupted, RUN_LEASE_INTERVAL_MS, RUN_LEASE_STALE_MS, startRunLease } from './control/run-lease.js';
 import { createRunBudgets, type BudgetState } from './budgets/index.js';
@@ -20,6 +20,7 @@ import type { AgentRunCounts, ListRunsFilter, RunRecord, StepRecord } from './re
 import type { SessionService } from './sessions/session.service.js';
 import { startRun } from './runtime/start-run.js';
 import type { UsageSink } from './records/usage-sink.js';
+import type { Logger } from '../logger.js';
 
 export interface RunService {
   /** Starts a run; throws before starting for an unknown agent (404) or a session of another agent (409). */
@@ -72,7 +73,7 @@ export interface RunServiceOptions {
   tokenLimit?: (tokenId: string) => Promise<number | null>;
   /** Called once per run when it ended and its records were written (metrics). */
   onRunEnd?(agentName: string, result: RunResult): void;
-  log?: RunLogger;
+  log?: Logger;
 }
 
 export function createRunService(options: RunServiceOptions): RunService {

@@ -8,8 +8,6 @@ import { ACCESS_TOKEN_PREFIX, type TokenService } from './token.service.js';
 export interface Authenticator {
   /** Resolves one presented credential, trying JWT, then API key, then access token. Throws 401 when none matches. */
   authenticate(credential: string): Promise<Principal>;
-  /** True when credential is a JWT or an API key: what operator-only routes require. */
-  hasOperatorCredentials: boolean;
 }
 
 export interface AuthenticatorOptions {
@@ -52,7 +50,6 @@ export function createAuthenticator({ config, apiKeys, tokens }: AuthenticatorOp
   }
 
   return {
-    hasOperatorCredentials: keyDigests.length > 0 || !!jwtSecret,
     async authenticate(credential) {
       let jwtFailure: AuthenticationError | undefined;
       if (JWT_SHAPE.test(credential)) {

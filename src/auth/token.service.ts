@@ -3,7 +3,7 @@ import type { AuthConfig } from '../config/index.js';
 import { AuthenticationError, NotFoundError, PermissionError, ValidationError } from '../errors.js';
 import { createId, isoAfterSeconds, isoNow } from '../ids.js';
 import type { Principal } from './principal.js';
-import type { TokenRow, TokenStore } from './token.store.js';
+import type { TokenRecord, TokenStore } from './token.store.js';
 
 export const ACCESS_TOKEN_PREFIX = 'sat-';
 
@@ -67,22 +67,22 @@ export function createTokenService({
   agentExists,
   now = () => new Date(),
 }: TokenServiceOptions): TokenService {
-  const statusOf = (row: TokenRow): TokenStatus =>
+  const statusOf = (row: TokenRecord): TokenStatus =>
     row.status === 'active' && row.expires_at <= isoNow(now()) ? 'expired' : row.status;
-  const view = (row: TokenRow): TokenView => ({
+  const view = (row: TokenRecord): TokenView => ({
     token_id: row.token_id,
     agent_name: row.agent_name,
-    scopes: JSON.parse(row.scopes) as string[],
-    single_use: row.single_use === 1,
+    scopes: row.scopes,
+    single_use: row.single_use,
     status: statusOf(row),
     created_at: row.created_at,
     expires_at: row.expires_at,
     last_used_at: row.last_used_at,
-    use_count: Number(row.use_count),
+    use_count: row.use_count,
     token_suffix: row.token_suffix,
     max_cost_usd: row.max_cost_usd,
   });
-  const unusable = (row: TokenRow | undefined): AuthenticationError => {
+  const unusable = (row: TokenRecord | undefined): AuthenticationError => {
     if (!row) return new AuthenticationError('Access token is unknown or was deleted', 'invalid_token');
     const status = statusOf(row);
     if (status === 'revoked') return new AuthenticationError('Access token has been revoked', 'token_revoked');
@@ -154,8 +154,8 @@ export function createTokenService({
         kind: 'access_token',
         tokenId: row.token_id,
         agentName: row.agent_name,
-        scopes: JSON.parse(row.scopes) as string[],
-        singleUse: row.single_use === 1,
+        scopes: row.scopes,
+        singleUse: row.single_use,
         maxCostUsd: row.max_cost_usd,
       };
     },

@@ -1,31 +1,40 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/index.js';
 
-export type TokenRow = Selectable<Database['access_tokens']>;
+type TokenRow = Selectable<Database['access_tokens']>;
 
-export interface NewTokenRow {
-  token_id: string;
-  token_hash: string;
-  token_suffix: string;
-  agent_name: string;
+/** A stored token, decoded: its columns with `scopes` parsed, `single_use` a boolean and `use_count` a number. */
+export type TokenRecord = Omit<TokenRow, 'scopes' | 'single_use' | 'use_count'> & {
   scopes: string[];
   single_use: boolean;
-  created_at: string;
-  expires_at: string;
-  max_cost_usd: number | null;
+  use_count: number;
+};
+
+function decodeToken(row: TokenRow): TokenRecord {
+  return {
+    ...row,
+    scopes: JSON.parse(row.scopes) as string[],
+    single_use: row.single_use === 1,
+    use_count: Number(row.use_count),
+  };
 }
+
+const decodeFound = (row: TokenRow | undefined): TokenRecord | undefined => (row ? decodeToken(row) : undefined);
+
+/** What `insert` needs: a new token is active, unused and never used. */
+export type NewTokenRow = Omit<TokenRecord, 'status' | 'last_used_at' | 'use_count'>;
 
 export interface TokenStore {
   insert(row: NewTokenRow): Promise<void>;
-  findById(tokenId: string): Promise<TokenRow | undefined>;
-  findByHash(tokenHash: string): Promise<TokenRow | undefined>;
-  list(filter: { agentName?: string; page?: { limit: number; offset: number } }): Promise<TokenRow[]>;
+  findById(tokenId: string): Promise<TokenRecord | undefined>;
+  findByHash(tokenHash: string): Promise<TokenRecord | undefined>;
+  list(filter: { agentName?: string; page?: { limit: number; offset: number } }): Promise<TokenRecord[]>;
   /**
    * Marks one use of an active, unexpired token in a single conditional update, so a single-use token
    * is consumed exactly once however many requests race for it. Returns undefined when it was not usable.
    */
-  consume(tokenId: string, now: string, agentName?: string): Promise<TokenRow | undefined>;
-  revoke(tokenId: string): Promise<TokenRow | undefined>;
+  consume(tokenId: string, now: string, agentName?: string): Promise<TokenRecord | undefined>;
+  revoke(tokenId: string): Promise<TokenRecord | undefined>;
   delete(tokenId: string): Promise<boolean>;
 }
 
@@ -43,17 +52,19 @@ export function createTokenStore(db: Kysely<Database>): TokenStore {
         })
         .execute();
     },
-    findById: (tokenId) =>
-      db.selectFrom('access_tokens').selectAll().where('token_id', '=', tokenId).executeTakeFirst(),
-    findByHash: (tokenHash) =>
-      db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst(),
-    list({ agentName, page }) {
+    findById: async (tokenId) =>
+      decodeFound(await db.selectFrom('access_tokens').selectAll().where('token_id', '=', tokenId).executeTakeFirst()),
+    findByHash: async (tokenHash) =>
+      decodeFound(
+        await db.selectFrom('access_tokens').selectAll().where('token_hash', '=', tokenHash).executeTakeFirst(),
+      ),
+    async list({ agentName, page }) {
       let query = db.selectFrom('access_tokens').selectAll().orderBy('created_at', 'desc').orderBy('token_id');
       if (agentName) query = query.where('agent_name', '=', agentName);
       if (page) query = query.limit(page.limit).offset(page.offset);
-      return query.execute();
+      return (await query.execute()).map(decodeToken);
     },
-    consume(tokenId, now, agentName) {
+    async consume(tokenId, now, agentName) {
       let query = db
         .updateTable('access_tokens')
         .set((eb) => ({
@@ -70,15 +81,17 @@ export function createTokenStore(db: Kysely<Database>): TokenStore {
         .where('status', '=', 'active')
         .where('expires_at', '>', now);
       if (agentName !== undefined) query = query.where('agent_name', '=', agentName);
-      return query.returningAll().executeTakeFirst();
+      return decodeFound(await query.returningAll().executeTakeFirst());
     },
-    revoke: (tokenId) =>
-      db
-        .updateTable('access_tokens')
-        .set({ status: 'revoked' })
-        .where('token_id', '=', tokenId)
-        .returningAll()
-        .executeTakeFirst(),
+    revoke: async (tokenId) =>
+      decodeFound(
+        await db
+          .updateTable('access_tokens')
+          .set({ status: 'revoked' })
+          .where('token_id', '=', tokenId)
+          .returningAll()
+          .executeTakeFirst(),
+      ),
     async delete(tokenId) {
       const result = await db.deleteFrom('access_tokens').where('token_id', '=', tokenId).executeTakeFirst();
       return Number(result.numDeletedRows) > 0;

@@ -27,11 +27,7 @@ import type { Blueprint } from './blueprints/blueprint.schema.js';
 import { BUNDLED_BLUEPRINTS_DIR, loadLocalBlueprints, type LocalBlueprint } from './blueprints/local-blueprints.js';
 import { createLocalLibrary } from './blueprints/local-library.js';
 import { parseBlueprintJson } from './blueprints/validate-blueprint.js';
-
-export interface AutopilotLogger {
-  warn(details: object, message: string): void;
-  error(details: object, message: string): void;
-}
+import type { Logger } from '../logger.js';
 
 export interface AutopilotOptions {
   config: AutopilotConfig;
@@ -45,7 +41,7 @@ export interface AutopilotOptions {
   clock?: Clock;
   /** For the hosted service; defaults to the global fetch. */
   fetch?: typeof fetch;
-  log?: AutopilotLogger;
+  log?: Logger;
   /** Where the curator writes datasets (`datasets/`) and fine-tunes keep their files (`fine-tunes/`). */
   dataDir: string;
   /** The configured providers: the fine-tune backends reach their APIs through them. */

@@ -1,4 +1,4 @@
-export { createAutopilot, type Autopilot, type AutopilotLogger, type AutopilotOptions } from './create-autopilot.js';
+export { createAutopilot, type Autopilot, type AutopilotOptions } from './create-autopilot.js';
 export { autopilotRoutes, AUTOPILOT_PREFIX } from './autopilot.routes.js';
 export { missionsRoutes } from './missions/index.js';
 export { createNodeAgents, type NodeAgents } from './execution/index.js';

@@ -17,8 +17,6 @@ export type RunEventBody =
 /** A published event: the body plus its run, its position in the run's log and when it happened. */
 export type RunEvent = RunEventBody & { runId: string; seq: number; at: string };
 
-export type RunEventType = RunEvent['type'];
-
 /** True for the events after which a run emits nothing more. */
 export function isTerminalEvent(event: Pick<RunEvent, 'type'>): boolean {
   return event.type === 'run-end' || event.type === 'run-error';

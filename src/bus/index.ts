@@ -1,5 +1,6 @@
-export { isTerminalEvent, type RunEvent, type RunEventBody, type RunEventType, type RunSource } from './events.js';
+export { isTerminalEvent, type RunEvent, type RunEventBody, type RunSource } from './events.js';
 export { createRunEventBus } from './create-run-event-bus.js';
+export { createBusErrorLog } from './create-bus-error-log.js';
 export {
   DEFAULT_KEY_PREFIX,
   DEFAULT_LOG_LIMIT,

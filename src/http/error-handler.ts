@@ -7,12 +7,14 @@ import {
   NotFoundError,
   RateLimitError,
   UpstreamError,
+  ERROR_CATALOG,
+  type ErrorCode,
   type ErrorType,
 } from '../errors.js';
 import { createRouteMethods } from './route-methods.js';
 
 export interface ErrorBody {
-  error: { type: ErrorType; code: string; message: string; [key: string]: unknown };
+  error: { type: ErrorType; code: ErrorCode; message: string; [key: string]: unknown };
 }
 
 /**
@@ -63,29 +65,14 @@ export function answerClientError(error: Error & { code?: string }, socket: Sock
 }
 
 function mapClientError(code: string | undefined): [number, string, ErrorBody] {
-  if (code === 'ERR_HTTP_REQUEST_TIMEOUT')
-    return [
-      408,
-      'Request Timeout',
-      { error: { type: 'timeout_error', code: 'request_timeout', message: 'The request was not received in time' } },
-    ];
-  if (code === 'HPE_HEADER_OVERFLOW')
-    return [
-      431,
-      'Request Header Fields Too Large',
-      {
-        error: {
-          type: 'invalid_request_error',
-          code: 'headers_too_large',
-          message: 'The request headers are too large',
-        },
-      },
-    ];
-  return [
-    400,
-    'Bad Request',
-    { error: { type: 'invalid_request_error', code: 'malformed_request', message: 'The request is not valid HTTP' } },
-  ];
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return [408, 'Request Timeout', catalogBody('request_timeout')];
+  if (code === 'HPE_HEADER_OVERFLOW') return [431, 'Request Header Fields Too Large', catalogBody('headers_too_large')];
+  return [400, 'Bad Request', catalogBody('malformed_request')];
+}
+
+/** A body straight from the catalog: the code's type and its message (or `message`). */
+function catalogBody(code: ErrorCode, message: string = ERROR_CATALOG[code].message): ErrorBody {
+  return { error: { type: ERROR_CATALOG[code].type, code, message } };
 }
 
 /** Types for 4xx errors raised by Fastify or a plugin rather than by our AppError classes. */
@@ -96,41 +83,15 @@ const CLIENT_ERROR_TYPES: Partial<Record<number, ErrorType>> = {
   409: 'conflict_error',
 };
 
-/** Fastify's own client errors, in our words. */
-const FRAMEWORK_ERRORS: Partial<Record<string, { status: number; type?: ErrorType; code: string; message: string }>> = {
-  FST_ERR_BAD_URL: {
-    status: 400,
-    code: 'invalid_url',
-    message: 'The URL path is not valid: a %-escape does not decode to UTF-8',
-  },
-  FST_ERR_MAX_PARAM_LENGTH: {
-    status: 414,
-    code: 'path_parameter_too_long',
-    message: 'A path parameter is longer than 100 characters',
-  },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: {
-    status: 415,
-    code: 'unsupported_media_type',
-    message: 'Unsupported Content-Type: send the body as application/json',
-  },
-  FST_ERR_CTP_INVALID_TYPE: { status: 400, code: 'invalid_request', message: 'The Content-Type header is not valid' },
-  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, code: 'invalid_json', message: 'The request body is not valid JSON' },
-  FST_ERR_CTP_EMPTY_JSON_BODY: {
-    status: 400,
-    code: 'invalid_json',
-    message: 'The request body is empty; send a JSON body',
-  },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
-    status: 400,
-    code: 'invalid_content_length',
-    message: 'The request body does not match its Content-Length',
-  },
-  FST_ERR_CTP_BODY_TOO_LARGE: {
-    status: 413,
-    type: 'payload_too_large_error',
-    code: 'payload_too_large',
-    message: 'Request body is too large',
-  },
+/** Fastify's own client errors, in our words: the catalog's code, and a message when the template is not the one. */
+const FRAMEWORK_ERRORS: Partial<Record<string, { code: ErrorCode; message?: string }>> = {
+  FST_ERR_BAD_URL: { code: 'invalid_url' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'path_parameter_too_long' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { code: 'unsupported_media_type' },
+  FST_ERR_CTP_INVALID_TYPE: { code: 'invalid_request', message: 'The Content-Type header is not valid' },
+  FST_ERR_CTP_INVALID_JSON_BODY: { code: 'invalid_json' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'invalid_json', message: 'The request body is empty; send a JSON body' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { code: 'payload_too_large' },
 };
 
 export function sendError(reply: FastifyReply, status: number, body: ErrorBody): FastifyReply {
@@ -156,27 +117,11 @@ export function mapError(error: FastifyError): { status: number; body: ErrorBody
   }
   const framework = error.code ? FRAMEWORK_ERRORS[error.code] : undefined;
   if (framework)
-    return {
-      status: framework.status,
-      body: {
-        error: { type: framework.type ?? 'invalid_request_error', code: framework.code, message: framework.message },
-      },
-    };
+    return { status: ERROR_CATALOG[framework.code].status, body: catalogBody(framework.code, framework.message) };
   const status = error.statusCode ?? 500;
-  if (status === 413)
-    return {
-      status,
-      body: {
-        error: { type: 'payload_too_large_error', code: 'payload_too_large', message: 'Request body is too large' },
-      },
-    };
-  if (status === 415)
-    return {
-      status,
-      body: { error: { type: 'invalid_request_error', code: 'unsupported_media_type', message: error.message } },
-    };
-  if (status === 429)
-    return { status, body: { error: { type: 'rate_limit_error', code: 'rate_limited', message: error.message } } };
+  if (status === 413) return { status, body: catalogBody('payload_too_large') };
+  if (status === 415) return { status, body: catalogBody('unsupported_media_type', error.message) };
+  if (status === 429) return { status, body: catalogBody('rate_limited', error.message) };
   if (status >= 400 && status < 500) {
     const code = error instanceof SyntaxError ? 'invalid_json' : 'invalid_request';
     // Any other Fastify error keeps its (client-facing) message, never its FST_ code.
@@ -185,10 +130,7 @@ export function mapError(error: FastifyError): { status: number; body: ErrorBody
       body: { error: { type: CLIENT_ERROR_TYPES[status] ?? 'invalid_request_error', code, message: error.message } },
     };
   }
-  return {
-    status: 500,
-    body: { error: { type: 'server_error', code: 'internal_error', message: 'Internal server error' } },
-  };
+  return { status: 500, body: catalogBody('internal_error') };
 }
 
 interface ValidationProblem {

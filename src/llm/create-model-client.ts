@@ -6,11 +6,12 @@ import { prepareModelCall, type ModelCall } from './model-call.js';
 import { parseModelRef } from './parse-model-ref.js';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry-policy.js';
 import { streamModelCall } from './stream-model-call.js';
-import type { LlmLogger, ModelCallRequest, ModelClient } from './types.js';
+import type { ModelCallRequest, ModelClient } from './types.js';
+import type { Logger } from '../logger.js';
 
 export interface ModelClientOptions {
   providers: ProvidersConfig;
-  logger?: LlmLogger;
+  logger?: Logger;
   /**
    * The fetch of the AI SDK providers (openai, anthropic); defaults to the global fetch. openai-compatible
    * providers ignore it: their lean client keeps one undici Pool per provider.

@@ -2,7 +2,8 @@ import type { ProviderConfig } from '../config/index.js';
 import { createAiSdkTransport } from './ai-sdk/create-ai-sdk-transport.js';
 import type { ModelTransport } from './model-transport.js';
 import { createOpenAiChatTransport } from './openai-chat/create-openai-chat-transport.js';
-import type { LlmLogger, ModelInfo } from './types.js';
+import type { ModelInfo } from './types.js';
+import type { Logger } from '../logger.js';
 
 /** The dev model never calls out, so it needs no timeout or retries beyond these. */
 const DEV_CALL_SETTINGS = { timeout_ms: 120_000, max_retries: 0 };
@@ -20,7 +21,7 @@ export interface ProviderEntry extends ModelTransport {
 export interface ProviderEntryOptions {
   /** Used by the AI SDK providers (openai, anthropic); openai-compatible ones use their own undici Pool. */
   fetch?: typeof fetch;
-  logger?: LlmLogger;
+  logger?: Logger;
 }
 
 export function createProviderEntry(

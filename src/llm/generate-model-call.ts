@@ -1,3 +1,4 @@
+import { UpstreamError } from '../errors.js';
 import type { ModelCall } from './model-call.js';
 import { streamModelCall } from './stream-model-call.js';
 import type { ModelCallResult } from './types.js';
@@ -22,5 +23,5 @@ export async function generateModelCall(call: ModelCall): Promise<ModelCallResul
     };
   }
   // streamModelCall yields `end` last or throws.
-  throw new Error(`model stream of ${call.label} ended without its end part`);
+  throw new UpstreamError({ message: `model stream of ${call.label} ended without its end part`, retryable: false });
 }

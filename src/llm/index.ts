@@ -4,7 +4,6 @@ export type {
   ChatMessage,
   FinishReason,
   JsonSchemaObject,
-  LlmLogger,
   ModelCallRequest,
   ModelCallResult,
   ModelClient,

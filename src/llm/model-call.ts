@@ -2,7 +2,8 @@ import type { CallSignal } from './call-signal.js';
 import type { ProviderEntry } from './create-provider-entry.js';
 import { mapUpstreamError } from './map-upstream-error.js';
 import type { RetrySettings, UpstreamFailure } from './retry-policy.js';
-import type { LlmLogger, ModelCallRequest } from './types.js';
+import type { ModelCallRequest } from './types.js';
+import type { Logger } from '../logger.js';
 
 /** Everything one model call needs, resolved before the first attempt. */
 export interface ModelCall {
@@ -11,14 +12,14 @@ export interface ModelCall {
   request: ModelCallRequest;
   label: string;
   retry: RetrySettings;
-  logger?: LlmLogger;
+  logger?: Logger;
 }
 
 export function prepareModelCall(
   entry: ProviderEntry,
   modelId: string,
   request: ModelCallRequest,
-  deps: { retry: RetrySettings; logger?: LlmLogger },
+  deps: { retry: RetrySettings; logger?: Logger },
 ): ModelCall {
   return {
     entry,

@@ -65,12 +65,6 @@ export interface ModelCallResult {
   latencyMs: number;
 }
 
-/** The logger shape llm/ needs; a pino logger fits. */
-export interface LlmLogger {
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
-}
-
 export interface ModelInfo {
   provider: string;
   modelId: string;

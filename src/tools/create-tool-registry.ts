@@ -8,13 +8,14 @@ import { createDelegateToAgentTool } from './a2a/delegate-to-agent.tool.js';
 import { createHttpRequestTool } from './http/http-request.tool.js';
 import { createHttpTool } from './http/http-tool.js';
 import { startMcpServer, type McpBackoff, type McpServer } from './mcp/mcp-server.js';
-import { SILENT_LOGGER, type RegisteredTool, type ToolsLogger } from './registered-tool.js';
+import type { RegisteredTool } from './registered-tool.js';
 import { ToolExecutionError, type ToolRegistry } from './types.js';
+import { SILENT_LOGGER, type Logger } from '../logger.js';
 
 export interface ToolRegistryOptions {
   /** The `tools:` config section. */
   config: ToolsConfig;
-  logger?: ToolsLogger;
+  logger?: Logger;
   /** Sent to MCP servers as our client version. */
   version?: string;
   /** The `a2a:` config section: its remotes make `delegate_to_agent` available. */

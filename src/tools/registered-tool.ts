@@ -12,11 +12,3 @@ export interface RegisteredTool {
   /** Releases what the tool holds open (connection pools); called when the registry closes. */
   close?(): Promise<void>;
 }
-
-/** The slice of a pino logger the registry uses; Fastify's `server.log` fits. */
-export interface ToolsLogger {
-  info(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
-
-export const SILENT_LOGGER: ToolsLogger = { info: () => undefined, warn: () => undefined };

@@ -97,7 +97,7 @@ describe('cancel through the admin API', () => {
       body: { run_id: runId, status: 'cancelled' },
     });
     await reader.done;
-    expect(reader.failure()).toMatchObject({ code: 'cancelled', type: 'conflict_error' });
+    expect(reader.failure()).toMatchObject({ code: 'cancelled', type: 'cancelled_error' });
     expect(reader.text().length).toBeLessThan(ANSWER.length);
     await vi.waitFor(() => expect(harness.upstream.openConnections()).toBe(0));
     const { body } = await harness.admin('GET', `/runs/${runId}`);

@@ -145,5 +145,8 @@ describe('autopilot.auto_heal', () => {
     const mission = await detail(h, created.body.mission_id);
     expect(mission.status).toBe('failed');
     expect(mission.runs).toHaveLength(1);
+    // Advice only: fixing the credentials is the operator's job, so there is nothing to apply.
+    const advice = await apply(h, created.body.mission_id, 'auth.fix_credentials');
+    expect(advice).toMatchObject({ status: 409, body: { error: { type: 'conflict_error', code: 'not_applicable' } } });
   });
 });

@@ -90,8 +90,14 @@ describe('learning loop with a provider fine-tuning API', () => {
     // 5 samples: no second job until 3 more than the 3 the first one took.
     expect(view.datasets[0].sample_count).toBe(5);
     expect(view.jobs).toHaveLength(1);
-    expect((await h.api('POST', '/models/rollback', { dataset: 'learn-answers' })).status).toBe(409);
-    expect((await h.api('POST', '/models/rollback', { dataset: 'nope' })).status).toBe(404);
+    expect(await h.api('POST', '/models/rollback', { dataset: 'learn-answers' })).toMatchObject({
+      status: 409,
+      body: { error: { code: 'no_fine_tuned_model' } },
+    });
+    expect(await h.api('POST', '/models/rollback', { dataset: 'nope' })).toMatchObject({
+      status: 404,
+      body: { error: { code: 'dataset_not_found' } },
+    });
     expect((await downloadDataset(h, 'nope')).status).toBe(404);
   });
 

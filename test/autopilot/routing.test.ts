@@ -85,6 +85,19 @@ describe('goal routing at and around the thresholds (0.85 / 0.65)', () => {
     });
   });
 
+  it('pick refuses a project without a picker (404), a goal routed elsewhere (409) and a number past the list (400)', async () => {
+    const none = await h.api('POST', '/pick', { n: 1 }, { project: 'never-shown-a-picker' });
+    expect(none).toMatchObject({ status: 404, body: { error: { type: 'not_found_error', code: 'no_picker' } } });
+
+    h.service.candidates = () => scored(0.95);
+    const auto = await h.api('POST', '/pick', { n: 1, goal: 'an auto-routed goal' }, { project: 'pick-auto' });
+    expect(auto).toMatchObject({ status: 409, body: { error: { type: 'conflict_error', code: 'goal_not_picker' } } });
+
+    await route([0.7, 0.8]);
+    const tooFar = await h.api('POST', '/pick', { n: 3 });
+    expect(tooFar).toMatchObject({ status: 400, body: { error: { code: 'invalid_pick', param: 'n' } } });
+  });
+
   it('skips candidates this installation cannot run (unknown tools)', async () => {
     const unknownTool = { ...VENDOR_WATCH, tools_required: ['teleport'] };
     h.service.candidates = () => [{ blueprint_json: json(unknownTool), score: 0.99 }, ...scored(0.7)];

@@ -170,6 +170,7 @@ export function describeRunEventBus(name: string, createBus: (options?: BusFacto
       await bus.close();
       expect(seqs(await seen)).toEqual([1]);
       expect(await bus.ping()).toBe(false);
+      await expect(bus.publish(runId, runStart)).rejects.toMatchObject({ code: 'bus_closed', status: 503 });
     });
   });
 }

@@ -18,11 +18,11 @@ import { createServer, healthRoutes } from '../../src/http/index.js';
 import { LogCapture } from '../support/app.js';
 
 const THROWERS: Record<string, () => Error> = {
-  validation: () => new ValidationError('name: too long', 'invalid_name', { param: 'name' }),
+  validation: () => new ValidationError('name: too long', 'invalid_model', { param: 'name' }),
   authentication: () => new AuthenticationError(),
   permission: () => new PermissionError('not yours'),
   not_found: () => new NotFoundError('No run "run_x"', 'run_not_found'),
-  conflict: () => new ConflictError('run is not paused', 'invalid_state'),
+  conflict: () => new ConflictError('run is not paused', 'invalid_run_state'),
   budget: () => new BudgetExceededError('budget of 1 USD reached'),
   too_large: () => new PayloadTooLargeError(),
   rate_limit: () => new RateLimitError('slow down', 7.2),
@@ -30,7 +30,7 @@ const THROWERS: Record<string, () => Error> = {
   upstream_429: () =>
     new UpstreamError({ message: 'provider rate limit', retryable: true, upstreamStatus: 429, retryAfterSeconds: 3 }),
   upstream_timeout: () => new UpstreamError({ message: 'provider timed out', retryable: true, timeout: true }),
-  unavailable: () => new UnavailableError('draining'),
+  unavailable: () => new UnavailableError('draining', 'shutting_down'),
   bug: () => new TypeError("Cannot read properties of undefined (reading 'secretInternalDetail')"),
   http_error: () => Object.assign(new Error('I am a teapot'), { statusCode: 418 }),
   plugin_403: () => Object.assign(new Error('Forbidden by a plugin'), { statusCode: 403 }),
@@ -95,7 +95,7 @@ describe('every error type maps to its status and the one body shape', () => {
     [
       'validation',
       400,
-      { type: 'invalid_request_error', code: 'invalid_name', message: 'name: too long', param: 'name' },
+      { type: 'invalid_request_error', code: 'invalid_model', message: 'name: too long', param: 'name' },
     ],
     [
       'authentication',
@@ -104,7 +104,7 @@ describe('every error type maps to its status and the one body shape', () => {
     ],
     ['permission', 403, { type: 'permission_error', code: 'insufficient_scope', message: 'not yours' }],
     ['not_found', 404, { type: 'not_found_error', code: 'run_not_found', message: 'No run "run_x"' }],
-    ['conflict', 409, { type: 'conflict_error', code: 'invalid_state', message: 'run is not paused' }],
+    ['conflict', 409, { type: 'conflict_error', code: 'invalid_run_state', message: 'run is not paused' }],
     ['budget', 402, { type: 'payment_required_error', code: 'budget_exceeded', message: 'budget of 1 USD reached' }],
     [
       'too_large',
@@ -113,9 +113,9 @@ describe('every error type maps to its status and the one body shape', () => {
     ],
     ['rate_limit', 429, { type: 'rate_limit_error', code: 'rate_limited', message: 'slow down' }],
     ['upstream', 502, { type: 'upstream_error', code: 'upstream_error', message: 'provider said 500' }],
-    ['upstream_429', 429, { type: 'rate_limit_error', code: 'upstream_error', message: 'provider rate limit' }],
+    ['upstream_429', 429, { type: 'rate_limit_error', code: 'upstream_rate_limited', message: 'provider rate limit' }],
     ['upstream_timeout', 504, { type: 'timeout_error', code: 'upstream_timeout', message: 'provider timed out' }],
-    ['unavailable', 503, { type: 'unavailable_error', code: 'unavailable', message: 'draining' }],
+    ['unavailable', 503, { type: 'unavailable_error', code: 'shutting_down', message: 'draining' }],
     ['bug', 500, { type: 'server_error', code: 'internal_error', message: 'Internal server error' }],
     ['http_error', 418, { type: 'invalid_request_error', code: 'invalid_request', message: 'I am a teapot' }],
     ['plugin_403', 403, { type: 'permission_error', code: 'invalid_request', message: 'Forbidden by a plugin' }],

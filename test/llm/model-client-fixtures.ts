@@ -1,17 +1,20 @@
 import type { ProviderConfig, ProvidersConfig } from '../../src/config/index.js';
 import { createModelClient, type ModelClient, type ModelStreamPart } from '../../src/llm/index.js';
+import { SILENT_LOGGER, type Logger } from '../../src/logger.js';
 
 export const FAKE_API_KEY = 'sk-fake-secret-key-0123456789';
 
-export interface RecordingLogger {
+export interface RecordingLogger extends Logger {
   warnings: { obj: object; msg: string }[];
-  warn(obj: object, msg: string): void;
-  info(obj: object, msg: string): void;
 }
 
 export function recordingLogger(): RecordingLogger {
   const warnings: { obj: object; msg: string }[] = [];
-  return { warnings, warn: (obj, msg) => warnings.push({ obj, msg }), info: () => undefined };
+  return {
+    ...SILENT_LOGGER,
+    warnings,
+    warn: (obj, msg) => void warnings.push({ obj, msg }),
+  };
 }
 
 /** The provider types behind a Chat Completions upstream: openai-compatible (lean client) and openai (AI SDK). */

@@ -82,6 +82,7 @@ describe('ModelClient.generate and describe', () => {
       providerType: 'openai-compatible',
     });
     expect(() => client.describe('nope/model')).toThrow(ValidationError);
+    expect(() => client.describe('nope/model')).toThrow(expect.objectContaining({ code: 'unknown_provider' }));
     expect(() => client.describe('no-slash')).toThrow(ValidationError);
     expect(() => client.stream({ model: 'nope/model', messages: USER_HELLO })).toThrow(/provider "nope"/);
     await expect(client.generate({ model: 'nope/model', messages: USER_HELLO })).rejects.toBeInstanceOf(

@@ -1,10 +1,11 @@
 import type { RunControlCommand, RunEventBus } from '../../bus/index.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import type { RunControlState } from './run-coordination.store.js';
-import type { RunLogger } from '../records/run-logger.js';
+
 import type { LiveRun } from './run-handle.js';
 import type { RunStore } from '../records/run.store.js';
 import { isActiveRunStatus, type RunStatus } from '../records/run.types.js';
+import type { Logger } from '../../logger.js';
 
 /** The answer to pause/resume/cancel: the status the run has (or is moving to) after the command. */
 export interface RunControlResult {
@@ -18,7 +19,7 @@ export interface RunCommandsDeps {
   bus: RunEventBus;
   /** Other processes may execute runs (Redis configured): commands for them go over the bus and the store. */
   multiProcess: boolean;
-  log?: RunLogger;
+  log?: Logger;
 }
 
 export interface RunCommands {

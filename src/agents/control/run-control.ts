@@ -1,4 +1,4 @@
-import { AppError } from '../../errors.js';
+import { CancelledError, type AppError, type CodeOf } from '../../errors.js';
 
 /** Where a run stands as its controller sees it: live (running, paused, cancel under way) or ended. */
 export type RunControlStatus = 'running' | 'paused' | 'cancelled' | 'completed' | 'failed';
@@ -37,8 +37,8 @@ export interface RunControlOptions {
   beforeCheckpoint?: () => Promise<void>;
 }
 
-export function cancelledError(message = 'The run was cancelled', code = 'cancelled'): AppError {
-  return new AppError({ type: 'conflict_error', code, status: 409, message });
+export function cancelledError(message?: string, code: CodeOf<'cancelled_error'> = 'cancelled'): AppError {
+  return new CancelledError(message, code);
 }
 
 /** The client of a streamed response went away before the run ended. */

@@ -1,9 +1,10 @@
 import { isoNow } from '../../ids.js';
 import type { RunEventBus } from '../../bus/index.js';
 import type { RunCommands } from './run-commands.js';
-import type { RunLogger } from '../records/run-logger.js';
+
 import type { LiveRun } from './run-handle.js';
 import type { RunStore } from '../records/run.store.js';
+import type { Logger } from '../../logger.js';
 
 export interface RunLeaseOptions {
   live: ReadonlyMap<string, LiveRun>;
@@ -13,7 +14,7 @@ export interface RunLeaseOptions {
   intervalMs: number;
   /** A run whose heartbeat is older than this has lost its executor and is marked interrupted. */
   staleMs: number;
-  log?: RunLogger;
+  log?: Logger;
 }
 
 /** How often a process refreshes its runs' heartbeats in multi-process mode, and when another process gives up on them. */

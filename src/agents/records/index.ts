@@ -1,8 +1,7 @@
 export { createRunStore, type RunStore } from './run.store.js';
 export type { RunPricing } from './run-recorder.js';
 export type { ModelUsageRecord, RiskEventRecord, UsageSink } from './usage-sink.js';
-export type { RunLogger } from './run-logger.js';
-export { isActiveRunStatus, RUN_STATUSES } from './run.types.js';
+export { isActiveRunStatus } from './run.types.js';
 export type {
   AgentRunCounts,
   ListRunsFilter,

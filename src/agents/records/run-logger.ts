@@ -1,5 +1,2 @@
-/** The slice of a pino logger the runtime writes to. */
-export interface RunLogger {
-  error(details: object, message: string): void;
-  warn(details: object, message: string): void;
-}
+// TODO(#19): start-run.ts and run-execution.ts import Logger from logger.ts directly once the runtime rewrite lands.
+export type { Logger as RunLogger } from '../../logger.js';

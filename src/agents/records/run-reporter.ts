@@ -1,8 +1,9 @@
 import type { RunEventBody, RunSource } from '../../bus/index.js';
 import type { GuardrailVerdict } from '../../guardrails/index.js';
 import { isoNow } from '../../ids.js';
-import type { RunLogger } from './run-logger.js';
+
 import type { ModelUsageRecord, UsageSink } from './usage-sink.js';
+import type { Logger } from '../../logger.js';
 
 /** The per-call part of a usage record; the run fills in the rest. */
 export type CallUsage = Pick<
@@ -39,7 +40,7 @@ export interface RunReporterOptions {
     provider: string;
     model: string;
   };
-  log?: RunLogger;
+  log?: Logger;
 }
 
 export function createRunReporter({ sink, emit, run, log }: RunReporterOptions): RunReporter {

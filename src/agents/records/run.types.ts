@@ -3,15 +3,6 @@ import type { ChatMessage, FinishReason, ToolCall } from '../../llm/index.js';
 
 export type RunStatus = RunsTable['status'];
 
-export const RUN_STATUSES: readonly RunStatus[] = [
-  'running',
-  'paused',
-  'completed',
-  'failed',
-  'cancelled',
-  'interrupted',
-];
-
 /** Statuses of a run that has not ended: it can still be paused, resumed or cancelled. */
 export const ACTIVE_RUN_STATUSES: readonly RunStatus[] = ['running', 'paused'];
 

@@ -65,9 +65,7 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
       ...summarize(execution),
       status: 'failed',
       error: new AppError({
-        type: 'server_error',
         code: 'internal_error',
-        status: 500,
         message: 'The run could not be recorded',
       }),
     };
@@ -125,9 +123,7 @@ function toAppError(error: unknown, execution: RunExecution): AppError {
   if (isAppError(error)) return error;
   execution.log?.error({ err: error, run_id: execution.runId }, 'run failed unexpectedly');
   return new AppError({
-    type: 'server_error',
     code: 'internal_error',
-    status: 500,
     message: 'The run failed with an internal error',
     cause: error,
   });

@@ -24,9 +24,7 @@ async function runToolSteps(ctx: RunContext, calls: ToolCall[]): Promise<ChatMes
 
 export function maxIterationsExceeded(maxIterations: number): AppError {
   return new AppError({
-    type: 'server_error',
     code: 'max_iterations_exceeded',
-    status: 500,
     message: `The agent made ${maxIterations} model calls (max_iterations) without reaching a final answer`,
   });
 }

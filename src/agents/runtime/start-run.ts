@@ -1,4 +1,5 @@
 import type { RunEvent, RunEventBus } from '../../bus/index.js';
+import { AppError } from '../../errors.js';
 import { createId, isoNow } from '../../ids.js';
 import type { ChatMessage, ModelClient, ToolDefinition } from '../../llm/index.js';
 import type { ToolRegistry } from '../../tools/index.js';
@@ -6,7 +7,7 @@ import type { GuardrailsFor } from '../registry/agent-guardrails.js';
 import type { AgentRegistry, RegisteredAgent } from '../registry/agent-registry.js';
 import type { RunBudgets } from '../budgets/run-budget.js';
 import type { RunContext } from './run-context.js';
-import { cancelledError, createRunControl } from '../control/run-control.js';
+import { createRunControl } from '../control/run-control.js';
 import { createRunEventPublisher } from './run-event-publisher.js';
 import { executeRun } from './run-execution.js';
 import type { RunLogger } from '../records/run-logger.js';
@@ -133,7 +134,7 @@ export async function startRun(deps: StartRunDeps, request: StartRunRequest): Pr
   try {
     await inserted;
   } catch (error) {
-    controller.cancel(cancelledError('The run could not be recorded', 'internal_error'));
+    controller.cancel(new AppError({ code: 'internal_error', message: 'The run could not be recorded' }));
     await result;
     throw error;
   }

@@ -1,16 +1,9 @@
-import type { Kysely } from 'kysely';
+import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../../db/index.js';
 import type { ChatMessage } from '../../llm/index.js';
 
-export interface SessionRecord {
-  session_id: string;
-  agent_name: string;
-  /** The principal that created it (see auth ownerOf); null for sessions older than ownership. */
-  owner: string | null;
-  created_at: string;
-  last_active: string;
-  message_count: number;
-}
+/** A session as stored; `owner` is the principal that created it (see auth ownerOf). */
+export type SessionRecord = Selectable<Database['sessions']>;
 
 /** Conversations kept per X-Session-Id. */
 export interface SessionStore {

@@ -69,7 +69,6 @@ export function createBlueprintServiceClient(options: BlueprintServiceClientOpti
       const timeout = (error as Error).name === 'TimeoutError';
       throw new UpstreamError({
         message: `The blueprint service at ${base.origin} is unreachable`,
-        code: 'blueprint_service_unavailable',
         retryable: true,
         timeout,
         cause: error,
@@ -83,7 +82,6 @@ export function createBlueprintServiceClient(options: BlueprintServiceClientOpti
     if (!parsed.success)
       throw new UpstreamError({
         message: `The blueprint service sent an unexpected ${path} answer`,
-        code: 'blueprint_service_invalid_response',
         retryable: false,
         upstreamStatus: response.status,
       });
@@ -105,20 +103,17 @@ function serviceError(status: number, text: string): UpstreamError {
   if (status === 429)
     return new UpstreamError({
       message: `The blueprint service quota is exhausted: ${reason}`,
-      code: 'blueprint_quota_exceeded',
       retryable: false,
       upstreamStatus: 429,
     });
   if (status === 401 || status === 403)
     return new UpstreamError({
       message: `The blueprint service rejected this instance: ${reason}`,
-      code: 'blueprint_service_rejected',
       retryable: false,
       upstreamStatus: status,
     });
   return new UpstreamError({
     message: `The blueprint service failed: ${reason}`,
-    code: 'blueprint_service_unavailable',
     retryable: status >= 500,
     upstreamStatus: status,
   });

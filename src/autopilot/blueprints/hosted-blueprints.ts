@@ -9,6 +9,7 @@ import type {
   ServiceIdentity,
 } from './blueprint-service.client.js';
 import { createRetrieveCache } from './retrieve-cache.js';
+import type { Logger } from '../../logger.js';
 
 /** Why no answer came from the hosted service. */
 export type ServiceGap = 'tier_skip' | 'not_configured' | 'service_unavailable' | 'quota_exceeded';
@@ -29,7 +30,7 @@ export interface HostedBlueprintsOptions {
   client?: BlueprintServiceClient;
   instances: AutopilotInstanceStore;
   clock: Clock;
-  log?: { warn(details: object, message: string): void };
+  log?: Pick<Logger, 'warn'>;
 }
 
 /** The hosted service behind enrollment, signing and the retrieve cache; every failure becomes a ServiceGap, never an error. */
@@ -56,7 +57,8 @@ export function createHostedBlueprints(options: HostedBlueprintsOptions): Hosted
     try {
       return await call(await identity());
     } catch (error) {
-      if (!(error instanceof UpstreamError) || error.code !== 'blueprint_service_rejected') throw error;
+      const rejected = error instanceof UpstreamError && (error.upstreamStatus === 401 || error.upstreamStatus === 403);
+      if (!rejected) throw error;
       await options.instances.setSecret(null, null, options.clock().toISOString());
       return call(await identity());
     }

@@ -5,6 +5,7 @@ import { parse as parseYaml } from 'yaml';
 import { AppError, ConfigError } from '../../errors.js';
 import type { Blueprint } from './blueprint.schema.js';
 import { validateBlueprint, type BlueprintCheckOptions } from './validate-blueprint.js';
+import type { Logger } from '../../logger.js';
 
 /** The blueprint library shipped with the package. */
 export const BUNDLED_BLUEPRINTS_DIR = fileURLToPath(new URL('../../../config/blueprints/', import.meta.url));
@@ -22,7 +23,7 @@ export interface LocalBlueprintOptions {
   bundledDir?: string;
   operatorDir?: string;
   checks: BlueprintCheckOptions;
-  log?: { warn(details: object, message: string): void };
+  log?: Pick<Logger, 'warn'>;
 }
 
 /**
@@ -83,9 +84,7 @@ export function readBlueprintFile(
     parsed = /\.json$/i.test(file) ? JSON.parse(text) : parseYaml(text);
   } catch (error) {
     throw new AppError({
-      type: 'invalid_request_error',
       code: 'invalid_blueprint',
-      status: 400,
       message: `not valid ${/\.json$/i.test(file) ? 'JSON' : 'YAML'} (${(error as Error).message})`,
     });
   }

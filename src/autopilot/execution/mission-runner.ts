@@ -12,6 +12,7 @@ import type { NodeAgents } from './node-agents.js';
 import { nextTick } from '../missions/next-run.js';
 import { recordSkippedTick } from '../missions/record-skipped-tick.js';
 import type { NodeRunSettings } from './run-node.js';
+import type { Logger } from '../../logger.js';
 
 export interface MissionRunnerOptions {
   runs: RunService;
@@ -25,7 +26,7 @@ export interface MissionRunnerOptions {
   learning?: StepLearning;
   /** Called once a failed execution has settled its mission (autopilot.auto_heal). */
   onFailed?(missionId: string): Promise<void>;
-  log?: { error(details: object, message: string): void };
+  log?: Pick<Logger, 'error'>;
 }
 
 /** Executes missions that were moved to `running`, in the background; knows which are live in this process. */
@@ -198,9 +199,7 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
 
 function internalError(error: unknown): AppError {
   return new AppError({
-    type: 'server_error',
     code: 'internal_error',
-    status: 500,
     message: (error as Error)?.message ?? String(error),
     cause: error,
   });

@@ -64,9 +64,7 @@ export async function runNode(
       thrown instanceof AppError
         ? thrown
         : new AppError({
-            type: 'server_error',
             code: 'internal_error',
-            status: 500,
             message: (thrown as Error).message,
             cause: thrown,
           });

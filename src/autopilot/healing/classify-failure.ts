@@ -1,4 +1,4 @@
-import { AppError, UpstreamError } from '../../errors.js';
+import { AppError, UpstreamError, type ErrorCode } from '../../errors.js';
 
 /** What kind of failure ended an execution; healing recommends by class. */
 export const FAILURE_CLASSES = [
@@ -14,14 +14,14 @@ export const FAILURE_CLASSES = [
 ] as const;
 export type FailureClass = (typeof FAILURE_CLASSES)[number];
 
-const INVALID_INPUT_CODES = new Set([
+const INVALID_INPUT_CODES = new Set<ErrorCode>([
   'invalid_slot',
-  'missing_slot',
+  'missing_slots',
   'invalid_blueprint',
   'unknown_provider',
   'invalid_request',
 ]);
-const TOOL_CODES = new Set([
+const TOOL_CODES = new Set<string>([
   'unknown_tool',
   'invalid_arguments',
   'tool_failed',
@@ -33,11 +33,10 @@ const TOOL_CODES = new Set([
 export function classifyFailure(error: unknown): FailureClass {
   if (!(error instanceof AppError)) return 'internal';
   if (error.code === 'budget_exceeded') return 'budget_exceeded';
-  if (error.code === 'cancelled' || error.code === 'shutdown' || error.code === 'client_closed') return 'cancelled';
+  if (error.type === 'cancelled_error') return 'cancelled';
   if (INVALID_INPUT_CODES.has(error.code)) return 'invalid_input';
   if (TOOL_CODES.has(error.code) || error.code.startsWith('tool_')) return 'tool_error';
-  if (error.code.startsWith('guardrail') || error.code === 'content_filtered' || error.code === 'content_blocked')
-    return 'guardrail_block';
+  if (error.code.startsWith('guardrail') || error.code === 'content_filtered') return 'guardrail_block';
   const status = error instanceof UpstreamError ? error.upstreamStatus : undefined;
   if (status === 429 || error.type === 'rate_limit_error' || error.code.includes('quota')) return 'rate_limited';
   if (status === 401 || status === 403 || error.type === 'authentication_error') return 'auth';

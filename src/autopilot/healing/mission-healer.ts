@@ -10,6 +10,7 @@ import type { MissionStore } from '../missions/mission.store.js';
 import type { MissionRecord } from '../missions/mission.types.js';
 import { nextTick } from '../missions/next-run.js';
 import { resolveSlots } from '../routing/resolve-slots.js';
+import type { Logger } from '../../logger.js';
 
 export interface MissionHealerOptions {
   missions: MissionService;
@@ -21,7 +22,7 @@ export interface MissionHealerOptions {
   modelExists(model: string): boolean;
   /** autopilot.auto_heal: apply safe actions by itself, at most `max_per_mission` times in a row. */
   autoHeal: { enabled: boolean; max_per_mission: number };
-  log?: { warn(details: object, message: string): void };
+  log?: Pick<Logger, 'warn'>;
 }
 
 /** Applies healing recommendations: changes the mission as the action says, then re-runs it from its failed step. */

@@ -66,7 +66,7 @@ export function createCurator(options: CuratorOptions): Curator {
     path,
     async read(name) {
       const dataset = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name) ? await options.store.get(name) : undefined;
-      if (!dataset) throw new NotFoundError(`No dataset named "${name}"`);
+      if (!dataset) throw new NotFoundError(`No dataset named "${name}"`, 'dataset_not_found');
       return readFile(path(name), 'utf8').catch(() => '');
     },
   };

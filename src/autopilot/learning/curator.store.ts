@@ -4,16 +4,8 @@ import type { SampleFormat } from '../blueprints/blueprint.schema.js';
 import type { FineTuneJob } from './fine-tune.types.js';
 import { mapJobRow, mapJobToRow } from './fine-tune-job.store.js';
 
-export interface DatasetRecord {
-  name: string;
-  format: SampleFormat;
-  blueprint_id: string;
-  threshold: number;
-  sample_count: number;
-  triggered_count: number;
-  created_at: string;
-  updated_at: string;
-}
+/** A curated dataset as stored, its format narrowed to the formats a blueprint may name. */
+export type DatasetRecord = Omit<Selectable<Database['curator_datasets']>, 'format'> & { format: SampleFormat };
 
 /** The index of curated datasets and their sample hashes; the JSONL files hold the samples. */
 export interface CuratorStore {

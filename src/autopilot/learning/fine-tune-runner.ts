@@ -8,6 +8,7 @@ import { createOpenAiFineTuningClient, TransientFineTuneError } from './openai-f
 import { evaluateCandidate } from './promotion-evaluation.js';
 import { runTrainerCommand } from './run-trainer-command.js';
 import { mapSampleToTurns, mapTurnsToSample } from './sample-format.js';
+import type { Logger } from '../../logger.js';
 
 export interface FineTuneRunnerOptions {
   config: AutopilotConfig['fine_tune'];
@@ -22,7 +23,7 @@ export interface FineTuneRunnerOptions {
   /** Makes the job's model the active one (it succeeded and passed its evaluation). */
   promote(job: FineTuneJob): Promise<void>;
   fetch?: typeof fetch;
-  log?: { warn(details: object, message: string): void };
+  log?: Pick<Logger, 'warn'>;
 }
 
 /** Drives fine-tune jobs to an end in the background; a job cut off by close() resumes from its stored state. */

@@ -13,6 +13,7 @@ import { createFineTuneRunner } from './fine-tune-runner.js';
 import type { FineTuneJob, ModelActivation } from './fine-tune.types.js';
 import type { StepResult } from '../missions/mission.types.js';
 import { createModelActivationStore } from './model-activation.store.js';
+import type { Logger } from '../../logger.js';
 
 export interface LearningLoopOptions {
   config: AutopilotConfig;
@@ -23,7 +24,7 @@ export interface LearningLoopOptions {
   scrub: (text: string) => string;
   now: () => string;
   fetch?: typeof fetch;
-  log?: { warn(details: object, message: string): void };
+  log?: Pick<Logger, 'warn'>;
 }
 
 export interface DatasetOverview extends DatasetRecord {
@@ -139,9 +140,13 @@ export function createLearningLoop(options: LearningLoopOptions) {
     datasetFile: (name: string) => curator.read(name),
     /** Returns the dataset to the model active before its current one (or to the configured models when none). */
     async rollback(dataset: string) {
-      if (!(await store.get(dataset))) throw new NotFoundError(`No dataset named "${dataset}"`);
+      if (!(await store.get(dataset))) throw new NotFoundError(`No dataset named "${dataset}"`, 'dataset_not_found');
       const rolledBack = await activations.rollback(dataset, options.now());
-      if (!rolledBack) throw new ConflictError(`Dataset "${dataset}" has no active fine-tuned model to roll back`);
+      if (!rolledBack)
+        throw new ConflictError(
+          `Dataset "${dataset}" has no active fine-tuned model to roll back`,
+          'no_fine_tuned_model',
+        );
       return {
         dataset,
         rolled_back: rolledBack.model,

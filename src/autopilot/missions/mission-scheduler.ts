@@ -5,6 +5,7 @@ import type { MissionStore } from './mission.store.js';
 import type { MissionRecord } from './mission.types.js';
 import { newestMissedTick, nextTick } from './next-run.js';
 import { recordSkippedTick } from './record-skipped-tick.js';
+import type { Logger } from '../../logger.js';
 
 export interface MissionSchedulerOptions {
   missions: MissionStore;
@@ -13,7 +14,7 @@ export interface MissionSchedulerOptions {
   clock: Clock;
   /** How often to look for due missions; 0: only when tick() is called. */
   pollMs: number;
-  log?: { warn(details: object, message: string): void; error(details: object, message: string): void };
+  log?: Pick<Logger, 'warn' | 'error'>;
 }
 
 /**

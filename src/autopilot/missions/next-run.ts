@@ -2,11 +2,6 @@ import { createHash } from 'node:crypto';
 import type { SchedulePolicy } from './mission.types.js';
 import { parseCron } from '../routing/slot-types.js';
 
-/** The first tick of a 5-field cron schedule strictly after `after` (UTC), as ISO 8601; null when none follows. */
-export function nextRunAfter(schedule: string, after: Date): string | null {
-  return parseCron(schedule).nextRun(after)?.toISOString() ?? null;
-}
-
 /**
  * When a recurring mission next runs: its cron's first tick after `after`, read in the policy's time zone,
  * plus the jitter. The jitter is a stable function of mission and tick, so every replica (and a restart)

@@ -10,6 +10,7 @@ import type { PickerStore } from './picker.store.js';
 import type { MissionService } from '../missions/mission.service.js';
 import type { SlotExtractor } from './model-slot-extractor.js';
 import { resolveGoalSlots } from './resolve-goal-slots.js';
+import type { Logger } from '../../logger.js';
 
 /** A candidate as routing offers it: the hosted service's or the local library's. */
 export type RoutedCandidate = BlueprintCandidate & { source: 'service' | 'local' };
@@ -55,7 +56,7 @@ export interface GoalRouterOptions {
   /** Keeps the last picker per project for `autopilot pick <n>`. */
   pickers?: PickerStore;
   now?: () => string;
-  log?: { warn(details: object, message: string): void };
+  log?: Pick<Logger, 'warn'>;
 }
 
 export type GoalRouter = (projectId: string, goal: string) => Promise<RoutingResult>;

@@ -18,7 +18,7 @@ export function createMissionPicker(options: {
       if (routed.kind !== 'picker_needed') {
         throw new ConflictError(
           `The goal was routed as ${routed.kind}, not to a picker${routed.kind === 'auto_routed' ? ` (draft ${routed.mission_id})` : ''}`,
-          'no_picker',
+          'goal_not_picker',
           { kind: routed.kind },
         );
       }

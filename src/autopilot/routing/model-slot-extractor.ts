@@ -2,6 +2,7 @@ import type { ModelClient } from '../../llm/index.js';
 import type { Clock } from '../autopilot.types.js';
 import type { SlotSpec } from '../blueprints/blueprint.schema.js';
 import { extractJsonObject } from './extract-json-object.js';
+import type { Logger } from '../../logger.js';
 
 /** Reads slot values from natural language with the autopilot model; the caller validates what comes back. */
 export type SlotExtractor = (goal: string, slots: SlotSpec[]) => Promise<Record<string, unknown>>;
@@ -20,7 +21,7 @@ export function createModelSlotExtractor(options: {
   models: ModelClient;
   model: string;
   clock: Clock;
-  log?: { warn(details: object, message: string): void };
+  log?: Pick<Logger, 'warn'>;
 }): SlotExtractor {
   return async (goal, slots) => {
     if (slots.length === 0) return {};

@@ -12,6 +12,7 @@ import type { MissionService } from '../missions/mission.service.js';
 import type { MissionRecord } from '../missions/mission.types.js';
 import type { SlotExtractor } from './model-slot-extractor.js';
 import { resolveGoalSlots } from './resolve-goal-slots.js';
+import type { Logger } from '../../logger.js';
 
 export interface SynthesisResult {
   mission: MissionRecord;
@@ -34,7 +35,7 @@ export interface SynthesizerOptions {
   model?: { client: ModelClient; ref: string };
   availableTools(): string[];
   slotExtractor?: SlotExtractor;
-  log?: { warn(details: object, message: string): void };
+  log?: Pick<Logger, 'warn'>;
 }
 
 export type Synthesizer = (projectId: string, goal: string) => Promise<SynthesisResult>;

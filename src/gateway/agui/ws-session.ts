@@ -6,6 +6,7 @@ import type { StreamFormat } from './agui-event.js';
 import { clientFrame, type ClientFrame } from './agui.schema.js';
 import type { RunFrameCache } from './run-frame-cache.js';
 import { streamRunEvents, type EventSink } from './stream-run-events.js';
+import type { Logger } from '../../logger.js';
 
 export interface WsSessionOptions {
   agentName: string;
@@ -21,7 +22,7 @@ export interface WsSessionOptions {
   heartbeatMs: number;
   /** The run's frames, shared with any SSE stream attached to the same run. */
   frames: RunFrameCache;
-  log: { error(details: object, message: string): void };
+  log: Pick<Logger, 'error'>;
 }
 
 /** The error frame a bad frame (or a run that cannot start) gets: the socket stays open. */
@@ -58,9 +59,7 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
   const startRun = async (content: string) => {
     if (current || starting)
       throw new AppError({
-        type: 'conflict_error',
         code: 'run_in_progress',
-        status: 409,
         message: 'A run is already under way on this socket; wait for its end or send {"type":"cancel"}',
       });
     starting = true;
@@ -93,9 +92,7 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
       case 'cancel':
         if (!current)
           throw new AppError({
-            type: 'conflict_error',
             code: 'no_active_run',
-            status: 409,
             message: 'No run is under way on this socket',
           });
         return current.control.cancel(cancelledError('The client cancelled the run'));
@@ -118,9 +115,7 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
           isAppError(error)
             ? error
             : new AppError({
-                type: 'server_error',
                 code: 'internal_error',
-                status: 500,
                 message: 'Internal server error',
               }),
         ),

@@ -3,9 +3,7 @@ import { AppError, UpstreamError } from '../../errors.js';
 /** OpenAI answers an unknown model with 404 `model_not_found` of type invalid_request_error; clients rely on that code. */
 export function modelNotFound(model: string): AppError {
   return new AppError({
-    type: 'invalid_request_error',
     code: 'model_not_found',
-    status: 404,
     message: `The model \`${model}\` does not exist or you do not have access to it.`,
   });
 }

@@ -19,8 +19,9 @@ import { collectTriggerHandlers } from './trigger-handlers.js';
 import { createTriggerIntake, type TriggerIntake } from './trigger-intake.service.js';
 import { createTriggerOperations, type TriggerOperations } from './trigger-operations.service.js';
 import type { TriggerSource } from './trigger-source.js';
-import type { StartRun, TriggerLogger } from './trigger.types.js';
+import type { StartRun } from './trigger.types.js';
 import { createWebhookIntake, handleDelivery, type WebhookIntake } from './webhooks/index.js';
+import type { Logger } from '../../logger.js';
 
 export interface TriggersOptions {
   store: InboxStore;
@@ -33,7 +34,7 @@ export interface TriggersOptions {
     listeners: ListenersConfig;
     trigger_settings: TriggerSettings;
   };
-  logger: TriggerLogger;
+  logger: Logger;
   /** False when the gateway is off: nothing polls or listens (sources are listed as stopped), but stored events stay visible. */
   enabled?: boolean;
   /** False when the webhook router is off: no webhook intake, and webhooks are not listed. */

@@ -1,6 +1,6 @@
 import { isoNow } from '../../ids.js';
 import type { TriggerSourceState, TriggerSourceStatus } from './trigger-source.js';
-import type { TriggerLogger } from './trigger.types.js';
+import type { Logger } from '../../logger.js';
 
 /** Tracks one source's state and failure count, and logs each change once. */
 export interface SourceState {
@@ -16,7 +16,7 @@ export interface SourceState {
   stopped(): void;
 }
 
-export function createSourceState(fields: Record<string, unknown>, logger: TriggerLogger): SourceState {
+export function createSourceState(fields: Record<string, unknown>, logger: Logger): SourceState {
   // Until start(): a source the gateway flag keeps off is listed as stopped.
   let state: TriggerSourceState = 'stopped';
   let lastError: string | null = null;

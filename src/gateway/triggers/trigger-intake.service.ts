@@ -2,7 +2,8 @@ import { createId, isoNow } from '../../ids.js';
 import { matchHandlers, type EventHandler } from './templates/index.js';
 import type { InboxItem, InboxStore } from './inbox/index.js';
 import { handlersOf } from './trigger-handlers.js';
-import { triggerKey, type TriggerLogger, type TriggerRef } from './trigger.types.js';
+import { triggerKey, type TriggerRef } from './trigger.types.js';
+import type { Logger } from '../../logger.js';
 
 /** An event as a source hands it over, parsed and named. */
 export interface IncomingTriggerEvent {
@@ -36,7 +37,7 @@ export interface TriggerIntake {
 export interface TriggerIntakeOptions {
   store: InboxStore;
   handlers: Map<string, EventHandler[]>;
-  logger: TriggerLogger;
+  logger: Logger;
   now?: () => Date;
   /** Called once a new event is stored and waits for the worker (wire it to the worker's wake). */
   onAccepted?: (event: InboxItem) => void;

@@ -1,4 +1,4 @@
-import type { HandlerRunResult, InboxLogger, InboxSourceKind } from './inbox/index.js';
+import type { HandlerRunResult, InboxSourceKind } from './inbox/index.js';
 
 /** The sources that run in the background; webhooks are pushed to their route instead. */
 export type TriggerKind = 'poller' | 'listener';
@@ -21,7 +21,6 @@ export interface TriggerRunRequest {
 export type StartRun = (request: TriggerRunRequest) => Promise<HandlerRunResult>;
 
 /** The slice of pino's logger the triggers use. */
-export type TriggerLogger = InboxLogger;
 
 export function triggerKey(ref: { kind: InboxSourceKind; name: string }): string {
   return `${ref.kind}:${ref.name}`;

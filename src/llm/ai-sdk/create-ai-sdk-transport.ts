@@ -4,16 +4,17 @@ import type { LanguageModelV3, SharedV3Warning } from '@ai-sdk/provider';
 import type { ProviderConfig } from '../../config/index.js';
 import { createDevModel } from '../dev/dev-model.js';
 import type { ModelTransport } from '../model-transport.js';
-import type { LlmLogger } from '../types.js';
+
 import { convertToPrompt, convertToTools } from './convert-to-prompt.js';
 import { createAiSdkPartReader } from './create-ai-sdk-part-reader.js';
+import type { Logger } from '../../logger.js';
 
 /** The provider types served through the AI SDK; openai-compatible has its own lean client. */
 export type AiSdkProviderConfig = Exclude<ProviderConfig, { type: 'openai-compatible' }>;
 
 export interface AiSdkTransportOptions {
   fetch?: typeof fetch;
-  logger?: LlmLogger;
+  logger?: Logger;
 }
 
 function createModelFactory(

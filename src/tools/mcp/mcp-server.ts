@@ -6,7 +6,8 @@ import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.
 import type { McpToolConfig } from '../../config/index.js';
 import { ToolExecutionError, type McpServerState, type McpServerStatus } from '../types.js';
 import { mapMcpResult } from './map-mcp-result.js';
-import type { RegisteredTool, ToolsLogger } from '../registered-tool.js';
+import type { RegisteredTool } from '../registered-tool.js';
+import type { Logger } from '../../logger.js';
 
 /** One MCP server kept connected: reconnected with backoff when it dies, its tools re-listed when they change. */
 export interface McpServer {
@@ -38,7 +39,7 @@ const DEFAULT_BACKOFF: McpBackoff = { initialMs: 500, maxMs: 30_000 };
  */
 export async function startMcpServer(
   config: McpToolConfig,
-  logger: ToolsLogger,
+  logger: Logger,
   clientVersion: string,
   backoff: McpBackoff = DEFAULT_BACKOFF,
 ): Promise<McpServer> {
@@ -205,7 +206,7 @@ function describe(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function createTransport(config: McpToolConfig, logger: ToolsLogger): Transport {
+function createTransport(config: McpToolConfig, logger: Logger): Transport {
   const server = config.mcp;
   if ('url' in server)
     return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
@@ -236,7 +237,7 @@ async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
 
 type CallTool = (tool: Tool, name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<string>;
 
-function mapTools(config: McpToolConfig, listed: Tool[], logger: ToolsLogger, call: CallTool): RegisteredTool[] {
+function mapTools(config: McpToolConfig, listed: Tool[], logger: Logger, call: CallTool): RegisteredTool[] {
   const tools: RegisteredTool[] = [];
   for (const tool of listed) {
     // Models accept only [A-Za-z0-9_-] in function names; the server still gets its own name.

@@ -111,6 +111,12 @@ describe('WS /agui/ws', () => {
     await client.close();
   });
 
+  it('a plain GET (no upgrade) without run_id is 400 missing_run_id', async () => {
+    const answer = await fetch(`${gateway.app.url}/agui/ws`, { headers: auth });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ error: { type: 'invalid_request_error', code: 'missing_run_id' } });
+  });
+
   it('refuses the upgrade for an unknown agent (404) and no credentials (401)', async () => {
     await expect(connectWs(wsUrl('agent_name=nobody'), auth)).rejects.toMatchObject({ statusCode: 404 });
     await expect(connectWs(wsUrl('agent_name=helper'))).rejects.toMatchObject({ statusCode: 401 });
@@ -167,6 +173,23 @@ describe('WS /agui/ws with gateway.agui_default_agent', () => {
       expect(frames[0]).toMatchObject({ type: 'run_started', agent_name: 'other' });
       expect(frames.at(-1).type).toBe('run_completed');
       await client.close();
+    } finally {
+      await gateway.stop();
+    }
+  });
+});
+
+describe('WS /agui/ws without any agent', () => {
+  it('refuses the upgrade with 400 missing_agent_name when the socket names none', async () => {
+    const gateway = await startAguiGateway('auth:\n  api_keys: ["${TEST_API_KEY}"]\n');
+    try {
+      const refused = connectWs(`${gateway.app.url.replace('http', 'ws')}/agui/ws`, {
+        authorization: `Bearer ${TEST_API_KEY}`,
+      });
+      await expect(refused).rejects.toMatchObject({
+        statusCode: 400,
+        body: { error: { type: 'invalid_request_error', code: 'missing_agent_name' } },
+      });
     } finally {
       await gateway.stop();
     }

@@ -19,9 +19,15 @@ export function connectWs(url: string, headers: Record<string, string> = {}): Pr
     for (const wake of waiters) wake();
   });
   return new Promise((resolve, reject) => {
+    // The refusal's body (our error shape) comes along as `body`.
     socket.once('unexpected-response', (request, response) => {
-      request.destroy();
-      reject(Object.assign(new Error(`upgrade refused: ${response.statusCode}`), { statusCode: response.statusCode }));
+      let text = '';
+      response.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      response.on('end', () => {
+        request.destroy();
+        const error = new Error(`upgrade refused: ${response.statusCode}`);
+        reject(Object.assign(error, { statusCode: response.statusCode, body: text ? JSON.parse(text) : undefined }));
+      });
     });
     socket.once('error', reject);
     socket.once('open', () =>

@@ -148,7 +148,10 @@ describe('triggers through the whole app', () => {
     // The deprecated name answers the same.
     const again = await api('POST', `/api/v1/admin/triggers/deliveries/${listenerEvent.id}/retry`);
     expect(again).toMatchObject({ status: 409, body: { error: { code: 'delivery_not_dead' } } });
-    expect((await api('POST', '/api/v1/admin/triggers/deliveries/evt_nope/replay')).status).toBe(404);
+    expect(await api('POST', '/api/v1/admin/triggers/deliveries/evt_nope/replay')).toMatchObject({
+      status: 404,
+      body: { error: { code: 'delivery_not_found' } },
+    });
 
     const cliRetry = await cli('triggers', 'replay', webhookDelivery.id);
     expect(cliRetry.code, cliRetry.stderr).toBe(0);

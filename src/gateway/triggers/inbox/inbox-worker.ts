@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { isoAfterSeconds, isoNow } from '../../../ids.js';
 import type { InboxStore } from './inbox.store.js';
-import type { InboxItem, InboxLaneSettings, InboxLogger, InboxOutcome, InboxSourceKind } from './inbox.types.js';
+import type { InboxItem, InboxLaneSettings, InboxOutcome, InboxSourceKind } from './inbox.types.js';
+import type { Logger } from '../../../logger.js';
 
 /** A share of the worker: the source kinds it takes, with their own concurrency and retry policy. */
 export interface InboxLane {
@@ -15,7 +16,7 @@ export interface InboxWorkerOptions {
   lanes: readonly InboxLane[];
   /** Runs one claimed item's handlers; `stopping()` is true while the worker shuts down. */
   handle(item: InboxItem, stopping: () => boolean): Promise<InboxOutcome>;
-  logger: InboxLogger;
+  logger: Logger;
   now?: () => Date;
   /** Identifies this worker's claims; unique per process by default. */
   workerId?: string;

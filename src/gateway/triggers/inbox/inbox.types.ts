@@ -66,10 +66,3 @@ export interface InboxLaneSettings extends InboxRetrySettings {
   poll_interval_ms: number;
   lease_seconds: number;
 }
-
-/** The slice of pino's logger the inbox uses. */
-export interface InboxLogger {
-  info(object: Record<string, unknown>, message: string): void;
-  warn(object: Record<string, unknown>, message: string): void;
-  error(object: Record<string, unknown>, message: string): void;
-}

@@ -10,7 +10,6 @@ export { computeBackoffSeconds, runHandlers, type HandlerRunResult, type RunHand
 export type {
   InboxItem,
   InboxLaneSettings,
-  InboxLogger,
   InboxOutcome,
   InboxRetrySettings,
   InboxSourceKind,

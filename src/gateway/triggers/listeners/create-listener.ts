@@ -4,8 +4,9 @@ import { abortableSleep, sourceBackoffMs, type Sleep } from '../source-backoff.j
 import { createSourceState } from '../source-state.js';
 import type { TriggerIntake } from '../trigger-intake.service.js';
 import { PermanentSourceError, type TriggerSource } from '../trigger-source.js';
-import type { TriggerLogger, TriggerRef } from '../trigger.types.js';
+import type { TriggerRef } from '../trigger.types.js';
 import type { Deliver, OpenConnection } from './listener-connection.js';
+import type { Logger } from '../../../logger.js';
 
 export interface ListenerOptions {
   listener: ListenerConfig;
@@ -13,7 +14,7 @@ export interface ListenerOptions {
   open: OpenConnection;
   intake: TriggerIntake;
   settings: TriggerSettings;
-  logger: TriggerLogger;
+  logger: Logger;
   /** Unique among the replicas sharing the database and brokers; see defaultReplicaId. */
   replicaId: string;
   /** `server.max_json_depth`: a message nested deeper is rejected, like an HTTP body. */

@@ -1,7 +1,8 @@
 import { isoNow } from '../../../ids.js';
 import { abortableSleep } from '../source-backoff.js';
-import type { TriggerLogger } from '../trigger.types.js';
+
 import type { SourceLeaseStore } from './source-lease.store.js';
+import type { Logger } from '../../../logger.js';
 
 export interface SourceLeaseOptions {
   store: SourceLeaseStore;
@@ -10,7 +11,7 @@ export interface SourceLeaseOptions {
   /** This replica's id. */
   holder: string;
   ttlMs: number;
-  logger: TriggerLogger;
+  logger: Logger;
   now?: () => Date;
 }
 
@@ -79,7 +80,7 @@ interface Holding {
   key: string;
   holder: string;
   ttlMs: number;
-  logger: TriggerLogger;
+  logger: Logger;
   now: () => Date;
   intervalMs: number;
   until: () => string;

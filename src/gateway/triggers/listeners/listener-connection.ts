@@ -1,6 +1,6 @@
 import type { ListenerConfig } from '../../../config/index.js';
 import type { RawMessage } from '../decode-message.js';
-import type { TriggerLogger } from '../trigger.types.js';
+import type { Logger } from '../../../logger.js';
 
 /**
  * Stores one message durably; resolves once it is stored (or counted as rejected), so the caller may
@@ -18,7 +18,7 @@ export interface ListenerConnection {
 export interface OpenConnectionContext<C extends ListenerConfig = ListenerConfig> {
   listener: C;
   deliver: Deliver;
-  logger: TriggerLogger;
+  logger: Logger;
   /** Aborted by stop(): an attempt still connecting gives up. */
   signal: AbortSignal;
   /** This replica's id, unique among the replicas sharing the database (MQTT client ids, Redis consumers, leases). */

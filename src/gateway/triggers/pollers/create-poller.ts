@@ -5,14 +5,15 @@ import { createSourceState } from '../source-state.js';
 import type { TriggerIntake } from '../trigger-intake.service.js';
 import { POLLER_ITEM_EVENT } from '../trigger-handlers.js';
 import type { TriggerSource } from '../trigger-source.js';
-import type { TriggerLogger, TriggerRef } from '../trigger.types.js';
+import type { TriggerRef } from '../trigger.types.js';
 import { fetchPollItems } from './fetch-poll-items.js';
+import type { Logger } from '../../../logger.js';
 
 export interface PollerOptions {
   poller: PollerConfig;
   intake: TriggerIntake;
   settings: TriggerSettings;
-  logger: TriggerLogger;
+  logger: Logger;
   now?: () => Date;
   fetch?: typeof fetch;
   sleep?: Sleep;

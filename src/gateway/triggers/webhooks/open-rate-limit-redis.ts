@@ -1,5 +1,5 @@
 import { Redis } from 'ioredis';
-import type { TriggerLogger } from '../trigger.types.js';
+import type { Logger } from '../../../logger.js';
 
 /** How long a request may wait on the counter before it is let through uncounted. */
 const COMMAND_TIMEOUT_MS = 500;
@@ -9,7 +9,7 @@ const COMMAND_TIMEOUT_MS = 500;
  * delivery back for long: a command that finds Redis unreachable fails at once (no retries) or after
  * COMMAND_TIMEOUT_MS, and the limiter then lets the request through (skipOnError).
  */
-export function openRateLimitRedis(url: string, logger: TriggerLogger): { redis: Redis; close(): Promise<void> } {
+export function openRateLimitRedis(url: string, logger: Logger): { redis: Redis; close(): Promise<void> } {
   const redis = new Redis(url, {
     connectionName: 'agent-gateway:webhook-rate-limit',
     maxRetriesPerRequest: 0,

@@ -8,7 +8,7 @@ import { resolveEventName } from './resolve-event-name.js';
 import type { SignedRequest } from './verification.types.js';
 import { verifyWebhookSignature } from './verify-webhook-signature.js';
 import type { InboxItem, InboxStore } from '../inbox/index.js';
-import type { TriggerLogger } from '../trigger.types.js';
+import type { Logger } from '../../../logger.js';
 
 /**
  * Request headers kept with a delivery: ids, timestamps and event names for operators, never signatures
@@ -56,7 +56,7 @@ export interface WebhookIntake {
 export interface WebhookIntakeOptions {
   store: InboxStore;
   webhooks: WebhooksConfig;
-  logger: TriggerLogger;
+  logger: Logger;
   now?: () => Date;
   /** `server.max_json_depth`: a verified body nested deeper is 400 `json_too_deep` and not stored. */
   maxJsonDepth?: number;

@@ -10,12 +10,12 @@ import {
   type InboxStore,
   type InboxWorker,
   type StartRun,
-  type TriggerLogger,
   type TriggerRunRequest,
   type TriggersOptions,
 } from '../../../../src/gateway/triggers/index.js';
 import { createServer, registerAuthHooks } from '../../../../src/http/index.js';
 import { tempDataDir, type TestDatabase } from '../../../support/databases.js';
+import type { Logger } from '../../../../src/logger.js';
 
 export const AGENTS_YAML = `
 providers:
@@ -51,8 +51,10 @@ export class FakeRuns {
   }
 }
 
-export class CapturingLogger implements TriggerLogger {
+export class CapturingLogger implements Logger {
   readonly entries: { level: string; object: Record<string, unknown>; message: string }[] = [];
+  debug = (object: Record<string, unknown>, message: string) =>
+    void this.entries.push({ level: 'debug', object, message });
   info = (object: Record<string, unknown>, message: string) =>
     void this.entries.push({ level: 'info', object, message });
   warn = (object: Record<string, unknown>, message: string) =>
