@@ -7,8 +7,10 @@ export { startToolSpan, endToolSpan, type ToolSpanStart } from './tool-span.js';
 export { recordSpanError } from './record-error.js';
 export { addGuardrailEvent } from './guardrail-event.js';
 export {
+  createTracedFetch,
   currentTraceId,
   currentTraceparent,
+  setTraceHeaders,
   injectTraceHeaders,
   linksTo,
   traceLogFields,

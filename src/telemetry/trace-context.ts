@@ -10,7 +10,7 @@ import {
   type SpanContext,
 } from '@opentelemetry/api';
 
-import { NOOP_SPAN } from './tracer.js';
+import { NOOP_SPAN, telemetrySettings } from './tracer.js';
 
 // W3C trace context as one header value: 00-<trace id>-<span id>-<flags>.
 const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-([\da-f]{16})-([\da-f]{2})$/;
@@ -23,7 +23,7 @@ function activeSpanContext(): SpanContext | undefined {
 
 /** Adds `traceparent` (and `tracestate`) of the current span to outgoing headers; nothing outside a span. */
 export function injectTraceHeaders<T extends Record<string, string>>(headers: T): T {
-  if (!activeSpanContext()) return headers;
+  if (!telemetrySettings.enabled || !activeSpanContext()) return headers;
   const active = context.active();
   const carrier: Record<string, string> = {};
   propagation.inject(active, carrier);
@@ -40,11 +40,9 @@ export function currentTraceparent(): string | null {
 
 /** A span link to a stored `traceparent`; none for a missing or malformed one. */
 export function linksTo(traceparent: string | null | undefined): Link[] {
-  const match = traceparent ? TRACEPARENT.exec(traceparent) : null;
-  if (!match) return [];
-  return [
-    { context: { traceId: match[1]!, spanId: match[2]!, traceFlags: Number.parseInt(match[3]!, 16), isRemote: true } },
-  ];
+  const [, traceId, spanId, flags] = (traceparent && TRACEPARENT.exec(traceparent)) || [];
+  if (!traceId || !spanId || !flags) return [];
+  return [{ context: { traceId, spanId, traceFlags: Number.parseInt(flags, 16), isRemote: true } }];
 }
 
 /** The trace id of the current span (sampled or not), for the run record; null when telemetry is off. */
@@ -69,4 +67,23 @@ export function extractTraceContext(headers: Record<string, string | string[] | 
 export function withSpan<T>(span: Span, fn: () => T): T {
   if (span === NOOP_SPAN) return fn();
   return context.with(trace.setSpan(context.active(), span), fn);
+}
+
+/** Sets `traceparent` (and `tracestate`) of the current span on a Headers object. */
+export function setTraceHeaders(headers: { set(name: string, value: string): void }): void {
+  for (const [name, value] of Object.entries(injectTraceHeaders<Record<string, string>>({}))) headers.set(name, value);
+}
+
+type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/** A fetch that sends the current span's trace context with every request (AI SDK providers, MCP over HTTP). */
+export function createTracedFetch(fetchImpl?: FetchLike): FetchLike {
+  return (input, init) => {
+    const send = fetchImpl ?? globalThis.fetch;
+    const carrier = injectTraceHeaders<Record<string, string>>({});
+    if (Object.keys(carrier).length === 0) return send(input, init);
+    const headers = new Headers(init?.headers);
+    for (const [name, value] of Object.entries(carrier)) headers.set(name, value);
+    return send(input, { ...init, headers });
+  };
 }
