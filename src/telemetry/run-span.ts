@@ -26,6 +26,9 @@ export function startRunSpan(start: RunSpanStart): Span {
   if (!telemetrySettings.enabled) return NOOP_SPAN;
   return tracer().startSpan(`invoke_agent ${start.agentName}`, {
     kind: SpanKind.INTERNAL,
+    // Stored work (a delivery, a mission step) runs in a trace of its own, linked to the one that stored it,
+    // not inside whatever request happened to wake the worker.
+    root: (start.links?.length ?? 0) > 0,
     links: start.links,
     attributes: {
       [GEN_AI.OPERATION_NAME]: 'invoke_agent',
