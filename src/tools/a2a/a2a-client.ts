@@ -40,7 +40,7 @@ export function resolveCardUrl(url: string): string {
 export async function fetchAgentCard(url: string, signal?: AbortSignal): Promise<RawAgentCard> {
   const cardUrl = resolveCardUrl(url);
   const response = await fetch(cardUrl, {
-    headers: { accept: 'application/json', [A2A_VERSION_HEADER]: A2A_PROTOCOL_VERSION },
+    headers: injectTraceHeaders({ accept: 'application/json', [A2A_VERSION_HEADER]: A2A_PROTOCOL_VERSION }),
     signal,
   });
   if (!response.ok) throw new Error(`fetching the agent card ${cardUrl} answered HTTP ${response.status}`);
