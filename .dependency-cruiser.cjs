@@ -78,6 +78,13 @@ module.exports = {
       to: { path: 'node_modules/(ai|@ai-sdk/[^/]+)/' },
     },
     {
+      name: 'otel-sdk-loaded-lazily',
+      comment: 'only telemetry-sdk.ts (imported with await import() when telemetry is on) loads the SDK and exporters',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/telemetry/telemetry-sdk\\.ts$' },
+      to: { path: 'node_modules/@opentelemetry/(?!api/)' },
+    },
+    {
       name: 'otel-sdk-only-in-telemetry',
       comment: 'the OpenTelemetry SDK is loaded lazily by telemetry/ only; other folders use telemetry/index.ts',
       severity: 'error',

@@ -238,4 +238,37 @@ describe('OpenTelemetry traces', () => {
     expect(runSpan.links).toEqual([{ traceId: intakeSpan.traceId, spanId: intakeSpan.spanId }]);
     expect(deliveryId).toMatch(/^del_/);
   });
+
+  it('exports the GenAI metrics over OTLP, with the same values on /metrics', async () => {
+    upstream.enqueue({ kind: 'text', text: 'Counted.', usage: { prompt_tokens: 1000, completion_tokens: 7 } });
+    await chat(false);
+    await app.telemetry.flush();
+    const metric = (name: string) => receiver.metrics().find((candidate) => candidate.name === name);
+    const tokenPoints = metric('gen_ai.client.token.usage')!.points;
+    const lastInput = tokenPoints.filter((point) => point.attributes['gen_ai.token.type'] === 'input').at(-1)!;
+    expect(lastInput.attributes).toMatchObject({
+      'gen_ai.operation.name': 'chat',
+      'gen_ai.provider.name': 'upstream',
+      'gen_ai.request.model': 'test-model',
+    });
+    for (const name of [
+      'gen_ai.client.operation.duration',
+      'gen_ai.server.time_to_first_token',
+      'agent_gateway.runs',
+      'agent_gateway.overhead',
+    ])
+      expect(metric(name)?.points.length, name).toBeGreaterThan(0);
+
+    const scrape = await (await fetch(`${app.url}/metrics`, { headers: auth })).text();
+    const inputSum = Number(
+      /gen_ai_client_token_usage_sum\{agent="helper",model="upstream\/test-model",token_type="input"\} (\d+)/.exec(
+        scrape,
+      )?.[1],
+    );
+    // Cumulative temporality: OTLP's last input-token sum equals the Prometheus sum (1000 from this call included).
+    expect(inputSum).toBeGreaterThanOrEqual(1000);
+    expect(lastInput.sum).toBe(inputSum);
+    expect(scrape).toContain('gen_ai_client_operation_duration_seconds_bucket');
+    expect(scrape).toContain('gen_ai_server_time_to_first_token_seconds_bucket');
+  });
 });
