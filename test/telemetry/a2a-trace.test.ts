@@ -51,10 +51,10 @@ describe('a trace across two gateways (A2A delegation)', () => {
       { kind: 'tool_calls', calls: [{ name: 'delegate_to_agent', arguments: { agent: 'research', task: 'Find 42' } }] },
       {
         kind: 'handler',
-        fn: (request: RecordedRequest) => ({
-          kind: 'text',
-          text: `Relayed: ${[...request.body.messages].reverse().find((m: { role: string }) => m.role === 'tool')?.content}`,
-        }),
+        fn: (request: RecordedRequest) => {
+          const messages = (request.body as { messages: { role: string; content: string }[] }).messages;
+          return { kind: 'text', text: `Relayed: ${messages.findLast((m) => m.role === 'tool')?.content}` };
+        },
       },
     );
     a.upstream.enqueue({ kind: 'text', text: 'It is 42.' });
@@ -67,9 +67,9 @@ describe('a trace across two gateways (A2A delegation)', () => {
     await response.text();
     const [coordinatorRun] = await b.app.runs.list({ agentName: 'coordinator', limit: 1, offset: 0 });
     const [helperRun] = await a.app.runs.list({ agentName: 'helper', limit: 1, offset: 0 });
-    const traceId = (await b.app.runs.find(coordinatorRun!.run_id))!.run.trace_id!;
+    const traceId = (await b.app.runs.find(coordinatorRun.run_id))!.run.trace_id!;
     // The run on A belongs to B's trace.
-    expect((await a.app.runs.find(helperRun!.run_id))!.run.trace_id).toBe(traceId);
+    expect((await a.app.runs.find(helperRun.run_id))!.run.trace_id).toBe(traceId);
 
     const spans = await vi.waitFor(
       async () => {

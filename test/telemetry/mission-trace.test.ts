@@ -26,12 +26,15 @@ describe('a mission traced step by step', () => {
       { project: 'otel' },
     );
     expect(created.status).toBe(200);
-    const missionId = created.body.mission_id as string;
+    const missionId = (created.body as { mission_id: string }).mission_id;
     await h.api('POST', `/missions/${missionId}/approve`, undefined, { project: 'otel' });
     await settle(h);
-    const mission = (await h.api('GET', `/missions/${missionId}`, undefined, { project: 'otel' })).body;
+    const mission = (await h.api('GET', `/missions/${missionId}`, undefined, { project: 'otel' })).body as {
+      status: string;
+      steps: { run_id: string }[];
+    };
     expect(mission.status).toBe('completed');
-    const runIds = (mission.steps as { run_id: string }[]).map((step) => step.run_id);
+    const runIds = mission.steps.map((step) => step.run_id);
     expect(runIds).toHaveLength(2);
 
     const stepSpans = await vi.waitFor(

@@ -11,6 +11,37 @@ type AnyValue = {
 };
 type KeyValue = { key: string; value: AnyValue };
 
+/** The parts of the OTLP JSON encoding (opentelemetry-proto) the tests read. */
+interface OtlpSpan {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  startTimeUnixNano?: string;
+  attributes?: KeyValue[];
+  status?: { code?: number; message?: string };
+  links?: { traceId: string; spanId: string }[];
+  events?: { name: string; attributes?: KeyValue[] }[];
+}
+interface OtlpPoint {
+  attributes?: KeyValue[];
+  asDouble?: number;
+  asInt?: number | string;
+  count?: number | string;
+  sum?: number;
+}
+interface OtlpMetric {
+  name: string;
+  sum?: { dataPoints?: OtlpPoint[] };
+  gauge?: { dataPoints?: OtlpPoint[] };
+  histogram?: { dataPoints?: OtlpPoint[] };
+}
+interface OtlpBody {
+  resourceSpans?: { resource?: { attributes?: KeyValue[] }; scopeSpans?: { spans?: OtlpSpan[] }[] }[];
+  resourceMetrics?: { scopeMetrics?: { metrics?: OtlpMetric[] }[] }[];
+}
+
 export interface ReceivedSpan {
   traceId: string;
   spanId: string;
@@ -53,12 +84,12 @@ const attributesOf = (list: KeyValue[] = []) => Object.fromEntries(list.map((kv)
 
 export async function startOtlpReceiver(): Promise<OtlpReceiver> {
   const spans: ReceivedSpan[] = [];
-  const metricBatches: any[] = [];
+  const metricBatches: OtlpBody[] = [];
   const server = createServer((request: IncomingMessage, response: ServerResponse) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as OtlpBody;
       if (request.url === '/v1/traces') {
         for (const resourceSpans of body.resourceSpans ?? []) {
           const service = attributesOf(resourceSpans.resource?.attributes)['service.name'] as string;
@@ -72,8 +103,8 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
                 kind: span.kind,
                 attributes: attributesOf(span.attributes),
                 status: span.status ?? {},
-                links: (span.links ?? []).map((link: any) => ({ traceId: link.traceId, spanId: link.spanId })),
-                events: (span.events ?? []).map((event: any) => ({
+                links: (span.links ?? []).map((link) => ({ traceId: link.traceId, spanId: link.spanId })),
+                events: (span.events ?? []).map((event) => ({
                   name: event.name,
                   attributes: attributesOf(event.attributes),
                 })),

@@ -39,7 +39,7 @@ describe('telemetry off (the default)', () => {
     await response.text();
     expect(app.telemetry.enabled).toBe(false);
     const [run] = await app.runs.list({ agentName: 'helper', limit: 1, offset: 0 });
-    expect((await app.runs.find(run!.run_id))!.run.trace_id).toBeNull();
+    expect((await app.runs.find(run.run_id))!.run.trace_id).toBeNull();
     expect(upstream.chatRequests().at(-1)!.headers.traceparent).toBeUndefined();
     expect(app.logs.text).not.toContain('trace_id');
   });

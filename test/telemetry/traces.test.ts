@@ -77,7 +77,7 @@ describe('OpenTelemetry traces', () => {
     expect(response.status).toBe(200);
     await response.text();
     const [run] = await app.runs.list({ agentName: 'helper', limit: 1, offset: 0 });
-    return run!;
+    return run;
   }
 
   it('continues the caller trace through a non-streamed completion with a tool call, down to the upstream', async () => {
@@ -86,7 +86,7 @@ describe('OpenTelemetry traces', () => {
     const run = await chat(false, `00-${CALLER_TRACE}-${CALLER_SPAN}-01`);
 
     const spans = await traceOf(CALLER_TRACE, /^invoke_agent/, 5);
-    const server = byName(spans, 'POST /v1/chat/completions')[0]!;
+    const server = byName(spans, 'POST /v1/chat/completions')[0];
     expect(server.parentSpanId).toBe(CALLER_SPAN);
     expect(treeOf(spans, server.spanId)).toEqual([
       'POST /v1/chat/completions',
@@ -98,7 +98,7 @@ describe('OpenTelemetry traces', () => {
     expect(server).toMatchObject({ kind: 2, service: 'gateway-under-test' });
     expect(server.attributes).toMatchObject({ 'http.route': '/v1/chat/completions', 'http.response.status_code': 200 });
 
-    const agent = byName(spans, 'invoke_agent helper')[0]!;
+    const agent = byName(spans, 'invoke_agent helper')[0];
     expect(agent.attributes).toMatchObject({
       'gen_ai.operation.name': 'invoke_agent',
       'gen_ai.agent.name': 'helper',
@@ -107,21 +107,21 @@ describe('OpenTelemetry traces', () => {
       'agent_gateway.run.status': 'completed',
     });
     const [first, second] = byName(spans, 'chat test-model').sort((a, b) => (a.start < b.start ? -1 : 1));
-    expect(first!).toMatchObject({ kind: 3 });
-    expect(first!.attributes).toMatchObject({
+    expect(first).toMatchObject({ kind: 3 });
+    expect(first.attributes).toMatchObject({
       'gen_ai.operation.name': 'chat',
       'gen_ai.provider.name': 'upstream',
       'gen_ai.request.model': 'test-model',
       'gen_ai.response.model': 'test-model',
       'gen_ai.response.finish_reasons': ['tool_calls'],
     });
-    expect(second!.attributes).toMatchObject({
+    expect(second.attributes).toMatchObject({
       'gen_ai.response.finish_reasons': ['stop'],
       'gen_ai.usage.input_tokens': 21,
       'gen_ai.usage.output_tokens': 4,
     });
-    expect(second!.attributes['gen_ai.input.messages']).toBeUndefined();
-    expect(byName(spans, 'execute_tool get_current_time')[0]!.attributes).toMatchObject({
+    expect(second.attributes['gen_ai.input.messages']).toBeUndefined();
+    expect(byName(spans, 'execute_tool get_current_time')[0].attributes).toMatchObject({
       'gen_ai.operation.name': 'execute_tool',
       'gen_ai.tool.name': 'get_current_time',
       'gen_ai.tool.call.id': 'call_time_1',
@@ -133,14 +133,14 @@ describe('OpenTelemetry traces', () => {
       .slice(before)
       .map((request) => TRACEPARENT.exec(String(request.headers.traceparent)));
     expect(sent.map((match) => match?.[1])).toEqual([CALLER_TRACE, CALLER_TRACE]);
-    expect(sent.map((match) => match?.[2])).toEqual([first!.spanId, second!.spanId]);
+    expect(sent.map((match) => match?.[2])).toEqual([first.spanId, second.spanId]);
 
     // The run record and the request's log lines carry the trace id.
     expect((await app.runs.find(run.run_id))!.run.trace_id).toBe(CALLER_TRACE);
     const detail = await fetch(`${app.url}/api/v1/admin/runs/${run.run_id}`, { headers: auth });
     expect(((await detail.json()) as { trace_id: string }).trace_id).toBe(CALLER_TRACE);
     const requestLines = app.logs.lines
-      .map((line) => JSON.parse(line))
+      .map((line) => JSON.parse(line) as { req?: { url: string }; trace_id?: string })
       .filter((line) => line.req?.url === '/v1/chat/completions');
     expect(requestLines.at(-1)).toMatchObject({ trace_id: CALLER_TRACE });
   });
@@ -152,7 +152,7 @@ describe('OpenTelemetry traces', () => {
     expect(traceId).toMatch(/^[\da-f]{32}$/);
 
     const spans = await traceOf(traceId, /^invoke_agent/, 5);
-    const server = byName(spans, 'POST /v1/chat/completions')[0]!;
+    const server = byName(spans, 'POST /v1/chat/completions')[0];
     expect(server.parentSpanId).toBeUndefined();
     expect(treeOf(spans, server.spanId)).toEqual([
       'POST /v1/chat/completions',
@@ -161,7 +161,7 @@ describe('OpenTelemetry traces', () => {
       '    execute_tool get_current_time',
       '    chat test-model',
     ]);
-    expect(byName(spans, 'execute_tool get_current_time')[0]!.attributes['gen_ai.tool.call.id']).toBe('call_time_2');
+    expect(byName(spans, 'execute_tool get_current_time')[0].attributes['gen_ai.tool.call.id']).toBe('call_time_2');
   });
 
   it('traces an AG-UI run under its route template', async () => {
@@ -179,7 +179,7 @@ describe('OpenTelemetry traces', () => {
     const server = spans.find((span) => span.kind === 2)!;
     expect(server.name).toBe('POST /agui/runs');
     expect(treeOf(spans, server.spanId)).toEqual(['POST /agui/runs', '  invoke_agent helper', '    chat test-model']);
-    expect(byName(spans, 'invoke_agent helper')[0]!.attributes).toMatchObject({
+    expect(byName(spans, 'invoke_agent helper')[0].attributes).toMatchObject({
       'agent_gateway.run.id': runId,
       'agent_gateway.run.source': 'agui',
     });
@@ -195,13 +195,13 @@ describe('OpenTelemetry traces', () => {
     expect(response.status).toBeGreaterThanOrEqual(500);
     await response.text();
     const [run] = await app.runs.list({ agentName: 'helper', limit: 1, offset: 0 });
-    const traceId = (await app.runs.find(run!.run_id))!.run.trace_id!;
+    const traceId = (await app.runs.find(run.run_id))!.run.trace_id!;
 
     const spans = await traceOf(traceId, /^invoke_agent/, 3);
-    const chatSpan = byName(spans, 'chat test-model')[0]!;
+    const chatSpan = byName(spans, 'chat test-model')[0];
     expect(chatSpan.status.code).toBe(2);
     expect(chatSpan.attributes['error.type']).toEqual(expect.stringMatching(/^upstream_/));
-    const agent = byName(spans, 'invoke_agent helper')[0]!;
+    const agent = byName(spans, 'invoke_agent helper')[0];
     expect(agent.status.code).toBe(2);
     expect(agent.attributes).toMatchObject({ 'agent_gateway.run.status': 'failed' });
     expect(agent.attributes['error.type']).toBe(chatSpan.attributes['error.type']);
