@@ -24,10 +24,10 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: Ch
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ child, url: match[1]! });
+      if (match) resolve({ child, url: match[1] });
     });
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
@@ -35,7 +35,7 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: Ch
 
 /** utime + stime of a process, in microseconds (clock ticks are 1/100 s on Linux). */
 function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
@@ -50,7 +50,8 @@ function load(url: string, seconds: number): Promise<number> {
         headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
         body: JSON.stringify({ model: 'bench-fast', messages: [{ role: 'user', content: 'Hello' }] }),
       },
-      (error, result) => (error ? reject(error) : resolve(result.requests.total)),
+      (error, result) =>
+        error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(result.requests.total),
     );
   });
 }
@@ -110,7 +111,7 @@ async function main() {
     );
   const [off, on] = gateways;
   console.log(
-    `\nadded CPU per request: ${Math.round(on!.cpu / on!.requests - off!.cpu / off!.requests)} µs; OTLP exports received: ${exports}`,
+    `\nadded CPU per request: ${Math.round(on.cpu / on.requests - off.cpu / off.requests)} µs; OTLP exports received: ${exports}`,
   );
   collector.close();
   rmSync(temp, { recursive: true, force: true });
