@@ -18,6 +18,7 @@ import type { Telemetry } from './telemetry.types.js';
 import { telemetrySettings } from './tracer.js';
 
 const DEFAULT_ENDPOINT = 'http://localhost:4318';
+const SHUTDOWN_TIMEOUT_MS = 2_000;
 
 interface Sdk {
   tracerProvider: NodeTracerProvider;
@@ -45,7 +46,13 @@ export function startSdk(config: TelemetryConfig, version: string): Telemetry {
       sdk.users -= 1;
       if (sdk.users > 0) return;
       shared = undefined;
-      await Promise.allSettled([sdk.tracerProvider.shutdown(), sdk.meterProvider.shutdown()]);
+      // An unreachable collector must not hold the process past its drain deadline (SIGTERM: exit within 10 s).
+      let timer: NodeJS.Timeout | undefined;
+      await Promise.race([
+        Promise.allSettled([sdk.tracerProvider.shutdown(), sdk.meterProvider.shutdown()]),
+        new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_TIMEOUT_MS).unref())),
+      ]);
+      clearTimeout(timer);
       trace.disable();
       metrics.disable();
       propagation.disable();
