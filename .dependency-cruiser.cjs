@@ -6,19 +6,21 @@
 const LEAVES = 'errors\\.ts|error-catalog\\.ts|logger\\.ts|ids\\.ts|page-query\\.ts';
 const ALLOWED = {
   config: [],
+  // OpenTelemetry spans, trace context and metrics: a leaf most folders may use (docs/observability.md).
+  telemetry: ['config'],
   db: ['config'],
   bus: ['config'],
-  llm: ['config'],
+  llm: ['telemetry', 'config'],
   auth: ['db', 'config'],
-  http: ['auth', 'config'],
-  tools: ['llm', 'db', 'http', 'config'],
+  http: ['auth', 'telemetry', 'config'],
+  tools: ['llm', 'db', 'http', 'telemetry', 'config'],
   guardrails: ['llm', 'config'],
-  agents: ['llm', 'tools', 'guardrails', 'bus', 'db', 'http', 'config'],
-  analytics: ['bus', 'db', 'http', 'config'],
+  agents: ['llm', 'tools', 'guardrails', 'bus', 'db', 'http', 'telemetry', 'config'],
+  analytics: ['bus', 'db', 'http', 'telemetry', 'config'],
   // gateway adapters keep their own inboxes and task stores (*.store.ts) in the database.
-  gateway: ['agents', 'auth', 'bus', 'db', 'http', 'config'],
+  gateway: ['agents', 'auth', 'bus', 'db', 'http', 'telemetry', 'config'],
   admin: ['agents', 'analytics', 'tools', 'auth', 'http', 'config'],
-  autopilot: ['agents', 'llm', 'bus', 'db', 'http', 'config'],
+  autopilot: ['agents', 'llm', 'bus', 'db', 'http', 'telemetry', 'config'],
 };
 
 const folderRules = Object.entries(ALLOWED).map(([folder, allowed]) => ({
@@ -81,6 +83,20 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/', pathNot: '^src/llm/' },
       to: { path: 'node_modules/(ai|@ai-sdk/[^/]+)/' },
+    },
+    {
+      name: 'otel-sdk-loaded-lazily',
+      comment: 'only telemetry-sdk.ts (imported with await import() when telemetry is on) loads the SDK and exporters',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/telemetry/telemetry-sdk\\.ts$' },
+      to: { path: 'node_modules/@opentelemetry/(?!api/)' },
+    },
+    {
+      name: 'otel-sdk-only-in-telemetry',
+      comment: 'the OpenTelemetry SDK is loaded lazily by telemetry/ only; other folders use telemetry/index.ts',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/telemetry/' },
+      to: { path: 'node_modules/@opentelemetry/' },
     },
     {
       name: 'brokers-only-in-bus-and-triggers',

@@ -25,6 +25,7 @@ export function mapRunDetail(run: RunRecord, steps: StepRecord[]): RunDetail {
     output: run.output,
     error: run.error_code ? { code: run.error_code, message: run.error_message ?? '' } : null,
     token_id: run.token_id,
+    trace_id: run.trace_id ?? null,
     step_details: steps.map(({ run_id: _runId, prompt_log, ...step }) => ({ ...step, prompt_log: { ...prompt_log } })),
   };
 }

@@ -45,6 +45,10 @@ export const runDetail = runItem.extend({
   output: z.string().nullable().describe('Everything the agent said, in full'),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   token_id: z.string().nullable().describe('The access token that started the run'),
+  trace_id: z
+    .string()
+    .nullable()
+    .describe('The OpenTelemetry trace of the run (search it in Jaeger, Tempo, ...); null when telemetry is off'),
   step_details: z.array(stepDetail).describe('Every model and tool call in order, with its prompt log'),
 });
 

@@ -19,6 +19,7 @@ import type { RunStore } from './records/run.store.js';
 import type { AgentRunCounts, ListRunsFilter, RunRecord, StepRecord } from './records/run.types.js';
 import type { SessionService } from './sessions/session.service.js';
 import { startRun } from './runtime/start-run.js';
+import { traceRun } from './runtime/trace-run.js';
 import type { UsageSink } from './records/usage-sink.js';
 import type { Logger } from '../logger.js';
 
@@ -97,7 +98,9 @@ export function createRunService(options: RunServiceOptions): RunService {
 
   return {
     async start(request) {
-      const run = await startRun({ ...options, bus, events: attach, beforeCheckpoint, guardrails, budgets }, request);
+      const run = await traceRun(request, (traced) =>
+        startRun({ ...options, bus, events: attach, beforeCheckpoint, guardrails, budgets }, traced),
+      );
       live.set(run.runId, run);
       void run.handle.result.then((result) => {
         live.delete(run.runId);

@@ -3,6 +3,7 @@ import { ConfigError } from '../errors.js';
 import { applyAutopilotEnv } from './autopilot.schema.js';
 import type { Config } from './config.schema.js';
 import { serverSchema } from './server.schema.js';
+import { applyTelemetryEnv } from './telemetry.schema.js';
 
 /** Values from command-line flags (serve --host/--port/--data-dir/--config). */
 export interface ConfigOverrides {
@@ -56,6 +57,7 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv, flags:
     else errors.push(`environment variable ${name}: expected true or false, got "${env[name]}"`);
   }
   const autopilot = applyAutopilotEnv(config.autopilot, env, errors);
+  const telemetry = applyTelemetryEnv(config.telemetry, env, errors);
   if (errors.length > 0) throw new ConfigError(errors.join('\n'));
   for (const [key, value] of Object.entries(flags)) if (value !== undefined) server[key] = value;
   return Object.freeze({
@@ -63,5 +65,6 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv, flags:
     server: server as Config['server'],
     gateway: gateway as Config['gateway'],
     autopilot,
+    telemetry,
   });
 }

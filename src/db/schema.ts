@@ -94,6 +94,8 @@ export interface RunsTable {
   control_request: 'pause' | 'resume' | 'cancel' | null;
   /** Last sign of life from the executing process (multi-process mode). */
   heartbeat_at: string | null;
+  /** The OpenTelemetry trace the run belongs to; null when telemetry is off. */
+  trace_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One model call or tool call of a run, written when it ends. */
@@ -249,6 +251,8 @@ export interface MissionsTable {
   pause_after_failures: ColumnType<number | null, number | null | undefined, number | null>;
   jitter_seconds: ColumnType<number, number | undefined, number>;
   consecutive_failures: ColumnType<number, number | undefined, number>;
+  /** W3C `traceparent` of the request that created the mission (telemetry on): its step runs link to it. */
+  traceparent: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One execution of a mission's graph. */
@@ -346,6 +350,8 @@ export interface InboxItemsTable {
   locked_by: string | null;
   /** When that claim lapses unless renewed. */
   locked_until: string | null;
+  /** W3C `traceparent` of the request that stored the item (telemetry on), for span links from its runs. */
+  traceparent: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A JSONL training dataset the curator appends to (`<data_dir>/datasets/<name>.jsonl`). */

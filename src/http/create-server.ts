@@ -12,6 +12,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { DEFAULT_MAX_JSON_DEPTH } from '../config/index.js';
 import { JsonTooDeepError, UnavailableError } from '../errors.js';
 import { createId } from '../ids.js';
+import { registerHttpServerSpans, requestTraceFields, traceLogFields } from '../telemetry/index.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './error-handler.js';
 import { exceedsJsonDepth } from './exceeds-json-depth.js';
 
@@ -24,6 +25,8 @@ export interface ServerOptions {
   version: string;
   /** A pino destination stream for tests; stdout by default. */
   logStream?: NodeJS.WritableStream;
+  /** Telemetry is on: a server span per request, and its trace id on every log line written within it. */
+  tracing?: boolean;
 }
 
 /** Headers and query parameters that carry secrets: never written to a log line. */
@@ -60,6 +63,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       }),
     },
     ...(options.logStream ? { stream: options.logStream } : {}),
+    ...(options.tracing && { mixin: traceLogFields }),
   };
   const app = Fastify({
     logger,
@@ -92,6 +96,8 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandler(app);
+  // First of the hooks, so the auth hook's log lines already carry the trace id.
+  if (options.tracing) registerHttpServerSpans(app);
 
   // Requests that still arrive on open keep-alive connections while the server drains are turned away,
   // so a load balancer retries them elsewhere; the connection closes after the answer.
@@ -156,9 +162,14 @@ class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
+    // A response ended outside the request's span context (a stream's end) gets the trace id from the request.
+    const trace = traceLogFields().trace_id ? {} : requestTraceFields(request);
     if (error)
-      reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
+      reply.log.error(
+        { req: request, res: reply, err: error, responseTime: reply.elapsedTime, ...trace },
+        'request errored',
+      );
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime, ...trace }, 'request completed');
   }
 }
 

@@ -11,6 +11,7 @@ export {
   OTHER_LABEL,
   type InboxObservation,
   type Metrics,
+  type MetricsMirror,
   type MetricsOptions,
   type UsageObservation,
 } from './metrics.js';

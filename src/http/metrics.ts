@@ -17,6 +17,16 @@ export interface MetricsOptions {
   activeSessions(): Promise<number>;
   /** The trigger inbox's stored items per source, read when scraped. */
   inboxStats?(): Promise<InboxObservation[]>;
+  /** Receives every observation too (app.ts: the OpenTelemetry instruments, when telemetry is on). */
+  mirror?: MetricsMirror;
+}
+
+/** The OpenTelemetry side of the same observations (a shape, so http/ needs no telemetry types). */
+export interface MetricsMirror {
+  observeModelCall(call: UsageObservation & { provider: string; provider_type: string }): void;
+  observeRunEnd(agentName: string, status: string, errorCode?: string): void;
+  observeOverhead(route: string, seconds: number): void;
+  observeRateLimitRejection(route: string): void;
 }
 
 /** One trigger source's stored inbox items by state (a shape, so http/ stays a leaf). */
@@ -41,10 +51,16 @@ export interface UsageObservation {
   output_tokens: number;
   cost_usd: number;
   status: 'ok' | 'error';
+  /** The call's duration and time to its first part (null when it failed before one). */
+  latency_ms: number;
+  ttft_ms: number | null;
+  provider: string;
+  provider_type: string;
 }
 
 export interface Metrics {
   readonly registry: Registry;
+  /** A 429 is also counted as a rate-limit rejection. */
   observeRequest(method: string, route: string, status: number, seconds: number): void;
   observeOverhead(route: string, seconds: number): void;
   observeUsage(usage: UsageObservation): void;
@@ -53,6 +69,12 @@ export interface Metrics {
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
+// The GenAI semantic conventions' advised buckets (gen_ai.client.operation.duration, gen_ai.client.token.usage).
+const GEN_AI_DURATION_BUCKETS = [
+  0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
+];
+const GEN_AI_TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304];
+const TPOT_BUCKETS = [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 2.5];
 // The gateway's own share is meant to be sub-millisecond to a few milliseconds.
 const OVERHEAD_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
 
@@ -109,6 +131,40 @@ export function createMetrics(options: MetricsOptions): Metrics {
     name: 'agent_gateway_runs_total',
     help: 'Finished runs by agent and status',
     labelNames: ['agent', 'status'],
+    registers,
+  });
+  const tokenUsage = new Histogram({
+    name: 'gen_ai_client_token_usage',
+    help: 'Tokens per model call (GenAI semantic conventions), by agent, model and token type',
+    labelNames: ['agent', 'model', 'token_type'],
+    buckets: GEN_AI_TOKEN_BUCKETS,
+    registers,
+  });
+  const operationDuration = new Histogram({
+    name: 'gen_ai_client_operation_duration_seconds',
+    help: 'Model call duration (GenAI semantic conventions), by agent, model and status',
+    labelNames: ['agent', 'model', 'status'],
+    buckets: GEN_AI_DURATION_BUCKETS,
+    registers,
+  });
+  const ttft = new Histogram({
+    name: 'gen_ai_server_time_to_first_token_seconds',
+    help: 'Time from a model call to its first streamed part, by agent and model',
+    labelNames: ['agent', 'model'],
+    buckets: GEN_AI_DURATION_BUCKETS,
+    registers,
+  });
+  const tpot = new Histogram({
+    name: 'gen_ai_server_time_per_output_token_seconds',
+    help: 'Time per output token after the first, by agent and model',
+    labelNames: ['agent', 'model'],
+    buckets: TPOT_BUCKETS,
+    registers,
+  });
+  const rateLimited = new Counter({
+    name: 'agent_gateway_rate_limit_rejections_total',
+    help: 'Requests answered 429 (rate limits), by route',
+    labelNames: ['route'],
     registers,
   });
   const rejections = new Counter({
@@ -168,25 +224,45 @@ export function createMetrics(options: MetricsOptions): Metrics {
 
   const agentLabel = boundedLabel(new Set(options.agentNames), 0);
   const modelLabel = boundedLabel(new Set(), options.maxModels ?? 64);
+  const { mirror } = options;
   return {
     registry,
     observeRequest(method, route, status, seconds) {
       requests.inc({ method, route, status });
       duration.observe({ method, route }, seconds);
+      if (status === 429) {
+        rateLimited.inc({ route });
+        mirror?.observeRateLimitRejection(route);
+      }
     },
-    observeOverhead: (route, seconds) => overhead.observe({ route }, seconds),
+    observeOverhead(route, seconds) {
+      overhead.observe({ route }, seconds);
+      mirror?.observeOverhead(route, seconds);
+    },
     observeUsage(usage) {
       const labels = { agent: agentLabel(usage.agent_name), model: modelLabel(usage.model) };
       tokens.inc({ ...labels, kind: 'input' }, usage.input_tokens);
       tokens.inc({ ...labels, kind: 'output' }, usage.output_tokens);
       cost.inc(labels, usage.cost_usd);
       calls.inc({ ...labels, status: usage.status });
+      operationDuration.observe({ ...labels, status: usage.status }, usage.latency_ms / 1000);
+      if (usage.status === 'ok') {
+        tokenUsage.observe({ ...labels, token_type: 'input' }, usage.input_tokens);
+        tokenUsage.observe({ ...labels, token_type: 'output' }, usage.output_tokens);
+      }
+      if (usage.ttft_ms !== null) {
+        ttft.observe(labels, usage.ttft_ms / 1000);
+        if (usage.output_tokens > 1)
+          tpot.observe(labels, (usage.latency_ms - usage.ttft_ms) / 1000 / (usage.output_tokens - 1));
+      }
+      mirror?.observeModelCall(usage);
     },
     observeRisk: (event) => risks.inc({ agent: agentLabel(event.agent_name), type: event.type, action: event.action }),
     observeRunEnd(agentName, status, errorCode) {
       const agent = agentLabel(agentName);
       runs.inc({ agent, status });
       if (errorCode === 'budget_exceeded') rejections.inc({ agent });
+      mirror?.observeRunEnd(agentName, status, errorCode);
     },
   };
 }

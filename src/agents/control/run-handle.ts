@@ -30,6 +30,10 @@ export interface StartRunRequest {
    * `tool_calls` without running it; its result arrives in a later run's messages as a tool message.
    */
   clientTools?: ToolDefinition[];
+  /** The `traceparent` of the request that stored the work this run does (a trigger's intake, a mission): the run's span links to it. */
+  traceparent?: string | null;
+  /** The run's trace id, stored with the run (set by the run service when telemetry is on). */
+  traceId?: string | null;
 }
 
 /** A live run: its events (past ones replayed, then live), its control and its final result. */

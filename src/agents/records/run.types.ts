@@ -11,7 +11,10 @@ export function isActiveRunStatus(status: RunStatus): boolean {
 }
 
 /** A run as stored; the admin API and analytics read these (the coordination columns stay inside the stores). */
-export type RunRecord = Omit<RunsTable, 'control_request' | 'heartbeat_at'>;
+export type RunRecord = Omit<RunsTable, 'control_request' | 'heartbeat_at' | 'trace_id'> & {
+  /** The OpenTelemetry trace of the run; null (or absent) when telemetry is off. */
+  trace_id?: string | null;
+};
 
 /** The fields written when a run ends. */
 export type RunEnd = Pick<

@@ -1,5 +1,6 @@
 import { UpstreamError } from '../../errors.js';
 import { estimateUsage, type ChatMessage, type ModelStreamPart, type ToolCall, type Usage } from '../../llm/index.js';
+import { endChatSpan, startChatSpan, withSpan } from '../../telemetry/index.js';
 import { describeError, type RunContext } from './run-context.js';
 import { createOutputScreen, type OutputScreen } from './run-guardrails.js';
 import type { OpenStep, StepCharge } from '../records/run-recorder.js';
@@ -26,11 +27,14 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
   const log = createPromptLog(ctx, messages);
   const screen = createOutputScreen(ctx.guardrails, ctx.reporter.flag);
   const received: Received = { raw: '', toolCalls: [] };
+  const modelId = ctx.agent.model.slice(ctx.agent.model.indexOf('/') + 1);
+  const span = startChatSpan(() => chatSpanStart(ctx, modelId, messages));
   let end: ModelStepResult;
   try {
-    end = await streamCall(ctx, messages, step, log, screen, received);
+    end = await withSpan(span, () => streamCall(ctx, messages, step, log, screen, received));
   } catch (error) {
-    await endFailedStep(ctx, messages, step, log, received, error);
+    const costUsd = await endFailedStep(ctx, messages, step, log, received, error);
+    endChatSpan(span, { stepId: step.stepId, modelId, costUsd, ttftMs: log.ttft_ms, error });
     throw error;
   }
   const { raw } = received;
@@ -51,13 +55,37 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
   const charge = ctx.recorder.end(step, { status: 'completed', usage: end.usage, promptLog: log });
   await ctx.budget?.charge(charge.costUsd);
   reportUsage(ctx, step, log, callMs, charge, end.usage, 'ok');
+  endChatSpan(span, {
+    stepId: step.stepId,
+    modelId,
+    finishReason: result.finishReason,
+    inputTokens: end.usage.inputTokens,
+    outputTokens: end.usage.outputTokens,
+    estimated: end.usage.estimated,
+    costUsd: charge.costUsd,
+    ttftMs: log.ttft_ms,
+    output: { text: result.text, toolCalls: result.toolCalls },
+  });
   return result;
+}
+
+function chatSpanStart(ctx: RunContext, modelId: string, messages: ChatMessage[]) {
+  const info = ctx.models.describe(ctx.agent.model);
+  return {
+    provider: info.provider,
+    providerType: info.providerType,
+    modelId,
+    temperature: ctx.temperature,
+    maxTokens: ctx.maxTokens,
+    messages,
+  };
 }
 
 /**
  * A call that broke (client gone, operator cancel, upstream dropped) still cost what the upstream
  * produced: once any part arrived, the prompt and the received text are counted, estimated, priced,
  * charged and reported. A call that failed before its first part (refused, unreachable) is not billed.
+ * Returns the cost charged.
  */
 async function endFailedStep(
   ctx: RunContext,
@@ -66,7 +94,7 @@ async function endFailedStep(
   log: ModelPromptLog,
   received: Received,
   error: unknown,
-): Promise<void> {
+): Promise<number> {
   const callMs = performance.now() - step.startedMs;
   ctx.timing.upstreamMs += callMs;
   const usage =
@@ -81,6 +109,7 @@ async function endFailedStep(
   const charge = ctx.recorder.end(step, { status: 'failed', usage, promptLog });
   reportUsage(ctx, step, log, callMs, charge, usage, 'error');
   if (usage) await ctx.budget?.charge(charge.costUsd);
+  return charge.costUsd;
 }
 
 /** The call's end part; `received` keeps what arrived, so a call that breaks can still be counted. */

@@ -232,5 +232,6 @@ function initialRecord(runId: string, agent: RegisteredAgent, request: StartRunR
     error_code: null,
     error_message: null,
     token_id: request.tokenId ?? null,
+    trace_id: request.traceId ?? null,
   };
 }

@@ -1,4 +1,5 @@
 import type { ChatMessage, ToolCall } from '../../llm/index.js';
+import { endToolSpan, startToolSpan, withSpan } from '../../telemetry/index.js';
 import { describeError, type RunContext } from './run-context.js';
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
@@ -14,10 +15,13 @@ export async function runToolStep(ctx: RunContext, call: ToolCall): Promise<Tool
   ctx.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
   let result: string;
   let failure: { code: string; message: string } | undefined;
+  const span = startToolSpan({ name: call.name, callId: call.id, arguments: call.arguments });
   try {
-    result = await executeTool(ctx, call);
+    result = await withSpan(span, () => executeTool(ctx, call));
+    endToolSpan(span, { stepId: step.stepId, result });
   } catch (error) {
     failure = describeError(error);
+    endToolSpan(span, { stepId: step.stepId, error });
     if (ctx.control.signal.aborted) {
       ctx.recorder.end(step, {
         status: 'failed',

@@ -80,6 +80,7 @@ export async function executeGraph(
             signal,
             remainingBudgetUsd,
             modelOverride,
+            traceparent: mission.traceparent,
           });
     stepIndex += 1;
     await deps.executions.insertStep(step);

@@ -24,6 +24,8 @@ export interface NodeRunRequest {
   remainingBudgetUsd?: number;
   /** A fine-tuned model that took over the blueprint's steps: it wins over node.model and autopilot.model. */
   modelOverride?: string;
+  /** The trace that created the mission: the step's run span links to it. */
+  traceparent?: string | null;
 }
 
 export interface NodeRunDeps {
@@ -55,6 +57,7 @@ export async function runNode(
       messages: messages.slice(1),
       source: 'autopilot',
       signal: request.signal,
+      traceparent: request.traceparent,
     });
     runId = handle.runId;
     result = await handle.result;

@@ -1,3 +1,4 @@
+import { currentTraceparent } from '../../telemetry/index.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { createId } from '../../ids.js';
 import type { Clock } from '../autopilot.types.js';
@@ -135,7 +136,10 @@ export function createMissionService(options: MissionServiceOptions): MissionSer
 
   return {
     async createDraft(projectId, input) {
-      const mission = buildDraftMission(projectId, input, createId('mis'), options.clock().toISOString());
+      const mission = {
+        ...buildDraftMission(projectId, input, createId('mis'), options.clock().toISOString()),
+        traceparent: currentTraceparent(),
+      };
       await options.missions.insert(mission);
       return mission;
     },

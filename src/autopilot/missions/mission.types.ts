@@ -44,6 +44,8 @@ export interface MissionRecord {
   policy: SchedulePolicy;
   /** Failed executions since the last completed one (pause_after_failures counts them). */
   consecutive_failures: number;
+  /** W3C `traceparent` of the request that created the mission (telemetry on): its step runs link to it. */
+  traceparent?: string | null;
 }
 
 /** One execution of a mission's graph ("run history" of the mission detail). */

@@ -30,7 +30,13 @@ export async function handleTriggerEvent(item: InboxItem, context: HandleTrigger
     handlers: matchHandlers(handlers, item.event),
     payload: JSON.parse(item.payload) as unknown,
     startRun: (handler, prompt) =>
-      context.startRun({ agentName: handler.agent, prompt, source: item.source_kind, metadata }),
+      context.startRun({
+        agentName: handler.agent,
+        prompt,
+        source: item.source_kind,
+        metadata,
+        traceparent: item.traceparent,
+      }),
     settings: context.settings,
     now: context.now,
     stopping: context.stopping,

@@ -1,3 +1,4 @@
+import { currentTraceparent } from '../../telemetry/index.js';
 import { createId, isoNow } from '../../ids.js';
 import { matchHandlers, type EventHandler } from './templates/index.js';
 import type { InboxItem, InboxStore } from './inbox/index.js';
@@ -70,6 +71,7 @@ export function createTriggerIntake(options: TriggerIntakeOptions): TriggerIntak
         payload: JSON.stringify(payload),
         status: matched.length > 0 ? 'pending' : 'ignored',
         received_at: receivedAt,
+        traceparent: currentTraceparent(),
       });
       const counts = countersOf(trigger);
       counts.received += 1;

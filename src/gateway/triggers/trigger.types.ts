@@ -15,6 +15,8 @@ export interface TriggerRunRequest {
   prompt: string;
   source: InboxSourceKind;
   metadata: { item_id: string; event: string; source: string };
+  /** The trace that stored the item: the run's span links to it. */
+  traceparent?: string | null;
 }
 
 /** The seam to the agent runtime, wired to the run service in app.ts. */

@@ -2,6 +2,7 @@ import { createAnthropic } from '@ai-sdk/anthropic';
 import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV3, SharedV3Warning } from '@ai-sdk/provider';
 import type { ProviderConfig } from '../../config/index.js';
+import { createTracedFetch } from '../../telemetry/index.js';
 import { createDevModel } from '../dev/dev-model.js';
 import type { ModelTransport } from '../model-transport.js';
 
@@ -60,7 +61,7 @@ export function createAiSdkTransport(
   config: AiSdkProviderConfig,
   options: AiSdkTransportOptions = {},
 ): ModelTransport {
-  const factory = createModelFactory(name, config, options.fetch);
+  const factory = createModelFactory(name, config, createTracedFetch(options.fetch));
   const models = new Map<string, LanguageModelV3>();
   const reportedWarnings = new Set<string>();
 

@@ -1,5 +1,6 @@
 import { Pool } from 'undici';
 import type { ProviderConfig } from '../../config/index.js';
+import { injectTraceHeaders } from '../../telemetry/index.js';
 import type { ModelTransport } from '../model-transport.js';
 import { convertToChatRequest } from './convert-to-chat-request.js';
 import { createChatPartReader } from './create-chat-part-reader.js';
@@ -31,7 +32,13 @@ export function createOpenAiChatTransport(config: OpenAiCompatibleConfig): Model
       // An aborted call must not even open a connection.
       signal.throwIfAborted();
       const requestBody = convertToChatRequest(modelId, request);
-      const response = await pool.request({ method: 'POST', path, headers, body: JSON.stringify(requestBody), signal });
+      const response = await pool.request({
+        method: 'POST',
+        path,
+        headers: injectTraceHeaders(headers),
+        body: JSON.stringify(requestBody),
+        signal,
+      });
       if (response.statusCode >= 300) throw await createStatusError(response, { url: url.href, body: requestBody });
       return createChatPartReader(response.body);
     },

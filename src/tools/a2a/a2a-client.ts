@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { injectTraceHeaders } from '../../telemetry/index.js';
 import {
   A2A_PROTOCOL_VERSION,
   A2A_VERSION_HEADER,
@@ -39,7 +40,7 @@ export function resolveCardUrl(url: string): string {
 export async function fetchAgentCard(url: string, signal?: AbortSignal): Promise<RawAgentCard> {
   const cardUrl = resolveCardUrl(url);
   const response = await fetch(cardUrl, {
-    headers: { accept: 'application/json', [A2A_VERSION_HEADER]: A2A_PROTOCOL_VERSION },
+    headers: injectTraceHeaders({ accept: 'application/json', [A2A_VERSION_HEADER]: A2A_PROTOCOL_VERSION }),
     signal,
   });
   if (!response.ok) throw new Error(`fetching the agent card ${cardUrl} answered HTTP ${response.status}`);
@@ -69,7 +70,7 @@ export async function sendA2aTask(options: SendA2aTaskOptions): Promise<A2aTaskR
   const client = await factory.createFromAgentCard(options.card as unknown as AgentCard);
   const call = {
     signal: options.signal,
-    serviceParameters: options.token ? { Authorization: `Bearer ${options.token}` } : undefined,
+    serviceParameters: injectTraceHeaders(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
   };
   const request = SendMessageRequest.fromJSON({
     message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: options.task }] },

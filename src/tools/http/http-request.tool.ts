@@ -1,4 +1,5 @@
 import { fetch } from 'undici';
+import { setTraceHeaders } from '../../telemetry/index.js';
 import type { BuiltinToolConfig } from '../../config/index.js';
 import { createAddressPolicy } from './address-policy.js';
 import { createGuardedAgent, refusedAddressOf } from './create-guarded-agent.js';
@@ -47,6 +48,7 @@ export function createHttpRequestTool(settings?: BuiltinToolConfig): RegisteredT
       const headers = new Headers(args.headers as Record<string, string> | undefined);
       // The allow-list is checked on the URL's host; a Host header must not point the request elsewhere.
       headers.delete('host');
+      setTraceHeaders(headers);
       let body = method === 'POST' ? encodeBody(args.body, headers) : undefined;
 
       for (let hop = 0; ; hop++) {

@@ -1,4 +1,5 @@
 import { fetch } from 'undici';
+import { setTraceHeaders } from '../../telemetry/index.js';
 import type { HttpToolConfig } from '../../config/index.js';
 import { createAddressPolicy } from './address-policy.js';
 import { createGuardedAgent, refusedAddressOf } from './create-guarded-agent.js';
@@ -40,6 +41,7 @@ export function createHttpTool(config: HttpToolConfig): RegisteredTool {
         if (!headers.has('content-type')) headers.set('content-type', 'application/json');
       }
 
+      setTraceHeaders(headers);
       const response = await fetch(target, { method: config.method, headers, body, signal, dispatcher }).catch(
         (error: unknown) => {
           const refused = refusedAddressOf(error);

@@ -1,4 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { createTracedFetch } from '../../telemetry/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -209,7 +210,10 @@ function describe(error: unknown): string {
 function createTransport(config: McpToolConfig, logger: Logger): Transport {
   const server = config.mcp;
   if ('url' in server)
-    return new StreamableHTTPClientTransport(new URL(server.url), { requestInit: { headers: server.headers } });
+    return new StreamableHTTPClientTransport(new URL(server.url), {
+      requestInit: { headers: server.headers },
+      fetch: createTracedFetch(),
+    });
   const transport = new StdioClientTransport({
     command: server.command,
     args: server.args,

@@ -24,6 +24,8 @@ export type NewInboxItem = Pick<
   'item_id' | 'source_kind' | 'source_name' | 'event' | 'dedupe_key' | 'payload' | 'received_at'
 > & {
   headers?: Record<string, string>;
+  /** The `traceparent` of the request that stored the item (webhook intake); its runs' spans link to it. */
+  traceparent?: string | null;
   /** `ignored` when no handler matches: kept for deduplication and for operators. */
   status: 'pending' | 'ignored';
 };

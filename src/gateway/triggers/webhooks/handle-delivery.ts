@@ -29,7 +29,14 @@ export async function handleDelivery(delivery: InboxItem, context: HandleDeliver
   return runHandlers(delivery, {
     handlers: matchHandlers(webhook.handlers, delivery.event),
     payload: JSON.parse(delivery.payload) as unknown,
-    startRun: (handler, prompt) => context.startRun({ agentName: handler.agent, prompt, source: 'webhook', metadata }),
+    startRun: (handler, prompt) =>
+      context.startRun({
+        agentName: handler.agent,
+        prompt,
+        source: 'webhook',
+        metadata,
+        traceparent: delivery.traceparent,
+      }),
     settings: context.settings,
     now: context.now,
     stopping: context.stopping,

@@ -1,3 +1,4 @@
+import { currentTraceparent } from '../../../telemetry/index.js';
 import { DEFAULT_MAX_JSON_DEPTH, type WebhooksConfig } from '../../../config/index.js';
 import { AuthenticationError, NotFoundError } from '../../../errors.js';
 import { createId, isoNow } from '../../../ids.js';
@@ -115,6 +116,7 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
         headers: keptHeaders(request),
         status: matchHandlers(webhook.handlers, event).length > 0 ? 'pending' : 'ignored',
         received_at: isoNow(receivedAt),
+        traceparent: currentTraceparent(),
       });
       counters.received += 1;
       counters.last_received_at = isoNow(receivedAt);

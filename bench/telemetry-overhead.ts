@@ -1,0 +1,124 @@
+// Telemetry off vs on: two gateways (same config but `telemetry:`), each its own process, loaded in turn
+// with non-streamed chat completions at c=32 against a fake upstream that answers at once. Reports requests
+// per second and the gateway's CPU time per request (from /proc), so the added microseconds show.
+// `npx tsx bench/telemetry-overhead.ts` (BENCH_ROUND_SECONDS, default 8; BENCH_ROUNDS, default 2).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+
+const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 8);
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
+const CONNECTIONS = 32;
+const API_KEY = 'bench-key-0123456789';
+const children: ChildProcess[] = [];
+
+function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve({ child, url: match[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+/** utime + stime of a process, in microseconds (clock ticks are 1/100 s on Linux). */
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+function load(url: string, seconds: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: `${url}/v1/chat/completions`,
+        method: 'POST',
+        connections: CONNECTIONS,
+        duration: seconds,
+        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'bench-fast', messages: [{ role: 'user', content: 'Hello' }] }),
+      },
+      (error, result) =>
+        error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(result.requests.total),
+    );
+  });
+}
+
+function yaml(upstream: string, dataDir: string, telemetry: string): string {
+  return `
+server: { host: 127.0.0.1, port: 0, data_dir: "${dataDir}", log_level: info }
+auth: { api_keys: ["${API_KEY}"] }
+providers:
+  fast: { type: openai-compatible, base_url: "${upstream}/v1", api_key: bench }
+agents:
+  - { name: bench-fast, model: fast/bench-model }
+${telemetry}`;
+}
+
+async function main() {
+  // The collector: accepts every export (its CPU is this process's, not the gateway's).
+  let exports = 0;
+  const collector = createServer((request, response) => {
+    request.resume();
+    request.on('end', () => {
+      exports += 1;
+      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
+    });
+  });
+  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
+  const collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+  const upstream = await start(['bench/fake-upstream-server.ts', '--port', '0']);
+  const temp = mkdtempSync(join(tmpdir(), 'otel-bench-'));
+  const telemetryOn = `telemetry: { enabled: true, endpoint: "${collectorUrl}", export_interval_ms: 5000 }`;
+  const gateways: { name: string; url: string; pid: number; requests: number; seconds: number; cpu: number }[] = [];
+  for (const [name, telemetry] of [
+    ['off', ''],
+    ['on', telemetryOn],
+  ] as const) {
+    const file = join(temp, `${name}.yaml`);
+    writeFileSync(file, yaml(upstream.url, join(temp, name), telemetry));
+    const gateway = await start(['src/cli/main.ts', 'serve', '--config', file]);
+    gateways.push({ name, url: gateway.url, pid: gateway.child.pid!, requests: 0, seconds: 0, cpu: 0 });
+  }
+  for (const gateway of gateways) await load(gateway.url, 2);
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const order = round % 2 === 0 ? gateways : [...gateways].reverse();
+    for (const gateway of order) {
+      const cpuBefore = cpuMicros(gateway.pid);
+      const started = performance.now();
+      gateway.requests += await load(gateway.url, ROUND_SECONDS);
+      gateway.seconds += (performance.now() - started) / 1000;
+      gateway.cpu += cpuMicros(gateway.pid) - cpuBefore;
+    }
+  }
+  console.log(`| telemetry | requests/s at c=${CONNECTIONS} | gateway CPU µs per request |`);
+  console.log('|---|---|---|');
+  for (const gateway of gateways)
+    console.log(
+      `| ${gateway.name} | ${Math.round(gateway.requests / gateway.seconds)} | ${Math.round(gateway.cpu / gateway.requests)} |`,
+    );
+  const [off, on] = gateways;
+  console.log(
+    `\nadded CPU per request: ${Math.round(on.cpu / on.requests - off.cpu / off.requests)} µs; OTLP exports received: ${exports}`,
+  );
+  collector.close();
+  rmSync(temp, { recursive: true, force: true });
+}
+
+try {
+  await main();
+} finally {
+  for (const child of children) child.kill();
+}

@@ -1,0 +1,25 @@
+export { startTelemetry } from './start-telemetry.js';
+export type { Telemetry } from './telemetry.types.js';
+export { registerHttpServerSpans, requestTraceFields } from './http-server-spans.js';
+export { startRunSpan, setRunId, endRunSpan, type RunSpanStart, type RunSpanEnd } from './run-span.js';
+export { startChatSpan, endChatSpan, type ChatSpanStart, type ChatSpanEnd } from './chat-span.js';
+export { startToolSpan, endToolSpan, type ToolSpanStart } from './tool-span.js';
+export { recordSpanError } from './record-error.js';
+export { addGuardrailEvent } from './guardrail-event.js';
+export {
+  createTracedFetch,
+  currentTraceId,
+  currentTraceparent,
+  setTraceHeaders,
+  injectTraceHeaders,
+  linksTo,
+  traceLogFields,
+  withSpan,
+} from './trace-context.js';
+export {
+  createGenAiMetrics,
+  type GenAiMetrics,
+  type InboxGaugeObservation,
+  type ModelCallObservation,
+} from './gen-ai-metrics.js';
+export { GEN_AI, GATEWAY } from './gen-ai-attributes.js';
