@@ -293,7 +293,8 @@ class Exchange {
 
 async function firehose(exchange: Exchange, response: Extract<FakeResponse, { kind: 'firehose' }>): Promise<void> {
   const { stats } = response;
-  const text = 'x'.repeat(response.chunkBytes);
+  // Words, as a model writes: one endless word would make the gateway's token counting quadratic.
+  const text = 'lorem ipsum '.repeat(Math.ceil(response.chunkBytes / 12)).slice(0, response.chunkBytes);
   exchange.startStream();
   for (let index = 0; index < response.chunks && !exchange.gone; index += 1) {
     const gate = response.gates?.find((candidate) => candidate.at === index);

@@ -5,7 +5,7 @@ import type { RunEvent, RunEventBody } from '../../bus/index.js';
  * taken, the model step stops reading the upstream until the client catches up. Well inside the bus's
  * 1,000-event log, so the client never falls out of it.
  */
-export const FLOW_WINDOW = { events: 256, bytes: 1024 * 1024 };
+export const FLOW_WINDOW = { events: 256, bytes: 256 * 1024 };
 
 /**
  * Flow control between a run and the clients that stream its handle (the direct client of a chat
