@@ -38,7 +38,7 @@ export const stalledReadersScenario: Scenario = {
       readyLine: /^listening on (http:\/\/\S+)$/,
       ipc: true,
     });
-    const upstreamUrl = upstream.ready[1]!;
+    const upstreamUrl = upstream.ready[1];
     // The other agents are never called here; their upstream URLs only have to parse.
     const unused = { url: 'http://127.0.0.1:9' };
     const cli = process.env.BENCH_GATEWAY_CLI;

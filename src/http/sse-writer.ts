@@ -157,7 +157,9 @@ export function createReplySseWriter(
 ): SseWriter {
   return createSseWriter(reply.raw, {
     ...options,
-    beforeOpen: () => reply.hijack(),
+    beforeOpen: () => {
+      reply.hijack();
+    },
     // The caller's headers first: they may still set reply headers (the overhead header is timed at the first byte).
     headers: () => {
       const extra = options.headers?.();

@@ -83,7 +83,9 @@ function attachAndStall(gateway: AguiGateway, runId: string) {
 }
 
 const deltasOf = (messages: SseMessage[]) =>
-  messages.filter((message) => message.event === 'TEXT_MESSAGE_CONTENT').map((message) => message.data.delta as string);
+  messages
+    .filter((message) => message.event === 'TEXT_MESSAGE_CONTENT')
+    .map((message) => (message.data as { delta: string }).delta);
 
 // About 60 MB pass through the gateway: on a busy 2-core machine that takes tens of seconds.
 describe('an SSE subscriber that falls behind its run', () => {
@@ -123,7 +125,7 @@ describe('an SSE subscriber that falls behind its run', () => {
     const before = await subscriber.finish();
     const last = before.at(-1)!;
     expect(last).toMatchObject({ event: 'CUSTOM', data: { type: 'CUSTOM', name: 'subscriber_lagging' } });
-    expect(last.data.value.message).toMatch(/re-attach with Last-Event-ID/);
+    expect((last.data as { value: { message: string } }).value.message).toMatch(/re-attach with Last-Event-ID/);
     expect(before.some((message) => message.event === 'RUN_ERROR' || message.event === 'RUN_FINISHED')).toBe(false);
     const lastId = before.filter((message) => message.id).at(-1)!.id!;
 
