@@ -22,6 +22,17 @@ export const BENCH_SETTINGS = {
   /** 1,000,000 usage rows; BENCH_ANALYTICS_ROWS makes a quick run possible. */
   analytics: { rows: envNumber('BENCH_ANALYTICS_ROWS', 1_000_000), runs: 1 },
   profile: { seconds: envNumber('BENCH_PROFILE_SECONDS', 10) },
+  /**
+   * Issue 22: never-reading clients (half chat completions, half AG-UI runs) on 50 MB streams; RSS read while they
+   * hold still. BENCH_STALLED_CLIENTS lowers the count (a gateway without backpressure buffers every stream).
+   */
+  stalledReaders: {
+    clients: envNumber('BENCH_STALLED_CLIENTS', 100),
+    streamBytes: 50 * 1024 * 1024,
+    chunkBytes: 1024,
+    holdSeconds: envNumber('BENCH_STALLED_HOLD_SECONDS', 20),
+    sampleMs: 250,
+  },
   /** The issue's 5-minute load for the memory target; only run when named (`npm run bench -- soak`). */
   soak: { seconds: envNumber('BENCH_SOAK_SECONDS', 300), connections: 32, settleSeconds: 30, sampleMs: 1_000 },
 } as const;

@@ -1,7 +1,9 @@
 // A fake OpenAI-compatible upstream, run as its own process so that its CPU is not the gateway's:
 // `node --import tsx bench/fake-upstream-server.ts [--port 0] [--latency-ms 0] [--response-bytes 512]
-//   [--chunks 8] [--chunk-interval-ms 0] [--stamp]` (or FAKE_UPSTREAM_<FLAG> environment variables).
+//   [--chunks 8] [--chunk-interval-ms 0] [--stamp] [--backpressure]` (or FAKE_UPSTREAM_<FLAG> environment variables).
+// `GET /stats` answers what it streamed so far: {streams, open, bytes_written}.
 // Prints `listening on http://127.0.0.1:<port>` once ready and exits when its parent goes away.
+import { once } from 'node:events';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { pathToFileURL } from 'node:url';
@@ -21,6 +23,18 @@ export interface FakeUpstreamSettings {
   chunkIntervalMs: number;
   /** Starts each chunk with `[t=<epoch ms>]`, the moment it is written, so clients can measure delivery lag. */
   stamp: boolean;
+  /**
+   * Waits for 'drain' whenever a write finds the socket buffer full, as a real provider's server does: a
+   * reader that stops reading stops the stream, and bytes_written shows how far it got.
+   */
+  backpressure: boolean;
+}
+
+/** What the upstream streamed so far (GET /stats). */
+export interface FakeUpstreamStats {
+  streams: number;
+  open: number;
+  bytes_written: number;
 }
 
 const USAGE = { prompt_tokens: 12, completion_tokens: 128, total_tokens: 140 };
@@ -36,6 +50,7 @@ function readSettings(): FakeUpstreamSettings {
       chunks: { type: 'string', default: env('CHUNKS') ?? '8' },
       'chunk-interval-ms': { type: 'string', default: env('CHUNK_INTERVAL_MS') ?? '0' },
       stamp: { type: 'boolean', default: env('STAMP') === '1' },
+      backpressure: { type: 'boolean', default: env('BACKPRESSURE') === '1' },
     },
   });
   return {
@@ -46,6 +61,7 @@ function readSettings(): FakeUpstreamSettings {
     chunks: Math.max(1, Number(values.chunks)),
     chunkIntervalMs: Number(values['chunk-interval-ms']),
     stamp: values.stamp,
+    backpressure: values.backpressure,
   };
 }
 
@@ -56,7 +72,12 @@ export async function startFakeUpstream(
   const chunkText = createChunkText(settings.responseBytes, settings.chunks);
   // Without stamps every non-streamed body is the same: build it once so the upstream costs next to nothing.
   const fixedBody = settings.stamp ? undefined : Buffer.from(JSON.stringify(completion(chunkText.join(''))));
+  const stats: FakeUpstreamStats = { streams: 0, open: 0, bytes_written: 0 };
   const server = createServer((request, response) => {
+    if (request.method === 'GET' && request.url === '/stats') {
+      json(response, Buffer.from(JSON.stringify(stats)));
+      return;
+    }
     if (request.method !== 'POST' || !/^(\/v1)?\/chat\/completions$/.test(request.url ?? '')) {
       response.writeHead(404, { 'content-type': 'application/json' }).end('{"error":{"message":"not found"}}');
       return;
@@ -65,7 +86,7 @@ export async function startFakeUpstream(
       // stream() never rejects: a client gone mid-stream only ends the loop.
       const answer = () =>
         void (body.stream === true
-          ? stream(response, settings, chunkText, body.stream_options?.include_usage === true)
+          ? stream(response, settings, chunkText, body.stream_options?.include_usage === true, stats)
           : json(response, fixedBody ?? Buffer.from(JSON.stringify(completion(stamped(chunkText).join(''))))));
       if (settings.latencyMs > 0) setTimeout(answer, settings.latencyMs);
       else answer();
@@ -126,14 +147,21 @@ async function stream(
   settings: FakeUpstreamSettings,
   pieces: string[],
   includeUsage: boolean,
+  stats: FakeUpstreamStats,
 ): Promise<void> {
+  stats.streams += 1;
+  stats.open += 1;
+  response.on('close', () => (stats.open -= 1));
   response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
   response.write(chunk({ role: 'assistant', content: '' }));
   for (let index = 0; index < pieces.length; index += 1) {
     if (index > 0 && settings.chunkIntervalMs > 0) await sleep(settings.chunkIntervalMs);
     if (response.destroyed) return;
     const text = settings.stamp ? `${formatStamp(nowMs())}${pieces[index]}` : pieces[index];
-    response.write(chunk({ content: text }));
+    const data = chunk({ content: text });
+    stats.bytes_written += data.length;
+    if (!response.write(data) && settings.backpressure)
+      await Promise.race([once(response, 'drain'), once(response, 'close')]).catch(() => undefined);
   }
   response.write(chunk({}, 'stop'));
   if (includeUsage) response.write(usageChunk());

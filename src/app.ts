@@ -181,11 +181,14 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       analytics: createAnalyticsService({ store: createAnalyticsQueryStore(database.db) }),
     });
     // A disabled feature's routes are not mounted, so they answer 404.
-    if (config.gateway.enabled && config.gateway.openai_compat) await server.register(openaiRoutes, { agents, runs });
+    const stalledTimeoutMs = config.server.stalled_client_timeout_seconds * 1000;
+    if (config.gateway.enabled && config.gateway.openai_compat)
+      await server.register(openaiRoutes, { agents, runs, stalledTimeoutMs });
     if (config.gateway.enabled && config.gateway.agui)
       await server.register(aguiRoutes, {
         agents,
         runs,
+        stalledTimeoutMs,
         defaultAgent: config.gateway.agui_default_agent ?? config.agents[0]?.name,
       });
     if (config.gateway.enabled && config.gateway.a2a) {
@@ -300,6 +303,7 @@ function buildRuntime(
     multiProcess: database.engine === 'postgres' || Boolean(config.server.redis_url),
     log,
     lease: { intervalMs: (config.runs.lease_seconds * 1000) / 6, staleMs: config.runs.lease_seconds * 1000 },
+    maxOutputBytes: config.runs.max_output_bytes,
     // Costs are rounded as analytics stores them, so a run's cost is exactly the sum of its usage records.
     pricing: { price: (model, usage) => pricing.price(model, usage), round: roundUsd },
     usage: deps.usage,

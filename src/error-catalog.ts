@@ -205,6 +205,11 @@ export const ERROR_CATALOG = {
     message: 'The client closed the stream before the run finished',
   },
   shutdown: { type: 'cancelled_error', status: 409, message: 'The server shut down before the run finished' },
+  client_stalled: {
+    type: 'cancelled_error',
+    status: 409,
+    message: 'The client stopped reading the stream for longer than the stall timeout',
+  },
 
   // 402, 413, 429
   budget_exceeded: { type: 'payment_required_error', status: 402, message: 'The {budget} is used up' },
@@ -253,6 +258,11 @@ export const ERROR_CATALOG = {
     message: 'The run event stream ended before the run did',
   },
   request_timeout: { type: 'timeout_error', status: 408, message: 'The request was not received in time' },
+  output_too_large: {
+    type: 'upstream_error',
+    status: 502,
+    message: "The run's output exceeded its limit of {limit} bytes (max_output_bytes)",
+  },
   upstream_timeout: {
     type: 'timeout_error',
     status: 504,

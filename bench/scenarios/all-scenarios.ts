@@ -5,6 +5,7 @@ import { nonStreamScenario } from './non-stream.scenario.js';
 import { profileScenario } from './profile.scenario.js';
 import type { Scenario } from './scenario.js';
 import { soakScenario } from './soak.scenario.js';
+import { stalledReadersScenario } from './stalled-readers.scenario.js';
 import { startupScenario } from './startup.scenario.js';
 import { streamScenario } from './stream.scenario.js';
 import { webhooksScenario } from './webhooks.scenario.js';
@@ -23,5 +24,5 @@ export const DEFAULT_SCENARIOS: Scenario[] = [
   analyticsScenario,
 ];
 
-/** `profile` and `soak` only run when named: they start gateways of their own and would not fit the 10-minute budget. */
-export const ALL_SCENARIOS: Scenario[] = [...DEFAULT_SCENARIOS, profileScenario, soakScenario];
+/** `profile`, `soak` and `stalled-readers` only run when named: they start gateways of their own and would not fit the 10-minute budget. */
+export const ALL_SCENARIOS: Scenario[] = [...DEFAULT_SCENARIOS, profileScenario, soakScenario, stalledReadersScenario];

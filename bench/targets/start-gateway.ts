@@ -20,6 +20,10 @@ export interface GatewayInstance {
 export interface StartGatewayOptions {
   runtime: GatewayRuntime;
   upstreams: Record<UpstreamProfile, { url: string }>;
+  /** The 50 MB upstream of the stalled-readers scenario (agent bench-huge). */
+  hugeUpstreamUrl?: string;
+  /** Starts this CLI instead of the build's (BENCH_GATEWAY_CLI: e.g. a build of an earlier commit, for a before/after). */
+  cli?: string;
   guardrails: boolean;
   /** Writes a V8 CPU profile into this directory when the gateway exits. */
   cpuProfileDir?: string;
@@ -35,7 +39,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
       name: options.guardrails ? 'gateway (guardrails on)' : 'gateway',
       nodeArgs: [
         ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
-        ...options.runtime.nodeArgs,
+        ...(options.cli ? [options.cli] : options.runtime.nodeArgs),
         'serve',
         '--config',
         CONFIG_FILE,
@@ -50,6 +54,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
         BENCH_UPSTREAM_FAST: options.upstreams.fast.url,
         BENCH_UPSTREAM_PACED: options.upstreams.paced.url,
         BENCH_UPSTREAM_SLOW: options.upstreams.slow.url,
+        ...(options.hugeUpstreamUrl ? { BENCH_UPSTREAM_HUGE: options.hugeUpstreamUrl } : {}),
       },
       readyLine: /^listening on (http:\/\/\S+)$/,
       healthUrl: `${url}/healthz`,

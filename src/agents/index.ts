@@ -11,6 +11,7 @@ export { createSessionStore, type SessionRecord, type SessionStore } from './ses
 export {
   cancelledError,
   CLIENT_CLOSED,
+  CLIENT_STALLED,
   createRunControl,
   type RunControl,
   type RunControlStatus,

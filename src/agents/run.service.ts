@@ -72,6 +72,8 @@ export interface RunServiceOptions {
   guardrails?: GuardrailsConfig;
   /** An access token's max_cost_usd by id, for runs whose request did not carry it. */
   tokenLimit?: (tokenId: string) => Promise<number | null>;
+  /** Bytes of text a run may say unless its agent sets max_output_bytes (config runs.max_output_bytes); unset: no cap. */
+  maxOutputBytes?: number;
   /** Called once per run when it ended and its records were written (metrics). */
   onRunEnd?(agentName: string, result: RunResult): void;
   log?: Logger;

@@ -4,7 +4,8 @@ import { createSubscriberLagError } from './subscriber-lag-error.js';
 /**
  * One run's bounded, ordered window of events, shared by all its readers. Each reader keeps only a
  * cursor (a seq), so a thousand readers cost a thousand numbers, never a thousand copies, and a slow
- * reader never holds up the writer: when its cursor drops out of the window it fails instead.
+ * reader never holds up the writer: once it is more than half the window behind it fails instead
+ * (`subscriber_lagging`), while the events after its cursor are still here for it to re-attach from.
  */
 export class RunLog {
   readonly runId: string;
@@ -21,6 +22,11 @@ export class RunLog {
     this.runId = runId;
     this.limit = limit;
     this.startSeq = startSeq;
+  }
+
+  /** How far behind the newest event a reader may fall: half the window, so it can still resume where it was. */
+  get lagLimit(): number {
+    return Math.max(1, Math.floor(this.limit / 2));
   }
 
   get lastSeq(): number {
@@ -64,6 +70,8 @@ export class RunLog {
   /** Events after `afterSeq` (clamped to the window), then live ones; ends after the terminal event. */
   async *read(afterSeq: number, signal?: AbortSignal): AsyncGenerator<RunEvent> {
     let cursor = Math.max(afterSeq, this.firstAvailableSeq - 1);
+    // A reader that starts with a backlog (a late attach replaying the window) may stay that far behind.
+    const allowedLag = Math.max(this.lagLimit, this.lastSeq - cursor);
     let wake: (() => void) | undefined;
     const onAbort = (): void => wake?.();
     signal?.addEventListener('abort', onAbort, { once: true });
@@ -83,7 +91,7 @@ export class RunLog {
           continue;
         }
         const index = cursor + 1 - this.firstAvailableSeq;
-        if (index < 0) throw createSubscriberLagError(this.runId, this.limit);
+        if (index < 0 || this.lastSeq - cursor > allowedLag) throw createSubscriberLagError(this.runId, allowedLag);
         const event = this.events[index];
         cursor = event.seq;
         yield event;

@@ -1,9 +1,9 @@
 import { UnavailableError } from '../errors.js';
 
-/** A reader fell so far behind that the events it needs next were already dropped from the bounded log. */
-export function createSubscriberLagError(runId: string, logLimit: number): UnavailableError {
+/** A reader fell too far behind the run's bounded log; the events after its position are kept a while, so it can re-attach. */
+export function createSubscriberLagError(runId: string, lag: number): UnavailableError {
   return new UnavailableError(
-    `Subscriber of run ${runId} fell more than ${logLimit} events behind and was disconnected`,
+    `Subscriber of run ${runId} fell more than ${lag} events behind and was disconnected; re-attach with Last-Event-ID to go on`,
     'subscriber_lagging',
   );
 }

@@ -23,6 +23,8 @@ export const agentSchema = z.strictObject({
   max_cost_per_run_usd: z.number().positive().optional(),
   /** Spend of this agent's runs per UTC day (USD); runs beyond it fail with budget_exceeded. */
   daily_budget_usd: z.number().positive().optional(),
+  /** Bytes of text one run may produce (UTF-8); past it the run fails with output_too_large. Default: runs.max_output_bytes. */
+  max_output_bytes: z.number().int().positive().optional(),
 });
 
 export const agentsSchema = z.array(agentSchema).default([]);

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 
-const DEFAULTS = { lease_seconds: 30 };
+/** 10 MiB: far above any answer a model gives, far below what a runaway stream would hold in memory. */
+export const DEFAULT_MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
+
+const DEFAULTS = { lease_seconds: 30, max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES };
 
 /** How replicas keep track of each other's runs (multi-process mode, with REDIS_URL). */
 export const runsSchema = z
@@ -11,6 +14,8 @@ export const runsSchema = z
      * Heartbeats go out every sixth of it.
      */
     lease_seconds: z.number().min(1).max(3600).default(DEFAULTS.lease_seconds),
+    /** Bytes of text one run may produce (UTF-8), unless its agent sets its own; past it the run fails with output_too_large. */
+    max_output_bytes: z.number().int().positive().default(DEFAULTS.max_output_bytes),
   })
   .default(DEFAULTS);
 

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 
 export const DEFAULT_MAX_JSON_DEPTH = 64;
+export const DEFAULT_STALLED_CLIENT_TIMEOUT_SECONDS = 30;
 /** Above this, recursive code (schema validation, the A2A SDK) can overflow the stack again. */
 const MAX_JSON_DEPTH_CEILING = 1000;
 
@@ -34,6 +35,11 @@ export const serverSchema = z.strictObject({
   trust_proxy: z.boolean().default(false),
   cors: z.strictObject({ origins: z.array(z.string()).default([]) }).default({ origins: [] }),
   shutdown_timeout_ms: z.number().int().positive().default(10_000),
+  /**
+   * A streaming client (SSE, WebSocket) that reads nothing for this long is disconnected; the run it started
+   * is cancelled with client_stalled. Until then its run waits for it (the upstream is not read meanwhile).
+   */
+  stalled_client_timeout_seconds: z.number().positive().max(86_400).default(DEFAULT_STALLED_CLIENT_TIMEOUT_SECONDS),
 });
 
 export type ServerConfig = z.infer<typeof serverSchema>;

@@ -17,3 +17,13 @@ export {
 } from './metrics.js';
 export { registerMetrics } from './metrics.routes.js';
 export { startIdleHeapTrim, type IdleHeapTrimOptions } from './idle-heap-trim.js';
+export {
+  createReplySseWriter,
+  createSseWriter,
+  DEFAULT_STALLED_TIMEOUT_MS,
+  SSE_HEADERS,
+  type ClientGoneReason,
+  type SseHeaders,
+  type SseWriter,
+  type SseWriterOptions,
+} from './sse-writer.js';

@@ -25,8 +25,30 @@ export type FakeResponse =
     }
   | { kind: 'error'; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: 'hang' } // accepts the request and never answers
+  | {
+      kind: 'firehose';
+      /** Streams `chunks` text chunks of `chunkBytes` each, waiting for 'drain' whenever the socket buffer is full. */
+      chunks: number;
+      chunkBytes: number;
+      /** What it managed to write so far, and whether it is waiting for the reader now. */
+      stats: FirehoseStats;
+      /** Headers go out at once; before chunk `at` (0: the first) the stream waits for `open`. */
+      gates?: { at: number; open: Promise<void> }[];
+    }
   | { kind: 'disconnect'; afterChunks: number } // stream: sends that many text chunks then destroys the socket (non-stream: destroys at once)
   | { kind: 'handler'; fn: (request: RecordedRequest) => FakeResponse };
+/** The state of a firehose stream, updated as it writes: what a test reads to see the gateway stop reading. */
+export interface FirehoseStats {
+  /** Chunks handed to the socket so far. */
+  written: number;
+  /** True while a write waits for 'drain' (the reader is not taking more). */
+  waiting: boolean;
+  /** True once the stream wrote its last chunk or its socket closed. */
+  done: boolean;
+}
+
+export const createFirehoseStats = (): FirehoseStats => ({ written: 0, waiting: false, done: false });
+
 export interface FakeUpstream {
   url: string;
   requests: RecordedRequest[];
@@ -237,8 +259,26 @@ class Exchange {
     this.res.end('data: [DONE]\n\n');
   }
 
-  private send(fields: object): void {
-    if (this.gone) return;
+  /** Like chunk(); false when the socket buffer is full (wait for drained() before the next). */
+  chunkFits(delta: object): boolean {
+    return this.send({ choices: [{ index: 0, delta, logprobs: null, finish_reason: null }] });
+  }
+
+  /** Resolves on 'drain' or 'close', removing both listeners (a long stream waits thousands of times). */
+  drained(): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        this.res.off('drain', done);
+        this.res.off('close', done);
+        resolve();
+      };
+      this.res.on('drain', done);
+      this.res.on('close', done);
+    });
+  }
+
+  private send(fields: object): boolean {
+    if (this.gone) return true;
     const chunk = {
       id: this.id,
       object: 'chat.completion.chunk',
@@ -247,8 +287,29 @@ class Exchange {
       system_fingerprint: 'fp_fake',
       ...fields,
     };
-    this.res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+    return this.res.write(`data: ${JSON.stringify(chunk)}\n\n`);
   }
+}
+
+async function firehose(exchange: Exchange, response: Extract<FakeResponse, { kind: 'firehose' }>): Promise<void> {
+  const { stats } = response;
+  // Words, as a model writes: one endless word would make the gateway's token counting quadratic.
+  const text = 'lorem ipsum '.repeat(Math.ceil(response.chunkBytes / 12)).slice(0, response.chunkBytes);
+  exchange.startStream();
+  for (let index = 0; index < response.chunks && !exchange.gone; index += 1) {
+    const gate = response.gates?.find((candidate) => candidate.at === index);
+    if (gate) await gate.open;
+    const fits = exchange.chunkFits({ content: text });
+    stats.written += 1;
+    if (fits) continue;
+    stats.waiting = true;
+    await exchange.drained();
+    stats.waiting = false;
+  }
+  stats.done = true;
+  if (exchange.gone) return;
+  exchange.chunk({}, 'stop');
+  exchange.endStream(DEFAULT_USAGE);
 }
 
 async function answer(
@@ -262,6 +323,8 @@ async function answer(
       return answer(exchange, response.fn(request), request, req);
     case 'hang':
       return;
+    case 'firehose':
+      return firehose(exchange, response);
     case 'error': {
       const body = response.body ?? {
         error: {

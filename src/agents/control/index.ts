@@ -4,6 +4,7 @@ export type { RunControlResult } from './run-commands.js';
 export {
   cancelledError,
   CLIENT_CLOSED,
+  CLIENT_STALLED,
   createRunControl,
   type RunControl,
   type RunControlStatus,

@@ -45,6 +45,10 @@ export function cancelledError(message?: string, code: CodeOf<'cancelled_error'>
 export const CLIENT_CLOSED = (): AppError =>
   cancelledError('The client closed the stream before the run finished', 'client_closed');
 
+/** The client of a streamed response stopped reading for longer than the stall timeout (server.stalled_client_timeout_seconds). */
+export const CLIENT_STALLED = (): AppError =>
+  cancelledError('The client stopped reading the stream for longer than the stall timeout', 'client_stalled');
+
 export function createRunControl(options: RunControlOptions = {}): RunController {
   const abort = new AbortController();
   const listeners: ((status: RunControlStatus) => void)[] = [];

@@ -137,6 +137,9 @@ async function streamCall(
       release(ctx, step, log, screen.push(part.delta));
     } else if (part.type === 'tool-call') received.toolCalls.push(part.toolCall);
     else end = part;
+    // A client that stopped reading pauses the upstream here (its socket fills up) until it reads again.
+    const behind = ctx.flow?.ready(ctx.control.signal);
+    if (behind) await behind;
   }
   if (!end) throw new UpstreamError({ message: 'The model stream ended without a final part', retryable: false });
   return end;

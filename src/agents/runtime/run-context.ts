@@ -7,6 +7,7 @@ import type { RunBudget } from '../budgets/run-budget.js';
 import type { RunControl } from '../control/run-control.js';
 import type { RunRecorder } from '../records/run-recorder.js';
 import type { RunReporter } from '../records/run-reporter.js';
+import type { RunFlow } from './run-flow.js';
 
 /** Where a run's time went, for the gateway-overhead figures (request time minus upstream time). */
 export interface RunTiming {
@@ -39,6 +40,8 @@ export interface RunContext {
   sources: string[];
   timing: RunTiming;
   emit(body: RunEventBody): void;
+  /** Set when clients may stream the run: the model step waits on it before reading more of the upstream. */
+  flow?: RunFlow;
 }
 
 /** The code and message of any failure, for prompt logs and events. */

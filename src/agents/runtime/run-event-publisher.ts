@@ -1,8 +1,13 @@
 import type { RunEventBody, RunEventBus } from '../../bus/index.js';
+import { createError, type AppError } from '../../errors.js';
+import type { RunFlow } from './run-flow.js';
 
 /** The runtime's side of a run's events: everything goes to the bus, except while the run is paused. */
 export interface RunEventPublisher {
-  /** Publishes the event, or holds it while `isHeld()` says so. Never waits for the bus. */
+  /**
+   * Publishes the event, or holds it while `isHeld()` says so. Never waits for the bus. Throws
+   * output_too_large for a text delta that would take the run's output past `maxOutputBytes`.
+   */
   emit: (body: RunEventBody) => void;
   /** Publishes the held events, in order (on resume, and before the terminal event). */
   release(): void;
@@ -18,19 +23,35 @@ export interface RunEventPublisherOptions {
   isHeld: () => boolean;
   /** A failed publish has no caller to throw to: the run goes on and the failure is reported here. */
   onError: (error: unknown) => void;
+  /** Counts what reached the bus, for the readers that hold the run back. */
+  flow?: RunFlow;
+  /** Bytes (UTF-8) of text the run may say; unset: no cap. */
+  maxOutputBytes?: number;
 }
 
-export function createRunEventPublisher({ runId, bus, isHeld, onError }: RunEventPublisherOptions): RunEventPublisher {
+/** The run said more than its cap: it fails rather than holding an unbounded answer in memory. */
+export function outputTooLargeError(limit: number): AppError {
+  return createError('output_too_large', { limit });
+}
+
+export function createRunEventPublisher(options: RunEventPublisherOptions): RunEventPublisher {
+  const { runId, bus, isHeld, onError, flow, maxOutputBytes = Infinity } = options;
   let held: RunEventBody[] = [];
   let output = '';
+  let outputBytes = 0;
   let last: Promise<unknown> = Promise.resolve();
+  const published = flow && ((body: RunEventBody) => flow.published(body));
   // Not awaited one by one: the bus keeps publishes in call order (Redis pipelines them), so a delta costs no round trip here.
   const publish = (body: RunEventBody) => {
-    last = Promise.all([last, bus.publish(runId, body).catch(onError)]);
+    last = Promise.all([last, bus.publish(runId, body).then(published && (() => published(body)), onError)]);
   };
   return {
     emit(body) {
-      if (body.type === 'text-delta') output += body.delta;
+      if (body.type === 'text-delta') {
+        outputBytes += Buffer.byteLength(body.delta);
+        if (outputBytes > maxOutputBytes) throw outputTooLargeError(maxOutputBytes);
+        output += body.delta;
+      }
       if (isHeld()) held.push(body);
       else publish(body);
     },

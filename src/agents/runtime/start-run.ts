@@ -9,6 +9,7 @@ import type { RunBudgets } from '../budgets/run-budget.js';
 import type { RunContext } from './run-context.js';
 import { createRunControl } from '../control/run-control.js';
 import { createRunEventPublisher } from './run-event-publisher.js';
+import { createRunFlow } from './run-flow.js';
 import { executeRun } from './run-execution.js';
 import type { RunLogger } from '../records/run-logger.js';
 import type { LiveRun, StartRunRequest } from '../control/run-handle.js';
@@ -35,6 +36,8 @@ export interface StartRunDeps {
   log?: RunLogger;
   /** A run's events from the start (the service's attach), for iterating a handle. */
   events(runId: string): Promise<AsyncIterable<RunEvent> | undefined>;
+  /** Bytes of text a run may say unless its agent sets max_output_bytes; unset: no cap. */
+  maxOutputBytes?: number;
   /** Multi-process mode: applies commands other processes persisted, at every checkpoint. */
   beforeCheckpoint?: (run: LiveRun) => Promise<void>;
 }
@@ -57,11 +60,15 @@ export async function startRun(deps: StartRunDeps, request: StartRunRequest): Pr
     signal: request.signal,
     beforeCheckpoint: deps.beforeCheckpoint && (() => deps.beforeCheckpoint!(run!)),
   });
+  // A client streaming the handle holds the run back: the upstream is read only as fast as it reads.
+  const flow = createRunFlow();
   const events = createRunEventPublisher({
     runId,
     bus: deps.bus,
     isHeld: () => controller.status === 'paused',
     onError: reportOnce(deps.log, runId),
+    flow,
+    maxOutputBytes: agent.max_output_bytes ?? deps.maxOutputBytes,
   });
   controller.onChange((status) => status !== 'paused' && events.release());
   events.emit({
@@ -84,6 +91,7 @@ export async function startRun(deps: StartRunDeps, request: StartRunRequest): Pr
     conversation,
     inserted,
   });
+  ctx.flow = flow;
   run = {
     runId,
     controller,
@@ -99,7 +107,7 @@ export async function startRun(deps: StartRunDeps, request: StartRunRequest): Pr
       get result() {
         return result!;
       },
-      [Symbol.asyncIterator]: () => replayFromStart(deps, runId)[Symbol.asyncIterator](),
+      [Symbol.asyncIterator]: () => flow.hold(replayFromStart(deps, runId))[Symbol.asyncIterator](),
     },
   };
   const session =

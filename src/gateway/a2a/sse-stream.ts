@@ -1,13 +1,15 @@
-import { once } from 'node:events';
 import type { ServerResponse } from 'node:http';
-import { formatSSEErrorEvent, formatSSEEvent, SSE_HEADERS } from '@a2a-js/sdk';
+import { formatSSEErrorEvent, formatSSEEvent } from '@a2a-js/sdk';
+import { createSseWriter, DEFAULT_STALLED_TIMEOUT_MS, type SseHeaders } from '../../http/index.js';
 
 export interface SseStreamOptions {
   /** Headers already decided for the response (request id, CORS). */
-  headers: Record<string, string | string[] | number | undefined>;
+  headers: SseHeaders;
   /** The JSON-RPC error envelope sent as an `error` event when the stream fails midway. */
   errorEnvelope(error: unknown): object;
   onError?(error: unknown): void;
+  /** A client that reads nothing for this long is disconnected. Default: DEFAULT_STALLED_TIMEOUT_MS. */
+  stalledTimeoutMs?: number;
 }
 
 /**
@@ -21,27 +23,20 @@ export async function writeSseStream(
   rest: AsyncIterator<object>,
   options: SseStreamOptions,
 ): Promise<void> {
-  const gone = () => res.destroyed || res.writableEnded;
-  // A write racing a closed socket must not become an unhandled 'error' event.
-  res.on('error', () => undefined);
-  const headers = Object.fromEntries(
-    Object.entries(options.headers).filter(([, value]) => value !== undefined),
-  ) as Record<string, string | string[] | number>;
-  res.writeHead(200, { ...headers, ...SSE_HEADERS });
-  const write = async (chunk: string) => {
-    if (!gone() && !res.write(chunk))
-      await Promise.race([once(res, 'drain'), once(res, 'close')]).catch(() => undefined);
-  };
+  const sse = createSseWriter(res, {
+    headers: () => options.headers,
+    stalledTimeoutMs: options.stalledTimeoutMs ?? DEFAULT_STALLED_TIMEOUT_MS,
+  });
   try {
-    await write(formatSSEEvent(first));
-    for (let next = await rest.next(); !next.done && !gone(); next = await rest.next())
-      await write(formatSSEEvent(next.value));
+    await sse.write(formatSSEEvent(first));
+    for (let next = await rest.next(); !next.done && !sse.closed; next = await rest.next())
+      await sse.write(formatSSEEvent(next.value));
+    sse.end();
   } catch (error) {
     options.onError?.(error);
-    await write(formatSSEErrorEvent(options.errorEnvelope(error)));
+    sse.end(formatSSEErrorEvent(options.errorEnvelope(error)));
   } finally {
     // Lets the SDK stop draining the task's events for this stream.
-    if (gone()) void rest.return?.(undefined);
-    if (!gone()) res.end();
+    if (sse.signal.aborted) void rest.return?.(undefined);
   }
 }

@@ -1,11 +1,11 @@
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { CLIENT_CLOSED } from '../../agents/index.js';
+import { CLIENT_CLOSED, CLIENT_STALLED } from '../../agents/index.js';
 import type { AguiRouteSettings } from './agui-routes-options.js';
 import { agentParams, formatQuery } from './agui.schema.js';
 import { convertRunAgentInput } from './convert-run-agent-input.js';
-import { createReplySseWriter } from './sse-writer.js';
+import { createAguiSseWriter, createSseSink } from './sse-sink.js';
 import { streamRunEvents } from './stream-run-events.js';
 
 /**
@@ -13,10 +13,8 @@ import { streamRunEvents } from './stream-run-events.js';
  * runs our agents. The client owns the thread: its messages are the whole conversation, nothing is
  * stored server-side, and the events echo its threadId and runId (ours is in the X-Run-Id header).
  */
-export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (
-  app,
-  { agents, runs, heartbeatMs, frames },
-) => {
+export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, settings) => {
+  const { agents, runs, frames } = settings;
   app.withTypeProvider<ZodTypeProvider>().post(
     '/agui/agents/:name',
     {
@@ -44,15 +42,15 @@ export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (
         context: (input.context ?? []).map((item) => `${item.description}: ${item.value}`),
       });
       void reply.header('x-run-id', run.runId);
-      const sse = createReplySseWriter(reply, heartbeatMs);
-      sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
+      const sse = createAguiSseWriter(reply, settings);
+      sse.onClientGone((reason) => run.control.cancel(reason === 'stalled' ? CLIENT_STALLED() : CLIENT_CLOSED()));
       sse.open();
       const framer = frames.open({
         runId: run.runId,
         format: request.query.format,
         identity: { threadId: input.threadId, runId: input.runId },
       });
-      await streamRunEvents(run, framer, sse, { beforeTerminal: () => run.result });
+      await streamRunEvents(run, framer, createSseSink(sse), { beforeTerminal: () => run.result });
       sse.end();
       return reply;
     },

@@ -36,7 +36,12 @@ export type SimpleEvent =
   | { type: 'tool_call'; name: string; arguments: unknown }
   | { type: 'tool_result'; name: string; result: string }
   | { type: 'run_completed'; run_id: string; output: string }
-  | { type: 'run_error'; error: string };
+  | { type: 'run_error'; error: string }
+  /** Ours, not the spec's: this stream fell behind the run and ends; re-attach with Last-Event-ID. */
+  | { type: 'subscriber_lagging'; error: string };
+
+/** The code of a stream that fell further behind its run than the run's log holds (the bus's `subscriber_lagging`). */
+export const SUBSCRIBER_LAGGING = 'subscriber_lagging';
 
 /** One event on the wire: an SSE `event:` + `data:` pair, or one WebSocket text frame. */
 export type StreamEvent = AguiEvent | SimpleEvent;

@@ -8,11 +8,13 @@ export interface AguiRoutesOptions {
   defaultAgent?: string;
   /** How often a quiet stream gets a `: ping` comment and a WebSocket a ping frame. Default 15 s. */
   heartbeatMs?: number;
+  /** A stream or socket whose client stopped reading for this long is closed (its run cancelled, `client_stalled`). Unset: never. */
+  stalledTimeoutMs?: number;
   /** Where every stream of a run gets its encoded events; a new cache per plugin by default. */
   frames?: RunFrameCache;
 }
 
-export type AguiRouteSettings = Required<Omit<AguiRoutesOptions, 'defaultAgent'>> &
-  Pick<AguiRoutesOptions, 'defaultAgent'>;
+export type AguiRouteSettings = Required<Omit<AguiRoutesOptions, 'defaultAgent' | 'stalledTimeoutMs'>> &
+  Pick<AguiRoutesOptions, 'defaultAgent' | 'stalledTimeoutMs'>;
 
 export const DEFAULT_HEARTBEAT_MS = 15_000;

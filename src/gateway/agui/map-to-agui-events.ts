@@ -1,6 +1,6 @@
 import { EventType } from '@ag-ui/core';
 import type { RunEvent } from '../../bus/index.js';
-import type { AguiEvent, StreamIdentity } from './agui-event.js';
+import { SUBSCRIBER_LAGGING, type AguiEvent, type StreamIdentity } from './agui-event.js';
 
 /** What the mapper must remember between events: the run's ids and which message is open. */
 export interface AguiMapperState {
@@ -108,8 +108,14 @@ export function mapToAguiEvents(state: AguiMapperState, event: RunEvent): AguiMa
   }
 }
 
-/** Ends the stream with RUN_ERROR: for a failed run, and for a stream whose events stopped before the run's end. */
+/**
+ * Ends the stream with RUN_ERROR: for a failed run, and for a stream whose events stopped before the run's end.
+ * A stream that fell behind ends with a CUSTOM `subscriber_lagging` instead, leaving its message open: the run
+ * goes on, and the client re-attaches with Last-Event-ID to continue where it was.
+ */
 export function failAguiStream(state: AguiMapperState, error: { code: string; message: string }): AguiMapping {
+  if (error.code === SUBSCRIBER_LAGGING)
+    return { state, events: [{ type: EventType.CUSTOM, name: SUBSCRIBER_LAGGING, value: { message: error.message } }] };
   const closed = closeMessage(state);
   return {
     state: closed.state,

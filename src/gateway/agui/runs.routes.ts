@@ -1,15 +1,16 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { CLIENT_CLOSED } from '../../agents/index.js';
+import { CLIENT_CLOSED, CLIENT_STALLED } from '../../agents/index.js';
 import { ownerOf } from '../../auth/index.js';
 import { createId } from '../../ids.js';
 import type { AguiRouteSettings } from './agui-routes-options.js';
 import { formatQuery, runsBody } from './agui.schema.js';
-import { createReplySseWriter } from './sse-writer.js';
+import { createAguiSseWriter, createSseSink } from './sse-sink.js';
 import { streamRunEvents } from './stream-run-events.js';
 
 /** POST /agui/runs (spec 4.2): starts a run and streams it. Leaving the stream cancels the run. */
-export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { agents, runs, heartbeatMs, frames }) => {
+export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, settings) => {
+  const { agents, runs, frames } = settings;
   app.withTypeProvider<ZodTypeProvider>().post(
     '/agui/runs',
     {
@@ -41,10 +42,11 @@ export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, { a
       });
       void reply.header('x-run-id', run.runId);
       void reply.header('x-session-id', sessionId);
-      const sse = createReplySseWriter(reply, heartbeatMs);
-      sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
+      const sse = createAguiSseWriter(reply, settings);
+      sse.onClientGone((reason) => run.control.cancel(reason === 'stalled' ? CLIENT_STALLED() : CLIENT_CLOSED()));
       sse.open();
-      await streamRunEvents(run, frames.open({ runId: run.runId, format: request.query.format }), sse, {
+      const framer = frames.open({ runId: run.runId, format: request.query.format });
+      await streamRunEvents(run, framer, createSseSink(sse), {
         beforeTerminal: () => run.result,
       });
       sse.end();

@@ -1,5 +1,5 @@
 import type { RawData, WebSocket } from 'ws';
-import { cancelledError, CLIENT_CLOSED, type RunHandle, type RunService } from '../../agents/index.js';
+import { cancelledError, CLIENT_CLOSED, CLIENT_STALLED, type RunHandle, type RunService } from '../../agents/index.js';
 import { AppError, isAppError, ValidationError } from '../../errors.js';
 import { createId } from '../../ids.js';
 import type { StreamFormat } from './agui-event.js';
@@ -20,6 +20,8 @@ export interface WsSessionOptions {
   tokenMaxCostUsd?: number | null;
   /** A ping frame this often; a socket that did not answer the previous one is dropped. */
   heartbeatMs: number;
+  /** A socket that takes none of its queued frames for this long is dropped, and its run cancelled (`client_stalled`). */
+  stalledTimeoutMs?: number;
   /** The run's frames, shared with any SSE stream attached to the same run. */
   frames: RunFrameCache;
   log: Pick<Logger, 'error'>;
@@ -45,16 +47,11 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
   const send = (frame: object) => {
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
   };
-  const sink: EventSink = {
-    // One text frame per event: the JSON text an SSE stream of the run sends as `data:` too.
-    write(frame) {
-      for (const text of frame.json) if (socket.readyState === socket.OPEN) socket.send(text);
-      return undefined;
-    },
-    get closed() {
-      return socket.readyState !== socket.OPEN;
-    },
-  };
+  let stalled = false;
+  const sink = createWsSink(socket, options.stalledTimeoutMs, () => {
+    stalled = true;
+    socket.terminate();
+  });
 
   const startRun = async (content: string) => {
     if (current || starting)
@@ -133,8 +130,50 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
   keepAlive.unref();
   socket.on('close', () => {
     clearInterval(keepAlive);
-    current?.control.cancel(CLIENT_CLOSED());
+    current?.control.cancel(stalled ? CLIENT_STALLED() : CLIENT_CLOSED());
   });
+}
+
+/** Past this many bytes queued on the socket, a write waits until its last frame was handed to the kernel. */
+const WS_HIGH_WATER_BYTES = 64 * 1024;
+
+/**
+ * One text frame per event (the JSON text an SSE stream of the run sends as `data:` too). The socket's
+ * queue is bounded: a write that leaves more than WS_HIGH_WATER_BYTES queued returns a promise, so the run
+ * waits for a client that reads slowly; one that reads nothing for `stalledTimeoutMs` is given up.
+ */
+function createWsSink(socket: WebSocket, stalledTimeoutMs: number | undefined, onStalled: () => void): EventSink {
+  const open = () => socket.readyState === socket.OPEN;
+  return {
+    write(frame) {
+      const texts = frame.json;
+      if (!open() || texts.length === 0) return undefined;
+      for (const text of texts.slice(0, -1)) socket.send(text);
+      const last = texts.at(-1)!;
+      if (socket.bufferedAmount + last.length <= WS_HIGH_WATER_BYTES) {
+        socket.send(last);
+        return undefined;
+      }
+      return new Promise<void>((resolve) => {
+        let timer: NodeJS.Timeout | undefined;
+        const done = () => {
+          clearTimeout(timer);
+          socket.off('close', done);
+          resolve();
+        };
+        socket.on('close', done);
+        if (stalledTimeoutMs !== undefined) {
+          timer = setTimeout(onStalled, stalledTimeoutMs);
+          timer.unref();
+        }
+        // Called once the frame left for the kernel, or with an error when the socket closed first.
+        socket.send(last, done);
+      });
+    },
+    get closed() {
+      return !open();
+    },
+  };
 }
 
 function parseFrame(data: RawData, isBinary: boolean): ClientFrame {

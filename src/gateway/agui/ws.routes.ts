@@ -4,7 +4,7 @@ import { ownerOf } from '../../auth/index.js';
 import { NotFoundError, ValidationError } from '../../errors.js';
 import type { AguiRouteSettings } from './agui-routes-options.js';
 import { wsQuery } from './agui.schema.js';
-import { createReplySseWriter } from './sse-writer.js';
+import { createAguiSseWriter, createSseSink } from './sse-sink.js';
 import { streamRunEvents } from './stream-run-events.js';
 import { serveWsSession } from './ws-session.js';
 
@@ -16,10 +16,8 @@ type WsQuery = { run_id?: string; agent_name?: string };
  * with `?agent_name=` (an extension), else an access token's own agent, else the default agent. Both
  * accept `?access_token=` for browsers.
  */
-export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (
-  app,
-  { agents, runs, heartbeatMs, frames, defaultAgent },
-) => {
+export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, settings) => {
+  const { agents, runs, heartbeatMs, frames, defaultAgent } = settings;
   // The agent a request reaches, found before the auth preHandler binds an access token to it.
   const targetAgent = new WeakMap<FastifyRequest, string>();
 
@@ -70,10 +68,10 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (
       const source = await runs.attach(runId, { afterSeq: 0, signal: detach.signal });
       if (!source) throw runNotFound(runId);
       void reply.header('x-run-id', runId);
-      const sse = createReplySseWriter(reply, heartbeatMs);
+      const sse = createAguiSseWriter(reply, settings);
       sse.onClientGone(() => detach.abort());
       sse.open();
-      await streamRunEvents(source, frames.open({ runId, format: request.query.format }), sse, {
+      await streamRunEvents(source, frames.open({ runId, format: request.query.format }), createSseSink(sse), {
         afterSeq: lastEventId(request),
       });
       sse.end();
@@ -91,6 +89,7 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (
         tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
         tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
         heartbeatMs,
+        stalledTimeoutMs: settings.stalledTimeoutMs,
         frames,
         log: request.log,
       });

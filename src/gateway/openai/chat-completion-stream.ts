@@ -1,5 +1,6 @@
-import { CLIENT_CLOSED, type RunHandle } from '../../agents/index.js';
+import { CLIENT_CLOSED, CLIENT_STALLED, type RunHandle } from '../../agents/index.js';
 import type { AppError } from '../../errors.js';
+import type { SseWriter } from '../../http/index.js';
 import {
   createChunk,
   createErrorBody,
@@ -7,32 +8,34 @@ import {
   mapFinishReason,
   type CompletionIdentity,
 } from './chat-completion.js';
-import type { SseResponse } from './sse-response.js';
 
 export interface ChatCompletionStreamOptions {
   identity: CompletionIdentity;
   includeUsage: boolean;
 }
 
+/** One `data:` event: the framing OpenAI clients parse. */
+const frame = (data: string) => `data: ${data}\n\n`;
+
 /**
  * Streams a run as `chat.completion.chunk` events. Headers go out with the first text, so a run that
  * fails before saying anything is returned (for a plain HTTP error answer); after that a failure is
  * one error chunk and the stream closes without [DONE]. A client that goes away cancels the run,
- * whose record then says `cancelled` / `client_closed`.
+ * whose record then says `cancelled` / `client_closed` (or `client_stalled` when it stopped reading).
+ * Each write is awaited before the next event is read, so a client that stops reading holds the run back.
  */
 export async function streamChatCompletion(
   run: RunHandle,
-  sse: SseResponse,
+  sse: SseWriter,
   options: ChatCompletionStreamOptions,
 ): Promise<AppError | undefined> {
   const { identity, includeUsage } = options;
-  const send = (payload: object) => sse.send(JSON.stringify(payload));
+  const send = (payload: object) => sse.write(frame(JSON.stringify(payload)));
   const open = async () => {
     if (sse.opened) return;
-    sse.open();
     await send(createChunk(identity, { role: 'assistant', content: '' }, null, includeUsage));
   };
-  sse.onClientGone(() => run.control.cancel(CLIENT_CLOSED()));
+  sse.onClientGone((reason) => run.control.cancel(reason === 'stalled' ? CLIENT_STALLED() : CLIENT_CLOSED()));
 
   for await (const event of run) {
     if (event.type !== 'text-delta') continue;
@@ -42,14 +45,12 @@ export async function streamChatCompletion(
   const result = await run.result;
   if (result.status !== 'completed') {
     if (!sse.opened) return result.error;
-    await send(createErrorBody(result.error));
-    sse.end();
+    sse.end(frame(JSON.stringify(createErrorBody(result.error))));
     return undefined;
   }
   await open();
   await send(createChunk(identity, {}, mapFinishReason(result.finishReason), includeUsage));
   if (includeUsage) await send(createUsageChunk(identity, result.usage));
-  await sse.send('[DONE]');
-  sse.end();
+  sse.end(frame('[DONE]'));
   return undefined;
 }

@@ -3,24 +3,25 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AgentRegistry, RunService } from '../../agents/index.js';
 import { ownerOf } from '../../auth/index.js';
 import type { AppError } from '../../errors.js';
-import { GATEWAY_OVERHEAD_HEADER } from '../../http/index.js';
+import { createReplySseWriter, GATEWAY_OVERHEAD_HEADER } from '../../http/index.js';
 import { createId } from '../../ids.js';
 import { createChatCompletion, createCompletionIdentity } from './chat-completion.js';
 import { streamChatCompletion } from './chat-completion-stream.js';
 import { chatCompletionBody, chatCompletionHeaders, chatCompletionResponse } from './chat-completions.schema.js';
 import { convertToChatMessages } from './convert-to-chat-messages.js';
 import { isRetryable, modelNotFound } from './openai-errors.js';
-import { createSseResponse } from './sse-response.js';
 
 export interface ChatCompletionsRoutesOptions {
   agents: AgentRegistry;
   runs: RunService;
+  /** A stream whose client stopped reading for this long is closed and its run cancelled (`client_stalled`). */
+  stalledTimeoutMs?: number;
 }
 
 /** POST /v1/chat/completions (spec 4.1): `model` names an agent; each request is one run. */
 export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOptions> = async (
   app,
-  { agents, runs },
+  { agents, runs, stalledTimeoutMs },
 ) => {
   app.withTypeProvider<ZodTypeProvider>().post(
     '/v1/chat/completions',
@@ -58,14 +59,9 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
       if (body.stream) {
         const headers = () => {
           setOverheadHeader(reply, run.timing.upstreamMsAtFirstText ?? run.timing.upstreamMs);
-          return reply.getHeaders();
+          return {};
         };
-        const sse = createSseResponse(reply.raw, {
-          beforeOpen: () => {
-            reply.hijack();
-          },
-          headers,
-        });
+        const sse = createReplySseWriter(reply, { headers, stalledTimeoutMs });
         const failure = await streamChatCompletion(run, sse, {
           identity,
           includeUsage: body.stream_options?.include_usage === true,

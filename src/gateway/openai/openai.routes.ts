@@ -6,6 +6,8 @@ import { modelsRoutes } from './models.routes.js';
 export interface OpenAiRoutesOptions {
   agents: AgentRegistry;
   runs: RunService;
+  /** A stream whose client stopped reading for this long is closed and its run cancelled. */
+  stalledTimeoutMs?: number;
 }
 
 /** The OpenAI-compatible surface: any OpenAI client works by changing its base URL to `<gateway>/v1`. */

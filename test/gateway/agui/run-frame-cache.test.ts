@@ -77,7 +77,7 @@ describe('createRunFrameCache', () => {
     const cut = cache.open({ runId: 'run_abc', format: 'agui' });
     // Cut off inside the first text message: its end comes before the error.
     eventsOf(cut, RUN.slice(0, 3));
-    const error = { code: 'subscriber_lagging', message: 'fell behind' };
+    const error = { code: 'stream_interrupted', message: 'the bus went away' };
     const failed = cut.fail(error);
     const mapper = createEventMapper('agui');
     RUN.slice(0, 3).forEach((event) => mapper.map(event));
