@@ -88,7 +88,11 @@ export function createRunService(options: RunServiceOptions): RunService {
     : undefined;
   // Reading the store at every checkpoint costs a query per model/tool call; only worth it when a command can come from elsewhere.
   const beforeCheckpoint = multiProcess
-    ? async (run: LiveRun) => commands.reconcile(run, (await store.controlStates([run.runId])).get(run.runId))
+    ? async (runId: string) => {
+        // A run not yet in `live` is not yet known outside: no command can be waiting for it.
+        const run = live.get(runId);
+        if (run) commands.reconcile(run, (await store.controlStates([runId])).get(runId));
+      }
     : undefined;
   const guardrails = options.guardrails && createAgentGuardrails(options.guardrails);
   const ledger = createBudgetLedger(store);

@@ -18,11 +18,14 @@ export interface RunEventPublisherOptions {
   isHeld: () => boolean;
   /** A failed publish has no caller to throw to: the run goes on and the failure is reported here. */
   onError: (error: unknown) => void;
+  /** A run taken over: the text its earlier attempts said (the output goes on from it). */
+  output?: string;
 }
 
-export function createRunEventPublisher({ runId, bus, isHeld, onError }: RunEventPublisherOptions): RunEventPublisher {
+export function createRunEventPublisher(options: RunEventPublisherOptions): RunEventPublisher {
+  const { runId, bus, isHeld, onError } = options;
   let held: RunEventBody[] = [];
-  let output = '';
+  let output = options.output ?? '';
   let last: Promise<unknown> = Promise.resolve();
   // Not awaited one by one: the bus keeps publishes in call order (Redis pipelines them), so a delta costs no round trip here.
   const publish = (body: RunEventBody) => {

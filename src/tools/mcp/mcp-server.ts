@@ -97,6 +97,7 @@ function mapTools(config: McpToolConfig, client: Client, listed: Tool[], logger:
         parameters: { ...tool.inputSchema, type: 'object' },
       },
       timeoutMs: config.timeout_ms,
+      idempotent: config.idempotent,
       async run(args, signal) {
         const result = await client.callTool({ name: tool.name, arguments: args }, undefined, {
           signal,
