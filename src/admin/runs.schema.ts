@@ -45,6 +45,15 @@ export const runDetail = runItem.extend({
   output: z.string().nullable().describe('Everything the agent said, in full'),
   error: z.object({ code: z.string(), message: z.string() }).nullable(),
   token_id: z.string().nullable().describe('The access token that started the run'),
+  attempts: z
+    .number()
+    .int()
+    .describe('1, plus one per takeover: a replica (or a restart) continued the run after its process died'),
+  resumed_from_step: z
+    .number()
+    .int()
+    .nullable()
+    .describe('How many steps the run had stored when it was last taken over; null if never'),
   step_details: z.array(stepDetail).describe('Every model and tool call in order, with its prompt log'),
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-const DEFAULTS = { lease_seconds: 30 };
+const DEFAULTS = { lease_seconds: 30, resume: true };
 
 /** How replicas keep track of each other's runs (multi-process mode, with REDIS_URL). */
 export const runsSchema = z
@@ -11,6 +11,11 @@ export const runsSchema = z
      * Heartbeats go out every sixth of it.
      */
     lease_seconds: z.number().min(1).max(3600).default(DEFAULTS.lease_seconds),
+    /**
+     * A live replica (or this process after a restart) takes an orphaned run over and continues it from its
+     * last stored step instead of marking it interrupted. Each step is then stored before the next call starts.
+     */
+    resume: z.boolean().default(DEFAULTS.resume),
   })
   .default(DEFAULTS);
 

@@ -35,7 +35,11 @@ export function findResumePoint(
   const modelCalls = modelSteps.length;
   const calls = log.tool_calls;
   if (calls.length === 0)
-    return { loop: { messages: log.messages, modelCalls, ended: { finishReason: log.finish_reason ?? 'stop' } }, output, interrupted: [] };
+    return {
+      loop: { messages: log.messages, modelCalls, ended: { finishReason: log.finish_reason ?? 'stop' } },
+      output,
+      interrupted: [],
+    };
   const clientCalls = calls.filter((call) => options.clientToolNames.has(call.name));
   if (clientCalls.length > 0)
     return {
