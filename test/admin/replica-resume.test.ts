@@ -65,7 +65,8 @@ describe.skipIf(skip !== undefined)(`runs of a replica killed mid-run${skip ? ` 
     [a, b] = await Promise.all(
       ['a', 'b'].map((name) => spawnServer(['--config', file, '--data-dir', join(db.dataDir, name)], env)),
     );
-  });
+    // Two servers compiling from source on a loaded machine take a while to listen.
+  }, 180_000);
   afterAll(async () => {
     await Promise.all([a?.kill(), b?.kill()]);
     shop?.closeAllConnections();
@@ -89,17 +90,24 @@ describe.skipIf(skip !== undefined)(`runs of a replica killed mid-run${skip ? ` 
       }),
     );
     const attached = await Promise.all(
-      started.map(async (runId) =>
-        readSse(
+      started.map(async (runId) => {
+        const client = readSse(
           await fetch(`${b.url}/agui/ws?run_id=${runId}`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } }),
-        ),
-      ),
+        );
+        // Awaited below; observed here so a failure before that is not an unhandled rejection.
+        client.done.catch(() => undefined);
+        return client;
+      }),
     );
     // Every run is mid-way: the five in their second (slow) model call, "buy" waiting on its charge.
     await vi.waitFor(
       () => {
-        expect(tasks.slice(0, 5).every((task) => calls.get(`${task}/2`) === 1)).toBe(true);
-        expect(charges).toBe(1);
+        const seen = JSON.stringify({ calls: [...calls], charges });
+        expect(
+          tasks.slice(0, 5).every((task) => calls.get(`${task}/2`) === 1),
+          seen,
+        ).toBe(true);
+        expect(charges, seen).toBe(1);
       },
       { timeout: 20_000 },
     );

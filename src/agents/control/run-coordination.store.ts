@@ -32,6 +32,29 @@ export interface RunCoordinationQueries {
   claimOrphans(options: { now: string; staleBefore: string }): Promise<ClaimedRun[]>;
 }
 
+// The run as others see it (records/run.types.ts RunRecord): the coordination columns stay here.
+const RUN_RECORD_COLUMNS = [
+  'run_id',
+  'agent_name',
+  'status',
+  'source',
+  'session_id',
+  'model',
+  'started_at',
+  'finished_at',
+  'total_tokens',
+  'input_tokens',
+  'output_tokens',
+  'cost_usd',
+  'steps',
+  'output',
+  'error_code',
+  'error_message',
+  'token_id',
+  'attempts',
+  'resumed_from_step',
+] as const;
+
 export function createRunCoordinationQueries(db: Kysely<Database>): RunCoordinationQueries {
   return {
     async setActiveStatus(runId, status) {
@@ -85,9 +108,9 @@ export function createRunCoordinationQueries(db: Kysely<Database>): RunCoordinat
         .where('resume_input', 'is not', null)
         .where((eb) => eb.or([eb('control_request', 'is', null), eb('control_request', '!=', 'cancel')]))
         .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]))
-        .returningAll()
+        .returning([...RUN_RECORD_COLUMNS, 'resume_input'])
         .execute();
-      return rows.map(({ control_request: _request, heartbeat_at: _heartbeat, resume_input, ...run }) => ({
+      return rows.map(({ resume_input, ...run }) => ({
         run: {
           ...run,
           total_tokens: Number(run.total_tokens),

@@ -24,7 +24,7 @@ export function createRunWrites(store: RunStore, runId: string, options: { store
   const inserted = options.stored
     ? Promise.resolve()
     : new Promise<void>((resolve, reject) => {
-        begin = (insert) => insert.then(resolve, reject);
+        begin = (insert) => void insert.then(resolve, reject);
       });
   inserted.catch(() => undefined);
   let statusWrites: Promise<void> = inserted;
