@@ -20,7 +20,8 @@ tools:
   - { name: charge, url: "${shop}/charge", method: POST, allow_private: ["127.0.0.1/32"], timeout_ms: 60000 }
 agents:
   - { name: helper, model: upstream/test-model, tools: [get_current_time, charge] }
-runs: { lease_seconds: 2 }
+# Long enough that a loaded machine (slow heartbeats) does not take live runs for orphans.
+runs: { lease_seconds: 8 }
 `;
 
 /** The user message names the run ("task 3"); a request with a tool result in it is the run's second model step. */
