@@ -84,6 +84,7 @@ export interface RunServiceOptions {
 export function createRunService(options: RunServiceOptions): RunService {
   const { runStore: store, bus, multiProcess = false, resume = false } = options;
   const lease = options.lease ?? { intervalMs: RUN_LEASE_INTERVAL_MS, staleMs: RUN_LEASE_STALE_MS };
+  const createdAt = Date.now();
   const live = new Map<string, LiveRun>();
   const commands = createRunCommands({ live, store, bus, multiProcess, log: options.log });
   const attach = (runId: string, attachOptions?: AttachOptions) =>
@@ -164,8 +165,9 @@ export function createRunService(options: RunServiceOptions): RunService {
     budgets: () => budgets.list(options.agents.list()),
     async recoverInterrupted() {
       const now = Date.now();
-      // Alone, every unfinished run is an orphan; with other processes, only those whose executor stopped beating.
-      const staleBefore = isoNow(new Date(multiProcess ? now - lease.staleMs : now));
+      // Alone, every run left unfinished before this service existed is an orphan (and no run it started, nor
+      // one another sweep just claimed); with other processes, only those whose executor stopped beating.
+      const staleBefore = isoNow(new Date(multiProcess ? now - lease.staleMs : createdAt));
       const interrupted = await sweep(isoNow(new Date(now)), staleBefore);
       await ledger.releaseEnded();
       return interrupted;
