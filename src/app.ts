@@ -156,6 +156,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     const interrupted = await runs.recoverInterrupted();
     if (interrupted > 0)
       server.log.warn({ runs: interrupted }, 'marked runs left unfinished by a stopped server as interrupted');
+    // Runs resumed at start-up are logged by the run service, each with its id.
 
     registerAuthHooks(server, authenticator, tokens, {
       allowedOrigins: config.server.cors.origins,
@@ -304,6 +305,7 @@ function buildRuntime(
     log,
     lease: { intervalMs: (config.runs.lease_seconds * 1000) / 6, staleMs: config.runs.lease_seconds * 1000 },
     maxOutputBytes: config.runs.max_output_bytes,
+    resume: config.runs.resume,
     // Costs are rounded as analytics stores them, so a run's cost is exactly the sum of its usage records.
     pricing: { price: (model, usage) => pricing.price(model, usage), round: roundUsd },
     usage: deps.usage,

@@ -26,6 +26,8 @@ export function mapRunDetail(run: RunRecord, steps: StepRecord[]): RunDetail {
     error: run.error_code ? { code: run.error_code, message: run.error_message ?? '' } : null,
     token_id: run.token_id,
     trace_id: run.trace_id ?? null,
+    attempts: run.attempts,
+    resumed_from_step: run.resumed_from_step,
     step_details: steps.map(({ run_id: _runId, prompt_log, ...step }) => ({ ...step, prompt_log: { ...prompt_log } })),
   };
 }

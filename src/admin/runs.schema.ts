@@ -49,6 +49,15 @@ export const runDetail = runItem.extend({
     .string()
     .nullable()
     .describe('The OpenTelemetry trace of the run (search it in Jaeger, Tempo, ...); null when telemetry is off'),
+  attempts: z
+    .number()
+    .int()
+    .describe('1, plus one per takeover: a replica (or a restart) continued the run after its process died'),
+  resumed_from_step: z
+    .number()
+    .int()
+    .nullable()
+    .describe('How many steps the run had stored when it was last taken over; null if never'),
   step_details: z.array(stepDetail).describe('Every model and tool call in order, with its prompt log'),
 });
 

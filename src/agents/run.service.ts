@@ -18,6 +18,7 @@ import type { RunResult } from './runtime/run-result.js';
 import type { RunStore } from './records/run.store.js';
 import type { AgentRunCounts, ListRunsFilter, RunRecord, StepRecord } from './records/run.types.js';
 import type { SessionService } from './sessions/session.service.js';
+import { resumeRun } from './runtime/resume-run.js';
 import { startRun } from './runtime/start-run.js';
 import { traceRun } from './runtime/trace-run.js';
 import type { UsageSink } from './records/usage-sink.js';
@@ -46,7 +47,10 @@ export interface RunService {
   control(runId: string, command: RunControlCommand): Promise<RunControlResult>;
   /** Every agent's budget for today and every spent-from token cap, across all replicas. */
   budgets(): Promise<BudgetState[]>;
-  /** Marks runs that a dead process left running or paused as `interrupted`; returns how many. Called at start-up. */
+  /**
+   * Runs that a dead process left running or paused: with `resume`, taken over and continued here; the
+   * rest (or all, without it) marked `interrupted`. Returns how many were interrupted. Called at start-up.
+   */
   recoverInterrupted(): Promise<number>;
   /** Waits for running runs to end (paused ones are cancelled at once); cancels those still running after `timeoutMs`. */
   drain(timeoutMs: number): Promise<void>;
@@ -64,6 +68,8 @@ export interface RunServiceOptions {
   multiProcess?: boolean;
   /** Heartbeat interval and the age after which another process's run counts as orphaned (multi-process mode). */
   lease?: { intervalMs: number; staleMs: number };
+  /** runs.resume: orphaned runs are taken over and continued from their last stored step. Default false. */
+  resume?: boolean;
   /** Prices each model call; without it every run costs 0 and budgets never fill. */
   pricing?: RunPricing;
   /** Receives a usage record per model call and a risk event per guardrail hit (app.ts: the analytics recorder). */
@@ -80,34 +86,73 @@ export interface RunServiceOptions {
 }
 
 export function createRunService(options: RunServiceOptions): RunService {
-  const { runStore: store, bus, multiProcess = false } = options;
+  const { runStore: store, bus, multiProcess = false, resume = false } = options;
   const lease = options.lease ?? { intervalMs: RUN_LEASE_INTERVAL_MS, staleMs: RUN_LEASE_STALE_MS };
+  const createdAt = Date.now();
   const live = new Map<string, LiveRun>();
   const commands = createRunCommands({ live, store, bus, multiProcess, log: options.log });
   const attach = (runId: string, attachOptions?: AttachOptions) =>
     attachRun({ live, store, bus }, runId, attachOptions);
   const stopListening = bus.onControl((runId, command) => commands.receive(runId, command));
   const stopLease = multiProcess
-    ? startRunLease({ live, store, bus, commands, ...lease, log: options.log })
+    ? startRunLease({
+        live,
+        store,
+        commands,
+        sweep: async (now, staleBefore) => void (await sweep(now, staleBefore)),
+        ...lease,
+        log: options.log,
+      })
     : undefined;
   // Reading the store at every checkpoint costs a query per model/tool call; only worth it when a command can come from elsewhere.
   const beforeCheckpoint = multiProcess
-    ? async (run: LiveRun) => commands.reconcile(run, (await store.controlStates([run.runId])).get(run.runId))
+    ? async (runId: string) => {
+        // A run not yet in `live` is not yet known outside: no command can be waiting for it.
+        const run = live.get(runId);
+        if (run) commands.reconcile(run, (await store.controlStates([runId])).get(runId));
+      }
     : undefined;
   const guardrails = options.guardrails && createAgentGuardrails(options.guardrails);
   const ledger = createBudgetLedger(store);
   const budgets = createRunBudgets({ ledger, spend: store, pricing: options.pricing, tokenLimit: options.tokenLimit });
+  const runtime = { ...options, bus, events: attach, beforeCheckpoint, guardrails, budgets, durable: resume };
+
+  const track = (run: LiveRun) => {
+    live.set(run.runId, run);
+    void run.handle.result.then((result) => {
+      live.delete(run.runId);
+      options.onRunEnd?.(run.handle.agentName, result);
+    });
+  };
+
+  /** Takes over what can be resumed, then ends the rest as interrupted; both publish on the run's stream. */
+  async function sweep(now: string, staleBefore: string): Promise<number> {
+    const claimed = resume ? await store.claimOrphans({ now, staleBefore }) : [];
+    const failed: string[] = [];
+    for (const orphan of claimed) {
+      try {
+        track(await resumeRun(runtime, orphan));
+        options.log?.warn(
+          { run_id: orphan.run.run_id, attempt: orphan.run.attempts, from_step: orphan.run.resumed_from_step },
+          'resuming a run whose process stopped',
+        );
+      } catch (error) {
+        options.log?.error({ err: error, run_id: orphan.run.run_id }, 'could not resume a run; marking it interrupted');
+        failed.push(orphan.run.run_id);
+      }
+    }
+    const interrupted = [
+      ...(await store.interruptOrphans({ now, staleBefore })),
+      ...(failed.length > 0 ? await store.interruptOrphans({ now, runIds: failed }) : []),
+    ];
+    await publishInterrupted(bus, interrupted);
+    return interrupted.length;
+  }
 
   return {
     async start(request) {
-      const run = await traceRun(request, (traced) =>
-        startRun({ ...options, bus, events: attach, beforeCheckpoint, guardrails, budgets }, traced),
-      );
-      live.set(run.runId, run);
-      void run.handle.result.then((result) => {
-        live.delete(run.runId);
-        options.onRunEnd?.(run.handle.agentName, result);
-      });
+      const run = await traceRun(request, (traced) => startRun(runtime, traced));
+      track(run);
       return run.handle;
     },
     live: (runId) => live.get(runId)?.handle,
@@ -124,12 +169,12 @@ export function createRunService(options: RunServiceOptions): RunService {
     budgets: () => budgets.list(options.agents.list()),
     async recoverInterrupted() {
       const now = Date.now();
-      // Alone, every unfinished run is an orphan; with other processes, only those whose executor stopped beating.
-      const staleBefore = multiProcess ? isoNow(new Date(now - lease.staleMs)) : undefined;
-      const interrupted = await store.interruptOrphans({ now: isoNow(new Date(now)), staleBefore });
-      await publishInterrupted(bus, interrupted);
+      // Alone, every run left unfinished before this service existed is an orphan (and no run it started, nor
+      // one another sweep just claimed); with other processes, only those whose executor stopped beating.
+      const staleBefore = isoNow(new Date(multiProcess ? now - lease.staleMs : createdAt));
+      const interrupted = await sweep(isoNow(new Date(now)), staleBefore);
       await ledger.releaseEnded();
-      return interrupted.length;
+      return interrupted;
     },
     async drain(timeoutMs) {
       await drainRuns([...live.values()], timeoutMs);

@@ -28,6 +28,8 @@ export const httpToolSchema = z.strictObject({
   headers: z.record(z.string(), z.string()).default({}),
   timeout_ms: z.number().int().positive().default(30_000),
   allow_private: allowPrivate,
+  /** Safe to run again with the same arguments: a run taken over after a crash repeats a call that had no stored result (else the model gets a tool error). */
+  idempotent: z.boolean().default(false),
 });
 
 /** An MCP server whose tools join the registry as `<prefix>__<tool>`. */
@@ -42,6 +44,8 @@ export const mcpToolSchema = z.strictObject({
   ]),
   prefix: z.string().regex(/^[A-Za-z0-9_-]{1,32}$/),
   timeout_ms: z.number().int().positive().default(30_000),
+  /** Every tool of the server: see the HTTP tool's `idempotent`. */
+  idempotent: z.boolean().default(false),
 });
 
 /** Settings of a built-in tool, e.g. the hosts `http_request` may reach. */
@@ -51,6 +55,8 @@ export const builtinToolSchema = z.strictObject({
   timeout_ms: z.number().int().positive().default(30_000),
   /** http_request only: see allowPrivate. */
   allow_private: allowPrivate,
+  /** Default: true for get_current_time (it only reads the clock), false for http_request. */
+  idempotent: z.boolean().optional(),
 });
 
 /** `delegate_to_agent` exists only when `a2a.remotes` is configured (see a2a.schema.ts). */

@@ -96,6 +96,12 @@ export interface RunsTable {
   heartbeat_at: string | null;
   /** The OpenTelemetry trace the run belongs to; null when telemetry is off. */
   trace_id: ColumnType<string | null, string | null | undefined, string | null>;
+  /** 1, plus one for each takeover of the run by another process (or the same one after a restart). */
+  attempts: Generated<number>;
+  /** The number of steps the run had stored when it was last taken over; null if never. */
+  resumed_from_step: number | null;
+  /** JSON (agents' ResumeInput): the screened conversation and settings a takeover resumes from. */
+  resume_input: string | null;
 }
 
 /** One model call or tool call of a run, written when it ends. */

@@ -103,6 +103,7 @@ export async function createToolRegistry({
       return [...picked.values()];
     },
     get: (name) => entries.get(name)?.tool.definition,
+    isIdempotent: (name) => entries.get(name)?.tool.idempotent === true,
     async execute(name, args, options) {
       const entry = entries.get(name);
       if (!entry) throw new ToolExecutionError(`Unknown tool "${name}"`, 'unknown_tool');

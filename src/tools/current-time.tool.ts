@@ -28,6 +28,7 @@ export function createCurrentTimeTool(
       },
     },
     timeoutMs: settings?.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    idempotent: settings?.idempotent ?? true,
     async run(args) {
       const timezone = typeof args.timezone === 'string' ? args.timezone : 'UTC';
       return JSON.stringify(describeInstant(now(), timezone));

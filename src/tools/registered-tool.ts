@@ -4,6 +4,8 @@ import type { ToolDefinition } from '../llm/index.js';
 export interface RegisteredTool {
   definition: ToolDefinition;
   timeoutMs: number;
+  /** Safe to repeat: a run taken over after a crash re-runs a call of it that has no stored result. */
+  idempotent?: boolean;
   /**
    * Runs with arguments already validated against `definition.parameters`. May throw anything:
    * the registry turns every failure into a ToolExecutionError.

@@ -11,6 +11,8 @@ export interface ToolRegistry {
   /** The tools an agent's `tools` list names (`<prefix>__*` expands to all tools of that MCP server). */
   forAgent(names: string[]): ToolDefinition[];
   get(name: string): ToolDefinition | undefined;
+  /** The tool is marked idempotent (config `idempotent`): a takeover may run a call of it again. False for unknown tools. */
+  isIdempotent(name: string): boolean;
   /**
    * Validates the arguments against the tool's schema and runs it within its timeout. Returns the
    * result as text for the model. Throws ToolExecutionError (never anything else) on any failure.

@@ -16,7 +16,7 @@ providers:
   upstream: { type: openai-compatible, base_url: "${upstream}", max_retries: 0 }
 agents:
   - { name: helper, model: upstream/test-model }
-runs: { lease_seconds: 2 }
+runs: { lease_seconds: 2, resume: false }
 `;
 
 describe.skipIf(skip !== undefined)(`a replica killed with runs in flight${skip ? ` (skipped: ${skip})` : ''}`, () => {

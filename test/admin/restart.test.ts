@@ -14,6 +14,9 @@ async function collect(source: AsyncIterable<RunEvent> | undefined): Promise<Run
   return events;
 }
 
+// This file covers runs.resume: false; restart-resume.test.ts the default.
+const NO_RESUME = 'runs: { resume: false }\n';
+
 describe('a server that dies mid-run', () => {
   let upstream: FakeUpstream;
   let data: ReturnType<typeof tempDataDir>;
@@ -32,7 +35,7 @@ describe('a server that dies mid-run', () => {
     const configFile = join(data.dataDir, 'agent-gateway.yaml');
     writeFileSync(
       configFile,
-      adminYaml().replace('${TEST_API_KEY}', TEST_API_KEY).replace('${UPSTREAM_URL}', upstream.url),
+      adminYaml(NO_RESUME).replace('${TEST_API_KEY}', TEST_API_KEY).replace('${UPSTREAM_URL}', upstream.url),
     );
     const server = await spawnServer(['--config', configFile, '--data-dir', data.dataDir], {});
     const chat = (content: string) =>
@@ -51,7 +54,10 @@ describe('a server that dies mid-run', () => {
     await server.kill('SIGKILL');
     await hanging;
 
-    restarted = await startTestApp(adminYaml(), { env: { UPSTREAM_URL: upstream.url }, dataDir: data.dataDir });
+    restarted = await startTestApp(adminYaml(NO_RESUME), {
+      env: { UPSTREAM_URL: upstream.url },
+      dataDir: data.dataDir,
+    });
     const { body: runs } = await callAdmin(restarted.url, 'GET', '/runs');
     expect(runs).toEqual([
       expect.objectContaining({ run_id: unfinished, status: 'interrupted', finished_at: expect.any(String) }),

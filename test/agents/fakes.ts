@@ -78,7 +78,10 @@ export interface FakeToolRegistry extends ToolRegistry {
 }
 
 /** A ToolRegistry over plain functions; any throw becomes a ToolExecutionError, as the real one does. */
-export function createFakeToolRegistry(tools: Record<string, FakeTool>): FakeToolRegistry {
+export function createFakeToolRegistry(
+  tools: Record<string, FakeTool>,
+  idempotent: readonly string[] = [],
+): FakeToolRegistry {
   const definitions: ToolDefinition[] = Object.keys(tools)
     .sort()
     .map((name) => ({ name, description: `the ${name} tool`, parameters: { type: 'object', properties: {} } }));
@@ -89,6 +92,7 @@ export function createFakeToolRegistry(tools: Record<string, FakeTool>): FakeToo
     forAgent: (names) => definitions.filter((tool) => names.includes(tool.name)),
     get: (name) => definitions.find((tool) => tool.name === name),
     mcpServers: () => [],
+    isIdempotent: (name) => idempotent.includes(name),
     async execute(name, args, options) {
       calls.push({ name, args });
       const tool = tools[name];

@@ -22,6 +22,8 @@ const run = (id: string, overrides: Partial<RunRecord> = {}): RunRecord => ({
   error_code: null,
   error_message: null,
   token_id: null,
+  attempts: 1,
+  resumed_from_step: null,
   ...overrides,
 });
 

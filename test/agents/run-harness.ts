@@ -43,6 +43,8 @@ export interface RunHarnessOptions {
   service?: Partial<RunServiceOptions>;
   /** Wraps the run store the service writes through (to make a write fail). */
   wrapStore?: (store: RunStore) => RunStore;
+  /** Tools of `tools` marked idempotent. */
+  idempotentTools?: string[];
 }
 
 export function agentConfig(overrides: Partial<AgentConfig> & { name: string }): AgentConfig {
@@ -69,7 +71,7 @@ export async function createRunHarness(
   const database = await createDatabase({ dataDir: temp.dataDir });
   const registry = await createAgentRegistry({ agents, store: createAgentStore(database.db) });
   const models = createFakeModelClient();
-  const registryOfTools = createFakeToolRegistry(tools);
+  const registryOfTools = createFakeToolRegistry(tools, options.idempotentTools);
   const runStore = createRunStore(database.db, database.writes);
   const bus = options.bus ?? createRunEventBus();
   const build = (serviceBus: RunEventBus, multiProcess: boolean) =>

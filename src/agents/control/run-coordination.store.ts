@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { RunControlCommand } from '../../bus/index.js';
 import type { Database } from '../../db/index.js';
-import { ACTIVE_RUN_STATUSES, type RunStatus } from '../records/run.types.js';
+import { ACTIVE_RUN_STATUSES, type ClaimedRun, type ResumeInput, type RunStatus } from '../records/run.types.js';
 
 /** What the executing process reads back to learn of commands that other processes persisted. */
 export interface RunControlState {
@@ -23,8 +23,37 @@ export interface RunCoordinationQueries {
    * heartbeat is older than `staleBefore`. Their steps and tokens are summed from the recorded steps.
    * Returns the ids of the runs it ended.
    */
-  interruptOrphans(options: { now: string; staleBefore?: string }): Promise<string[]>;
+  interruptOrphans(options: { now: string; staleBefore?: string; runIds?: string[] }): Promise<string[]>;
+  /**
+   * Takes over runs left running or paused by a dead process (heartbeat older than `staleBefore`) that
+   * can be resumed: stored with their input, no cancel pending. One conditional update, so of several
+   * processes sweeping at once only one gets each run; it counts an attempt and the steps it resumes from.
+   */
+  claimOrphans(options: { now: string; staleBefore: string }): Promise<ClaimedRun[]>;
 }
+
+// The run as others see it (records/run.types.ts RunRecord): the coordination columns stay here.
+const RUN_RECORD_COLUMNS = [
+  'run_id',
+  'agent_name',
+  'status',
+  'source',
+  'session_id',
+  'model',
+  'started_at',
+  'finished_at',
+  'total_tokens',
+  'input_tokens',
+  'output_tokens',
+  'cost_usd',
+  'steps',
+  'output',
+  'error_code',
+  'error_message',
+  'token_id',
+  'attempts',
+  'resumed_from_step',
+] as const;
 
 export function createRunCoordinationQueries(db: Kysely<Database>): RunCoordinationQueries {
   return {
@@ -64,7 +93,39 @@ export function createRunCoordinationQueries(db: Kysely<Database>): RunCoordinat
         .where('status', 'in', ACTIVE_RUN_STATUSES)
         .execute();
     },
-    async interruptOrphans({ now, staleBefore }) {
+    async claimOrphans({ now, staleBefore }) {
+      const rows = await db
+        .updateTable('runs')
+        .set((eb) => ({
+          heartbeat_at: now,
+          attempts: eb('attempts', '+', 1),
+          resumed_from_step: eb
+            .selectFrom('run_steps')
+            .whereRef('run_steps.run_id', '=', 'runs.run_id')
+            .select((s) => s.fn.countAll<number>().as('n')),
+        }))
+        .where('status', 'in', ACTIVE_RUN_STATUSES)
+        .where('resume_input', 'is not', null)
+        .where((eb) => eb.or([eb('control_request', 'is', null), eb('control_request', '!=', 'cancel')]))
+        .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]))
+        .returning([...RUN_RECORD_COLUMNS, 'resume_input'])
+        .execute();
+      return rows.map(({ resume_input, ...run }) => ({
+        run: {
+          ...run,
+          total_tokens: Number(run.total_tokens),
+          input_tokens: Number(run.input_tokens),
+          output_tokens: Number(run.output_tokens),
+          cost_usd: Number(run.cost_usd),
+          steps: Number(run.steps),
+          attempts: Number(run.attempts),
+          resumed_from_step: run.resumed_from_step === null ? null : Number(run.resumed_from_step),
+        },
+        input: JSON.parse(resume_input ?? '{}') as ResumeInput,
+        paused: run.status === 'paused',
+      }));
+    },
+    async interruptOrphans({ now, staleBefore, runIds }) {
       let query = db
         .updateTable('runs')
         .set((eb) => {
@@ -86,6 +147,7 @@ export function createRunCoordinationQueries(db: Kysely<Database>): RunCoordinat
           };
         })
         .where('status', 'in', ACTIVE_RUN_STATUSES);
+      if (runIds !== undefined) query = query.where('run_id', 'in', runIds.length > 0 ? runIds : ['']);
       if (staleBefore !== undefined)
         query = query.where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]));
       const rows = await query.returning('run_id').execute();

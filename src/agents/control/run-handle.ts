@@ -1,6 +1,6 @@
 import type { RunEvent, RunSource } from '../../bus/index.js';
 import type { ChatMessage, ToolDefinition } from '../../llm/index.js';
-import type { RunTiming } from '../runtime/run-context.js';
+import type { RunTiming } from '../runtime/run-timer.js';
 import type { RunController } from './run-control.js';
 import type { RunResult } from '../runtime/run-result.js';
 

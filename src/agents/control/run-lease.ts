@@ -9,8 +9,9 @@ import type { Logger } from '../../logger.js';
 export interface RunLeaseOptions {
   live: ReadonlyMap<string, LiveRun>;
   store: RunStore;
-  bus: RunEventBus;
   commands: RunCommands;
+  /** Takes over or interrupts the runs of dead processes: those whose heartbeat is older than `staleBefore`. */
+  sweep(now: string, staleBefore: string): Promise<void>;
   intervalMs: number;
   /** A run whose heartbeat is older than this has lost its executor and is marked interrupted. */
   staleMs: number;
@@ -24,7 +25,7 @@ export const RUN_LEASE_STALE_MS = 30_000;
 /**
  * Multi-process mode only. Every interval: the heartbeat of this process's runs, the commands persisted
  * for them (a paused run has no checkpoint to notice a resume whose message was lost), and the runs of
- * processes that died, marked interrupted by whichever process looks first. Returns the stop function.
+ * processes that died, taken over or marked interrupted by whichever process looks first. Returns the stop function.
  */
 export function startRunLease(options: RunLeaseOptions): () => void {
   let busy = false;
@@ -36,11 +37,7 @@ export function startRunLease(options: RunLeaseOptions): () => void {
       const states = await options.store.controlStates(runIds);
       for (const run of options.live.values()) options.commands.reconcile(run, states.get(run.runId));
     }
-    const interrupted = await options.store.interruptOrphans({
-      now: isoNow(new Date(now)),
-      staleBefore: isoNow(new Date(now - options.staleMs)),
-    });
-    await publishInterrupted(options.bus, interrupted);
+    await options.sweep(isoNow(new Date(now)), isoNow(new Date(now - options.staleMs)));
     // Budget reservations of runs that ended on a dead replica go back to their accounts.
     await options.store.releaseEndedBudgetHolds();
   };

@@ -1,6 +1,5 @@
 import { createId, isoNow } from '../../ids.js';
 import type { Usage } from '../../llm/index.js';
-import type { RunStore } from './run.store.js';
 import type { PromptLog, StepRecord } from './run.types.js';
 
 /** Prices model calls for the runtime (app.ts: llm's pricing, rounded as analytics stores costs). */
@@ -58,17 +57,23 @@ export interface RunRecorder {
 export interface RunRecorderOptions {
   runId: string;
   model: string;
-  store: RunStore;
+  /** Queues the step's write (records/run-writes.ts: after the run's insert). */
+  insertStep(step: StepRecord): Promise<void>;
   pricing?: RunPricing;
-  /** The run's own insert: a step is written after it (its row refers to the run's). */
-  inserted?: Promise<void>;
+  /** The steps a run taken over already has: numbering and totals go on from them. */
+  stored?: readonly StepRecord[];
 }
 
 export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
-  const inserted = options.inserted ?? Promise.resolve();
   const { pricing } = options;
-  const totals: StepTotals = { inputTokens: 0, outputTokens: 0, costUsd: 0, steps: 0 };
-  let nextIndex = 0;
+  const stored = options.stored ?? [];
+  const totals: StepTotals = {
+    inputTokens: sum(stored, (step) => step.input_tokens),
+    outputTokens: sum(stored, (step) => step.output_tokens),
+    costUsd: pricing ? pricing.round(sum(stored, (step) => step.cost_usd)) : 0,
+    steps: stored.length,
+  };
+  let nextIndex = stored.reduce((next, step) => Math.max(next, step.step_index + 1), 0);
   const writes: Promise<void>[] = [];
   return {
     begin(kind, name) {
@@ -100,7 +105,7 @@ export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
         cost_usd: costUsd,
         prompt_log: promptLog,
       };
-      const write = inserted.then(() => options.store.insertStep(row));
+      const write = options.insertStep(row);
       // Observed here so a failure is never unhandled; settled() reports it.
       write.catch(() => undefined);
       writes.push(write);
@@ -111,4 +116,8 @@ export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
       await Promise.all(writes);
     },
   };
+}
+
+function sum(steps: readonly StepRecord[], value: (step: StepRecord) => number): number {
+  return steps.reduce((total, step) => total + value(step), 0);
 }

@@ -6,11 +6,20 @@ import { createBudgetQueries, type BudgetQueries } from '../budgets/budget.store
 import { createRunCoordinationQueries, type RunCoordinationQueries } from '../control/run-coordination.store.js';
 import { createRunCountQueries, type RunCountQueries } from './run-counts.store.js';
 import { createRunSpendQueries, type RunSpendQueries } from '../budgets/run-spend.store.js';
-import type { ListRunsFilter, PromptLog, RunEnd, RunRecord, StepRecord } from './run.types.js';
+import type {
+  ListRunsFilter,
+  NewRunRecord,
+  PromptLog,
+  ResumeInput,
+  RunEnd,
+  RunRecord,
+  StepRecord,
+} from './run.types.js';
 
 /** Persistence of runs, their steps and their event logs. A run is written at start and at its end; a step once, when it ends. */
 export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSpendQueries, BudgetQueries {
-  insertRun(run: RunRecord): Promise<void>;
+  /** `resume`: what a takeover needs to continue the run (runs.resume), stored with it. */
+  insertRun(run: NewRunRecord, resume?: ResumeInput): Promise<void>;
   /** Writes the run's end and, in the same transaction, its event log: a run that reads as ended has its log. */
   finishRun(runId: string, end: RunEnd, events?: RunEvent[]): Promise<void>;
   insertStep(step: StepRecord): Promise<void>;
@@ -48,8 +57,13 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
     ...createRunCountQueries(db),
     ...createRunSpendQueries(db),
     ...createBudgetQueries(db),
-    insertRun(run) {
-      const row = { ...run, control_request: null, heartbeat_at: run.started_at };
+    insertRun(run, resume) {
+      const row = {
+        ...run,
+        control_request: null,
+        heartbeat_at: run.started_at,
+        resume_input: resume ? JSON.stringify(resume) : null,
+      };
       return writes.write((trx) => insertRunRow(trx, row));
     },
     finishRun(runId, end, events) {
@@ -104,9 +118,11 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
 // PostgreSQL may hand back numeric columns as strings (bigint, numeric); normalise once here.
 function mapRun(row: Selectable<Database['runs']>): RunRecord {
   // Coordination columns are the store's business, not part of the run as others see it.
-  const { control_request: _request, heartbeat_at: _heartbeat, ...run } = row;
+  const { control_request: _request, heartbeat_at: _heartbeat, resume_input: _input, ...run } = row;
   return {
     ...run,
+    attempts: Number(row.attempts),
+    resumed_from_step: row.resumed_from_step === null ? null : Number(row.resumed_from_step),
     total_tokens: Number(row.total_tokens),
     input_tokens: Number(row.input_tokens),
     output_tokens: Number(row.output_tokens),

@@ -1,5 +1,5 @@
 import type { RunsTable } from '../../db/index.js';
-import type { ChatMessage, FinishReason, ToolCall } from '../../llm/index.js';
+import type { ChatMessage, FinishReason, ToolCall, ToolDefinition } from '../../llm/index.js';
 
 export type RunStatus = RunsTable['status'];
 
@@ -11,10 +11,38 @@ export function isActiveRunStatus(status: RunStatus): boolean {
 }
 
 /** A run as stored; the admin API and analytics read these (the coordination columns stay inside the stores). */
-export type RunRecord = Omit<RunsTable, 'control_request' | 'heartbeat_at' | 'trace_id'> & {
+export type RunRecord = Omit<
+  RunsTable,
+  'control_request' | 'heartbeat_at' | 'resume_input' | 'attempts' | 'trace_id'
+> & {
+  attempts: number;
   /** The OpenTelemetry trace of the run; null (or absent) when telemetry is off. */
   trace_id?: string | null;
 };
+
+/** A run as first inserted: one attempt, never resumed. */
+export type NewRunRecord = Omit<RunRecord, 'attempts' | 'resumed_from_step'>;
+
+/** What a takeover needs besides the stored steps (`runs.resume_input`, JSON); written with the run's insert. */
+export interface ResumeInput {
+  /** The conversation after the input guardrails, without the system prompt. */
+  messages: ChatMessage[];
+  temperature: number;
+  max_tokens: number | null;
+  client_tools: ToolDefinition[];
+  /** Client context the answer is graded against (tool results in `messages` are added again). */
+  context: string[];
+  /** The session's new turns (redacted), stored with the answer once the run completes. */
+  session_pending: ChatMessage[] | null;
+}
+
+/** A run left unfinished by a dead process, claimed by this one to be continued. */
+export interface ClaimedRun {
+  run: RunRecord;
+  input: ResumeInput;
+  /** The run was paused when its process died: it resumes paused. */
+  paused: boolean;
+}
 
 /** The fields written when a run ends. */
 export type RunEnd = Pick<

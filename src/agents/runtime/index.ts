@@ -1,2 +1,2 @@
-export type { RunTiming } from './run-context.js';
+export type { RunTiming } from './run-timer.js';
 export type { RunResult, RunUsage } from './run-result.js';

@@ -1,7 +1,7 @@
 import { UpstreamError } from '../../errors.js';
 import { estimateUsage, type ChatMessage, type ModelStreamPart, type ToolCall, type Usage } from '../../llm/index.js';
 import { endChatSpan, startChatSpan, withSpan } from '../../telemetry/index.js';
-import { describeError, type RunContext } from './run-context.js';
+import { describeError, storeCheckpoint, type RunContext } from './run-context.js';
 import { createOutputScreen, type OutputScreen } from './run-guardrails.js';
 import type { OpenStep, StepCharge } from '../records/run-recorder.js';
 import type { ModelPromptLog } from '../records/run.types.js';
@@ -21,11 +21,12 @@ interface Received {
  */
 export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Promise<ModelStepResult> {
   await ctx.control.checkpoint();
+  await storeCheckpoint(ctx);
   await ctx.budget?.beforeModelCall(ctx.recorder.totals().costUsd);
   const step = ctx.recorder.begin('model', ctx.agent.model);
   ctx.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'model' });
   const log = createPromptLog(ctx, messages);
-  const screen = createOutputScreen(ctx.guardrails, ctx.reporter.flag);
+  const screen = createOutputScreen(ctx.guardrails, (verdicts) => ctx.reporter.flag(verdicts));
   const received: Received = { raw: '', toolCalls: [] };
   const modelId = ctx.agent.model.slice(ctx.agent.model.indexOf('/') + 1);
   const span = startChatSpan(() => chatSpanStart(ctx, modelId, messages));
@@ -41,7 +42,7 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
   const callMs = performance.now() - step.startedMs;
   const screened = screen.finish(raw);
   release(ctx, step, log, screened.text);
-  ctx.timing.upstreamMs += callMs;
+  ctx.timer.add(callMs);
   const result: ModelStepResult = screened.blocked
     ? { ...end, text: '', toolCalls: [], finishReason: 'content_filter' }
     : { ...end, text: log.response };
@@ -96,7 +97,7 @@ async function endFailedStep(
   error: unknown,
 ): Promise<number> {
   const callMs = performance.now() - step.startedMs;
-  ctx.timing.upstreamMs += callMs;
+  ctx.timer.add(callMs);
   const usage =
     log.ttft_ms === null
       ? undefined
@@ -148,7 +149,7 @@ async function streamCall(
 /** Text the guardrails let out: published, and kept as the step's (and the run's) answer. */
 function release(ctx: RunContext, step: OpenStep, log: ModelPromptLog, text: string): void {
   if (!text) return;
-  ctx.timing.upstreamMsAtFirstText ??= ctx.timing.upstreamMs + (performance.now() - step.startedMs);
+  ctx.timer.markFirstText(performance.now() - step.startedMs);
   log.response += text;
   ctx.emit({ type: 'text-delta', delta: text });
 }

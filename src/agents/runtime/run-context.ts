@@ -8,40 +8,42 @@ import type { RunControl } from '../control/run-control.js';
 import type { RunRecorder } from '../records/run-recorder.js';
 import type { RunReporter } from '../records/run-reporter.js';
 import type { RunFlow } from './run-flow.js';
+import type { RunTimer } from './run-timer.js';
 
-/** Where a run's time went, for the gateway-overhead figures (request time minus upstream time). */
-export interface RunTiming {
-  /** Milliseconds spent waiting on model calls and tool calls (parallel tool calls count once). */
-  upstreamMs: number;
-  /** upstreamMs at the moment the run's first text was released: what a stream's first byte waited for. */
-  upstreamMsAtFirstText?: number;
+/** Everything one run needs before its budget is known; built once per run by startRun (or resumeRun). */
+export interface RunSetup {
+  readonly agent: RegisteredAgent;
+  readonly models: ModelClient;
+  readonly tools: ToolRegistry;
+  /** The agent's tools, then the client's, as the model sees them. */
+  readonly toolDefinitions: ToolDefinition[];
+  /** Tools the client runs itself (frontend tools): a call to one ends the run instead of running here. */
+  readonly clientToolNames: ReadonlySet<string>;
+  readonly temperature: number;
+  readonly maxTokens?: number;
+  readonly control: RunControl;
+  readonly recorder: RunRecorder;
+  /** Usage records and guardrail hits, committed in the background and awaited with the run's end. */
+  readonly reporter: RunReporter;
+  /** The agent's compiled guardrails; undefined when all are off. */
+  readonly guardrails?: Guardrails;
+  /** What an answer is graded against: tool results (the run's and the client's) and client context. */
+  readonly sources: string[];
+  readonly timer: RunTimer;
+  /**
+   * runs.resume: before each model and tool call, the steps ended so far are stored, so a replica taking
+   * the run over continues after them instead of repeating them.
+   */
+  readonly durable: boolean;
+  /** Clients streaming the run: the model step waits on it before reading more of the upstream. */
+  readonly flow?: RunFlow;
+  emit(body: RunEventBody): void;
 }
 
-/** Everything one run's loop needs; built once per run by the run service. */
-export interface RunContext {
-  agent: RegisteredAgent;
-  models: ModelClient;
-  tools: ToolRegistry;
-  /** The agent's tools, then the client's, as the model sees them. */
-  toolDefinitions: ToolDefinition[];
-  /** Tools the client runs itself (frontend tools): a call to one ends the run instead of running here. */
-  clientToolNames: ReadonlySet<string>;
-  temperature: number;
-  maxTokens?: number;
-  control: RunControl;
-  recorder: RunRecorder;
-  /** Usage records and guardrail hits, committed in the background and awaited with the run's end. */
-  reporter: RunReporter;
-  /** The agent's compiled guardrails; undefined when all are off. */
-  guardrails?: Guardrails;
-  /** Set once the run is admitted, when a budget applies to it. */
-  budget?: RunBudget;
-  /** What an answer is graded against: tool results (the run's and the client's) and client context. */
-  sources: string[];
-  timing: RunTiming;
-  emit(body: RunEventBody): void;
-  /** Set when clients may stream the run: the model step waits on it before reading more of the upstream. */
-  flow?: RunFlow;
+/** What the loop, the model step and the tool step see: the setup and the budget the run was admitted to. */
+export interface RunContext extends RunSetup {
+  /** Undefined when no budget applies to the run. */
+  readonly budget: RunBudget | undefined;
 }
 
 /** The code and message of any failure, for prompt logs and events. */
@@ -51,4 +53,9 @@ export function describeError(error: unknown): { code: string; message: string }
     return { code: typeof code === 'string' ? code : 'error', message: error.message };
   }
   return { code: 'error', message: String(error) };
+}
+
+/** Waits until the steps ended so far are stored (durable runs); a failed write is reported at the run's end. */
+export async function storeCheckpoint(ctx: RunSetup): Promise<void> {
+  if (ctx.durable) await ctx.recorder.settled().catch(() => undefined);
 }

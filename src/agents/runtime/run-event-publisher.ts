@@ -27,6 +27,8 @@ export interface RunEventPublisherOptions {
   flow?: RunFlow;
   /** Bytes (UTF-8) of text the run may say; unset: no cap. */
   maxOutputBytes?: number;
+  /** A run taken over: the text its earlier attempts said (the output goes on from it). */
+  output?: string;
 }
 
 /** The run said more than its cap: it fails rather than holding an unbounded answer in memory. */
@@ -37,8 +39,8 @@ export function outputTooLargeError(limit: number): AppError {
 export function createRunEventPublisher(options: RunEventPublisherOptions): RunEventPublisher {
   const { runId, bus, isHeld, onError, flow, maxOutputBytes = Infinity } = options;
   let held: RunEventBody[] = [];
-  let output = '';
-  let outputBytes = 0;
+  let output = options.output ?? '';
+  let outputBytes = Buffer.byteLength(output);
   let last: Promise<unknown> = Promise.resolve();
   const published = flow && ((body: RunEventBody) => flow.published(body));
   // Not awaited one by one: the bus keeps publishes in call order (Redis pipelines them), so a delta costs no round trip here.

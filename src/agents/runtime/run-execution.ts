@@ -4,55 +4,42 @@ import { isoNow } from '../../ids.js';
 import type { ChatMessage } from '../../llm/index.js';
 import type { RunBudget } from '../budgets/run-budget.js';
 import type { RunController } from '../control/run-control.js';
-import type { RunContext } from './run-context.js';
-import type { RunEventPublisher } from './run-event-publisher.js';
-import { gradeAnswer, screenInput } from './run-guardrails.js';
-import type { RunResult } from './run-result.js';
-import type { RunStore } from '../records/run.store.js';
-import { runAgentLoop, type LoopOutcome } from './runtime-loop.js';
-import type { SessionService } from '../sessions/session.service.js';
 import type { RunLogger } from '../records/run-logger.js';
+import type { RunWrites } from '../records/run-writes.js';
+import type { SessionService } from '../sessions/session.service.js';
+import type { RunSetup } from './run-context.js';
+import type { RunEventPublisher } from './run-event-publisher.js';
+import { gradeAnswer } from './run-guardrails.js';
+import type { RunResult } from './run-result.js';
+import { runAgentLoop, type LoopOutcome, type LoopStart } from './runtime-loop.js';
 
-/** The slice of a pino logger the runtime uses. */
+/** How a run begins: where its loop starts, or why its input was refused before any model call. */
+export type RunStart = { refused: unknown } | { loop: LoopStart; conversation: ChatMessage[] };
+
 export interface RunExecution {
   runId: string;
-  ctx: RunContext;
-  conversation: ChatMessage[];
+  setup: RunSetup;
   controller: RunController;
-  store: RunStore;
-  bus: RunEventBus;
   events: RunEventPublisher;
+  writes: RunWrites;
+  bus: RunEventBus;
+  start: RunStart;
+  /** Reserves the run's budgets before its first model call (a new run); undefined when none applies. */
+  admit?: (conversation: ChatMessage[]) => Promise<RunBudget | undefined>;
   /** Set when the run belongs to a session: the turns to store once it completes. */
   session?: { id: string; pending: ChatMessage[]; service: SessionService };
-  /** Reserves the run's budgets once its input passed the guardrails, before the first model call. */
-  admit?: (conversation: ChatMessage[]) => Promise<RunBudget | undefined>;
   log?: RunLogger;
-  /** The run's insert, queued at start: the run's end is written, and its answer given, only after it. */
-  inserted: Promise<void>;
 }
 
 /**
- * Screens the input, admits the run to its budgets, runs the loop to its end and grades the answer;
- * publishes the terminal event, then writes the run's final record with its event log (and the
- * session's new turns) while its usage records and risk events commit alongside.
+ * Runs the loop to its end and grades the answer; publishes the terminal event, then writes the run's
+ * final record with its event log (and the session's new turns) while its usage records and risk events
+ * commit alongside. Never rejects.
  */
 export async function executeRun(execution: RunExecution): Promise<RunResult> {
-  const { controller, events, ctx } = execution;
-  let result: RunResult;
-  let loop: LoopOutcome | undefined;
-  try {
-    loop = await runAgentLoop(ctx, await prepareInput(execution));
-    gradeAnswer(ctx, events.output);
-    result = { ...summarize(execution), status: 'completed', finishReason: loop.finishReason };
-  } catch (error) {
-    const cancelled = controller.cancellation;
-    result = {
-      ...summarize(execution),
-      status: cancelled ? 'cancelled' : 'failed',
-      error: cancelled ?? toAppError(error, execution),
-    };
-  }
-  const stored = await execution.inserted.then(
+  const { controller, events, setup } = execution;
+  const ended = await runLoop(execution);
+  const stored = await execution.writes.inserted.then(
     () => true,
     (error: unknown) => {
       execution.log?.error({ err: error, run_id: execution.runId }, 'could not record the run');
@@ -60,15 +47,7 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
     },
   );
   // An answer nobody could record is not given: the client gets an error instead.
-  if (!stored)
-    result = {
-      ...summarize(execution),
-      status: 'failed',
-      error: new AppError({
-        code: 'internal_error',
-        message: 'The run could not be recorded',
-      }),
-    };
+  const result: RunResult = stored ? ended.result : { ...summarize(execution), status: 'failed', error: unrecorded() };
   // A run that fails while paused (its in-flight call failed) ends at once: what it held goes out first.
   controller.end(result.status);
   events.release();
@@ -83,26 +62,41 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
     events.emit({ type: 'run-error', code: result.error.code, message: result.error.message });
   }
   await events.settled();
-  await Promise.all([stored && persistEnd(execution, result, loop), ctx.reporter.settled(), persistSteps(execution)]);
+  await Promise.all([
+    stored && persistEnd(execution, result, ended.loop),
+    setup.reporter.settled(),
+    persistSteps(execution),
+  ]);
   // After the run's cost is stored: an account loaded again from the store must see it.
-  await ctx.budget?.release({ completed: result.status === 'completed', costUsd: result.costUsd });
+  await ended.budget?.release({ completed: result.status === 'completed', costUsd: result.costUsd });
   return result;
 }
 
-/** The conversation as the model may see it (user messages of this request redacted), after budget admission. */
-async function prepareInput(execution: RunExecution): Promise<ChatMessage[]> {
-  const { ctx, session } = execution;
-  const replaced = screenInput(ctx, session ? session.pending : execution.conversation);
-  const swap = (message: ChatMessage) => replaced.get(message) ?? message;
-  // The session stores the redacted turns too, so personal data never reaches its history.
-  if (session && replaced.size > 0) session.pending = session.pending.map(swap);
-  const conversation = replaced.size > 0 ? execution.conversation.map(swap) : execution.conversation;
-  ctx.budget = await execution.admit?.(conversation);
-  return conversation;
+interface LoopEnd {
+  result: RunResult;
+  loop?: LoopOutcome;
+  budget?: RunBudget;
+}
+
+/** Admission, the loop and the grading; any failure (or cancellation) becomes the result. */
+async function runLoop(execution: RunExecution): Promise<LoopEnd> {
+  const { setup, start } = execution;
+  let budget: RunBudget | undefined;
+  try {
+    if ('refused' in start) throw start.refused;
+    budget = await execution.admit?.(start.conversation);
+    const loop = await runAgentLoop({ ...setup, budget }, start.loop);
+    gradeAnswer(setup, execution.events.output);
+    return { result: { ...summarize(execution), status: 'completed', finishReason: loop.finishReason }, loop, budget };
+  } catch (error) {
+    const cancelled = execution.controller.cancellation;
+    const failure = cancelled ?? toAppError(error, execution);
+    return { result: { ...summarize(execution), status: cancelled ? 'cancelled' : 'failed', error: failure }, budget };
+  }
 }
 
 function summarize(execution: RunExecution) {
-  const totals = execution.ctx.recorder.totals();
+  const totals = execution.setup.recorder.totals();
   const usage = {
     inputTokens: totals.inputTokens,
     outputTokens: totals.outputTokens,
@@ -115,8 +109,12 @@ function summarize(execution: RunExecution) {
     usage,
     costUsd: totals.costUsd,
     steps: totals.steps,
-    upstreamMs: execution.ctx.timing.upstreamMs,
+    upstreamMs: execution.setup.timer.upstreamMs,
   };
+}
+
+function unrecorded(): AppError {
+  return new AppError({ code: 'internal_error', message: 'The run could not be recorded' });
 }
 
 function toAppError(error: unknown, execution: RunExecution): AppError {
@@ -131,7 +129,7 @@ function toAppError(error: unknown, execution: RunExecution): AppError {
 
 // Steps were queued as they ended; a failed one is logged like a failed run end.
 async function persistSteps(execution: RunExecution): Promise<void> {
-  await execution.ctx.recorder.settled().catch((error: unknown) => {
+  await execution.setup.recorder.settled().catch((error: unknown) => {
     execution.log?.error({ err: error, run_id: execution.runId }, 'could not record a step of the run');
   });
 }
@@ -144,8 +142,7 @@ async function persistEnd(execution: RunExecution, result: RunResult, loop: Loop
       execution.log?.warn({ err: error, run_id: execution.runId }, 'could not read the run event log to persist it');
       return [];
     });
-    await execution.store.finishRun(
-      execution.runId,
+    await execution.writes.finish(
       {
         status: result.status,
         finished_at: isoNow(),

@@ -1,7 +1,7 @@
 import { ValidationError } from '../../errors.js';
 import type { GuardrailVerdict, Guardrails } from '../../guardrails/index.js';
 import type { ChatMessage } from '../../llm/index.js';
-import type { RunContext } from './run-context.js';
+import type { RunSetup } from './run-context.js';
 
 /** What a model step shows of its text: deltas as they may be released, then the rest when the call ends. */
 export interface OutputScreen {
@@ -17,7 +17,7 @@ const PASS_THROUGH: OutputScreen = { push: (delta) => delta, finish: () => ({ te
  * Checks the request's user messages before any model call. Returns the redacted replacements (message →
  * redacted copy); throws 400 `content_filtered` when a hit blocks, so the model never sees the input.
  */
-export function screenInput(ctx: RunContext, messages: Iterable<ChatMessage>): Map<ChatMessage, ChatMessage> {
+export function screenInput(ctx: RunSetup, messages: Iterable<ChatMessage>): Map<ChatMessage, ChatMessage> {
   const replaced = new Map<ChatMessage, ChatMessage>();
   if (!ctx.guardrails) return replaced;
   for (const message of messages) {
@@ -66,7 +66,7 @@ export function createOutputScreen(
 }
 
 /** Scores the run's answer against its tool results and context; a low score is flagged, never dropped. */
-export function gradeAnswer(ctx: RunContext, answer: string): void {
+export function gradeAnswer(ctx: RunSetup, answer: string): void {
   if (ctx.guardrails && answer) ctx.reporter.flag(ctx.guardrails.checkGrounding(answer, ctx.sources));
 }
 

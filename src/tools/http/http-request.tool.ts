@@ -41,6 +41,7 @@ export function createHttpRequestTool(settings?: BuiltinToolConfig): RegisteredT
       },
     },
     timeoutMs: settings?.timeout_ms ?? DEFAULT_TIMEOUT_MS,
+    idempotent: settings?.idempotent ?? false,
     async run(args, signal) {
       let url = parseUrl(String(args.url));
       if (!isHostAllowed(url, allowedHosts)) throw refused(url, allowedHosts, 'invalid_arguments');

@@ -20,6 +20,7 @@ export function createHttpTool(config: HttpToolConfig): RegisteredTool {
   return {
     definition: { name: config.name, description: config.description, parameters: config.parameters },
     timeoutMs: config.timeout_ms,
+    idempotent: config.idempotent,
     async run(args, signal) {
       const { url, rest } = expandUrlTemplate(config.url, args);
       let target: URL;

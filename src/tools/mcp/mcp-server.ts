@@ -260,6 +260,7 @@ function mapTools(config: McpToolConfig, listed: Tool[], logger: Logger, call: C
         parameters: { ...tool.inputSchema, type: 'object' },
       },
       timeoutMs: config.timeout_ms,
+      idempotent: config.idempotent,
       run: (args, signal) => call(tool, name, args, signal),
     });
   }

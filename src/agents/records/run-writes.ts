@@ -1,0 +1,41 @@
+import type { RunEvent } from '../../bus/index.js';
+import type { RunStore } from './run.store.js';
+import type { NewRunRecord, ResumeInput, RunEnd, StepRecord } from './run.types.js';
+
+/**
+ * One run's writes in the order the store needs them: the run's row first, then its steps, status
+ * changes and end. The insert is queued, not awaited, so the first model call starts while it commits;
+ * every later write waits for it (a step's row refers to the run's).
+ */
+export interface RunWrites {
+  /** The run's own insert; rejects when the run could not be recorded. */
+  readonly inserted: Promise<void>;
+  /** Queues the run's insert (a new run; called once, before any model call). */
+  readonly insert: (run: NewRunRecord, resume?: ResumeInput) => void;
+  readonly insertStep: (step: StepRecord) => Promise<void>;
+  /** Stores running/paused, one write after the other (a pause and a quick resume must land in that order). */
+  readonly writeStatus: (status: 'running' | 'paused') => Promise<void>;
+  readonly finish: (end: RunEnd, events: RunEvent[]) => Promise<void>;
+}
+
+/** `stored`: a run taken over, whose row exists already. */
+export function createRunWrites(store: RunStore, runId: string, options: { stored?: boolean } = {}): RunWrites {
+  let begin: (insert: Promise<void>) => void = () => undefined;
+  const inserted = options.stored
+    ? Promise.resolve()
+    : new Promise<void>((resolve, reject) => {
+        begin = (insert) => void insert.then(resolve, reject);
+      });
+  inserted.catch(() => undefined);
+  let statusWrites: Promise<void> = inserted;
+  return {
+    inserted,
+    insert: (run, resume) => begin(store.insertRun(run, resume)),
+    insertStep: (step) => inserted.then(() => store.insertStep(step)),
+    writeStatus: (status) => {
+      statusWrites = statusWrites.catch(() => undefined).then(() => store.setActiveStatus(runId, status));
+      return statusWrites;
+    },
+    finish: (end, events) => inserted.then(() => store.finishRun(runId, end, events)),
+  };
+}

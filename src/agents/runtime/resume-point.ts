@@ -1,0 +1,87 @@
+import type { ChatMessage, ToolCall } from '../../llm/index.js';
+import type { RegisteredAgent } from '../registry/agent-registry.js';
+import type { ModelPromptLog, ResumeInput, StepRecord, ToolPromptLog } from '../records/run.types.js';
+import { firstLoopStart, type LoopStart } from './runtime-loop.js';
+
+/** Where a run taken over continues: after its last completed model call and the tool results stored since. */
+export interface ResumePoint {
+  loop: LoopStart;
+  /** The text its completed model calls said: the run's output so far. */
+  output: string;
+  /** Tool calls that started without a stored result and are not idempotent: the model is told they were interrupted. */
+  interrupted: ToolCall[];
+}
+
+export const INTERRUPTED_TOOL_MESSAGE =
+  'the call was interrupted when the server running it stopped; it was not repeated because the tool is not ' +
+  'marked idempotent, so it may or may not have taken effect';
+
+/**
+ * Rebuilds the loop's state from the stored steps. A model call without a stored step is made again (its
+ * text was never part of the output); a tool call without a stored result runs again only when
+ * `isIdempotent(name)`, else its result is an error the model reads.
+ */
+export function findResumePoint(
+  agent: RegisteredAgent,
+  input: ResumeInput,
+  steps: readonly StepRecord[],
+  options: { isIdempotent(name: string): boolean; clientToolNames: ReadonlySet<string> },
+): ResumePoint {
+  const modelSteps = steps.filter((step) => step.kind === 'model' && step.status === 'completed');
+  const output = modelSteps.map((step) => (step.prompt_log as ModelPromptLog).response).join('');
+  const last = modelSteps.at(-1);
+  if (!last) return { loop: firstLoopStart(agent, input.messages), output, interrupted: [] };
+  const log = last.prompt_log as ModelPromptLog;
+  const modelCalls = modelSteps.length;
+  const calls = log.tool_calls;
+  if (calls.length === 0)
+    return {
+      loop: { messages: log.messages, modelCalls, ended: { finishReason: log.finish_reason ?? 'stop' } },
+      output,
+      interrupted: [],
+    };
+  const clientCalls = calls.filter((call) => options.clientToolNames.has(call.name));
+  if (clientCalls.length > 0)
+    return {
+      loop: { messages: log.messages, modelCalls, ended: { finishReason: 'tool_calls', clientToolCalls: clientCalls } },
+      output,
+      interrupted: [],
+    };
+  const results = storedToolResults(steps.filter((step) => step.step_index > last.step_index));
+  const missing = calls.filter((call) => !results.has(call.id));
+  const interrupted = missing.filter((call) => !options.isIdempotent(call.name));
+  const assistant: ChatMessage = { role: 'assistant', content: log.response, tool_calls: calls };
+  const answered = calls.flatMap((call) => {
+    const result = results.get(call.id);
+    return result === undefined ? [] : [toolMessage(call, result)];
+  });
+  return {
+    loop: {
+      messages: [
+        ...log.messages,
+        assistant,
+        ...answered,
+        ...interrupted.map((call) => toolMessage(call, `Error: ${INTERRUPTED_TOOL_MESSAGE}`)),
+      ],
+      modelCalls,
+      toolCalls: missing.filter((call) => options.isIdempotent(call.name)),
+    },
+    output,
+    interrupted,
+  };
+}
+
+/** Each stored tool step's result as the model read it (a failure as its error), by tool call id. */
+function storedToolResults(steps: readonly StepRecord[]): Map<string, string> {
+  const results = new Map<string, string>();
+  for (const step of steps) {
+    if (step.kind !== 'tool') continue;
+    const log = step.prompt_log as ToolPromptLog;
+    results.set(log.tool_call_id, log.error ? `Error: ${log.error.message}` : (log.result ?? ''));
+  }
+  return results;
+}
+
+function toolMessage(call: ToolCall, content: string): ChatMessage {
+  return { role: 'tool', content, tool_call_id: call.id, name: call.name };
+}

@@ -1,0 +1,91 @@
+import type { LiveRun } from '../control/run-handle.js';
+import type { ClaimedRun } from '../records/run.types.js';
+import { createRunWrites } from '../records/run-writes.js';
+import { openRun, type RuntimeDeps } from './open-run.js';
+import { executeRun } from './run-execution.js';
+import { findResumePoint, INTERRUPTED_TOOL_MESSAGE } from './resume-point.js';
+
+/**
+ * The in-process bus loses a run's log with its process: the events of attempt n are numbered from
+ * (n - 1) × this, above any seq an earlier attempt can have reached, so a client reconnecting with its
+ * Last-Event-ID still gets them. Redis keeps the stream, and numbering simply goes on there.
+ */
+export const RESUMED_SEQ_BLOCK = 1_000_000;
+
+/**
+ * Continues a run this process claimed from a dead one: rebuilds the conversation at its last stored
+ * step, tells the model which non-idempotent tool calls were cut short, and runs the loop to its end on
+ * the same event stream. No budget is admitted again (the run's hold stays until it ends). Throws for an
+ * agent this process does not know.
+ */
+export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise<LiveRun> {
+  const { run: record, input } = claimed;
+  const runId = record.run_id;
+  const agent = deps.agents.get(record.agent_name);
+  const steps = await deps.runStore.listSteps(runId);
+  const clientTools = input.client_tools;
+  const history = await deps.bus.history(runId).catch(() => []);
+  if (history.length === 0) deps.bus.continueAfter(runId, (record.attempts - 1) * RESUMED_SEQ_BLOCK);
+  const toolResults = steps.flatMap((step) =>
+    step.kind === 'tool' && 'result' in step.prompt_log && step.prompt_log.result !== undefined
+      ? [step.prompt_log.result]
+      : [],
+  );
+  const clientResults = input.messages.flatMap((message) => (message.role === 'tool' ? [message.content] : []));
+  const writes = createRunWrites(deps.runStore, runId, { stored: true });
+  const settings = {
+    source: record.source,
+    sessionId: record.session_id,
+    temperature: input.temperature,
+    maxTokens: input.max_tokens ?? undefined,
+    clientTools,
+    context: input.context,
+    sources: [...input.context, ...clientResults, ...toolResults],
+  };
+  const clientToolNames = new Set(clientTools.map((tool) => tool.name));
+  const point = findResumePoint(agent, input, steps, {
+    isIdempotent: (name) => deps.tools.isIdempotent(name),
+    clientToolNames,
+  });
+  const run = openRun(deps, { runId, agent, settings, writes, resumed: { steps, output: point.output } });
+  if (claimed.paused) run.controller.pause();
+  // A client attaching after a restart reads only this process's log: it starts like any run's.
+  if (history.length === 0)
+    run.events.emit({
+      type: 'run-start',
+      agentName: agent.name,
+      model: agent.model,
+      source: record.source,
+      sessionId: record.session_id,
+    });
+  for (const call of point.interrupted) {
+    const step = run.setup.recorder.begin('tool', call.name);
+    const error = { code: 'interrupted', message: INTERRUPTED_TOOL_MESSAGE };
+    run.setup.recorder.end(step, {
+      status: 'failed',
+      promptLog: { tool_call_id: call.id, arguments: call.arguments, error },
+    });
+    run.events.emit({
+      type: 'tool-result',
+      toolCallId: call.id,
+      name: call.name,
+      result: `Error: ${INTERRUPTED_TOOL_MESSAGE}`,
+      isError: true,
+    });
+  }
+  const result = executeRun({
+    runId,
+    setup: run.setup,
+    controller: run.controller,
+    events: run.events,
+    writes,
+    bus: deps.bus,
+    start: { loop: point.loop, conversation: input.messages },
+    session:
+      record.session_id && input.session_pending
+        ? { id: record.session_id, pending: input.session_pending, service: deps.sessions }
+        : undefined,
+    log: deps.log,
+  });
+  return run.toLive(result);
+}
