@@ -38,7 +38,7 @@ import {
   tokensRoutes,
   type TokenService,
 } from './auth/index.js';
-import { createRunEventBus, type RunEventBus } from './bus/index.js';
+import { createRedisRateLimitCounter, createRunEventBus, type RunEventBus } from './bus/index.js';
 import { guardrailsSchema, PII_TYPES, type Config } from './config/index.js';
 import { createGuardrails } from './guardrails/index.js';
 import { createDatabase, type DatabaseHandle } from './db/index.js';
@@ -55,13 +55,18 @@ import {
   type Triggers,
 } from './gateway/triggers/index.js';
 import {
+  createMemoryRateLimitCounter,
   createMetrics,
   createServer,
   healthRoutes,
+  RATE_LIMIT_WINDOW_MS,
   registerAuthHooks,
   registerMetrics,
+  registerRateLimits,
   startIdleHeapTrim,
   type Metrics,
+  type RateLimitCounter,
+  type RateLimits,
 } from './http/index.js';
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
@@ -103,6 +108,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
   const database = await createDatabase({ databaseUrl: config.server.database_url, dataDir: config.server.data_dir });
   let tools: ToolRegistry | undefined;
   let bus: RunEventBus | undefined;
+  let rateLimitCounter: RateLimitCounter | undefined;
   try {
     const agents = await createAgentRegistry({ agents: config.agents, store: createAgentStore(database.db) });
     const tokens = createTokenService({
@@ -120,6 +126,29 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       version: VERSION,
       logStream,
     });
+    registerAuthHooks(server, authenticator, tokens, {
+      allowedOrigins: config.server.cors.origins,
+      publicBaseUrl: publicUrlOf(config),
+    });
+    // After the auth hooks: a limit needs the caller and the agent the request targets.
+    const counterOutage = warnEvery30s(
+      server.log,
+      'rate-limit counters unreachable in Redis: requests go through uncounted until it is back',
+    );
+    const counter = config.server.redis_url
+      ? createRedisRateLimitCounter({
+          redisUrl: config.server.redis_url,
+          windowMs: RATE_LIMIT_WINDOW_MS,
+          onError: counterOutage,
+        })
+      : createMemoryRateLimitCounter();
+    rateLimitCounter = counter;
+    const rateLimits = registerRateLimits(server, {
+      counter,
+      onCounterError: counterOutage,
+      operatorLimit: config.auth.rate_limit,
+      agentLimit: (name) => agents.find(name)?.rate_limit,
+    });
     tools = await createToolRegistry({ config: config.tools, logger: server.log, version: VERSION, a2a: config.a2a });
     const runBus = createRunEventBus({ redisUrl: config.server.redis_url, onError: createBusErrorLog(server.log) });
     bus = runBus;
@@ -133,7 +162,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       inboxStats: () => triggers.operations.inboxStats(),
     });
     const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(database.db, database.writes) });
-    const usage = meterUsage(recorder, metrics);
+    const usage = meterUsage(recorder, metrics, rateLimits);
     const { runs, sessions, models } = buildRuntime(config, database, nodeAgents.registry, tools, runBus, server.log, {
       usage,
       tokens,
@@ -143,10 +172,6 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     if (interrupted > 0)
       server.log.warn({ runs: interrupted }, 'marked runs left unfinished by a stopped server as interrupted');
 
-    registerAuthHooks(server, authenticator, tokens, {
-      allowedOrigins: config.server.cors.origins,
-      publicBaseUrl: publicUrlOf(config),
-    });
     registerMetrics(server, metrics);
     await server.register(healthRoutes, {
       readiness: async () => ((await database.ping()) ? [] : [`database (${database.engine}) unreachable`]),
@@ -222,16 +247,28 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
         // The drained runs' last usage records are written before the store closes.
         await recorder.close();
         await runBus.close();
+        await counter.close();
         await registry.close();
         await database.close();
       },
     };
   } catch (error) {
     await bus?.close();
+    await rateLimitCounter?.close();
     await tools?.close();
     await database.close();
     throw error;
   }
+}
+
+/** A warning for an outage that reports an error on every attempt: one line per 30 s is enough. */
+function warnEvery30s(log: FastifyBaseLogger, message: string): (error: unknown) => void {
+  let loggedAt = 0;
+  return (error) => {
+    if (Date.now() - loggedAt < 30_000) return;
+    loggedAt = Date.now();
+    log.warn({ err: error }, message);
+  };
 }
 
 function buildAuthenticator(config: Config, tokens: TokenService) {
@@ -298,12 +335,16 @@ function buildRuntime(
   return { runs, sessions, models };
 }
 
-/** Usage and risk records go to the analytics recorder (group commit) and are counted for /metrics on the way. */
-function meterUsage(recorder: UsageRecorder, metrics: Metrics): UsageSink {
+/**
+ * Usage and risk records go to the analytics recorder (group commit) and are counted for /metrics and the
+ * tokens-per-minute limits on the way.
+ */
+function meterUsage(recorder: UsageRecorder, metrics: Metrics, rateLimits: RateLimits): UsageSink {
   return {
-    record(usage) {
+    async record(usage) {
       metrics.observeUsage(usage);
-      return recorder.record(usage);
+      const tokens = usage.input_tokens + usage.output_tokens;
+      await Promise.all([recorder.record(usage), rateLimits.countTokens(usage.agent_name, tokens)]);
     },
     recordRisk(event) {
       metrics.observeRisk(event);

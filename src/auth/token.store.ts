@@ -13,6 +13,8 @@ export interface NewTokenRow {
   created_at: string;
   expires_at: string;
   max_cost_usd: number | null;
+  requests_per_minute?: number | null;
+  tokens_per_minute?: number | null;
 }
 
 export interface TokenStore {

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { pageQuery } from '../page-query.js';
 
+const perMinuteLimit = z.strictObject({
+  requests_per_minute: z.number().int().min(1).optional(),
+  tokens_per_minute: z.number().int().min(1).optional(),
+});
+
 export const createTokenBody = z.strictObject({
   agent_name: z.string().min(1).describe('The agent this token may reach'),
   scopes: z
@@ -17,6 +22,7 @@ export const createTokenBody = z.strictObject({
     .describe('Lifetime in seconds; default 86400, at most auth.tokens.max_expires_in_seconds'),
   single_use: z.boolean().optional().describe('When true the token is accepted exactly once'),
   max_cost_usd: z.number().positive().optional().describe('Spending limit across all runs made with this token'),
+  rate_limit: perMinuteLimit.optional().describe('Requests and model tokens per minute for this token; 429 beyond'),
 });
 
 export const tokenView = z.object({
@@ -31,6 +37,7 @@ export const tokenView = z.object({
   use_count: z.number().int(),
   token_suffix: z.string(),
   max_cost_usd: z.number().nullable(),
+  rate_limit: perMinuteLimit.nullable(),
 });
 
 export const createdToken = tokenView.extend({

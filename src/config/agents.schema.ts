@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { guardrailsOverrideSchema } from './guardrails.schema.js';
+import { perMinuteLimitSchema } from './rate-limit.schema.js';
 
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -23,6 +24,8 @@ export const agentSchema = z.strictObject({
   max_cost_per_run_usd: z.number().positive().optional(),
   /** Spend of this agent's runs per UTC day (USD); runs beyond it fail with budget_exceeded. */
   daily_budget_usd: z.number().positive().optional(),
+  /** Requests and model tokens per minute for this agent, whoever calls it; 429 beyond. */
+  rate_limit: perMinuteLimitSchema.optional(),
 });
 
 export const agentsSchema = z.array(agentSchema).default([]);

@@ -60,6 +60,8 @@ export interface AccessTokensTable {
   last_used_at: string | null;
   use_count: Generated<number>;
   max_cost_usd: number | null;
+  requests_per_minute: number | null;
+  tokens_per_minute: number | null;
 }
 
 /** Small named values the service keeps across restarts (instance ids, generated secrets' metadata). */

@@ -16,3 +16,15 @@ export {
 } from './metrics.js';
 export { registerMetrics } from './metrics.routes.js';
 export { startIdleHeapTrim, type IdleHeapTrimOptions } from './idle-heap-trim.js';
+export {
+  registerRateLimits,
+  type RateLimitRejection,
+  type RateLimits,
+  type RateLimitsOptions,
+} from './rate-limits.js';
+export {
+  createMemoryRateLimitCounter,
+  RATE_LIMIT_WINDOW_MS,
+  type RateLimitCheck,
+  type RateLimitCounter,
+} from './rate-limit-counter.js';
