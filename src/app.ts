@@ -176,7 +176,10 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     await server.register(healthRoutes, {
       readiness: async () => ((await database.ping()) ? [] : [`database (${database.engine}) unreachable`]),
     });
-    await server.register(tokensRoutes, { tokens });
+    await server.register(tokensRoutes, {
+      tokens,
+      budgetOf: (tokenId, maxCostUsd, agentName) => runs.tokenBudget(tokenId, maxCostUsd, agentName),
+    });
     await server.register(toolsRoutes, { registry: tools, agentTools: (name) => agents.find(name)?.tools });
     const health = async () => {
       const [databaseUp, busUp] = await Promise.all([database.ping(), runBus.ping()]);

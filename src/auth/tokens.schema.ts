@@ -46,3 +46,26 @@ export const createdToken = tokenView.extend({
 
 export const tokenIdParams = z.object({ id: z.string().min(1) });
 export const listTokensQuery = z.strictObject({ agent_name: z.string().min(1).optional(), ...pageQuery });
+
+const usd = z.number();
+
+/** GET /gateway/token: the presented access token, what it may still spend, and its limits. */
+export const ownTokenView = z.object({
+  token_id: z.string(),
+  agent_name: z.string(),
+  scopes: z.array(z.string()),
+  expires_at: z.string(),
+  rate_limit: perMinuteLimit.nullable(),
+  budget: z
+    .object({
+      max_cost_usd: usd.nullable().describe('The cap set at creation; null: no cap'),
+      spent_usd: usd.describe('Spent by finished model calls of runs made with this token'),
+      held_usd: usd.describe('Reserved by its runs in flight, not yet charged'),
+      remaining_usd: usd.nullable().describe('max_cost_usd - spent - held; null without a cap'),
+    })
+    .describe('This token, counted across every replica'),
+  agent_daily_budget: z
+    .object({ limit_usd: usd, spent_usd: usd, held_usd: usd, remaining_usd: usd })
+    .nullable()
+    .describe("The agent's daily_budget_usd today (UTC), shared with every caller of the agent; null: none"),
+});
