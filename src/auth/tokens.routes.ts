@@ -21,7 +21,7 @@ export interface TokenBudgetView {
 export interface TokensRoutesOptions {
   tokens: TokenService;
   /** Without it, GET /gateway/token is not mounted. */
-  budgetOf?(tokenId: string, maxCostUsd: number | null, agentName: string): Promise<TokenBudgetView>;
+  budgetOf?: (tokenId: string, maxCostUsd: number | null, agentName: string) => Promise<TokenBudgetView>;
 }
 
 /**

@@ -49,7 +49,7 @@ describe.skipIf(skip !== undefined)(
     });
 
     async function chat(index: number, model: string, credential = TEST_API_KEY): Promise<number> {
-      const response = await fetch(`${replicas[index % 2]!.url}/v1/chat/completions`, {
+      const response = await fetch(`${replicas[index % 2].url}/v1/chat/completions`, {
         method: 'POST',
         headers: { authorization: `Bearer ${credential}`, 'content-type': 'application/json' },
         body: JSON.stringify({ model, messages: [{ role: 'user', content: `call ${index}` }] }),
@@ -63,7 +63,7 @@ describe.skipIf(skip !== undefined)(
       for (let index = 0; index < 12; index += 1) statuses.push(await chat(index, 'sequential'));
       expect(statuses).toEqual([...Array<number>(10).fill(200), 402, 402]);
       // Either replica shows the shared account, used up.
-      const budgets = await fetch(`${replicas[1]!.url}/api/v1/admin/budgets`, {
+      const budgets = await fetch(`${replicas[1].url}/api/v1/admin/budgets`, {
         headers: { authorization: `Bearer ${TEST_API_KEY}` },
       });
       const sequential = ((await budgets.json()) as { subject: string }[]).find(
@@ -93,7 +93,7 @@ describe.skipIf(skip !== undefined)(
       agent: string,
       fields: Record<string, unknown>,
     ): Promise<{ token: string; token_id: string }> {
-      const created = await fetch(`${replicas[0]!.url}/gateway/tokens`, {
+      const created = await fetch(`${replicas[0].url}/gateway/tokens`, {
         method: 'POST',
         headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
         body: JSON.stringify({ agent_name: agent, scopes: ['chat'], expires_in_seconds: 600, ...fields }),
@@ -114,7 +114,7 @@ describe.skipIf(skip !== undefined)(
       const statuses = await Promise.all(Array.from({ length: 40 }, (_, index) => chat(index, 'tokened', token)));
       expect(statuses.filter((status) => status === 200)).toHaveLength(10);
       expect(statuses.filter((status) => status === 402)).toHaveLength(30);
-      const budgets = await fetch(`${replicas[0]!.url}/api/v1/admin/budgets`, {
+      const budgets = await fetch(`${replicas[0].url}/api/v1/admin/budgets`, {
         headers: { authorization: `Bearer ${TEST_API_KEY}` },
       });
       expect(
@@ -123,7 +123,7 @@ describe.skipIf(skip !== undefined)(
         ),
       ).toEqual([expect.objectContaining({ limit_usd: 0.1, spent_usd: 0.1, remaining_usd: 0 })]);
       // The token itself reads the same on the other replica.
-      const own = await fetch(`${replicas[1]!.url}/gateway/token`, { headers: { authorization: `Bearer ${token}` } });
+      const own = await fetch(`${replicas[1].url}/gateway/token`, { headers: { authorization: `Bearer ${token}` } });
       expect(await own.json()).toMatchObject({
         budget: { max_cost_usd: 0.1, spent_usd: 0.1, held_usd: 0, remaining_usd: 0 },
       });

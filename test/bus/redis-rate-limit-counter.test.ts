@@ -25,9 +25,9 @@ describe.skipIf(skip !== undefined)(`rate-limit counters in Redis${skip ? ` (ski
     const takes = await Promise.all(Array.from({ length: 40 }, (_, index) => (index % 2 ? a : b).take([check])));
     expect(takes.filter((take) => take.refused === undefined)).toHaveLength(5);
     const refused = takes.find((take) => take.refused !== undefined)!;
-    expect(refused.windows[0]!.used).toBe(5);
-    expect(refused.windows[0]!.resetMs).toBeGreaterThan(0);
-    expect(refused.windows[0]!.resetMs).toBeLessThanOrEqual(60_000);
+    expect(refused.windows[0].used).toBe(5);
+    expect(refused.windows[0].resetMs).toBeGreaterThan(0);
+    expect(refused.windows[0].resetMs).toBeLessThanOrEqual(60_000);
   });
 
   it('a take refused by one limit counts on none, and model tokens added on one are seen on the other', async () => {
