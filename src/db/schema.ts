@@ -368,6 +368,10 @@ export interface CuratorSamplesTable {
   dataset: string;
   sample_hash: string;
   created_at: string;
+  /** The sample's JSONL line; null for samples curated before it was stored (they are in the old file). */
+  line: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The dataset's sample_count once this sample was counted: the curation order. */
+  position: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface FineTuneJobsTable {
