@@ -72,6 +72,10 @@ async function probeAccess(): Promise<void> {
         url,
         headers: { authorization: `Bearer ${probe.token}` },
       });
+      if (withToken.statusCode < 400) {
+        access.set(`${method} ${path}`, 'an access token (any scope), about itself; operator credentials get 403');
+        continue;
+      }
       // Read from the raw body: A2A answers in JSON-RPC form, the other routes with the usual error shape.
       const scope = /lacks the \\?"([^"\\]+)\\?" scope/.exec(withToken.body)?.[1];
       if (!scope) {

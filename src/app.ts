@@ -38,7 +38,7 @@ import {
   tokensRoutes,
   type TokenService,
 } from './auth/index.js';
-import { createBusErrorLog, createRunEventBus, type RunEventBus } from './bus/index.js';
+import { createBusErrorLog, createRedisRateLimitCounter, createRunEventBus, type RunEventBus } from './bus/index.js';
 import type { Config } from './config/index.js';
 import { createPiiScrubber } from './guardrails/index.js';
 import { createDatabase, type DatabaseHandle } from './db/index.js';
@@ -55,13 +55,18 @@ import {
   type Triggers,
 } from './gateway/triggers/index.js';
 import {
+  createMemoryRateLimitCounter,
   createMetrics,
   createServer,
   healthRoutes,
+  RATE_LIMIT_WINDOW_MS,
   registerAuthHooks,
   registerMetrics,
+  registerRateLimits,
   startIdleHeapTrim,
   type Metrics,
+  type RateLimitCounter,
+  type RateLimits,
 } from './http/index.js';
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
@@ -115,6 +120,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
   });
   let tools: ToolRegistry | undefined;
   let bus: RunEventBus | undefined;
+  let rateLimitCounter: RateLimitCounter | undefined;
   try {
     const agents = await createAgentRegistry({ agents: config.agents, store: createAgentStore(database.db) });
     const tokens = createTokenService({
@@ -133,6 +139,29 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       logStream,
       tracing: telemetry.enabled,
     });
+    registerAuthHooks(server, authenticator, tokens, {
+      allowedOrigins: config.server.cors.origins,
+      publicBaseUrl: publicUrlOf(config),
+    });
+    // After the auth hooks: a limit needs the caller and the agent the request targets.
+    const counterOutage = warnEvery30s(
+      server.log,
+      'rate-limit counters unreachable in Redis: requests go through uncounted until it is back',
+    );
+    const counter = config.server.redis_url
+      ? createRedisRateLimitCounter({
+          redisUrl: config.server.redis_url,
+          windowMs: RATE_LIMIT_WINDOW_MS,
+          onError: counterOutage,
+        })
+      : createMemoryRateLimitCounter();
+    rateLimitCounter = counter;
+    const rateLimits = registerRateLimits(server, {
+      counter,
+      onCounterError: counterOutage,
+      operatorLimit: config.auth.rate_limit,
+      agentLimit: (name) => agents.find(name)?.rate_limit,
+    });
     tools = await createToolRegistry({ config: config.tools, logger: server.log, version: VERSION, a2a: config.a2a });
     const runBus = createRunEventBus({ redisUrl: config.server.redis_url, onError: createBusErrorLog(server.log) });
     bus = runBus;
@@ -147,7 +176,12 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       mirror: telemetry.enabled ? createGenAiMetrics(() => triggers.operations.inboxStats()) : undefined,
     });
     const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(database.db, database.writes) });
-    const usage = meterUsage(recorder, metrics, (provider) => config.providers[provider]?.type ?? provider);
+    const usage = meterUsage(
+      recorder,
+      metrics,
+      (provider) => config.providers[provider]?.type ?? provider,
+      (agentName, tokens) => rateLimits.countTokens(agentName, tokens),
+    );
     const { runs, sessions, models } = buildRuntime(config, database, nodeAgents.registry, tools, runBus, server.log, {
       usage,
       tokens,
@@ -158,15 +192,14 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       server.log.warn({ runs: interrupted }, 'marked runs left unfinished by a stopped server as interrupted');
     // Runs resumed at start-up are logged by the run service, each with its id.
 
-    registerAuthHooks(server, authenticator, tokens, {
-      allowedOrigins: config.server.cors.origins,
-      publicBaseUrl: publicUrlOf(config),
-    });
     registerMetrics(server, metrics);
     await server.register(healthRoutes, {
       readiness: async () => ((await database.ping()) ? [] : [`database (${database.engine}) unreachable`]),
     });
-    await server.register(tokensRoutes, { tokens });
+    await server.register(tokensRoutes, {
+      tokens,
+      budgetOf: (tokenId, maxCostUsd, agentName) => runs.tokenBudget(tokenId, maxCostUsd, agentName),
+    });
     await server.register(toolsRoutes, { registry: tools, agentTools: (name) => agents.find(name)?.tools });
     const health = async () => {
       const [databaseUp, busUp] = await Promise.all([database.ping(), runBus.ping()]);
@@ -241,6 +274,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
         // The drained runs' last usage records are written before the store closes.
         await recorder.close();
         await runBus.close();
+        await counter.close();
         await registry.close();
         await database.close();
         await telemetry.shutdown();
@@ -248,11 +282,22 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     };
   } catch (error) {
     await bus?.close();
+    await rateLimitCounter?.close();
     await tools?.close();
     await database.close();
     await telemetry.shutdown();
     throw error;
   }
+}
+
+/** A warning for an outage that reports an error on every attempt: one line per 30 s is enough. */
+function warnEvery30s(log: Logger, message: string): (error: unknown) => void {
+  let loggedAt = 0;
+  return (error) => {
+    if (Date.now() - loggedAt < 30_000) return;
+    loggedAt = Date.now();
+    log.warn({ err: error }, message);
+  };
 }
 
 function buildAuthenticator(config: Config, tokens: TokenService) {

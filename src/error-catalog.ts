@@ -120,6 +120,11 @@ export const ERROR_CATALOG = {
 
   // 403
   insufficient_scope: { type: 'permission_error', status: 403, message: 'This access token lacks the "{scope}" scope' },
+  access_token_only: {
+    type: 'permission_error',
+    status: 403,
+    message: 'Only an access token may read its own budget',
+  },
   operator_only: {
     type: 'permission_error',
     status: 403,
@@ -215,6 +220,11 @@ export const ERROR_CATALOG = {
   budget_exceeded: { type: 'payment_required_error', status: 402, message: 'The {budget} is used up' },
   payload_too_large: { type: 'payload_too_large_error', status: 413, message: 'Request body is too large' },
   rate_limited: { type: 'rate_limit_error', status: 429, message: 'Too many requests; retry after {seconds} s' },
+  token_rate_limited: {
+    type: 'rate_limit_error',
+    status: 429,
+    message: 'Too many model tokens this minute; retry after {seconds} s',
+  },
   upstream_rate_limited: { type: 'rate_limit_error', status: 429, message: '{call}: upstream answered HTTP 429' },
 
   // 5xx

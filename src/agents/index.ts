@@ -1,6 +1,7 @@
 export { createAgentRegistry, type AgentRegistry, type RegisteredAgent } from './registry/index.js';
 export { createAgentStore, type AgentStore } from './registry/index.js';
 export { createRunService, type RunService, type RunServiceOptions } from './run.service.js';
+export type { BudgetState, TokenBudget } from './budgets/index.js';
 export type { RunHandle, StartRunRequest } from './control/index.js';
 export type { AttachOptions } from './control/index.js';
 export type { RunControlResult } from './control/index.js';

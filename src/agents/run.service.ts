@@ -12,7 +12,7 @@ import { cancelledError } from './control/run-control.js';
 
 import type { LiveRun, RunHandle, StartRunRequest } from './control/run-handle.js';
 import { publishInterrupted, RUN_LEASE_INTERVAL_MS, RUN_LEASE_STALE_MS, startRunLease } from './control/run-lease.js';
-import { createRunBudgets, type BudgetState } from './budgets/index.js';
+import { createRunBudgets, type BudgetState, type TokenBudget } from './budgets/index.js';
 import type { RunPricing } from './records/run-recorder.js';
 import type { RunResult } from './runtime/run-result.js';
 import type { RunStore } from './records/run.store.js';
@@ -47,6 +47,8 @@ export interface RunService {
   control(runId: string, command: RunControlCommand): Promise<RunControlResult>;
   /** Every agent's budget for today and every spent-from token cap, across all replicas. */
   budgets(): Promise<BudgetState[]>;
+  /** An access token's own cap and its agent's daily budget (what the token's holder may still spend). */
+  tokenBudget(tokenId: string, maxCostUsd: number | null, agentName: string): Promise<TokenBudget>;
   /**
    * Runs that a dead process left running or paused: with `resume`, taken over and continued here; the
    * rest (or all, without it) marked `interrupted`. Returns how many were interrupted. Called at start-up.
@@ -167,6 +169,8 @@ export function createRunService(options: RunServiceOptions): RunService {
     attach,
     control: (runId, command) => commands.control(runId, command),
     budgets: () => budgets.list(options.agents.list()),
+    tokenBudget: (tokenId, maxCostUsd, agentName) =>
+      budgets.ofToken(tokenId, maxCostUsd, options.agents.find(agentName)),
     async recoverInterrupted() {
       const now = Date.now();
       // Alone, every run left unfinished before this service existed is an orphan (and no run it started, nor

@@ -10,9 +10,11 @@ export function meterUsage(
   recorder: Pick<UsageRecorder, 'record' | 'recordRisk'>,
   metrics: Pick<Metrics, 'observeUsage' | 'observeRisk'>,
   providerType: (provider: string) => string,
+  /** The tokens-per-minute limits count each model call's tokens. */
+  countTokens: (agentName: string, tokens: number) => Promise<void> = async () => undefined,
 ): Pick<UsageRecorder, 'record' | 'recordRisk'> {
   return {
-    record(usage) {
+    async record(usage) {
       const provider = usage.provider ?? 'unknown';
       metrics.observeUsage({
         ...usage,
@@ -20,7 +22,10 @@ export function meterUsage(
         provider,
         provider_type: providerType(provider),
       });
-      return recorder.record(usage);
+      await Promise.all([
+        recorder.record(usage),
+        countTokens(usage.agent_name, usage.input_tokens + usage.output_tokens),
+      ]);
     },
     recordRisk(event) {
       metrics.observeRisk(event);

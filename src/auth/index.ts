@@ -12,4 +12,4 @@ export {
   type CreateTokenInput,
 } from './token.service.js';
 export { createTokenStore, type TokenStore } from './token.store.js';
-export { tokensRoutes } from './tokens.routes.js';
+export { tokensRoutes, type TokenBudgetView, type TokensRoutesOptions } from './tokens.routes.js';

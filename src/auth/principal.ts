@@ -12,4 +12,6 @@ export type Principal =
       scopes: string[];
       singleUse: boolean;
       maxCostUsd: number | null;
+      /** The token's own limits per minute, set at creation. */
+      rateLimit: { requests_per_minute?: number; tokens_per_minute?: number };
     };

@@ -22,6 +22,13 @@ export interface TokenView {
   use_count: number;
   token_suffix: string;
   max_cost_usd: number | null;
+  /** The token's own limits per minute; null when it has none. */
+  rate_limit: TokenRateLimit | null;
+}
+
+export interface TokenRateLimit {
+  requests_per_minute?: number;
+  tokens_per_minute?: number;
 }
 
 export interface CreateTokenInput {
@@ -30,6 +37,7 @@ export interface CreateTokenInput {
   expires_in_seconds?: number;
   single_use?: boolean;
   max_cost_usd?: number;
+  rate_limit?: TokenRateLimit;
 }
 
 export interface CreatedToken extends TokenView {
@@ -81,6 +89,7 @@ export function createTokenService({
     use_count: row.use_count,
     token_suffix: row.token_suffix,
     max_cost_usd: row.max_cost_usd,
+    rate_limit: rateLimitOf(row),
   });
   const unusable = (row: TokenRecord | undefined): AuthenticationError => {
     if (!row) return new AuthenticationError('Access token is unknown or was deleted', 'invalid_token');
@@ -122,11 +131,15 @@ export function createTokenService({
         created_at: isoNow(createdAt),
         expires_at: isoAfterSeconds(expiresIn, createdAt),
         max_cost_usd: input.max_cost_usd ?? null,
+        requests_per_minute: input.rate_limit?.requests_per_minute ?? null,
+        tokens_per_minute: input.rate_limit?.tokens_per_minute ?? null,
       };
       await store.insert(row);
+      const { requests_per_minute: _requests, tokens_per_minute: _tokens, ...shown } = row;
       return {
         token,
-        ...row,
+        ...shown,
+        rate_limit: rateLimitOf(row),
         status: 'active',
         last_used_at: null,
         use_count: 0,
@@ -157,6 +170,7 @@ export function createTokenService({
         scopes: row.scopes,
         singleUse: row.single_use,
         maxCostUsd: row.max_cost_usd,
+        rateLimit: rateLimitOf(row) ?? {},
       };
     },
     async consume(principal, agentName) {
@@ -166,5 +180,13 @@ export function createTokenService({
       const row = await store.consume(principal.tokenId, isoNow(now()), agentName);
       if (!row) throw unusable(await store.findById(principal.tokenId));
     },
+  };
+}
+
+function rateLimitOf(row: Pick<TokenRecord, 'requests_per_minute' | 'tokens_per_minute'>): TokenRateLimit | null {
+  if (row.requests_per_minute === null && row.tokens_per_minute === null) return null;
+  return {
+    ...(row.requests_per_minute !== null && { requests_per_minute: row.requests_per_minute }),
+    ...(row.tokens_per_minute !== null && { tokens_per_minute: row.tokens_per_minute }),
   };
 }

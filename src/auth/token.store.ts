@@ -22,7 +22,11 @@ function decodeToken(row: TokenRow): TokenRecord {
 const decodeFound = (row: TokenRow | undefined): TokenRecord | undefined => (row ? decodeToken(row) : undefined);
 
 /** What `insert` needs: a new token is active, unused and never used. */
-export type NewTokenRow = Omit<TokenRecord, 'status' | 'last_used_at' | 'use_count'>;
+export type NewTokenRow = Omit<
+  TokenRecord,
+  'status' | 'last_used_at' | 'use_count' | 'requests_per_minute' | 'tokens_per_minute'
+> &
+  Partial<Pick<TokenRecord, 'requests_per_minute' | 'tokens_per_minute'>>;
 
 export interface TokenStore {
   insert(row: NewTokenRow): Promise<void>;

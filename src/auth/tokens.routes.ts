@@ -1,13 +1,72 @@
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { createdToken, createTokenBody, listTokensQuery, tokenIdParams, tokenView } from './tokens.schema.js';
+import { AuthenticationError } from '../errors.js';
 import type { TokenService } from './token.service.js';
+import {
+  createdToken,
+  createTokenBody,
+  listTokensQuery,
+  ownTokenView,
+  tokenIdParams,
+  tokenView,
+} from './tokens.schema.js';
 
-/** Access-token management (spec 4.5). Operators only: access tokens never reach these routes. */
-export const tokensRoutes: FastifyPluginAsync<{ tokens: TokenService }> = async (app, { tokens }) => {
+/** What a token may still spend (app.ts: the run service's budgets), in USD. */
+export interface TokenBudgetView {
+  token: { max_cost_usd: number | null; spent_usd: number; held_usd: number; remaining_usd: number | null };
+  agent_daily: { limit_usd: number; spent_usd: number; reserved_usd: number; remaining_usd: number } | null;
+}
+
+export interface TokensRoutesOptions {
+  tokens: TokenService;
+  /** Without it, GET /gateway/token is not mounted. */
+  budgetOf?: (tokenId: string, maxCostUsd: number | null, agentName: string) => Promise<TokenBudgetView>;
+}
+
+/**
+ * Access-token management (spec 4.5): operators only, access tokens never reach these routes. The one
+ * exception is GET /gateway/token, where an access token reads its own budget and limits.
+ */
+export const tokensRoutes: FastifyPluginAsync<TokensRoutesOptions> = async (app, { tokens, budgetOf }) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['tokens'];
+
+  if (budgetOf)
+    routes.get(
+      '/gateway/token',
+      {
+        config: { auth: 'access_token' },
+        schema: {
+          tags,
+          summary: "The presented access token's own budget (and its agent's daily budget) and rate limits",
+          response: { 200: ownTokenView },
+        },
+      },
+      async (request) => {
+        const principal = request.principal;
+        if (principal?.kind !== 'access_token') throw new AuthenticationError();
+        const [token, budget] = await Promise.all([
+          tokens.get(principal.tokenId),
+          budgetOf(principal.tokenId, principal.maxCostUsd, principal.agentName),
+        ]);
+        const daily = budget.agent_daily;
+        return {
+          token_id: token.token_id,
+          agent_name: token.agent_name,
+          scopes: token.scopes,
+          expires_at: token.expires_at,
+          rate_limit: token.rate_limit,
+          budget: budget.token,
+          agent_daily_budget: daily && {
+            limit_usd: daily.limit_usd,
+            spent_usd: daily.spent_usd,
+            held_usd: daily.reserved_usd,
+            remaining_usd: daily.remaining_usd,
+          },
+        };
+      },
+    );
 
   routes.post(
     '/gateway/tokens',

@@ -1,6 +1,11 @@
 import { z } from 'zod';
 import { pageQuery } from '../page-query.js';
 
+const perMinuteLimit = z.strictObject({
+  requests_per_minute: z.number().int().min(1).optional(),
+  tokens_per_minute: z.number().int().min(1).optional(),
+});
+
 export const createTokenBody = z.strictObject({
   agent_name: z.string().min(1).describe('The agent this token may reach'),
   scopes: z
@@ -17,6 +22,7 @@ export const createTokenBody = z.strictObject({
     .describe('Lifetime in seconds; default 86400, at most auth.tokens.max_expires_in_seconds'),
   single_use: z.boolean().optional().describe('When true the token is accepted exactly once'),
   max_cost_usd: z.number().positive().optional().describe('Spending limit across all runs made with this token'),
+  rate_limit: perMinuteLimit.optional().describe('Requests and model tokens per minute for this token; 429 beyond'),
 });
 
 export const tokenView = z.object({
@@ -31,6 +37,7 @@ export const tokenView = z.object({
   use_count: z.number().int(),
   token_suffix: z.string(),
   max_cost_usd: z.number().nullable(),
+  rate_limit: perMinuteLimit.nullable(),
 });
 
 export const createdToken = tokenView.extend({
@@ -39,3 +46,26 @@ export const createdToken = tokenView.extend({
 
 export const tokenIdParams = z.object({ id: z.string().min(1) });
 export const listTokensQuery = z.strictObject({ agent_name: z.string().min(1).optional(), ...pageQuery });
+
+const usd = z.number();
+
+/** GET /gateway/token: the presented access token, what it may still spend, and its limits. */
+export const ownTokenView = z.object({
+  token_id: z.string(),
+  agent_name: z.string(),
+  scopes: z.array(z.string()),
+  expires_at: z.string(),
+  rate_limit: perMinuteLimit.nullable(),
+  budget: z
+    .object({
+      max_cost_usd: usd.nullable().describe('The cap set at creation; null: no cap'),
+      spent_usd: usd.describe('Spent by finished model calls of runs made with this token'),
+      held_usd: usd.describe('Reserved by its runs in flight, not yet charged'),
+      remaining_usd: usd.nullable().describe('max_cost_usd - spent - held; null without a cap'),
+    })
+    .describe('This token, counted across every replica'),
+  agent_daily_budget: z
+    .object({ limit_usd: usd, spent_usd: usd, held_usd: usd, remaining_usd: usd })
+    .nullable()
+    .describe("The agent's daily_budget_usd today (UTC), shared with every caller of the agent; null: none"),
+});

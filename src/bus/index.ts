@@ -12,3 +12,8 @@ export {
   type SubscribeOptions,
 } from './run-event-bus.js';
 export { isRunControlCommand, RUN_CONTROL_COMMANDS } from './control-handlers.js';
+export {
+  createRedisRateLimitCounter,
+  type RedisRateLimitCounterOptions,
+  type SharedRateLimitCounter,
+} from './redis-rate-limit-counter.js';

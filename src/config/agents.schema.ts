@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { guardrailsOverrideSchema } from './guardrails.schema.js';
+import { perMinuteLimitSchema } from './rate-limit.schema.js';
 
 export const AGENT_NAME_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$/;
 
@@ -25,6 +26,8 @@ export const agentSchema = z.strictObject({
   daily_budget_usd: z.number().positive().optional(),
   /** Bytes of text one run may produce (UTF-8); past it the run fails with output_too_large. Default: runs.max_output_bytes. */
   max_output_bytes: z.number().int().positive().optional(),
+  /** Requests and model tokens per minute for this agent, whoever calls it; 429 beyond. */
+  rate_limit: perMinuteLimitSchema.optional(),
 });
 
 export const agentsSchema = z.array(agentSchema).default([]);

@@ -1,9 +1,12 @@
 import { z } from 'zod';
+import { perMinuteLimitSchema } from './rate-limit.schema.js';
 
 const MAX_TOKEN_LIFETIME_SECONDS = 100 * 365 * 86_400;
 
 export const authSchema = z.strictObject({
   api_keys: z.array(z.string().min(8, 'API keys must be at least 8 characters')).default([]),
+  /** Requests and model tokens per minute for each operator credential (an API key, a JWT subject) on its own. */
+  rate_limit: perMinuteLimitSchema.optional(),
   jwt: z
     .strictObject({
       secret: z.string().min(16, 'the JWT secret must be at least 16 characters'),

@@ -22,6 +22,7 @@ export type {
 } from './guardrails.schema.js';
 export type { PricingConfig } from './pricing.schema.js';
 export type { ProviderConfig, ProvidersConfig } from './providers.schema.js';
+export { perMinuteLimitSchema, type PerMinuteLimit } from './rate-limit.schema.js';
 export type { RunsConfig } from './runs.schema.js';
 export { DEFAULT_MAX_JSON_DEPTH, type ServerConfig } from './server.schema.js';
 export { STANDARD_WEBHOOKS_SECRET_PREFIX, WEBHOOK_VERIFICATIONS } from './webhooks.schema.js';

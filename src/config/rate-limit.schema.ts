@@ -11,3 +11,14 @@ export const rateLimitSchema = z.union([limit, z.literal(false)], {
 });
 
 export type RateLimitConfig = z.infer<typeof rateLimitSchema>;
+
+/**
+ * What one caller (an operator key, an access token) or one agent may use per minute: requests to the
+ * agent-facing routes and model tokens (input + output). Unset fields are not limited.
+ */
+export const perMinuteLimitSchema = z.strictObject({
+  requests_per_minute: z.number().int().min(1).optional(),
+  tokens_per_minute: z.number().int().min(1).optional(),
+});
+
+export type PerMinuteLimit = z.infer<typeof perMinuteLimitSchema>;

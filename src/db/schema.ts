@@ -60,6 +60,8 @@ export interface AccessTokensTable {
   last_used_at: string | null;
   use_count: Generated<number>;
   max_cost_usd: number | null;
+  requests_per_minute: number | null;
+  tokens_per_minute: number | null;
 }
 
 /** Small named values the service keeps across restarts (instance ids, generated secrets' metadata). */
@@ -378,6 +380,10 @@ export interface CuratorSamplesTable {
   dataset: string;
   sample_hash: string;
   created_at: string;
+  /** The sample's JSONL line; null for samples curated before it was stored (they are in the old file). */
+  line: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The dataset's sample_count once this sample was counted: the curation order. */
+  position: ColumnType<number | null, number | null | undefined, number | null>;
 }
 
 export interface FineTuneJobsTable {

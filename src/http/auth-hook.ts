@@ -32,7 +32,12 @@ export function registerAuthHooks(
     const principal = await authenticator.authenticate(presented.credential);
     // After authentication, so a stale cookie still answers 401 and the browser's page can log in again.
     if (presented.from === 'cookie') checkCookieRequest(request, cookies);
-    if (principal.kind === 'access_token') {
+    if (auth === 'access_token' && principal.kind !== 'access_token')
+      throw new PermissionError(
+        'Only an access token can use this route: it answers about the token presented',
+        'access_token_only',
+      );
+    if (principal.kind === 'access_token' && auth !== 'access_token') {
       if (auth === 'operator')
         throw new PermissionError('Access tokens cannot use this route; it needs a JWT or an API key', 'operator_only');
       if (!principal.scopes.includes(auth.scope))

@@ -27,3 +27,10 @@ export {
   type SseWriter,
   type SseWriterOptions,
 } from './sse-writer.js';
+export { registerRateLimits, type RateLimitRejection, type RateLimits, type RateLimitsOptions } from './rate-limits.js';
+export {
+  createMemoryRateLimitCounter,
+  RATE_LIMIT_WINDOW_MS,
+  type RateLimitCheck,
+  type RateLimitCounter,
+} from './rate-limit-counter.js';

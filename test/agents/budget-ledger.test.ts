@@ -102,6 +102,21 @@ for (const dialect of await dialects()) {
       await expect(next.check()).rejects.toBeInstanceOf(BudgetExceededError);
     });
 
+    it('runs 64 concurrent admit → charge → release cycles on two shared accounts without a deadlock, to the exact nano-dollar', async () => {
+      // Each release used to lock the run's accounts in whatever order the database returned its holds.
+      const day = account({ limitUsd: 100 });
+      const token = account({ key: `token:t${++sequence}`, limitUsd: 100 });
+      await Promise.all(
+        Array.from({ length: 64 }, async () => {
+          const hold = await ledger.admit(runId(), [token, day], 0.02);
+          await hold.charge(0.01);
+          await hold.release();
+        }),
+      );
+      const spent = await store.budgetSpent([day.key, token.key]);
+      expect([...spent.values()]).toEqual([640_000_000, 640_000_000]);
+    });
+
     it('reserves on every account or on none', async () => {
       const token = account({ key: `token:t${sequence}`, limitUsd: 0.05, label: 'max_cost_usd of access token t' });
       await expect(ledger.admit(runId(), [account(), token], 0.1)).resolves.toBeDefined();

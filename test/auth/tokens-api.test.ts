@@ -37,6 +37,7 @@ const LIST_FIELDS = [
   'expires_at',
   'last_used_at',
   'max_cost_usd',
+  'rate_limit',
   'scopes',
   'single_use',
   'status',

@@ -46,10 +46,13 @@ for (const dialect of await dialects()) {
     it('skips duplicate hashes and lets exactly one of several concurrent claims start a job', async () => {
       const curator = createCuratorStore(database.db);
       await curator.ensureDataset({ name: 'd', format: 'openai', blueprint_id: 'b', threshold: 2 }, AT);
-      expect(await curator.addSampleHash('d', 'h1', AT)).toBe(true);
-      expect(await curator.addSampleHash('d', 'h1', AT)).toBe(false);
-      await curator.countSample('d', AT);
-      const dataset = await curator.countSample('d', AT);
+      expect(await curator.addSample('d', 'h1', '{"n":1}', AT)).toBe(true);
+      expect(await curator.addSample('d', 'h1', '{"n":1}', AT)).toBe(false);
+      expect(await curator.lines('d')).toEqual({ lines: ['{"n":1}'], legacy: 0 });
+      await curator.addSample('d', 'h2', '{"n":2}', AT);
+      await curator.countSample('d', 'h2', AT);
+      const dataset = await curator.countSample('d', 'h1', AT);
+      expect(await curator.lines('d')).toEqual({ lines: ['{"n":2}', '{"n":1}'], legacy: 0 });
       const claims = await Promise.all([1, 2, 3].map((n) => curator.claimTrigger(dataset, job(`ftj_${n}`))));
       expect(claims.filter(Boolean)).toHaveLength(1);
       expect(await createFineTuneJobStore(database.db).list()).toEqual([

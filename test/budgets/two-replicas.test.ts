@@ -21,10 +21,12 @@ agents:
   - { name: sequential, model: upstream/test-model, max_tokens: 5, daily_budget_usd: 0.1 }
   - { name: concurrent, model: upstream/test-model, max_tokens: 5, daily_budget_usd: 0.1 }
   - { name: tokened, model: upstream/test-model, max_tokens: 5 }
+  - { name: tokened-sequential, model: upstream/test-model, max_tokens: 5 }
+  - { name: limited, model: upstream/test-model, max_tokens: 5, rate_limit: { requests_per_minute: 5 } }
 `;
 
 describe.skipIf(skip !== undefined)(
-  `budgets across two server processes on PostgreSQL and Redis${skip ? ` (skipped: ${skip})` : ''}`,
+  `budgets and rate limits across two server processes on PostgreSQL and Redis${skip ? ` (skipped: ${skip})` : ''}`,
   () => {
     let db: TestDatabase;
     let upstream: FakeUpstream;
@@ -87,23 +89,64 @@ describe.skipIf(skip !== undefined)(
       expect(upstream.chatRequests().length - before).toBe(10);
     });
 
-    it('a token capped at $0.10 allows exactly 10 of 40 concurrent calls across A and B', async () => {
+    async function createToken(
+      agent: string,
+      fields: Record<string, unknown>,
+    ): Promise<{ token: string; token_id: string }> {
       const created = await fetch(`${replicas[0].url}/gateway/tokens`, {
         method: 'POST',
         headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ agent_name: 'tokened', scopes: ['chat'], expires_in_seconds: 600, max_cost_usd: 0.1 }),
+        body: JSON.stringify({ agent_name: agent, scopes: ['chat'], expires_in_seconds: 600, ...fields }),
       });
       expect(created.status).toBe(201);
-      const { token } = (await created.json()) as { token: string };
+      return (await created.json()) as { token: string; token_id: string };
+    }
+
+    it('a token capped at $0.10 allows exactly 10 calls alternating between A and B', async () => {
+      const { token } = await createToken('tokened-sequential', { max_cost_usd: 0.1 });
+      const statuses: number[] = [];
+      for (let index = 0; index < 12; index += 1) statuses.push(await chat(index, 'tokened-sequential', token));
+      expect(statuses).toEqual([...Array<number>(10).fill(200), 402, 402]);
+    });
+
+    it('a token capped at $0.10 allows exactly 10 of 40 concurrent calls across A and B', async () => {
+      const { token, token_id } = await createToken('tokened', { max_cost_usd: 0.1 });
       const statuses = await Promise.all(Array.from({ length: 40 }, (_, index) => chat(index, 'tokened', token)));
       expect(statuses.filter((status) => status === 200)).toHaveLength(10);
       expect(statuses.filter((status) => status === 402)).toHaveLength(30);
       const budgets = await fetch(`${replicas[0].url}/api/v1/admin/budgets`, {
         headers: { authorization: `Bearer ${TEST_API_KEY}` },
       });
-      expect(((await budgets.json()) as { kind: string }[]).filter((budget) => budget.kind === 'token')).toEqual([
-        expect.objectContaining({ limit_usd: 0.1, spent_usd: 0.1, remaining_usd: 0 }),
-      ]);
+      expect(
+        ((await budgets.json()) as { kind: string; subject: string }[]).filter(
+          (budget) => budget.kind === 'token' && budget.subject === token_id,
+        ),
+      ).toEqual([expect.objectContaining({ limit_usd: 0.1, spent_usd: 0.1, remaining_usd: 0 })]);
+      // The token itself reads the same on the other replica.
+      const own = await fetch(`${replicas[1].url}/gateway/token`, { headers: { authorization: `Bearer ${token}` } });
+      expect(await own.json()).toMatchObject({
+        budget: { max_cost_usd: 0.1, spent_usd: 0.1, held_usd: 0, remaining_usd: 0 },
+      });
+    });
+
+    it('an agent limit of 5 requests per minute allows exactly 5 of 20 concurrent calls across A and B', async () => {
+      const before = upstream.chatRequests().length;
+      const statuses = await Promise.all(Array.from({ length: 20 }, (_, index) => chat(index, 'limited')));
+      expect(statuses.filter((status) => status === 200)).toHaveLength(5);
+      expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+      expect(upstream.chatRequests().length - before).toBe(5);
+      // Either replica refuses the next one, and says when to come back.
+      for (const replica of replicas) {
+        const response = await fetch(`${replica.url}/v1/chat/completions`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ model: 'limited', messages: [{ role: 'user', content: 'again' }] }),
+        });
+        await response.body?.cancel();
+        expect(response.status).toBe(429);
+        expect(response.headers.get('x-ratelimit-remaining')).toBe('0');
+        expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+      }
     });
   },
 );

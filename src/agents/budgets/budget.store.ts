@@ -38,6 +38,13 @@ export interface BudgetAccountRow {
   holds: number;
 }
 
+/**
+ * Every transaction locks accounts in this one order (UTF-16 code units, not a locale or a database
+ * collation), so two of them never wait on each other's account rows: PostgreSQL would abort one with
+ * "deadlock detected".
+ */
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
 export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
 
@@ -48,7 +55,7 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
       .where('run_id', '=', runId)
       .$if(postgres, (query) => query.forUpdate())
       .execute();
-    for (const hold of holds) {
+    for (const hold of holds.sort((a, b) => byKey(a.account_key, b.account_key))) {
       await trx
         .updateTable('budget_accounts')
         .set({
@@ -80,7 +87,7 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
 
     async reserveBudget(runId, limits, estimateNanos) {
       // A fixed lock order, so two runs reserving on the same two accounts cannot deadlock.
-      const ordered = [...limits].sort((a, b) => a.key.localeCompare(b.key));
+      const ordered = [...limits].sort((a, b) => byKey(a.key, b.key));
       let refused: string | undefined;
       try {
         await db.transaction().execute(async (trx) => {
@@ -116,7 +123,7 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
     async chargeBudget(runId, keys, nanos) {
       if (nanos <= 0 || keys.length === 0) return;
       await db.transaction().execute(async (trx) => {
-        for (const key of [...keys].sort()) {
+        for (const key of [...keys].sort(byKey)) {
           const hold = await trx
             .selectFrom('budget_holds')
             .select('reserved_nanos')

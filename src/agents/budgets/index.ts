@@ -12,5 +12,6 @@ export {
   type RunBudget,
   type RunBudgetRequest,
   type RunBudgets,
+  type TokenBudget,
 } from './run-budget.js';
 export { createRunSpendQueries, type RunSpendQueries } from './run-spend.store.js';

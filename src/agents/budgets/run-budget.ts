@@ -52,11 +52,27 @@ export interface BudgetState {
   runs_holding: number;
 }
 
+/** What an access token may still spend: its own cap and its agent's day, as the token's holder sees them. */
+export interface TokenBudget {
+  /** The token's own spend across all replicas; `max_cost_usd` and `remaining_usd` are null when it has no cap. */
+  token: {
+    max_cost_usd: number | null;
+    spent_usd: number;
+    /** Reserved by its runs in flight, not yet charged. */
+    held_usd: number;
+    remaining_usd: number | null;
+  };
+  /** The agent's daily budget today; null when the agent has none. */
+  agent_daily: BudgetState | null;
+}
+
 export interface RunBudgets {
   /** Reserves the run's estimated cost; throws BudgetExceededError when a budget cannot take it. Undefined when none applies. */
   admit(request: RunBudgetRequest): Promise<RunBudget | undefined>;
   /** Every agent's budget for today and every token cap that has been spent from, across all replicas. */
   list(agents: readonly RegisteredAgent[]): Promise<BudgetState[]>;
+  /** One access token's cap and its agent's day, across all replicas. */
+  ofToken(tokenId: string, maxCostUsd: number | null, agent: RegisteredAgent | undefined): Promise<TokenBudget>;
 }
 
 export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
@@ -82,21 +98,54 @@ export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
     averages.set(agentName, average === undefined ? costUsd : average + AVERAGE_WEIGHT * (costUsd - average));
   }
 
+  /** The agent's account today; before its first run today opened it, what stored runs spent. */
+  async function dailyState(agent: RegisteredAgent, limitUsd: number, rows: Map<string, BudgetAccountRow>) {
+    const day = today(options.now);
+    const key = `daily:${agent.name}:${day}`;
+    const row = rows.get(key) ?? {
+      key,
+      spentNanos: toNanos(await options.spend.spentByAgentSince(agent.name, `${day}T00:00:00.000Z`)),
+      reservedNanos: 0,
+      holds: 0,
+    };
+    return budgetState(row, 'agent_daily', agent.name, limitUsd);
+  }
+
   return {
+    async ofToken(tokenId, maxCostUsd, agent) {
+      // The account exists once a capped token's first run was admitted; before that, stored runs say what it spent.
+      const key = `token:${tokenId}`;
+      const row = (await options.spend.listBudgetAccounts(key)).find((account) => account.key === key) ?? {
+        key,
+        spentNanos: toNanos(await options.spend.spentByToken(tokenId)),
+        reservedNanos: 0,
+        holds: 0,
+      };
+      const capped = maxCostUsd === null ? undefined : budgetState(row, 'token', tokenId, maxCostUsd);
+      const token = {
+        max_cost_usd: maxCostUsd,
+        spent_usd: row.spentNanos / 1e9,
+        held_usd: row.reservedNanos / 1e9,
+        remaining_usd: capped ? capped.remaining_usd : null,
+      };
+      const dailyLimit = agent?.daily_budget_usd;
+      const agentDaily =
+        agent && dailyLimit !== undefined
+          ? await dailyState(
+              agent,
+              dailyLimit,
+              new Map((await options.spend.listBudgetAccounts(`daily:${agent.name}:`)).map((row) => [row.key, row])),
+            )
+          : null;
+      return { token, agent_daily: agentDaily };
+    },
+
     async list(agents) {
-      const day = today(options.now);
       const daily = new Map((await options.spend.listBudgetAccounts(`daily:`)).map((row) => [row.key, row]));
       const states: BudgetState[] = [];
       for (const agent of agents) {
         if (agent.daily_budget_usd === undefined) continue;
-        const key = `daily:${agent.name}:${day}`;
-        const row = daily.get(key) ?? {
-          key,
-          spentNanos: toNanos(await options.spend.spentByAgentSince(agent.name, `${day}T00:00:00.000Z`)),
-          reservedNanos: 0,
-          holds: 0,
-        };
-        states.push(budgetState(row, 'agent_daily', agent.name, agent.daily_budget_usd));
+        states.push(await dailyState(agent, agent.daily_budget_usd, daily));
       }
       for (const row of await options.spend.listBudgetAccounts('token:')) {
         const tokenId = row.key.slice('token:'.length);

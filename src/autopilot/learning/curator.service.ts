@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { appendFile, mkdir, readFile } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { NotFoundError } from '../../errors.js';
 import type { Blueprint, SampleFormat } from '../blueprints/blueprint.schema.js';
@@ -9,7 +9,7 @@ import { mapTurnsToSample, type SampleTurns } from './sample-format.js';
 
 export interface CuratorOptions {
   store: CuratorStore;
-  /** `<data_dir>/datasets`. */
+  /** `<data_dir>/datasets`: where datasets curated before samples moved into the database kept them. */
   datasetsDir: string;
   /** Removes personal data (the guardrail PII detectors, wired in app.ts) from a text before it is written. */
   scrub(text: string): string;
@@ -20,31 +20,31 @@ export interface CuratorOptions {
   onSample(dataset: DatasetRecord, blueprint: Blueprint): Promise<void>;
 }
 
-/** Turns successful mission steps into deduplicated, PII-scrubbed JSONL training samples. */
+/**
+ * Turns successful mission steps into deduplicated, PII-scrubbed JSONL training samples, stored in the
+ * database so a fine-tune on any replica sees the samples every replica curated.
+ */
 export interface Curator {
   capture(blueprint: Blueprint, step: StepResult): Promise<void>;
   /** The datasets (and formats) a blueprint's samples go to. */
   datasetsOf(blueprint: Blueprint): Array<{ name: string; format: SampleFormat }>;
-  path(name: string): string;
-  /** The dataset's JSONL text; 404 for an unknown dataset. */
+  /** The dataset's JSONL text, written from the database on demand; 404 for an unknown dataset. */
   read(name: string): Promise<string>;
 }
 
 export function createCurator(options: CuratorOptions): Curator {
-  // Captures run one at a time, so a dataset's file lines and its sample_count always agree.
+  // Captures run one at a time, so a dataset's samples are counted in the order they were stored.
   let queue: Promise<void> = Promise.resolve();
-  const path = (name: string) => join(options.datasetsDir, `${name}.jsonl`);
+  const legacyPath = (name: string) => join(options.datasetsDir, `${name}.jsonl`);
 
   async function write(blueprint: Blueprint, turns: SampleTurns) {
-    await mkdir(options.datasetsDir, { recursive: true });
     const threshold = thresholdOf(blueprint) ?? options.defaultThreshold;
     for (const { name, format } of datasetsOf(blueprint)) {
       const line = JSON.stringify(mapTurnsToSample(format, turns));
       const hash = createHash('sha256').update(line).digest('hex');
       await options.store.ensureDataset({ name, format, blueprint_id: blueprint.id, threshold }, options.now());
-      if (!(await options.store.addSampleHash(name, hash, options.now()))) continue;
-      await appendFile(path(name), `${line}\n`, 'utf8');
-      await options.onSample(await options.store.countSample(name, options.now()), blueprint);
+      if (!(await options.store.addSample(name, hash, line, options.now()))) continue;
+      await options.onSample(await options.store.countSample(name, hash, options.now()), blueprint);
     }
   }
 
@@ -63,11 +63,13 @@ export function createCurator(options: CuratorOptions): Curator {
       return next;
     },
     datasetsOf,
-    path,
     async read(name) {
       const dataset = /^[A-Za-z0-9][A-Za-z0-9._-]{0,99}$/.test(name) ? await options.store.get(name) : undefined;
       if (!dataset) throw new NotFoundError(`No dataset named "${name}"`, 'dataset_not_found');
-      return readFile(path(name), 'utf8').catch(() => '');
+      const { lines, legacy } = await options.store.lines(name);
+      // Samples curated before they were stored in the database come first, from their file.
+      const older = legacy > 0 ? await readFile(legacyPath(name), 'utf8').catch(() => '') : '';
+      return older + lines.map((line) => `${line}\n`).join('');
     },
   };
 }

@@ -7,17 +7,19 @@ import { mapJobRow, mapJobToRow } from './fine-tune-job.store.js';
 /** A curated dataset as stored, its format narrowed to the formats a blueprint may name. */
 export type DatasetRecord = Omit<Selectable<Database['curator_datasets']>, 'format'> & { format: SampleFormat };
 
-/** The index of curated datasets and their sample hashes; the JSONL files hold the samples. */
+/** Curated datasets and their samples (JSONL lines, deduplicated by hash), shared by every replica. */
 export interface CuratorStore {
   /** Creates the dataset or refreshes its format and threshold (the latest blueprint's say). */
   ensureDataset(
     dataset: Pick<DatasetRecord, 'name' | 'format' | 'blueprint_id' | 'threshold'>,
     now: string,
   ): Promise<void>;
-  /** False when the dataset already holds a sample with this hash. */
-  addSampleHash(dataset: string, hash: string, now: string): Promise<boolean>;
-  /** Counts a sample written to the file; returns the dataset after the count. */
-  countSample(dataset: string, now: string): Promise<DatasetRecord>;
+  /** Stores the sample's JSONL line; false when the dataset already holds a sample with this hash. */
+  addSample(dataset: string, hash: string, line: string, now: string): Promise<boolean>;
+  /** The dataset's stored lines, in the order they were curated; `legacy` counts samples kept only in the old file. */
+  lines(dataset: string): Promise<{ lines: string[]; legacy: number }>;
+  /** Counts a stored sample (its position is the new count); returns the dataset after the count. */
+  countSample(dataset: string, hash: string, now: string): Promise<DatasetRecord>;
   /**
    * Starts a fine-tune atomically: only the caller whose compare-and-set moves `triggered_count` from the
    * value it read inserts the job, so a dataset past its threshold starts exactly one job.
@@ -38,21 +40,42 @@ export function createCuratorStore(db: Kysely<Database>): CuratorStore {
         )
         .execute();
     },
-    async addSampleHash(dataset, hash, now) {
+    async lines(dataset) {
+      const rows = await db
+        .selectFrom('curator_samples')
+        .select('line')
+        .where('dataset', '=', dataset)
+        .orderBy('position')
+        .orderBy('created_at')
+        .orderBy('sample_hash')
+        .execute();
+      const lines = rows.flatMap((row) => (row.line === null ? [] : [row.line]));
+      return { lines, legacy: rows.length - lines.length };
+    },
+    async addSample(dataset, hash, line, now) {
       const result = await db
         .insertInto('curator_samples')
-        .values({ dataset, sample_hash: hash, created_at: now })
+        .values({ dataset, sample_hash: hash, created_at: now, line })
         .onConflict((oc) => oc.doNothing())
         .executeTakeFirst();
       return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
     },
-    async countSample(dataset, now) {
-      await db
+    async countSample(dataset, hash, now) {
+      // One statement counts and reads, so two replicas counting at once get two different positions.
+      const row = await db
         .updateTable('curator_datasets')
         .set((eb) => ({ sample_count: eb('sample_count', '+', 1), updated_at: now }))
         .where('name', '=', dataset)
+        .returningAll()
+        .executeTakeFirstOrThrow();
+      const counted = mapDataset(row);
+      await db
+        .updateTable('curator_samples')
+        .set({ position: counted.sample_count })
+        .where('dataset', '=', dataset)
+        .where('sample_hash', '=', hash)
         .execute();
-      return (await this.get(dataset))!;
+      return counted;
     },
     async claimTrigger(dataset, job) {
       return db.transaction().execute(async (trx) => {

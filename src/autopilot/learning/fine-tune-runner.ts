@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { AutopilotConfig, ProvidersConfig } from '../../config/index.js';
 import type { ModelClient } from '../../llm/index.js';
@@ -15,8 +15,8 @@ export interface FineTuneRunnerOptions {
   providers: ProvidersConfig;
   jobs: FineTuneJobStore;
   models: ModelClient;
-  /** `<data_dir>/datasets/<name>.jsonl` of a dataset. */
-  datasetPath(name: string): string;
+  /** A dataset's JSONL text (the curator's, from the shared database). */
+  readDataset(name: string): Promise<string>;
   /** `<data_dir>/fine-tunes`: one folder per job (training file, trainer output). */
   workDir: string;
   now(): string;
@@ -33,10 +33,7 @@ export function createFineTuneRunner(options: FineTuneRunnerOptions) {
   const stop = new AbortController();
 
   async function prepare(job: FineTuneJob) {
-    const lines = (await readFile(options.datasetPath(job.dataset), 'utf8'))
-      .split('\n')
-      .filter(Boolean)
-      .slice(0, job.sample_count);
+    const lines = (await options.readDataset(job.dataset)).split('\n').filter(Boolean).slice(0, job.sample_count);
     const training = lines.slice(0, lines.length - job.held_out_count);
     // OpenAI-compatible fine-tuning APIs take the chat format only; a local trainer gets the dataset's own format.
     const body =

@@ -59,7 +59,7 @@ export function createLearningLoop(options: LearningLoopOptions) {
     now: options.now,
     fetch: options.fetch,
     log: options.log,
-    datasetPath: (name) => curator.path(name),
+    readDataset: (name) => curator.read(name),
     promote: (job) =>
       activations.activate({
         activation_id: newId('act'),

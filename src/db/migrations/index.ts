@@ -16,6 +16,8 @@ import * as autopilotPickers from './2026-11-24-004-autopilot.js';
 import * as budgetLedger from './2026-11-24-005-budget-ledger.js';
 import * as otelTraceId from './2026-11-24-101-otel-trace-id.js';
 import * as runtimeResume from './2026-11-24-101-runtime-resume.js';
+import * as tokenRateLimits from './2026-11-24-101-limits-token-rate-limits.js';
+import * as curatedSamples from './2026-11-24-102-limits-curated-samples.js';
 
 /** Every migration in order. Names sort by date; a new one is appended, never edited once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -36,4 +38,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-005-budget-ledger': budgetLedger,
   '2026-11-24-101-otel-trace-id': otelTraceId,
   '2026-11-24-101-runtime-resume': runtimeResume,
+  '2026-11-24-101-limits-token-rate-limits': tokenRateLimits,
+  '2026-11-24-102-limits-curated-samples': curatedSamples,
 };
