@@ -4,7 +4,8 @@ import type { RunHandle, RunService } from '../../agents/index.js';
 import { isAppError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
 import type { BufferedTaskStore } from './buffered-task-store.js';
-import { tokenIdOf } from './call-context.js';
+import { ownerOfContext, tokenIdOf } from './call-context.js';
+import { contextSessionId } from './context-session-id.js';
 import { extractMessageText } from './extract-message-text.js';
 import { createRunEventMapper } from './map-run-events.js';
 import type { TaskEnd } from './task-end.js';
@@ -66,12 +67,16 @@ export function createRunExecutor({ agentName, runs, tasks }: RunExecutorOptions
   async function execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const ids = { taskId: request.taskId, contextId: request.contextId };
     let end: TaskEnd | undefined;
+    const owner = ownerOfContext(request.context);
     tasks.track(ids.taskId);
     try {
+      // One context is one conversation: its earlier turns are stored as a session of the caller's.
       const run = await runs.start({
         agentName,
         messages: [{ role: 'user', content: extractMessageText(request.userMessage) }],
         source: 'a2a',
+        sessionId: contextSessionId(agentName, owner, ids.contextId),
+        owner,
         tokenId: tokenIdOf(request.context),
       });
       executing.set(ids.taskId, run);

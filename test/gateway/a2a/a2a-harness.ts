@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SendMessageRequest, type Message, type Task } from '@a2a-js/sdk';
-import { ClientFactory, type Client } from '@a2a-js/sdk/client';
+import { Client, ClientFactory } from '@a2a-js/sdk/client';
+import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
 import { startTestApp, TEST_API_KEY, type TestApp } from '../../support/app.js';
 
@@ -89,8 +90,17 @@ export function bearer(token: string) {
   return { serviceParameters: { Authorization: `Bearer ${token}` } };
 }
 
-export function userMessage(text: string): SendMessageRequest {
-  return SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
+/** A user's text message; `ids` continues a context (contextId) or answers a task waiting for input (taskId). */
+export function userMessage(text: string, ids: { contextId?: string; taskId?: string } = {}): SendMessageRequest {
+  return SendMessageRequest.fromJSON({
+    message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...ids },
+  });
+}
+
+/** The official SDK client speaking v0.3 JSON-RPC to the agent (as a v0.3 peer would). */
+export async function discoverLegacy(url: string): Promise<Client> {
+  const card = await (await discover(url)).getAgentCard();
+  return new Client(new LegacyJsonRpcTransport({ endpoint: url.replace(/\/+$/, '') }), card);
 }
 
 /** The text of a task's answer artifact (or a bare message reply). */
