@@ -2,6 +2,7 @@ import { hash, randomBytes } from 'node:crypto';
 import type { AuthConfig } from '../config/index.js';
 import { AuthenticationError, NotFoundError, PermissionError, ValidationError } from '../errors.js';
 import { createId, isoAfterSeconds, isoNow } from '../ids.js';
+import { canonicalA2aMethod, type A2aRestrictions } from './a2a-restrictions.js';
 import type { Principal } from './principal.js';
 import type { TokenRow, TokenStore } from './token.store.js';
 
@@ -22,6 +23,8 @@ export interface TokenView {
   use_count: number;
   token_suffix: string;
   max_cost_usd: number | null;
+  /** Allowed skills and A2A methods (1.0 names); null: everything the a2a scope allows. */
+  a2a: A2aRestrictions | null;
 }
 
 export interface CreateTokenInput {
@@ -30,6 +33,8 @@ export interface CreateTokenInput {
   expires_in_seconds?: number;
   single_use?: boolean;
   max_cost_usd?: number;
+  /** Limits A2A use to these skill ids and methods (either protocol version's names). */
+  a2a?: { skills?: string[]; methods?: string[] };
 }
 
 export interface CreatedToken extends TokenView {
@@ -81,6 +86,7 @@ export function createTokenService({
     use_count: Number(row.use_count),
     token_suffix: row.token_suffix,
     max_cost_usd: row.max_cost_usd,
+    a2a: parseRestrictions(row.a2a_restrictions),
   });
   const unusable = (row: TokenRow | undefined): AuthenticationError => {
     if (!row) return new AuthenticationError('Access token is unknown or was deleted', 'invalid_token');
@@ -122,11 +128,14 @@ export function createTokenService({
         created_at: isoNow(createdAt),
         expires_at: isoAfterSeconds(expiresIn, createdAt),
         max_cost_usd: input.max_cost_usd ?? null,
+        a2a_restrictions: input.a2a ? normalizeRestrictions(input.a2a) : null,
       };
       await store.insert(row);
+      const { a2a_restrictions: a2a, ...shown } = row;
       return {
         token,
-        ...row,
+        ...shown,
+        a2a,
         status: 'active',
         last_used_at: null,
         use_count: 0,
@@ -157,6 +166,7 @@ export function createTokenService({
         scopes: JSON.parse(row.scopes) as string[],
         singleUse: row.single_use === 1,
         maxCostUsd: row.max_cost_usd,
+        ...(row.a2a_restrictions ? { a2a: parseRestrictions(row.a2a_restrictions)! } : {}),
       };
     },
     async consume(principal, agentName) {
@@ -166,5 +176,25 @@ export function createTokenService({
       const row = await store.consume(principal.tokenId, isoNow(now()), agentName);
       if (!row) throw unusable(await store.findById(principal.tokenId));
     },
+  };
+}
+
+function parseRestrictions(json: string | null): A2aRestrictions | null {
+  return json ? (JSON.parse(json) as A2aRestrictions) : null;
+}
+
+/** Method names in either protocol version's spelling are kept under their 1.0 name; an unknown one is refused. */
+function normalizeRestrictions(input: NonNullable<CreateTokenInput['a2a']>): A2aRestrictions {
+  const methods = input.methods?.map((name) => {
+    const canonical = canonicalA2aMethod(name);
+    if (!canonical)
+      throw new ValidationError(`a2a.methods: "${name}" is not an A2A method`, 'unknown_a2a_method', {
+        param: 'a2a.methods',
+      });
+    return canonical;
+  });
+  return {
+    skills: input.skills ? [...new Set(input.skills)] : null,
+    methods: methods ? [...new Set(methods)] : null,
   };
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/index.js';
+import type { A2aRestrictions } from './a2a-restrictions.js';
 
 export type TokenRow = Selectable<Database['access_tokens']>;
 
@@ -13,6 +14,8 @@ export interface NewTokenRow {
   created_at: string;
   expires_at: string;
   max_cost_usd: number | null;
+  /** Absent or null: no A2A restriction. */
+  a2a_restrictions?: A2aRestrictions | null;
 }
 
 export interface TokenStore {
@@ -37,6 +40,7 @@ export function createTokenStore(db: Kysely<Database>): TokenStore {
         .values({
           ...row,
           scopes: JSON.stringify(row.scopes),
+          a2a_restrictions: row.a2a_restrictions ? JSON.stringify(row.a2a_restrictions) : null,
           single_use: row.single_use ? 1 : 0,
           status: 'active',
           last_used_at: null,

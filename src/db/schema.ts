@@ -60,6 +60,8 @@ export interface AccessTokensTable {
   last_used_at: string | null;
   use_count: Generated<number>;
   max_cost_usd: number | null;
+  /** JSON A2aRestrictions (allowed skills and methods); null: the a2a scope allows everything. */
+  a2a_restrictions: string | null;
 }
 
 /** Small named values the service keeps across restarts (instance ids, generated secrets' metadata). */

@@ -14,6 +14,7 @@ import * as sourceLeases from './2026-11-24-002-source-leases.js';
 import * as ownership from './2026-11-24-003-ownership.js';
 import * as autopilotPickers from './2026-11-24-004-autopilot.js';
 import * as budgetLedger from './2026-11-24-005-budget-ledger.js';
+import * as a2aTokenRestrictions from './2026-11-24-101-a2a-token-restrictions.js';
 
 /** Every migration in order. Names sort by date; a new one is appended, never edited once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-003-ownership': ownership,
   '2026-11-24-004-autopilot': autopilotPickers,
   '2026-11-24-005-budget-ledger': budgetLedger,
+  '2026-11-24-101-a2a-token-restrictions': a2aTokenRestrictions,
 };

@@ -13,8 +13,13 @@ export class A2aRequestHandler extends DefaultRequestHandler {
   private readonly runExecutor: RunExecutor;
   private readonly taskRecords: BufferedTaskStore;
 
-  constructor(card: AgentCard, tasks: BufferedTaskStore, executor: RunExecutor) {
-    super(card, tasks, executor);
+  constructor(
+    card: AgentCard,
+    tasks: BufferedTaskStore,
+    executor: RunExecutor,
+    options: { extendedCard?: (context: ServerCallContext) => Promise<AgentCard> } = {},
+  ) {
+    super(card, tasks, executor, undefined, undefined, undefined, options.extendedCard);
     this.taskRecords = tasks;
     this.runExecutor = executor;
   }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { SendMessageRequest, type Message, type Task } from '@a2a-js/sdk';
+import { AgentCard, SendMessageRequest, type Message, type Task } from '@a2a-js/sdk';
 import { Client, ClientFactory } from '@a2a-js/sdk/client';
 import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
@@ -33,7 +33,7 @@ export interface A2aGateway {
   upstream: FakeUpstream;
   /** The agent's A2A base URL, with the trailing slash the SDK needs to find `.well-known/agent-card.json` below it. */
   agentUrl(name: string): string;
-  createToken(agent: string, scopes?: string[]): Promise<{ token: string; token_id: string }>;
+  createToken(agent: string, scopes?: string[], extra?: object): Promise<{ token: string; token_id: string }>;
   revokeToken(tokenId: string): Promise<void>;
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
@@ -58,11 +58,11 @@ export async function startA2aGateway(
     app,
     upstream,
     agentUrl: (name) => `${app.url}/a2a/${name}/`,
-    async createToken(agent, scopes = ['a2a']) {
+    async createToken(agent, scopes = ['a2a'], extra = {}) {
       const response = await fetch(`${app.url}/gateway/tokens`, {
         method: 'POST',
         headers: admin,
-        body: JSON.stringify({ agent_name: agent, scopes }),
+        body: JSON.stringify({ agent_name: agent, scopes, ...extra }),
       });
       if (!response.ok) throw new Error(`token creation failed: ${response.status} ${await response.text()}`);
       return (await response.json()) as { token: string; token_id: string };
@@ -99,8 +99,13 @@ export function userMessage(text: string, ids: { contextId?: string; taskId?: st
 
 /** The official SDK client speaking v0.3 JSON-RPC to the agent (as a v0.3 peer would). */
 export async function discoverLegacy(url: string): Promise<Client> {
-  const card = await (await discover(url)).getAgentCard();
-  return new Client(new LegacyJsonRpcTransport({ endpoint: url.replace(/\/+$/, '') }), card);
+  return new Client(new LegacyJsonRpcTransport({ endpoint: url.replace(/\/+$/, '') }), await fetchCard(url));
+}
+
+/** The agent's public A2A 1.0 card. */
+export async function fetchCard(url: string): Promise<AgentCard> {
+  const response = await fetch(`${url}.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } });
+  return AgentCard.fromJSON(await response.json());
 }
 
 /** The text of a task's answer artifact (or a bare message reply). */
