@@ -3,11 +3,12 @@ import { RequestMalformedError, UnsupportedOperationError } from '@a2a-js/sdk/er
 import { DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
 import { isTerminalTaskState, type BufferedTaskStore } from './buffered-task-store.js';
 import { extractMessageText } from './extract-message-text.js';
+import { pendingInputOf } from './input-tools.js';
 import type { RunExecutor } from './run-executor.js';
 
 /**
- * The SDK's request handler with our two rules: every message starts a new task (a run cannot take a
- * second turn), and cancelling a task whose run executes elsewhere cancels that run too.
+ * The SDK's request handler with our two rules: a message starts a new task unless it answers a task
+ * waiting for input, and cancelling a task whose run executes elsewhere cancels that run too.
  */
 export class A2aRequestHandler extends DefaultRequestHandler {
   private readonly runExecutor: RunExecutor;
@@ -19,13 +20,16 @@ export class A2aRequestHandler extends DefaultRequestHandler {
     executor: RunExecutor,
     options: { extendedCard?: (context: ServerCallContext) => Promise<AgentCard> } = {},
   ) {
-    super(card, tasks, executor, undefined, undefined, undefined, options.extendedCard);
+    // A task waiting for input has no executor: its bus closes, and the caller's answer opens a new one.
+    super(card, tasks, executor, undefined, undefined, undefined, options.extendedCard, undefined, {
+      keepBusAliveStates: [],
+    });
     this.taskRecords = tasks;
     this.runExecutor = executor;
   }
 
-  override sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
-    assertStartsTask(params);
+  override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
+    await this.assertAccepted(params, context);
     return super.sendMessage(params, context);
   }
 
@@ -33,8 +37,22 @@ export class A2aRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    assertStartsTask(params);
+    await this.assertAccepted(params, context);
     yield* super.sendMessageStream(params, context);
+  }
+
+  /** A message starts a new task, or answers a task waiting for input (input-required). */
+  private async assertAccepted(params: SendMessageRequest, context: ServerCallContext): Promise<void> {
+    const message = params.message;
+    if (message && !extractMessageText(message))
+      throw new RequestMalformedError('The message has no text, data or file-URL part for the agent to read');
+    if (!message?.taskId) return;
+    const task = await this.taskRecords.load(message.taskId, context);
+    // An unknown task (or another principal's) is the SDK's TaskNotFound.
+    if (!task || pendingInputOf(task) || isTerminalTaskState(task.status?.state)) return;
+    throw new UnsupportedOperationError(
+      `Task "${message.taskId}" is not waiting for input: only a task in input-required takes a follow-up message (leave taskId out to start a new task)`,
+    );
   }
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -51,15 +69,4 @@ export class A2aRequestHandler extends DefaultRequestHandler {
     }
     return super.cancelTask(params, context);
   }
-}
-
-function assertStartsTask(params: SendMessageRequest): void {
-  const message = params.message;
-  if (message?.taskId) {
-    throw new UnsupportedOperationError(
-      `Each message starts a new task here; follow-up messages to task "${message.taskId}" are not supported (leave taskId out)`,
-    );
-  }
-  if (message && !extractMessageText(message))
-    throw new RequestMalformedError('The message has no text, data or file-URL part for the agent to read');
 }

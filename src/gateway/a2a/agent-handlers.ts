@@ -6,6 +6,7 @@ import { buildAgentCard, restrictCardSkills, type CardTool } from './cards/agent
 import { createBufferedTaskStore } from './buffered-task-store.js';
 import { createTaskReconciler } from './reconcile-task.js';
 import { createRunExecutor } from './run-executor.js';
+import { mapInputTools } from './input-tools.js';
 
 export interface AgentHandlersOptions {
   agents: AgentRegistry;
@@ -32,7 +33,12 @@ export function createAgentHandlers(options: AgentHandlersOptions): AgentHandler
     .filter((agent) => agent.a2a)
     .map((agent) => {
       const tasks = createBufferedTaskStore({ agentName: agent.name, store: options.store, reconcile });
-      const executor = createRunExecutor({ agentName: agent.name, runs: options.runs, tasks });
+      const executor = createRunExecutor({
+        agentName: agent.name,
+        runs: options.runs,
+        tasks,
+        inputTools: mapInputTools(agent),
+      });
       const cardAt = (endpoint: string) =>
         buildAgentCard(agent, { endpoint, version: options.version, tools: options.toolsOf(agent.tools) });
       // The SDK reads this card for protocol versions and capabilities only; clients get one built per request.
