@@ -1,8 +1,18 @@
-import type { AgentCard, CancelTaskRequest, Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import {
+  TaskState,
+  type AgentCard,
+  type CancelTaskRequest,
+  type Message,
+  type SendMessageRequest,
+  type StreamResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+} from '@a2a-js/sdk';
 import { RequestMalformedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
 import { isTerminalTaskState, type BufferedTaskStore } from './buffered-task-store.js';
 import { extractMessageText } from './extract-message-text.js';
+import { followRun, type FollowRunOptions } from './follow-run.js';
 import { pendingInputOf } from './input-tools.js';
 import type { RunExecutor } from './run-executor.js';
 
@@ -13,12 +23,17 @@ import type { RunExecutor } from './run-executor.js';
 export class A2aRequestHandler extends DefaultRequestHandler {
   private readonly runExecutor: RunExecutor;
   private readonly taskRecords: BufferedTaskStore;
+  private readonly follow?: FollowRunOptions;
 
   constructor(
     card: AgentCard,
     tasks: BufferedTaskStore,
     executor: RunExecutor,
-    options: { extendedCard?: (context: ServerCallContext) => Promise<AgentCard> } = {},
+    options: {
+      extendedCard?: (context: ServerCallContext) => Promise<AgentCard>;
+      /** Follows a task whose run executes on another replica (resubscribe). */
+      follow?: FollowRunOptions;
+    } = {},
   ) {
     // A task waiting for input has no executor: its bus closes, and the caller's answer opens a new one.
     super(card, tasks, executor, undefined, undefined, undefined, options.extendedCard, undefined, {
@@ -26,6 +41,31 @@ export class A2aRequestHandler extends DefaultRequestHandler {
     });
     this.taskRecords = tasks;
     this.runExecutor = executor;
+    this.follow = options.follow;
+  }
+
+  /**
+   * Resubscribing to a task whose run executes elsewhere (another replica) reads the run's events from
+   * the run event bus: the SDK alone would answer with the task's snapshot and end.
+   */
+  override async *resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    const task = this.runExecutor.isExecuting(params.id) ? undefined : await this.taskRecords.load(params.id, context);
+    const runId: unknown = task?.metadata?.run_id;
+    if (
+      !this.follow ||
+      !task ||
+      typeof runId !== 'string' ||
+      isTerminalTaskState(task.status?.state) ||
+      task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED
+    ) {
+      yield* super.resubscribe(params, context);
+      return;
+    }
+    yield { payload: { $case: 'task', value: task } };
+    yield* followRun(task, runId, this.follow);
   }
 
   override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
@@ -57,7 +97,7 @@ export class A2aRequestHandler extends DefaultRequestHandler {
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const task = await this.taskRecords.load(params.id, context);
-    const runId = task?.metadata?.run_id;
+    const runId: unknown = task?.metadata?.run_id;
     // Without a local executor the SDK only marks the task cancelled: the run must be stopped by us.
     if (
       task &&

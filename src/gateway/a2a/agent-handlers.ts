@@ -33,18 +33,15 @@ export function createAgentHandlers(options: AgentHandlersOptions): AgentHandler
     .filter((agent) => agent.a2a)
     .map((agent) => {
       const tasks = createBufferedTaskStore({ agentName: agent.name, store: options.store, reconcile });
-      const executor = createRunExecutor({
-        agentName: agent.name,
-        runs: options.runs,
-        tasks,
-        inputTools: mapInputTools(agent),
-      });
+      const inputTools = mapInputTools(agent);
+      const executor = createRunExecutor({ agentName: agent.name, runs: options.runs, tasks, inputTools });
       const cardAt = (endpoint: string) =>
         buildAgentCard(agent, { endpoint, version: options.version, tools: options.toolsOf(agent.tools) });
       // The SDK reads this card for protocol versions and capabilities only; clients get one built per request.
       const localEndpoint = `http://localhost/a2a/${agent.name}`;
       const card = cardAt(localEndpoint);
       const handler = new A2aRequestHandler(card, tasks, executor, {
+        follow: { runs: options.runs, inputToolNames: new Set(inputTools.map((tool) => tool.name)) },
         extendedCard: (context) =>
           Promise.resolve(
             restrictCardSkills(cardAt(endpointOf(context) ?? localEndpoint), restrictionsOf(context)?.skills),
