@@ -58,6 +58,9 @@ export interface SendA2aTaskOptions {
   signal?: AbortSignal;
   /** Receives the remote's answer as it streams. */
   onText?(delta: string): void;
+  /** Continues a conversation (contextId) or answers a task waiting for input (taskId). */
+  contextId?: string;
+  taskId?: string;
 }
 
 /**
@@ -72,7 +75,13 @@ export async function sendA2aTask(options: SendA2aTaskOptions): Promise<A2aTaskR
     serviceParameters: options.token ? { Authorization: `Bearer ${options.token}` } : undefined,
   };
   const request = SendMessageRequest.fromJSON({
-    message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: options.task }] },
+    message: {
+      messageId: randomUUID(),
+      role: 'ROLE_USER',
+      parts: [{ text: options.task }],
+      ...(options.contextId ? { contextId: options.contextId } : {}),
+      ...(options.taskId ? { taskId: options.taskId } : {}),
+    },
   });
   const collector = createA2aResultCollector();
   try {
