@@ -52,7 +52,9 @@ export class A2aRequestHandler extends DefaultRequestHandler {
     params: SubscribeToTaskRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    const task = this.runExecutor.isExecuting(params.id) ? undefined : await this.taskRecords.load(params.id, context);
+    // Odd ids (not a string) are the SDK's to refuse.
+    const followable = typeof params.id === 'string' && !this.runExecutor.isExecuting(params.id);
+    const task = followable ? await this.taskRecords.load(params.id, context) : undefined;
     const runId: unknown = task?.metadata?.run_id;
     if (
       !this.follow ||
