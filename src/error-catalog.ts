@@ -125,6 +125,21 @@ export const ERROR_CATALOG = {
     status: 403,
     message: 'Only an access token may read its own budget',
   },
+  a2a_method_not_allowed: {
+    type: 'permission_error',
+    status: 403,
+    message: 'This access token may not call this A2A method',
+  },
+  a2a_skill_required: {
+    type: 'permission_error',
+    status: 403,
+    message: 'This access token is limited to some skills: name one in message.metadata.skill_id',
+  },
+  a2a_skill_not_allowed: {
+    type: 'permission_error',
+    status: 403,
+    message: 'This access token may not use this skill',
+  },
   operator_only: {
     type: 'permission_error',
     status: 403,
@@ -220,6 +235,7 @@ export const ERROR_CATALOG = {
   budget_exceeded: { type: 'payment_required_error', status: 402, message: 'The {budget} is used up' },
   payload_too_large: { type: 'payload_too_large_error', status: 413, message: 'Request body is too large' },
   rate_limited: { type: 'rate_limit_error', status: 429, message: 'Too many requests; retry after {seconds} s' },
+  unknown_a2a_method: { type: 'invalid_request_error', status: 400, message: 'Not an A2A method' },
   token_rate_limited: {
     type: 'rate_limit_error',
     status: 429,

@@ -1,3 +1,5 @@
+import type { A2aRestrictions } from './a2a-restrictions.js';
+
 /** Scopes that grant something. Other scope strings are stored but grant nothing. */
 export const GRANTING_SCOPES = ['chat', 'a2a', 'tools'] as const;
 export type GrantingScope = (typeof GRANTING_SCOPES)[number];
@@ -14,4 +16,6 @@ export type Principal =
       maxCostUsd: number | null;
       /** The token's own limits per minute, set at creation. */
       rateLimit: { requests_per_minute?: number; tokens_per_minute?: number };
+      /** Which skills and A2A methods the token may use; absent: all that its scopes allow. */
+      a2a?: A2aRestrictions;
     };

@@ -2,6 +2,7 @@ import { hash, randomBytes } from 'node:crypto';
 import type { AuthConfig } from '../config/index.js';
 import { AuthenticationError, NotFoundError, PermissionError, ValidationError } from '../errors.js';
 import { createId, isoAfterSeconds, isoNow } from '../ids.js';
+import { canonicalA2aMethod, type A2aRestrictions } from './a2a-restrictions.js';
 import type { Principal } from './principal.js';
 import type { TokenRecord, TokenStore } from './token.store.js';
 
@@ -24,6 +25,8 @@ export interface TokenView {
   max_cost_usd: number | null;
   /** The token's own limits per minute; null when it has none. */
   rate_limit: TokenRateLimit | null;
+  /** Allowed skills and A2A methods (1.0 names); null: everything the a2a scope allows. */
+  a2a: A2aRestrictions | null;
 }
 
 export interface TokenRateLimit {
@@ -38,6 +41,8 @@ export interface CreateTokenInput {
   single_use?: boolean;
   max_cost_usd?: number;
   rate_limit?: TokenRateLimit;
+  /** Limits A2A use to these skill ids and methods (either protocol version's names). */
+  a2a?: { skills?: string[]; methods?: string[] };
 }
 
 export interface CreatedToken extends TokenView {
@@ -90,6 +95,7 @@ export function createTokenService({
     token_suffix: row.token_suffix,
     max_cost_usd: row.max_cost_usd,
     rate_limit: rateLimitOf(row),
+    a2a: parseRestrictions(row.a2a_restrictions),
   });
   const unusable = (row: TokenRecord | undefined): AuthenticationError => {
     if (!row) return new AuthenticationError('Access token is unknown or was deleted', 'invalid_token');
@@ -121,6 +127,7 @@ export function createTokenService({
       }
       const token = `${ACCESS_TOKEN_PREFIX}${randomBytes(32).toString('hex')}`;
       const createdAt = now();
+      const a2a = input.a2a ? normalizeRestrictions(input.a2a) : null;
       const row = {
         token_id: createId('tok'),
         token_hash: hashToken(token),
@@ -133,12 +140,14 @@ export function createTokenService({
         max_cost_usd: input.max_cost_usd ?? null,
         requests_per_minute: input.rate_limit?.requests_per_minute ?? null,
         tokens_per_minute: input.rate_limit?.tokens_per_minute ?? null,
+        a2a_restrictions: a2a && JSON.stringify(a2a),
       };
       await store.insert(row);
-      const { requests_per_minute: _requests, tokens_per_minute: _tokens, ...shown } = row;
+      const { requests_per_minute: _requests, tokens_per_minute: _tokens, a2a_restrictions: _a2a, ...shown } = row;
       return {
         token,
         ...shown,
+        a2a,
         rate_limit: rateLimitOf(row),
         status: 'active',
         last_used_at: null,
@@ -171,6 +180,7 @@ export function createTokenService({
         singleUse: row.single_use,
         maxCostUsd: row.max_cost_usd,
         rateLimit: rateLimitOf(row) ?? {},
+        ...(row.a2a_restrictions ? { a2a: parseRestrictions(row.a2a_restrictions)! } : {}),
       };
     },
     async consume(principal, agentName) {
@@ -188,5 +198,25 @@ function rateLimitOf(row: Pick<TokenRecord, 'requests_per_minute' | 'tokens_per_
   return {
     ...(row.requests_per_minute !== null && { requests_per_minute: row.requests_per_minute }),
     ...(row.tokens_per_minute !== null && { tokens_per_minute: row.tokens_per_minute }),
+  };
+}
+
+function parseRestrictions(json: string | null): A2aRestrictions | null {
+  return json ? (JSON.parse(json) as A2aRestrictions) : null;
+}
+
+/** Method names in either protocol version's spelling are kept under their 1.0 name; an unknown one is refused. */
+function normalizeRestrictions(input: NonNullable<CreateTokenInput['a2a']>): A2aRestrictions {
+  const methods = input.methods?.map((name) => {
+    const canonical = canonicalA2aMethod(name);
+    if (!canonical)
+      throw new ValidationError(`a2a.methods: "${name}" is not an A2A method`, 'unknown_a2a_method', {
+        param: 'a2a.methods',
+      });
+    return canonical;
+  });
+  return {
+    skills: input.skills ? [...new Set(input.skills)] : null,
+    methods: methods ? [...new Set(methods)] : null,
   };
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/index.js';
+import type { A2aRestrictions } from './a2a-restrictions.js';
 
 type TokenRow = Selectable<Database['access_tokens']>;
 
@@ -24,9 +25,9 @@ const decodeFound = (row: TokenRow | undefined): TokenRecord | undefined => (row
 /** What `insert` needs: a new token is active, unused and never used. */
 export type NewTokenRow = Omit<
   TokenRecord,
-  'status' | 'last_used_at' | 'use_count' | 'requests_per_minute' | 'tokens_per_minute'
+  'status' | 'last_used_at' | 'use_count' | 'requests_per_minute' | 'tokens_per_minute' | 'a2a_restrictions'
 > &
-  Partial<Pick<TokenRecord, 'requests_per_minute' | 'tokens_per_minute'>>;
+  Partial<Pick<TokenRecord, 'requests_per_minute' | 'tokens_per_minute' | 'a2a_restrictions'>>;
 
 export interface TokenStore {
   insert(row: NewTokenRow): Promise<void>;
@@ -50,6 +51,7 @@ export function createTokenStore(db: Kysely<Database>): TokenStore {
         .values({
           ...row,
           scopes: JSON.stringify(row.scopes),
+          a2a_restrictions: row.a2a_restrictions ? JSON.stringify(row.a2a_restrictions) : null,
           single_use: row.single_use ? 1 : 0,
           status: 'active',
           last_used_at: null,

@@ -23,7 +23,26 @@ export const createTokenBody = z.strictObject({
   single_use: z.boolean().optional().describe('When true the token is accepted exactly once'),
   max_cost_usd: z.number().positive().optional().describe('Spending limit across all runs made with this token'),
   rate_limit: perMinuteLimit.optional().describe('Requests and model tokens per minute for this token; 429 beyond'),
+  a2a: z
+    .strictObject({
+      skills: z
+        .array(z.string().min(1).max(128))
+        .max(64)
+        .optional()
+        .describe("Skill ids of the agent's card this token may use; absent: all"),
+      methods: z
+        .array(z.string().min(1).max(64))
+        .max(32)
+        .optional()
+        .describe(
+          'A2A methods this token may call, by their 1.0 or v0.3 name (SendMessage or message/send); absent: all',
+        ),
+    })
+    .optional()
+    .describe('Restricts what the token may do over A2A (with the a2a scope)'),
 });
+
+const a2aRestrictions = z.object({ skills: z.array(z.string()).nullable(), methods: z.array(z.string()).nullable() });
 
 export const tokenView = z.object({
   token_id: z.string(),
@@ -38,6 +57,7 @@ export const tokenView = z.object({
   token_suffix: z.string(),
   max_cost_usd: z.number().nullable(),
   rate_limit: perMinuteLimit.nullable(),
+  a2a: a2aRestrictions.nullable().describe('Allowed skills and A2A methods (1.0 names); null: no restriction'),
 });
 
 export const createdToken = tokenView.extend({

@@ -18,6 +18,18 @@ export const agentSchema = z.strictObject({
   max_tokens: z.number().int().positive().optional(),
   /** Publish this agent's card and accept A2A tasks for it. */
   a2a: z.boolean().default(true),
+  /**
+   * Tools that ask the caller (requires_input): offered to the model in A2A tasks; calling one puts the
+   * task in input-required with the question, and the caller's next message on the task is its answer.
+   */
+  requires_input: z
+    .array(
+      z.strictObject({
+        name: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'tool names are 1-64 letters, digits, _ or -'),
+        description: z.string().min(1),
+      }),
+    )
+    .optional(),
   /** Merged field by field over the global `guardrails` section. */
   guardrails: guardrailsOverrideSchema.optional(),
   /** A run stops before its next model call once its cost reached this (USD). */

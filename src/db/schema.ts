@@ -62,6 +62,8 @@ export interface AccessTokensTable {
   max_cost_usd: number | null;
   requests_per_minute: number | null;
   tokens_per_minute: number | null;
+  /** JSON A2aRestrictions (allowed skills and methods); null: the a2a scope allows everything. */
+  a2a_restrictions: string | null;
 }
 
 /** Small named values the service keeps across restarts (instance ids, generated secrets' metadata). */

@@ -32,6 +32,7 @@ async function api<T = Record<string, unknown>>(
 const create = (body: unknown) => api<Record<string, unknown> & ErrorBody>('POST', '/gateway/tokens', body);
 
 const LIST_FIELDS = [
+  'a2a',
   'agent_name',
   'created_at',
   'expires_at',

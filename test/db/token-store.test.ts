@@ -52,6 +52,7 @@ for (const dialect of await dialects()) {
           last_used_at: null,
           use_count: 0,
           max_cost_usd: 2.5,
+          a2a_restrictions: null,
         });
         expect((await store.findByHash(hashToken('sat-tok_roundtrip1')))?.token_id).toBe('tok_roundtrip1');
         expect(await store.findById('tok_missing')).toBeUndefined();

@@ -1,26 +1,77 @@
-import type { AgentCard, CancelTaskRequest, Message, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import {
+  TaskState,
+  type AgentCard,
+  type CancelTaskRequest,
+  type Message,
+  type SendMessageRequest,
+  type StreamResponse,
+  type SubscribeToTaskRequest,
+  type Task,
+} from '@a2a-js/sdk';
 import { RequestMalformedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
 import { isTerminalTaskState, type BufferedTaskStore } from './buffered-task-store.js';
 import { extractMessageText } from './extract-message-text.js';
+import { followRun, type FollowRunOptions } from './follow-run.js';
+import { pendingInputOf } from './input-tools.js';
 import type { RunExecutor } from './run-executor.js';
 
 /**
- * The SDK's request handler with our two rules: every message starts a new task (a run cannot take a
- * second turn), and cancelling a task whose run executes elsewhere cancels that run too.
+ * The SDK's request handler with our two rules: a message starts a new task unless it answers a task
+ * waiting for input, and cancelling a task whose run executes elsewhere cancels that run too.
  */
 export class A2aRequestHandler extends DefaultRequestHandler {
   private readonly runExecutor: RunExecutor;
   private readonly taskRecords: BufferedTaskStore;
+  private readonly follow?: FollowRunOptions;
 
-  constructor(card: AgentCard, tasks: BufferedTaskStore, executor: RunExecutor) {
-    super(card, tasks, executor);
+  constructor(
+    card: AgentCard,
+    tasks: BufferedTaskStore,
+    executor: RunExecutor,
+    options: {
+      extendedCard?: (context: ServerCallContext) => Promise<AgentCard>;
+      /** Follows a task whose run executes on another replica (resubscribe). */
+      follow?: FollowRunOptions;
+    } = {},
+  ) {
+    // A task waiting for input has no executor: its bus closes, and the caller's answer opens a new one.
+    super(card, tasks, executor, undefined, undefined, undefined, options.extendedCard, undefined, {
+      keepBusAliveStates: [],
+    });
     this.taskRecords = tasks;
     this.runExecutor = executor;
+    this.follow = options.follow;
   }
 
-  override sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
-    assertStartsTask(params);
+  /**
+   * Resubscribing to a task whose run executes elsewhere (another replica) reads the run's events from
+   * the run event bus: the SDK alone would answer with the task's snapshot and end.
+   */
+  override async *resubscribe(
+    params: SubscribeToTaskRequest,
+    context: ServerCallContext,
+  ): AsyncGenerator<StreamResponse, void, undefined> {
+    // Odd ids (not a string) are the SDK's to refuse.
+    const followable = typeof params.id === 'string' && !this.runExecutor.isExecuting(params.id);
+    const task = followable ? await this.taskRecords.load(params.id, context) : undefined;
+    const runId: unknown = task?.metadata?.run_id;
+    if (
+      !this.follow ||
+      !task ||
+      typeof runId !== 'string' ||
+      isTerminalTaskState(task.status?.state) ||
+      task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED
+    ) {
+      yield* super.resubscribe(params, context);
+      return;
+    }
+    yield { payload: { $case: 'task', value: task } };
+    yield* followRun(task, runId, this.follow);
+  }
+
+  override async sendMessage(params: SendMessageRequest, context: ServerCallContext): Promise<Task | Message> {
+    await this.assertAccepted(params, context);
     return super.sendMessage(params, context);
   }
 
@@ -28,8 +79,22 @@ export class A2aRequestHandler extends DefaultRequestHandler {
     params: SendMessageRequest,
     context: ServerCallContext,
   ): AsyncGenerator<StreamResponse, void, undefined> {
-    assertStartsTask(params);
+    await this.assertAccepted(params, context);
     yield* super.sendMessageStream(params, context);
+  }
+
+  /** A message starts a new task, or answers a task waiting for input (input-required). */
+  private async assertAccepted(params: SendMessageRequest, context: ServerCallContext): Promise<void> {
+    const message = params.message;
+    if (message && !extractMessageText(message))
+      throw new RequestMalformedError('The message has no text, data or file-URL part for the agent to read');
+    if (!message?.taskId) return;
+    const task = await this.taskRecords.load(message.taskId, context);
+    // An unknown task (or another principal's) is the SDK's TaskNotFound.
+    if (!task || pendingInputOf(task) || isTerminalTaskState(task.status?.state)) return;
+    throw new UnsupportedOperationError(
+      `Task "${message.taskId}" is not waiting for input: only a task in input-required takes a follow-up message (leave taskId out to start a new task)`,
+    );
   }
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
@@ -46,15 +111,4 @@ export class A2aRequestHandler extends DefaultRequestHandler {
     }
     return super.cancelTask(params, context);
   }
-}
-
-function assertStartsTask(params: SendMessageRequest): void {
-  const message = params.message;
-  if (message?.taskId) {
-    throw new UnsupportedOperationError(
-      `Each message starts a new task here; follow-up messages to task "${message.taskId}" are not supported (leave taskId out)`,
-    );
-  }
-  if (message && !extractMessageText(message))
-    throw new RequestMalformedError('The message has no text, data or file-URL part for the agent to read');
 }

@@ -35,7 +35,7 @@ export const a2aRoutes: FastifyPluginAsync<A2aRoutesOptions> = async (app, optio
     version: options.version,
     toolsOf: options.toolsOf,
   });
-  await app.register(jsonRpcRoutes, { handlers });
+  await app.register(jsonRpcRoutes, { handlers, publicUrl: options.publicUrl });
   // Runs on server.close(), before the app closes the database: tasks finish writing first.
   app.addHook('onClose', () => handlers.close());
 };

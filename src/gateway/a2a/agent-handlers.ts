@@ -1,10 +1,12 @@
 import type { AgentRegistry, RunService } from '../../agents/index.js';
 import { A2aRequestHandler } from './a2a-request-handler.js';
 import type { A2aTaskStore } from './a2a-task.store.js';
-import { buildAgentCard, type CardTool } from './cards/agent-card.js';
+import { endpointOf, restrictionsOf } from './call-context.js';
+import { buildAgentCard, restrictCardSkills, type CardTool } from './cards/agent-card.js';
 import { createBufferedTaskStore } from './buffered-task-store.js';
 import { createTaskReconciler } from './reconcile-task.js';
 import { createRunExecutor } from './run-executor.js';
+import { mapInputTools } from './input-tools.js';
 
 export interface AgentHandlersOptions {
   agents: AgentRegistry;
@@ -31,14 +33,21 @@ export function createAgentHandlers(options: AgentHandlersOptions): AgentHandler
     .filter((agent) => agent.a2a)
     .map((agent) => {
       const tasks = createBufferedTaskStore({ agentName: agent.name, store: options.store, reconcile });
-      const executor = createRunExecutor({ agentName: agent.name, runs: options.runs, tasks });
+      const inputTools = mapInputTools(agent);
+      const executor = createRunExecutor({ agentName: agent.name, runs: options.runs, tasks, inputTools });
+      const cardAt = (endpoint: string) =>
+        buildAgentCard(agent, { endpoint, version: options.version, tools: options.toolsOf(agent.tools) });
       // The SDK reads this card for protocol versions and capabilities only; clients get one built per request.
-      const card = buildAgentCard(agent, {
-        endpoint: `http://localhost/a2a/${agent.name}`,
-        version: options.version,
-        tools: options.toolsOf(agent.tools),
+      const localEndpoint = `http://localhost/a2a/${agent.name}`;
+      const card = cardAt(localEndpoint);
+      const handler = new A2aRequestHandler(card, tasks, executor, {
+        follow: { runs: options.runs, inputToolNames: new Set(inputTools.map((tool) => tool.name)) },
+        extendedCard: (context) =>
+          Promise.resolve(
+            restrictCardSkills(cardAt(endpointOf(context) ?? localEndpoint), restrictionsOf(context)?.skills),
+          ),
       });
-      return { name: agent.name, tasks, executor, handler: new A2aRequestHandler(card, tasks, executor) };
+      return { name: agent.name, tasks, executor, handler };
     });
   const byName = new Map(parts.map((part) => [part.name, part.handler]));
 

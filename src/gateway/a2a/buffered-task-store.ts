@@ -74,7 +74,9 @@ export function createBufferedTaskStore({ agentName, store, reconcile }: Buffere
   };
 
   return {
+    // A task resumed after input-required starts over: what was buffered for its previous run is done.
     track(taskId) {
+      forget(taskId);
       executing.add(taskId);
     },
 
@@ -85,7 +87,12 @@ export function createBufferedTaskStore({ agentName, store, reconcile }: Buffere
       if (!entry) return;
       // The SDK may still be applying the last events (or its client left and it never will).
       entry.evict = setTimeout(() => buffered.delete(taskId), RELEASED_TASK_TTL_MS).unref();
-      if (end) {
+      if (end && !isTerminalTaskState(end.status.state)) {
+        // Waiting for input: written now, and the next message on the task resumes it (so nothing is kept as ended).
+        const task = applyTaskEnd(entry.task, end);
+        forget(taskId);
+        await write(task, entry.owner);
+      } else if (end) {
         Object.assign(entry, { task: applyTaskEnd(entry.task, end), ended: true, dirty: false });
         await write(entry.task, entry.owner);
       } else if (entry.dirty) {

@@ -1,6 +1,6 @@
 import { Extensions } from '@a2a-js/sdk';
 import { ServerCallContext, type User } from '@a2a-js/sdk/server';
-import { ownerOf, readsEverything, type Principal } from '../../auth/index.js';
+import { ownerOf, readsEverything, type A2aRestrictions, type Principal } from '../../auth/index.js';
 import type { TaskVisibility } from './a2a-task.store.js';
 
 /** The caller our auth hook authenticated, as the SDK's User; the executor reads the access token from it. */
@@ -25,6 +25,8 @@ export interface CallContextInput {
   /** The extensions header of the request's protocol version. */
   extensions?: string;
   headers: Record<string, string | string[] | undefined>;
+  /** The agent's public A2A endpoint as this request reaches it (for the extended card). */
+  endpoint?: string;
 }
 
 export function createCallContext(input: CallContextInput): ServerCallContext {
@@ -32,7 +34,10 @@ export function createCallContext(input: CallContextInput): ServerCallContext {
     user: new PrincipalUser(input.principal),
     requestedVersion: input.requestedVersion,
     requestedExtensions: Extensions.parseServiceParameter(input.extensions),
-    state: new Map([['headers', input.headers]]),
+    state: new Map<string, unknown>([
+      ['headers', input.headers],
+      ['endpoint', input.endpoint],
+    ]),
   });
 }
 
@@ -52,4 +57,16 @@ export function ownerOfContext(context: ServerCallContext | undefined): string {
 export function visibilityOf(context: ServerCallContext | undefined): TaskVisibility {
   const user = context?.user;
   return user instanceof PrincipalUser && readsEverything(user.principal) ? 'all' : { owner: ownerOfContext(context) };
+}
+
+/** The endpoint createCallContext was given. */
+export function endpointOf(context: ServerCallContext): string | undefined {
+  const endpoint = context.state?.get('endpoint');
+  return typeof endpoint === 'string' ? endpoint : undefined;
+}
+
+/** The A2A restrictions of the caller's access token, if any. */
+export function restrictionsOf(context: ServerCallContext): A2aRestrictions | undefined {
+  const user = context.user;
+  return user instanceof PrincipalUser && user.principal.kind === 'access_token' ? user.principal.a2a : undefined;
 }

@@ -1,4 +1,4 @@
-import type { Task } from '@a2a-js/sdk';
+import { TaskState, type Task } from '@a2a-js/sdk';
 import type { RunService } from '../../agents/index.js';
 import { applyTaskEnd, mapRunEnd } from './task-end.js';
 
@@ -12,6 +12,8 @@ export function createTaskReconciler(
 ): (task: Task) => Promise<Task | undefined> {
   return async (task) => {
     const runId: unknown = task.metadata?.run_id;
+    // Waiting for input, the task outlives its run (which ended asking): only the caller's answer moves it on.
+    if (task.status?.state === TaskState.TASK_STATE_INPUT_REQUIRED) return undefined;
     if (typeof runId !== 'string' || runs.live(runId)) return undefined;
     const run = (await runs.find(runId))?.run;
     if (!run) return undefined;

@@ -1,11 +1,13 @@
 import { TaskState } from '@a2a-js/sdk';
 import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
-import type { RunHandle, RunService } from '../../agents/index.js';
+import type { ChatMessage, RunHandle, RunService, ToolDefinition } from '../../agents/index.js';
 import { isAppError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
 import type { BufferedTaskStore } from './buffered-task-store.js';
-import { tokenIdOf } from './call-context.js';
+import { ownerOfContext, tokenIdOf } from './call-context.js';
+import { contextSessionId } from './context-session-id.js';
 import { extractMessageText } from './extract-message-text.js';
+import { createInputRequiredStatus, pendingInputOf, readQuestion, type PendingInput } from './input-tools.js';
 import { createRunEventMapper } from './map-run-events.js';
 import type { TaskEnd } from './task-end.js';
 
@@ -23,13 +25,16 @@ export interface RunExecutorOptions {
   agentName: string;
   runs: RunService;
   tasks: BufferedTaskStore;
+  /** The agent's requires_input tools: calling one puts the task in input-required. */
+  inputTools?: ToolDefinition[];
 }
 
 /**
  * An A2A task is one run of the agent (source `a2a`): the task is published with the run id in its
  * metadata, then the run's events are mapped to task updates until the run ends.
  */
-export function createRunExecutor({ agentName, runs, tasks }: RunExecutorOptions): RunExecutor {
+export function createRunExecutor({ agentName, runs, tasks, inputTools = [] }: RunExecutorOptions): RunExecutor {
+  const inputToolNames = new Set(inputTools.map((tool) => tool.name));
   const executing = new Map<string, RunHandle>();
   const inFlight = new Set<Promise<void>>();
 
@@ -66,13 +71,24 @@ export function createRunExecutor({ agentName, runs, tasks }: RunExecutorOptions
   async function execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const ids = { taskId: request.taskId, contextId: request.contextId };
     let end: TaskEnd | undefined;
+    const owner = ownerOfContext(request.context);
     tasks.track(ids.taskId);
     try {
+      const text = extractMessageText(request.userMessage);
+      // A task waiting for input takes the caller's message as the answer to the tool call it waits on.
+      const waitedOn = pendingInputOf(request.task);
+      const message: ChatMessage = waitedOn
+        ? { role: 'tool', tool_call_id: waitedOn.toolCallId, name: waitedOn.toolName, content: text }
+        : { role: 'user', content: text };
+      // One context is one conversation: its earlier turns are stored as a session of the caller's.
       const run = await runs.start({
         agentName,
-        messages: [{ role: 'user', content: extractMessageText(request.userMessage) }],
+        messages: [message],
         source: 'a2a',
+        sessionId: contextSessionId(agentName, owner, ids.contextId),
+        owner,
         tokenId: tokenIdOf(request.context),
+        clientTools: inputTools.length > 0 ? inputTools : undefined,
       });
       executing.set(ids.taskId, run);
       bus.publish(
@@ -81,15 +97,27 @@ export function createRunExecutor({ agentName, runs, tasks }: RunExecutorOptions
           contextId: ids.contextId,
           status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: isoNow() },
           artifacts: [],
-          history: [request.userMessage],
+          // A resumed task keeps its history (the SDK added the caller's answer to it).
+          history: request.task ? request.task.history : [request.userMessage],
           metadata: { run_id: run.runId },
         }),
       );
       const mapper = createRunEventMapper(ids);
-      for await (const event of run) for (const update of mapper.map(event)) bus.publish(update);
-      const finish = mapper.finish(await run.result);
-      end = finish.end;
-      for (const update of finish.events) bus.publish(update);
+      let asked: PendingInput | undefined;
+      for await (const event of run) {
+        if (event.type === 'tool-call' && inputToolNames.has(event.name))
+          asked = { toolCallId: event.toolCallId, toolName: event.name, question: readQuestion(event.arguments) };
+        for (const update of mapper.map(event)) bus.publish(update);
+      }
+      const result = await run.result;
+      if (result.status === 'completed' && result.finishReason === 'tool_calls' && asked) {
+        end = { status: createInputRequiredStatus(ids, asked) };
+        bus.publish(AgentEvent.statusUpdate({ ...ids, status: end.status, metadata: undefined }));
+      } else {
+        const finish = mapper.finish(result);
+        end = finish.end;
+        for (const update of finish.events) bus.publish(update);
+      }
     } finally {
       executing.delete(ids.taskId);
       await tasks.release(ids.taskId, end);

@@ -59,6 +59,9 @@ export interface SendA2aTaskOptions {
   signal?: AbortSignal;
   /** Receives the remote's answer as it streams. */
   onText?(delta: string): void;
+  /** Continues a conversation (contextId) or answers a task waiting for input (taskId). */
+  contextId?: string;
+  taskId?: string;
 }
 
 /**
@@ -73,7 +76,13 @@ export async function sendA2aTask(options: SendA2aTaskOptions): Promise<A2aTaskR
     serviceParameters: injectTraceHeaders(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
   };
   const request = SendMessageRequest.fromJSON({
-    message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: options.task }] },
+    message: {
+      messageId: randomUUID(),
+      role: 'ROLE_USER',
+      parts: [{ text: options.task }],
+      ...(options.contextId ? { contextId: options.contextId } : {}),
+      ...(options.taskId ? { taskId: options.taskId } : {}),
+    },
   });
   const collector = createA2aResultCollector();
   try {

@@ -3,6 +3,7 @@ import { TaskState, type Artifact, type Message, type Part, type StreamResponse,
 /** Where a remote task ended up, and its text: the answer when completed, the reason otherwise. */
 export interface A2aTaskResult {
   taskId?: string;
+  contextId?: string;
   state: 'completed' | 'failed' | 'canceled' | 'rejected' | 'input-required' | 'auth-required' | 'working';
   text: string;
 }
@@ -45,6 +46,7 @@ export function textOfParts(parts: Part[]): string {
  */
 export function createA2aResultCollector() {
   let taskId: string | undefined;
+  let contextId: string | undefined;
   let state: TaskState = TaskState.TASK_STATE_WORKING;
   let statusMessage: Message | undefined;
   let reply: Message | undefined;
@@ -52,6 +54,7 @@ export function createA2aResultCollector() {
 
   const addTask = (task: Task) => {
     taskId = task.id;
+    contextId = task.contextId || contextId;
     state = task.status?.state ?? state;
     statusMessage = task.status?.message ?? statusMessage;
     for (const artifact of task.artifacts) artifacts.set(artifact.artifactId, structuredClone(artifact));
@@ -77,6 +80,7 @@ export function createA2aResultCollector() {
       else if (payload.$case === 'message') reply = payload.value;
       else if (payload.$case === 'statusUpdate') {
         taskId ??= payload.value.taskId;
+        contextId ||= payload.value.contextId;
         state = payload.value.status?.state ?? state;
         statusMessage = payload.value.status?.message ?? statusMessage;
       } else if (payload.value.artifact) addArtifact(payload.value.artifact, payload.value.append);
@@ -88,11 +92,11 @@ export function createA2aResultCollector() {
       return reply !== undefined || FINAL.includes(this.result().state);
     },
     result(): A2aTaskResult {
-      if (reply) return { taskId, state: 'completed', text: textOfParts(reply.parts) };
+      if (reply) return { taskId, contextId, state: 'completed', text: textOfParts(reply.parts) };
       const answer = [...artifacts.values()].map((artifact) => textOfParts(artifact.parts)).join('\n');
       const status = statusMessage ? textOfParts(statusMessage.parts) : '';
       const name = STATE_NAMES[state] ?? 'working';
-      return { taskId, state: name, text: name === 'completed' ? answer || status : status };
+      return { taskId, contextId, state: name, text: name === 'completed' ? answer || status : status };
     },
   };
 }

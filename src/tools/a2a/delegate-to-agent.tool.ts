@@ -47,7 +47,16 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
           task: {
             type: 'string',
             minLength: 1,
-            description: 'The task, written so that the other agent can do it without further context',
+            description:
+              'The task, written so that the other agent can do it without further context; or your answer to its question',
+          },
+          task_id: {
+            type: 'string',
+            description: 'Only to answer a question the agent asked: the task_id it gave',
+          },
+          context_id: {
+            type: 'string',
+            description: 'Continues an earlier conversation with the same agent: the context_id it gave',
           },
         },
         required: ['agent', 'task'],
@@ -62,7 +71,14 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
       const card = await cardOf(remote, stop);
       let result;
       try {
-        result = await sendA2aTask({ card, task: String(args.task), token: remote.token, signal: stop });
+        result = await sendA2aTask({
+          card,
+          task: String(args.task),
+          token: remote.token,
+          signal: stop,
+          taskId: typeof args.task_id === 'string' && args.task_id ? args.task_id : undefined,
+          contextId: typeof args.context_id === 'string' && args.context_id ? args.context_id : undefined,
+        });
       } catch (error) {
         // The endpoint may have moved: the next delegation reads the card again.
         cards.delete(remote.name);
@@ -80,6 +96,9 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
       }
       if (result.state === 'completed')
         return result.text || `Remote agent "${remote.name}" completed the task without an answer text.`;
+      // The remote waits for us: its question goes to the model, which answers with another call.
+      if (result.state === 'input-required')
+        return `Remote agent "${remote.name}" needs more input: ${result.text || 'it asked no question'}\nTo answer, call delegate_to_agent again with agent "${remote.name}", task_id "${result.taskId ?? ''}", context_id "${result.contextId ?? ''}" and your answer as the task.`;
       throw new ToolExecutionError(
         `Remote agent "${remote.name}" ended the task as ${result.state}: ${result.text || 'no reason given'}`,
         'failed',

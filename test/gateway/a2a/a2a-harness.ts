@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
-import { SendMessageRequest, type Message, type Task } from '@a2a-js/sdk';
-import { ClientFactory, type Client } from '@a2a-js/sdk/client';
-import type { FakeUpstream } from '../../support/fake-upstream.js';
-import { TEST_API_KEY, type TestApp } from '../../support/app.js';
-import { startTestGateway } from '../../support/gateway.js';
+import { AgentCard, SendMessageRequest, type Message, type Task } from '@a2a-js/sdk';
+import { Client, ClientFactory } from '@a2a-js/sdk/client';
+import { LegacyJsonRpcTransport } from '@a2a-js/sdk/compat/v0_3/client';
+import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
+import { startTestApp, TEST_API_KEY, type TestApp } from '../../support/app.js';
 
 export const SECRET_PROMPT = 'SECRET-PROMPT-never-publish-this';
 
@@ -33,7 +33,7 @@ export interface A2aGateway {
   upstream: FakeUpstream;
   /** The agent's A2A base URL, with the trailing slash the SDK needs to find `.well-known/agent-card.json` below it. */
   agentUrl(name: string): string;
-  createToken(agent: string, scopes?: string[]): Promise<{ token: string; token_id: string }>;
+  createToken(agent: string, scopes?: string[], extra?: object): Promise<{ token: string; token_id: string }>;
   revokeToken(tokenId: string): Promise<void>;
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
@@ -47,18 +47,22 @@ export async function startA2aGateway(
     upstream?: FakeUpstream;
   } = {},
 ): Promise<A2aGateway> {
-  const gateway = await startTestGateway({ ...options, yaml: options.yaml ?? a2aYaml() });
-  const { app, upstream } = gateway;
+  const upstream = options.upstream ?? (await startFakeUpstream());
+  const app = await startTestApp(options.yaml ?? a2aYaml(), {
+    env: { UPSTREAM_URL: upstream.url, ...options.env },
+    dataDir: options.dataDir,
+    databaseUrl: options.databaseUrl,
+  });
   const admin = { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' };
   return {
     app,
     upstream,
     agentUrl: (name) => `${app.url}/a2a/${name}/`,
-    async createToken(agent, scopes = ['a2a']) {
+    async createToken(agent, scopes = ['a2a'], extra = {}) {
       const response = await fetch(`${app.url}/gateway/tokens`, {
         method: 'POST',
         headers: admin,
-        body: JSON.stringify({ agent_name: agent, scopes }),
+        body: JSON.stringify({ agent_name: agent, scopes, ...extra }),
       });
       if (!response.ok) throw new Error(`token creation failed: ${response.status} ${await response.text()}`);
       return (await response.json()) as { token: string; token_id: string };
@@ -70,7 +74,10 @@ export async function startA2aGateway(
       });
       if (!response.ok) throw new Error(`revoke failed: ${response.status}`);
     },
-    stop: (stopOptions) => gateway.close(stopOptions),
+    async stop(stopOptions) {
+      await app.stop(stopOptions);
+      if (!options.upstream) await upstream.close();
+    },
   };
 }
 
@@ -83,8 +90,22 @@ export function bearer(token: string) {
   return { serviceParameters: { Authorization: `Bearer ${token}` } };
 }
 
-export function userMessage(text: string): SendMessageRequest {
-  return SendMessageRequest.fromJSON({ message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }] } });
+/** A user's text message; `ids` continues a context (contextId) or answers a task waiting for input (taskId). */
+export function userMessage(text: string, ids: { contextId?: string; taskId?: string } = {}): SendMessageRequest {
+  return SendMessageRequest.fromJSON({
+    message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text }], ...ids },
+  });
+}
+
+/** The official SDK client speaking v0.3 JSON-RPC to the agent (as a v0.3 peer would). */
+export async function discoverLegacy(url: string): Promise<Client> {
+  return new Client(new LegacyJsonRpcTransport({ endpoint: url.replace(/\/+$/, '') }), await fetchCard(url));
+}
+
+/** The agent's public A2A 1.0 card. */
+export async function fetchCard(url: string): Promise<AgentCard> {
+  const response = await fetch(`${url}.well-known/agent-card.json`, { headers: { 'a2a-version': '1.0' } });
+  return AgentCard.fromJSON(await response.json());
 }
 
 /** The text of a task's answer artifact (or a bare message reply). */

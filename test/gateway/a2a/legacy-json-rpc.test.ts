@@ -84,7 +84,7 @@ describe('A2A v0.3 peers (raw JSON-RPC over fetch)', () => {
     expect(unknownTask).toMatchObject({ jsonrpc: '2.0', id: 2, error: { code: -32001 } });
   });
 
-  it('refuses follow-up messages to an existing task instead of starting a second run on it', async () => {
+  it('answers a follow-up message to an unknown task with TaskNotFound (only a task waiting for input takes one)', async () => {
     const answer = await rpc(
       endpoint,
       {
@@ -95,6 +95,6 @@ describe('A2A v0.3 peers (raw JSON-RPC over fetch)', () => {
       },
       auth,
     );
-    expect(await answer.json()).toMatchObject({ error: { code: -32004 } });
+    expect(await answer.json()).toMatchObject({ error: { code: -32001 } });
   });
 });

@@ -40,7 +40,7 @@ export function buildAgentCard(agent: RegisteredAgent, settings: AgentCardSettin
     ),
     provider: undefined,
     version: settings.version,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
+    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: true },
     securitySchemes: {
       [BEARER_SCHEME]: {
         scheme: {
@@ -80,6 +80,15 @@ function buildSkills(agent: RegisteredAgent, tools: CardTool[]): AgentSkill[] {
     ...tools.map((tool) => skill(`tool-${slug(tool.name)}`, tool.name, `Uses the tool ${tool.name}`, ['tool'])),
   ];
   return skills.length > 0 ? skills : [skill('general', agent.name, describeAgent(agent), ['general'])];
+}
+
+/**
+ * The authenticated extended card of a caller: the agent's card with only the skills the caller's
+ * access token may use (every skill for a token without skill restrictions, and for operators).
+ */
+export function restrictCardSkills(card: AgentCard, allowedSkills: string[] | null | undefined): AgentCard {
+  if (!allowedSkills) return card;
+  return { ...card, skills: card.skills.filter((skill) => allowedSkills.includes(skill.id)) };
 }
 
 function slug(text: string): string {

@@ -22,6 +22,7 @@ export function mapToLegacyCard(card: AgentCard): Record<string, unknown> {
       streaming: card.capabilities?.streaming ?? false,
       pushNotifications: card.capabilities?.pushNotifications ?? false,
     },
+    supportsAuthenticatedExtendedCard: card.capabilities?.extendedAgentCard ?? false,
     defaultInputModes: card.defaultInputModes,
     defaultOutputModes: card.defaultOutputModes,
     skills: card.skills.map((skill) => ({

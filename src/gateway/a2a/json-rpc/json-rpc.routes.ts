@@ -18,9 +18,13 @@ import {
 } from './json-rpc-dispatcher.js';
 import { jsonRpcIdOf, mapToJsonRpcErrorReply } from './json-rpc-error-reply.js';
 import { writeSseStream } from '../sse-stream.js';
+import { resolvePublicBaseUrl, type PublicUrlSettings } from '../cards/resolve-public-base-url.js';
+import { checkA2aRestrictions } from './check-a2a-restrictions.js';
 
 export interface JsonRpcRoutesOptions {
   handlers: AgentHandlers;
+  /** Where the extended card says the agent is (as the public cards do). */
+  publicUrl: PublicUrlSettings;
 }
 
 const INVALID_REQUEST = -32600;
@@ -30,7 +34,7 @@ const INVALID_REQUEST = -32600;
  * SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask) and, for v0.3 peers,
  * message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe.
  */
-export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, { handlers }) => {
+export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, { handlers, publicUrl }) => {
   const dispatchers = new Map(handlers.names().map((name) => [name, createJsonRpcDispatcher(handlers.get(name)!)]));
   // JSON-RPC comes as application/json only, as the SDK's own server requires: text/plain is 415 (-32005).
   app.removeContentTypeParser('text/plain');
@@ -63,7 +67,8 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (ap
       const dispatcher = dispatchers.get(request.params.name);
       if (!dispatcher)
         throw new NotFoundError(`No agent named "${request.params.name}" is published over A2A`, 'agent_not_found');
-      const { context, legacy } = callContextOf(request);
+      const endpoint = `${resolvePublicBaseUrl(request, publicUrl)}/a2a/${encodeURIComponent(request.params.name)}`;
+      const { context, legacy } = callContextOf(request, endpoint);
       const id = jsonRpcIdOf(request.body);
       // Answered as the SDK answers its own -32600: HTTP 200, the id echoed when there is a valid one.
       const problem = checkJsonRpcEnvelope(request.body);
@@ -71,6 +76,8 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (ap
         return reply
           .code(200)
           .send({ jsonrpc: '2.0', id, error: { code: INVALID_REQUEST, message: `Invalid Request: ${problem}` } });
+      // Refused like a token of another agent: 403 with a JSON-RPC error naming why (a2a_method_not_allowed, ...).
+      checkA2aRestrictions(request.principal!, request.body as { method: string; params?: unknown });
       // Once the request is valid JSON-RPC every failure is a JSON-RPC error with HTTP 200, as the SDK answers
       // errors inside its responses and before a stream's first event: odd params must never make a 500.
       const fail = (error: unknown) => {
@@ -122,7 +129,7 @@ async function streamRest(
 }
 
 /** The SDK's call context: who calls (our auth hook decided) and which protocol version they speak. */
-function callContextOf(request: FastifyRequest): { context: ServerCallContext; legacy: boolean } {
+function callContextOf(request: FastifyRequest, endpoint: string): { context: ServerCallContext; legacy: boolean } {
   if (!request.principal) throw new AuthenticationError();
   const version = normalizeVersion(header(request, A2A_VERSION_HEADER));
   const legacy = isLegacyVersion(version);
@@ -135,6 +142,7 @@ function callContextOf(request: FastifyRequest): { context: ServerCallContext; l
       requestedVersion: version,
       extensions,
       headers: request.headers,
+      endpoint,
     }),
     legacy,
   };

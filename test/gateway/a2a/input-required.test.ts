@@ -1,0 +1,89 @@
+import { TaskState, type Task } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  a2aYaml,
+  answerText,
+  bearer,
+  discover,
+  discoverLegacy,
+  startA2aGateway,
+  userMessage,
+  type A2aGateway,
+} from './a2a-harness.js';
+
+const BOOKER = `
+  - name: booker
+    model: upstream/test-model
+    requires_input:
+      - name: ask_caller
+        description: Ask the caller for a detail only they know
+`;
+
+type SentMessage = { role: string; content: string; tool_call_id?: string };
+
+const statusText = (task: Task) => {
+  const content = task.status?.message?.parts[0]?.content;
+  return content?.$case === 'text' ? content.value : undefined;
+};
+
+describe('A2A input-required', () => {
+  let gateway: A2aGateway;
+  let token: { token: string; token_id: string };
+  beforeAll(async () => {
+    gateway = await startA2aGateway({ yaml: a2aYaml({ extra: BOOKER }) });
+    token = await gateway.createToken('booker', ['a2a']);
+  });
+  afterAll(() => gateway.stop());
+
+  const lastSent = () => (gateway.upstream.chatRequests().at(-1)!.body as { messages: SentMessage[] }).messages;
+
+  const askThenAnswer = async (client: Client) => {
+    gateway.upstream.enqueue(
+      { kind: 'tool_calls', calls: [{ id: 'call_city', name: 'ask_caller', arguments: { question: 'Which city?' } }] },
+      { kind: 'text', text: 'Booked a table in Paris.' },
+    );
+    const waiting = (await client.sendMessage(userMessage('Book me a table'), bearer(token.token))) as Task;
+    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    expect(statusText(waiting)).toBe('Which city?');
+    const offered = (gateway.upstream.chatRequests().at(-1)!.body as { tools: { function: { name: string } }[] }).tools;
+    expect(offered.map((tool) => tool.function.name)).toContain('ask_caller');
+
+    const read = await client.getTask({ tenant: '', id: waiting.id, historyLength: undefined }, bearer(token.token));
+    expect(read.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+
+    const done = (await client.sendMessage(
+      userMessage('Paris', { taskId: waiting.id, contextId: waiting.contextId }),
+      bearer(token.token),
+    )) as Task;
+    expect(done.id).toBe(waiting.id);
+    expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(answerText(done)).toBe('Booked a table in Paris.');
+    // The model got the caller's answer as the result of the question it asked, after the earlier turn.
+    const sent = lastSent().filter((message) => message.role !== 'system');
+    expect(sent[0]).toEqual({ role: 'user', content: 'Book me a table' });
+    expect(sent.at(-1)).toMatchObject({ role: 'tool', tool_call_id: 'call_city', content: 'Paris' });
+    return done;
+  };
+
+  it('puts the task in input-required when the agent asks, and completes it with the caller’s answer (1.0)', async () => {
+    await askThenAnswer(await discover(gateway.agentUrl('booker')));
+  });
+
+  it('does the same for a v0.3 caller', async () => {
+    await askThenAnswer(await discoverLegacy(gateway.agentUrl('booker')));
+  });
+
+  it('refuses a follow-up message to a task that is not waiting for input', async () => {
+    const client = await discover(gateway.agentUrl('booker'));
+    gateway.upstream.enqueue({ kind: 'text', text: 'Done at once.' });
+    const finished = (await client.sendMessage(userMessage('Just do it'), bearer(token.token))) as Task;
+    expect(finished.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    await expect(
+      client.sendMessage(
+        userMessage('more', { taskId: finished.id, contextId: finished.contextId }),
+        bearer(token.token),
+      ),
+    ).rejects.toThrow(/terminal state|not waiting for input/);
+  });
+});
