@@ -41,6 +41,7 @@ import {
 import { createRunEventBus, type RunEventBus } from './bus/index.js';
 import { guardrailsSchema, PII_TYPES, type Config } from './config/index.js';
 import { createGuardrails } from './guardrails/index.js';
+import { dashboardRoutes } from './dashboard/index.js';
 import { createDatabase, type DatabaseHandle } from './db/index.js';
 import { a2aRoutes, createA2aTaskStore, type CardTool } from './gateway/a2a/index.js';
 import { aguiRoutes } from './gateway/agui/index.js';
@@ -184,6 +185,11 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
         toolsOf: cardToolsOf(tools),
       });
     }
+    if (config.ui.enabled)
+      await server.register(dashboardRoutes, {
+        authenticator,
+        cookiePolicy: { allowedOrigins: config.server.cors.origins, publicBaseUrl: publicUrlOf(config) },
+      });
     const triggers = await buildTriggers(server, config, database, runs);
     const autopilot = await buildAutopilot(server, config, database, { runs, models, nodeAgents, tools, clock });
     await server.ready();

@@ -14,6 +14,7 @@ import { runsSchema } from './runs.schema.js';
 import { serverSchema } from './server.schema.js';
 import { BUILTIN_TOOL_NAMES, toolsSchema } from './tools.schema.js';
 import { triggerSettingsSchema } from './trigger-settings.schema.js';
+import { uiSchema } from './ui.schema.js';
 import { checkWebhookAgents, webhookSettingsSchema, webhooksSchema } from './webhooks.schema.js';
 
 /**
@@ -39,6 +40,7 @@ export const configSchema = z
     trigger_settings: triggerSettingsSchema,
     autopilot: autopilotSchema,
     a2a: a2aSchema,
+    ui: uiSchema,
   })
   .superRefine((config, ctx) => {
     checkWebhookAgents(config, ctx);

@@ -55,6 +55,13 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv, flags:
     if (parsed.success) gateway[key] = parsed.data;
     else errors.push(`environment variable ${name}: expected true or false, got "${env[name]}"`);
   }
+  const ui = { ...config.ui };
+  const uiRaw = env.GATEWAY_UI?.toLowerCase();
+  if (uiRaw !== undefined && uiRaw !== '') {
+    const parsed = booleanFlag.safeParse(uiRaw);
+    if (parsed.success) ui.enabled = parsed.data;
+    else errors.push(`environment variable GATEWAY_UI: expected true or false, got "${env.GATEWAY_UI}"`);
+  }
   const autopilot = applyAutopilotEnv(config.autopilot, env, errors);
   if (errors.length > 0) throw new ConfigError(errors.join('\n'));
   for (const [key, value] of Object.entries(flags)) if (value !== undefined) server[key] = value;
@@ -63,5 +70,6 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv, flags:
     server: server as Config['server'],
     gateway: gateway as Config['gateway'],
     autopilot,
+    ui,
   });
 }

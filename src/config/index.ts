@@ -41,3 +41,4 @@ export { a2aSchema, DELEGATE_TOOL_NAME, type A2aConfig, type A2aRemoteConfig } f
 export type { PollerConfig, PollersConfig } from './pollers.schema.js';
 export type { ListenerConfig, ListenerSource, ListenersConfig } from './listeners.schema.js';
 export type { TriggerSettings } from './trigger-settings.schema.js';
+export type { UiConfig } from './ui.schema.js';
