@@ -1,0 +1,32 @@
+import { MutationCache, QueryCache, QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { Router } from 'wouter';
+import { ApiError } from './api';
+import { App } from './app';
+import './styles.css';
+
+// A 401 anywhere means the cookie is gone or stale: the session query is refetched, which shows the sign-in form.
+const onError = (error: unknown) => {
+  if (error instanceof ApiError && error.status === 401) void client.invalidateQueries({ queryKey: ['session'] });
+};
+const client: QueryClient = new QueryClient({
+  queryCache: new QueryCache({ onError }),
+  mutationCache: new MutationCache({ onError }),
+  defaultOptions: {
+    queries: {
+      retry: (count, error) => !(error instanceof ApiError && error.status < 500) && count < 2,
+      refetchOnWindowFocus: true,
+    },
+  },
+});
+
+createRoot(document.getElementById('root')!).render(
+  <StrictMode>
+    <QueryClientProvider client={client}>
+      <Router base="/ui">
+        <App />
+      </Router>
+    </QueryClientProvider>
+  </StrictMode>,
+);
