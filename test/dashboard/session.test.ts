@@ -23,10 +23,12 @@ describe('dashboard sign-in', () => {
   it('sets an HttpOnly SameSite=Strict service_auth cookie for an API key, which then authenticates reads', async () => {
     const response = await signIn({ credential: TEST_API_KEY });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ method: 'api_key', subject: expect.stringMatching(/^key_/) });
+    const body = (await response.json()) as { method: string; subject: string };
+    expect(body.method).toBe('api_key');
+    expect(body.subject).toMatch(/^key_/);
     const cookie = cookieOf(response);
     expect(cookie).toBe(`service_auth=${TEST_API_KEY}; Path=/; HttpOnly; SameSite=Strict`);
-    const session = await fetch(`${app.url}/api/v1/ui/session`, { headers: { cookie: cookie.split(';')[0]! } });
+    const session = await fetch(`${app.url}/api/v1/ui/session`, { headers: { cookie: cookie.split(';')[0] } });
     expect(session.status).toBe(200);
     expect((await fetch(`${app.url}/api/v1/ui/session`)).status).toBe(401);
   });
