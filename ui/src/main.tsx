@@ -11,7 +11,8 @@ const onError = (error: unknown) => {
   if (error instanceof ApiError && error.status === 401) void client.invalidateQueries({ queryKey: ['session'] });
 };
 const client: QueryClient = new QueryClient({
-  queryCache: new QueryCache({ onError }),
+  // The session query's own 401 is the signed-out state, not a reason to ask again.
+  queryCache: new QueryCache({ onError: (error, query) => query.queryKey[0] !== 'session' && onError(error) }),
   mutationCache: new MutationCache({ onError }),
   defaultOptions: {
     queries: {

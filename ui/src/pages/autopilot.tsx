@@ -139,7 +139,7 @@ function GoalBox() {
   const result = route.data;
   const created = pick.data ?? synthesize.data;
   return (
-    <section aria-label="Goal">
+    <section aria-label="Goal routing">
       <h2>Route a goal</h2>
       <form className="form-row" onSubmit={submit}>
         <label style={{ flex: 1 }}>
