@@ -32,6 +32,7 @@ export function TimeChart({
   useEffect(() => {
     const element = box.current;
     if (!element) return;
+    const step = x.length > 1 ? x[1] - x[0] : 0;
     const dark = window.matchMedia('(prefers-color-scheme: dark)').matches;
     const axis = { stroke: dark ? '#cbd5e1' : '#334155', grid: { stroke: dark ? '#334155' : '#e2e8f0' } };
     const plot = new uPlot(
@@ -39,7 +40,15 @@ export function TimeChart({
         width: Math.max(element.clientWidth, 280),
         height: 220,
         legend: { show: false },
-        scales: { x: { time: true }, y: { auto: true }, y2: { auto: true } },
+        scales: {
+          // Bars at the ends would be cut in half: the x range gets half a bucket on each side.
+          x:
+            bars && x.length > 1
+              ? { time: true, range: (_plot, min, max) => [min - step / 2, max + step / 2] }
+              : { time: true },
+          y: { auto: true },
+          y2: { auto: true },
+        },
         series: [
           {},
           ...series.map((item, index) => ({
@@ -48,7 +57,7 @@ export function TimeChart({
             fill: bars ? `${COLORS[index % COLORS.length]}55` : undefined,
             width: 2,
             paths: bars ? uPlot.paths.bars?.({ size: [0.6, 40] }) : undefined,
-            points: { show: x.length < 40 },
+            points: { show: !bars && x.length < 40 },
             scale: dual && index === 1 ? 'y2' : 'y',
           })),
         ],
