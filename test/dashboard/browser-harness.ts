@@ -6,7 +6,6 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { startFakeBlueprintService, type FakeBlueprintService } from '../autopilot/fake-blueprint-service.js';
 import { startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { ensureUiBuilt } from './ensure-ui-built.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const SCREENSHOTS_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
@@ -50,7 +49,6 @@ export interface DashboardHarness {
 
 /** A real gateway on a random port between a fake upstream and a fake blueprint service, and one Chromium page. */
 export async function startDashboard(): Promise<DashboardHarness> {
-  ensureUiBuilt();
   const upstream = await startFakeUpstream();
   const service = await startFakeBlueprintService();
   const app = await startTestApp(yaml, { env: { UPSTREAM_URL: upstream.url, BLUEPRINT_SERVICE_URL: service.url } });

@@ -71,20 +71,20 @@ describe.skipIf(skip !== undefined)('the dashboard in Chromium', () => {
 
   it('pauses and resumes a slow run', async () => {
     const { page } = h;
-    const { runId, done } = await startSlowRun(40);
+    const { runId, done } = await startSlowRun(100);
     await page.goto(`/ui/runs/${runId}`);
     await status('running').waitFor();
     await page.getByRole('button', { name: 'Pause' }).click();
     await status('paused').waitFor();
     await page.getByRole('button', { name: 'Resume' }).click();
-    await status('completed').waitFor({ timeout: 15_000 });
+    await status('completed').waitFor({ timeout: 30_000 });
     await page.locator('[data-testid="run-output"]', { hasText: ANSWER }).waitFor();
     await done;
   });
 
   it('cancels a running run', async () => {
     const { page } = h;
-    const { runId, done } = await startSlowRun(80);
+    const { runId, done } = await startSlowRun(150);
     await page.goto(`/ui/runs/${runId}`);
     await status('running').waitFor();
     await page.getByRole('button', { name: 'Cancel' }).click();

@@ -15,8 +15,17 @@ function newestSource(dir: string): number {
   return newest;
 }
 
-/** Builds the dashboard (npm run build:ui) unless dist/ui is newer than every file under ui/: `npm ci` builds it already. */
-export function ensureUiBuilt(): void {
+/**
+ * Vitest global setup: builds the dashboard (as `npm run build:ui`) once, before any test file, unless dist/ui is
+ * newer than every file under ui/ (`npm ci` has built it already). Test files never build it themselves, so two
+ * of them running at once cannot overwrite each other's build.
+ */
+export function setup(): void {
   if (existsSync(BUILT) && statSync(BUILT).mtimeMs >= newestSource(join(ROOT, 'ui'))) return;
-  execFileSync('npx', ['vite', 'build', '--config', 'ui/vite.config.ts'], { cwd: ROOT, stdio: 'pipe' });
+  // vitest sets NODE_ENV=test, which would make Vite bundle React's development build.
+  execFileSync('npx', ['vite', 'build', '--config', 'ui/vite.config.ts'], {
+    cwd: ROOT,
+    stdio: 'pipe',
+    env: { ...process.env, NODE_ENV: 'production' },
+  });
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../cli/run-cli.js';
 import { BASE_YAML, startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
 
 let app: TestApp;
@@ -75,6 +76,16 @@ describe('dashboard sign-in', () => {
     expect(again.status).toBe(401);
     expect(await again.json()).toMatchObject({ error: { code: 'invalid_login_code' } });
   });
+
+  it('`agent-gateway ui` prints a link whose code signs the browser in', async () => {
+    const result = await runCli(['ui', '--host', app.url, '--token', TEST_API_KEY]);
+    expect(result.code).toBe(0);
+    const link = /(http:\/\/\S+\/ui\/login\?code=(\S+))/.exec(result.stdout);
+    expect(link?.[1].startsWith(`${app.url}/ui/login?code=`)).toBe(true);
+    const signedIn = await signIn({ code: link?.[2] });
+    expect(signedIn.status).toBe(200);
+    expect(cookieOf(signedIn)).toContain(`service_auth=${TEST_API_KEY};`);
+  }, 90_000); // the CLI runs from source under tsx: slow to start on a busy machine
 
   it('an access token cannot issue a login code', async () => {
     const created = await fetch(`${app.url}/gateway/tokens`, {

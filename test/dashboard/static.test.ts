@@ -3,11 +3,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { UI_BUILD_DIR } from '../../src/dashboard/index.js';
 import { BASE_YAML, startTestApp, type TestApp } from '../support/app.js';
-import { ensureUiBuilt } from './ensure-ui-built.js';
 
 let app: TestApp;
 beforeAll(async () => {
-  ensureUiBuilt();
   app = await startTestApp(BASE_YAML);
 });
 afterAll(() => app.stop());
