@@ -21,6 +21,8 @@ const ALLOWED = {
   gateway: ['agents', 'auth', 'bus', 'db', 'http', 'telemetry', 'config'],
   admin: ['agents', 'analytics', 'tools', 'auth', 'http', 'config'],
   autopilot: ['agents', 'llm', 'bus', 'db', 'http', 'telemetry', 'config'],
+  // the dashboard's static files and its sign-in routes, which verify a credential before setting the cookie.
+  dashboard: ['auth', 'http', 'config'],
 };
 
 const folderRules = Object.entries(ALLOWED).map(([folder, allowed]) => ({

@@ -41,6 +41,7 @@ import {
 import { createBusErrorLog, createRedisRateLimitCounter, createRunEventBus, type RunEventBus } from './bus/index.js';
 import type { Config } from './config/index.js';
 import { createPiiScrubber } from './guardrails/index.js';
+import { dashboardRoutes } from './dashboard/index.js';
 import { createDatabase, type DatabaseHandle } from './db/index.js';
 import { a2aRoutes, createA2aTaskStore, type CardTool } from './gateway/a2a/index.js';
 import { aguiRoutes } from './gateway/agui/index.js';
@@ -235,6 +236,11 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
         toolsOf: cardToolsOf(tools),
       });
     }
+    if (config.ui.enabled)
+      await server.register(dashboardRoutes, {
+        authenticator,
+        cookiePolicy: { allowedOrigins: config.server.cors.origins, publicBaseUrl: publicUrlOf(config) },
+      });
     const triggers = await buildTriggers(server, config, database, runs);
     const autopilot = await buildAutopilot(server, config, database, { runs, models, nodeAgents, tools, clock });
     await server.ready();

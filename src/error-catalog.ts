@@ -140,6 +140,21 @@ export const ERROR_CATALOG = {
     status: 403,
     message: 'This access token may not use this skill',
   },
+  invalid_login_code: {
+    type: 'authentication_error',
+    status: 401,
+    message: 'The login code is unknown, used or expired',
+  },
+  credential_not_in_header: {
+    type: 'invalid_request_error',
+    status: 400,
+    message: 'A login code stands for the credential of the request: send it in Authorization or X-API-Key',
+  },
+  ui_not_built: {
+    type: 'unavailable_error',
+    status: 503,
+    message: 'The dashboard is not built: run `npm run build:ui`',
+  },
   operator_only: {
     type: 'permission_error',
     status: 403,

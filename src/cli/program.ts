@@ -10,6 +10,7 @@ import { sessionsCommand } from './sessions.command.js';
 import { statusCommand } from './status.command.js';
 import { tokensCommand } from './tokens.command.js';
 import { triggersCommand } from './triggers.command.js';
+import { uiCommand } from './ui.command.js';
 import { VERSION } from './version.js';
 
 export function createProgram(): Command {
@@ -25,7 +26,8 @@ export function createProgram(): Command {
     .addCommand(statusCommand())
     .addCommand(autopilotCommand())
     .addCommand(a2aCommand())
-    .addCommand(triggersCommand());
+    .addCommand(triggersCommand())
+    .addCommand(uiCommand());
 }
 
 /** Runs a program and turns every failure into one line on stderr and a non-zero exit code. */

@@ -15,6 +15,7 @@ import { serverSchema } from './server.schema.js';
 import { telemetrySchema } from './telemetry.schema.js';
 import { BUILTIN_TOOL_NAMES, toolsSchema } from './tools.schema.js';
 import { triggerSettingsSchema } from './trigger-settings.schema.js';
+import { uiSchema } from './ui.schema.js';
 import { checkWebhookAgents, webhookSettingsSchema, webhooksSchema } from './webhooks.schema.js';
 
 /**
@@ -41,6 +42,7 @@ export const configSchema = z
     autopilot: autopilotSchema,
     a2a: a2aSchema,
     telemetry: telemetrySchema,
+    ui: uiSchema,
   })
   .superRefine((config, ctx) => {
     checkWebhookAgents(config, ctx);

@@ -56,6 +56,13 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv, flags:
     if (parsed.success) gateway[key] = parsed.data;
     else errors.push(`environment variable ${name}: expected true or false, got "${env[name]}"`);
   }
+  const ui = { ...config.ui };
+  const uiRaw = env.GATEWAY_UI?.toLowerCase();
+  if (uiRaw !== undefined && uiRaw !== '') {
+    const parsed = booleanFlag.safeParse(uiRaw);
+    if (parsed.success) ui.enabled = parsed.data;
+    else errors.push(`environment variable GATEWAY_UI: expected true or false, got "${env.GATEWAY_UI}"`);
+  }
   const autopilot = applyAutopilotEnv(config.autopilot, env, errors);
   const telemetry = applyTelemetryEnv(config.telemetry, env, errors);
   if (errors.length > 0) throw new ConfigError(errors.join('\n'));
@@ -66,5 +73,6 @@ export function applyEnvOverrides(config: Config, env: NodeJS.ProcessEnv, flags:
     gateway: gateway as Config['gateway'],
     autopilot,
     telemetry,
+    ui,
   });
 }

@@ -43,3 +43,4 @@ export type { PollerConfig, PollersConfig } from './pollers.schema.js';
 export type { ListenerConfig, ListenerSource, ListenersConfig } from './listeners.schema.js';
 export type { TriggerSettings } from './trigger-settings.schema.js';
 export { telemetrySchema, type TelemetryConfig, type TelemetrySampler } from './telemetry.schema.js';
+export type { UiConfig } from './ui.schema.js';

@@ -1,7 +1,7 @@
 export { createServer, REDACTED_PATHS, type ServerOptions } from './create-server.js';
 export { exceedsJsonDepth } from './exceeds-json-depth.js';
 export { registerAuthHooks } from './auth-hook.js';
-export type { CookieRequestPolicy } from './check-cookie-request.js';
+export { checkCookieRequest, type CookieRequestPolicy } from './check-cookie-request.js';
 export { mapError, sendError, type ErrorBody } from './error-handler.js';
 export { healthRoutes } from './health.routes.js';
 export type { RouteAuth } from './route-auth.js';

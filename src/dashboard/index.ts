@@ -1,0 +1,1 @@
+export { dashboardRoutes, UI_BUILD_DIR, type DashboardRoutesOptions } from './dashboard.routes.js';

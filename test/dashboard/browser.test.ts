@@ -1,0 +1,227 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_API_KEY } from '../support/app.js';
+import { json, VENDOR_WATCH } from '../autopilot/blueprints.js';
+import {
+  browserSkipReason,
+  screenshotPath,
+  seriousViolations,
+  settled,
+  startDashboard,
+  type DashboardHarness,
+} from './browser-harness.js';
+
+const skip = browserSkipReason();
+if (skip) console.warn(skip);
+
+const ANSWER = 'The quick brown fox jumps over the lazy dog while the cat watches from the warm windowsill.';
+
+describe.skipIf(skip !== undefined)('the dashboard in Chromium', () => {
+  let h: DashboardHarness;
+  const ids: { run?: string; mission?: string } = {};
+  beforeAll(async () => {
+    h = await startDashboard();
+  });
+  afterAll(() => h?.stop());
+
+  /** Starts a streamed chat run whose answer arrives in `chunks` pieces 100 ms apart; the stream is read in the background. */
+  async function startSlowRun(chunks: number) {
+    h.upstream.enqueue({ kind: 'text', text: ANSWER, chunks, chunkDelayMs: 100 });
+    const { data, response } = await h.client.chat.completions
+      .create({ model: 'helper', messages: [{ role: 'user', content: 'tell me' }], stream: true })
+      .withResponse();
+    const done = (async () => {
+      try {
+        for await (const chunk of data) void chunk;
+      } catch {
+        // a cancelled run ends its stream with an error
+      }
+    })();
+    return { runId: response.headers.get('x-run-id')!, done };
+  }
+
+  const status = (value: string) => h.page.locator('[data-testid="run-status"]', { hasText: value });
+
+  it('signs in with the API key; the cookie is HttpOnly and SameSite=Strict', async () => {
+    const { page } = h;
+    await page.goto('/ui/');
+    await page.getByLabel('API key or JWT').fill(TEST_API_KEY);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.getByRole('heading', { name: 'Overview' }).waitFor();
+    const cookie = (await page.context().cookies()).find((item) => item.name === 'service_auth');
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/' });
+  });
+
+  it('shows a run started by the test without a reload, then its detail until it finishes', async () => {
+    const { page } = h;
+    await page.getByRole('link', { name: 'Runs', exact: true }).click();
+    await page.getByRole('heading', { name: 'Runs' }).waitFor();
+    const { runId, done } = await startSlowRun(20);
+    ids.run = runId;
+    const row = page.locator(`tr[data-run-id="${runId}"]`);
+    await row.getByText('running').waitFor();
+    await row.getByRole('link', { name: runId }).click();
+    await page.getByRole('heading', { name: `Run ${runId}` }).waitFor();
+    // The live stream shows part of the answer while it is still running, then the run ends with all of it.
+    await page.locator('[data-testid="live-text"]', { hasText: 'The quick' }).waitFor();
+    await status('completed').waitFor();
+    await page.locator('[data-testid="run-output"]', { hasText: ANSWER }).waitFor();
+    await page.getByText('Model call upstream/test-model').waitFor();
+    await done;
+  });
+
+  it('pauses and resumes a slow run', async () => {
+    const { page } = h;
+    const { runId, done } = await startSlowRun(100);
+    await page.goto(`/ui/runs/${runId}`);
+    await status('running').waitFor();
+    await page.getByRole('button', { name: 'Pause' }).click();
+    await status('paused').waitFor();
+    await page.getByRole('button', { name: 'Resume' }).click();
+    await status('completed').waitFor({ timeout: 30_000 });
+    await page.locator('[data-testid="run-output"]', { hasText: ANSWER }).waitFor();
+    await done;
+  });
+
+  it('cancels a running run', async () => {
+    const { page } = h;
+    const { runId, done } = await startSlowRun(150);
+    await page.goto(`/ui/runs/${runId}`);
+    await status('running').waitFor();
+    await page.getByRole('button', { name: 'Cancel' }).click();
+    await status('cancelled').waitFor();
+    await page.getByText('cancelled:').first().waitFor();
+    await done;
+  });
+
+  it('creates a token and shows its plaintext once', async () => {
+    const { page } = h;
+    await page.goto('/ui/tokens');
+    await page.getByRole('heading', { name: 'Access tokens' }).waitFor();
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const plaintext = page.locator('[data-testid="token-plaintext"]');
+    const token = (await plaintext.textContent({ timeout: 10_000 })) ?? '';
+    expect(token).toMatch(/^sat-/);
+    const row = page.locator('tr', { hasText: `…${token.slice(-4)}` });
+    await row.getByText('active').waitFor();
+    await page.getByRole('button', { name: 'Done' }).click();
+    await plaintext.waitFor({ state: 'detached' });
+    await page.reload();
+    await row.waitFor();
+    expect(await page.content()).not.toContain(token);
+  });
+
+  it('chats in the playground and shows the streamed answer', async () => {
+    const { page } = h;
+    h.upstream.enqueue({
+      kind: 'text',
+      text: 'Hello from the playground, streamed in pieces.',
+      chunks: 6,
+      chunkDelayMs: 50,
+    });
+    await page.goto('/ui/agents/helper');
+    await page.getByRole('heading', { name: 'Playground' }).waitFor();
+    await page.getByLabel('Message').fill('Say hello');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.getByRole('button', { name: 'Streaming…' }).waitFor();
+    await page
+      .locator('[data-testid="chat"] .turn-agent', { hasText: 'Hello from the playground, streamed in pieces.' })
+      .waitFor();
+    await page.getByRole('button', { name: 'Send' }).waitFor();
+  });
+
+  it('routes a goal to a draft mission and approves it', async () => {
+    const { page } = h;
+    const enabled = await fetch(`${h.app.url}/api/v1/autopilot/enable`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ tier: 'anonymous' }),
+    });
+    expect(enabled.status).toBe(200);
+    h.service.candidates = () => [{ blueprint_json: json(VENDOR_WATCH), score: 0.91 }];
+    await page.goto('/ui/autopilot');
+    await page.getByLabel('Goal', { exact: true }).fill('watch vendor prices vendors=acme,globex schedule="0 9 * * 1"');
+    await page.getByRole('button', { name: 'Route' }).click();
+    const result = page.locator('[data-testid="routing-result"]');
+    await result.getByText('Auto-routed to').waitFor();
+    await result.getByText('vendor-watch').waitFor();
+    await result.getByRole('link', { name: /^mis_/ }).click();
+    await page.getByRole('heading', { name: 'Vendor price watch' }).waitFor();
+    ids.mission = new URL(page.url()).pathname.split('/').pop();
+    await page.locator('[data-testid="mission-status"]', { hasText: 'draft' }).waitFor();
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.locator('[data-testid="mission-status"]', { hasText: 'scheduled' }).waitFor();
+  });
+
+  it('charts the tokens the test produced, by model', async () => {
+    const { page } = h;
+    const usage = (await (
+      await fetch(`${h.app.url}/analytics/usage`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } })
+    ).json()) as { by_model: Record<string, number> };
+    const tokens = usage.by_model['upstream/test-model'];
+    // Three chat runs and a playground chat reached the upstream, 15 tokens each at least (the cancelled one may be unbilled).
+    expect(tokens).toBeGreaterThanOrEqual(4 * 15);
+    await page.goto('/ui/analytics');
+    const chart = page.getByRole('figure').filter({ hasText: 'Tokens per day by model' });
+    await chart.locator('canvas').first().waitFor();
+    await chart
+      .locator('.legend li', { hasText: 'upstream/test-model' })
+      .getByText(`${tokens.toLocaleString('en-US')} tokens`)
+      .waitFor();
+  });
+
+  const PAGES: [string, () => string][] = [
+    ['overview', () => '/ui/'],
+    ['runs', () => '/ui/runs'],
+    ['run-detail', () => `/ui/runs/${ids.run}`],
+    ['agents', () => '/ui/agents'],
+    ['agent-detail', () => '/ui/agents/helper'],
+    ['analytics', () => '/ui/analytics'],
+    ['tokens', () => '/ui/tokens'],
+    ['triggers', () => '/ui/triggers'],
+    ['autopilot', () => '/ui/autopilot'],
+    ['mission-detail', () => `/ui/autopilot/missions/${ids.mission}`],
+    ['budgets', () => '/ui/budgets'],
+  ];
+
+  // The themes change colours only: the light pass runs every WCAG A/AA rule, the dark pass the contrast rule.
+  it.each(PAGES)(
+    '%s: no serious or critical axe violation in light or dark; screenshots of both',
+    async (name, path) => {
+      const { page } = h;
+      const found: string[] = [];
+      for (const scheme of ['light', 'dark'] as const) {
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(path());
+        await settled(page);
+        const rules = scheme === 'dark' ? ['color-contrast'] : undefined;
+        found.push(...(await seriousViolations(page, rules)).map((line) => `${scheme}: ${line}`));
+        await page.screenshot({ path: screenshotPath(`${name}-${scheme}`) });
+      }
+      await page.emulateMedia({ colorScheme: 'light' });
+      expect(found).toEqual([]);
+    },
+    60_000,
+  );
+
+  it('fits a 390 px phone and the keyboard reaches the skip link first', async () => {
+    const { page } = h;
+    await page.setViewportSize({ width: 390, height: 844 });
+    for (const path of ['/ui/', '/ui/runs', '/ui/tokens', '/ui/autopilot']) {
+      await page.goto(path);
+      await settled(page);
+      const overflow = await page.evaluate<number>('document.documentElement.scrollWidth - window.innerWidth');
+      expect(overflow, path).toBeLessThanOrEqual(0);
+    }
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate<string | undefined>('document.activeElement?.textContent')).toBe('Skip to content');
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('signs out and shows the sign-in form again', async () => {
+    const { page } = h;
+    await page.goto('/ui/');
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.getByRole('heading', { name: 'Sign in to Agent Gateway' }).waitFor();
+    expect((await page.context().cookies()).some((item) => item.name === 'service_auth')).toBe(false);
+  });
+});

@@ -1,0 +1,49 @@
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { UI_BUILD_DIR } from '../../src/dashboard/index.js';
+import { BASE_YAML, startTestApp, type TestApp } from '../support/app.js';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp(BASE_YAML);
+});
+afterAll(() => app.stop());
+
+describe('the dashboard files', () => {
+  it('serves the page at /ui without credentials and never caches it; every client route gets the same page', async () => {
+    for (const path of ['/ui', '/ui/', '/ui/runs/run_123', '/ui/autopilot/missions/mis_1']) {
+      const response = await fetch(`${app.url}${path}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toContain('text/html');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(await response.text()).toContain('<div id="root"></div>');
+    }
+  });
+
+  it('serves fingerprinted assets immutable for a year, gzipped when asked, without credentials', async () => {
+    const html = await (await fetch(`${app.url}/ui/`)).text();
+    const script = /src="(\/ui\/assets\/index-[\w-]+\.js)"/.exec(html)?.[1];
+    expect(script).toBeDefined();
+    const plain = await fetch(`${app.url}${script}`, { headers: { 'accept-encoding': 'identity' } });
+    expect(plain.status).toBe(200);
+    expect(plain.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(plain.headers.get('content-type')).toContain('javascript');
+    const { request } = await import('undici');
+    const gzipped = await request(`${app.url}${script}`, { headers: { 'accept-encoding': 'gzip' } });
+    expect(gzipped.headers['content-encoding']).toBe('gzip');
+    await gzipped.body.dump();
+    // A missing asset is an error (405 from the server's method check on wildcard paths), never the page.
+    const missing = await fetch(`${app.url}/ui/assets/missing-file.js`);
+    expect(missing.status).toBeGreaterThanOrEqual(400);
+    expect(missing.headers.get('content-type')).not.toContain('text/html');
+  });
+
+  it('keeps the first page within 350 KB gzipped', () => {
+    const assets = join(UI_BUILD_DIR, 'assets');
+    const gzipped = readdirSync(assets).filter((name) => name.endsWith('.gz'));
+    const total = gzipped.reduce((sum, name) => sum + statSync(join(assets, name)).size, 0);
+    expect(gzipped.length).toBeGreaterThan(0);
+    expect(total).toBeLessThanOrEqual(350 * 1024);
+  });
+});

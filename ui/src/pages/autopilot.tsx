@@ -1,0 +1,214 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent } from 'react';
+import { Link } from 'wouter';
+import { api, ApiError } from '../api';
+import { StatusBadge, Time } from '../format';
+import { QueryView } from '../states';
+import type { AutopilotStatus, MissionDetail, MissionSummary, RoutingResult } from '../types';
+
+const TIERS = ['anonymous', 'free', 'skip'] as const;
+
+function errorText(error: unknown): string {
+  return error instanceof ApiError ? `${error.code}: ${error.message}` : String(error);
+}
+
+export function AutopilotPage() {
+  const client = useQueryClient();
+  const status = useQuery({
+    queryKey: ['autopilot-status'],
+    queryFn: () => api<AutopilotStatus>('/api/v1/autopilot/status'),
+  });
+  const missions = useQuery({
+    queryKey: ['missions'],
+    queryFn: () => api<MissionSummary[]>('/api/v1/autopilot/missions?limit=100'),
+    refetchInterval: 3000,
+  });
+  const [tier, setTier] = useState<string>();
+  const switchTier = useMutation({
+    mutationFn: (next: { enabled: boolean; tier?: string }) =>
+      next.enabled
+        ? api('/api/v1/autopilot/enable', { method: 'POST', body: { tier: next.tier } })
+        : api('/api/v1/autopilot/disable', { method: 'POST' }),
+    onSettled: () => client.invalidateQueries({ queryKey: ['autopilot-status'] }),
+  });
+  return (
+    <>
+      <h1>Autopilot</h1>
+      <QueryView query={status} what="autopilot status">
+        {(data) => (
+          <section aria-label="Status">
+            <p>
+              <StatusBadge status={data.enabled ? 'active' : 'disabled'} /> {data.enabled ? 'Enabled' : 'Disabled'},
+              tier <strong>{data.tier}</strong> · hosted service {data.service_url ?? 'none'} ·{' '}
+              {data.enrolled ? 'enrolled' : 'not enrolled'}
+            </p>
+            <div className="form-row">
+              <label>
+                Tier
+                <select value={tier ?? data.tier} onChange={(event) => setTier(event.target.value)}>
+                  {TIERS.map((item) => (
+                    <option key={item}>{item}</option>
+                  ))}
+                </select>
+              </label>
+              <button type="button" onClick={() => switchTier.mutate({ enabled: true, tier: tier ?? data.tier })}>
+                {data.enabled ? 'Switch tier' : 'Enable'}
+              </button>
+              {data.enabled && (
+                <button type="button" className="secondary" onClick={() => switchTier.mutate({ enabled: false })}>
+                  Disable
+                </button>
+              )}
+            </div>
+            {switchTier.isError && (
+              <p role="alert" className="error-text">
+                {errorText(switchTier.error)}
+              </p>
+            )}
+          </section>
+        )}
+      </QueryView>
+      <GoalBox />
+      <h2>Missions</h2>
+      <QueryView query={missions} what="missions" empty="No missions yet: route a goal above.">
+        {(data) => (
+          <div className="table-wrap">
+            <table aria-label="Missions">
+              <thead>
+                <tr>
+                  <th scope="col">Mission</th>
+                  <th scope="col">Blueprint</th>
+                  <th scope="col">Status</th>
+                  <th scope="col">Schedule</th>
+                  <th scope="col">Next run</th>
+                  <th scope="col">Created</th>
+                </tr>
+              </thead>
+              <tbody>
+                {data.map((mission) => (
+                  <tr key={mission.mission_id}>
+                    <td>
+                      <Link href={`/autopilot/missions/${mission.mission_id}`}>{mission.title}</Link>
+                    </td>
+                    <td className="mono">{mission.blueprint_id}</td>
+                    <td>
+                      <StatusBadge status={mission.status} />
+                    </td>
+                    <td className="mono">{mission.schedule ?? '—'}</td>
+                    <td>
+                      <Time iso={mission.next_run_at} />
+                    </td>
+                    <td>
+                      <Time iso={mission.created_at} />
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryView>
+    </>
+  );
+}
+
+/** A goal in plain English → the routing result: an auto-routed draft, a picker, or synthesis. */
+function GoalBox() {
+  const client = useQueryClient();
+  const [goal, setGoal] = useState('');
+  const route = useMutation({
+    mutationFn: (text: string) =>
+      api<RoutingResult>('/api/v1/autopilot/goal', { method: 'POST', body: { goal: text } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['missions'] }),
+  });
+  const pick = useMutation({
+    mutationFn: (n: number) => api<MissionDetail>('/api/v1/autopilot/pick', { method: 'POST', body: { n } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['missions'] }),
+  });
+  const synthesize = useMutation({
+    mutationFn: (text: string) =>
+      api<MissionDetail>('/api/v1/autopilot/synthesize', { method: 'POST', body: { goal: text } }),
+    onSuccess: () => client.invalidateQueries({ queryKey: ['missions'] }),
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    pick.reset();
+    synthesize.reset();
+    route.mutate(goal.trim());
+  };
+  const result = route.data;
+  const created = pick.data ?? synthesize.data;
+  return (
+    <section aria-label="Goal routing">
+      <h2>Route a goal</h2>
+      <form className="form-row" onSubmit={submit}>
+        <label style={{ flex: 1 }}>
+          Goal
+          <textarea rows={2} value={goal} onChange={(event) => setGoal(event.target.value)} required />
+        </label>
+        <button type="submit" disabled={route.isPending}>
+          {route.isPending ? 'Routing…' : 'Route'}
+        </button>
+      </form>
+      {route.isError && (
+        <p role="alert" className="error-text">
+          {errorText(route.error)}
+        </p>
+      )}
+      {result?.kind === 'auto_routed' && (
+        <div data-testid="routing-result">
+          <p>
+            Auto-routed to <strong className="mono">{result.blueprint_id}</strong> (score {result.score.toFixed(2)}):
+            draft <Link href={`/autopilot/missions/${result.mission_id}`}>{result.mission_id}</Link>
+            {result.missing_slots.length > 0 && <> · missing slots: {result.missing_slots.join(', ')}</>}
+          </p>
+          <pre>{result.preview}</pre>
+        </div>
+      )}
+      {result?.kind === 'picker_needed' && (
+        <div data-testid="routing-result">
+          <p>Several blueprints fit: choose one.</p>
+          <ol>
+            {result.candidates.map((candidate, index) => {
+              const blueprint = safeParse(candidate.blueprint_json);
+              return (
+                <li key={index}>
+                  {blueprint.title ?? blueprint.id ?? 'blueprint'} (score {candidate.score.toFixed(2)}){' '}
+                  <button type="button" onClick={() => pick.mutate(index + 1)} disabled={pick.isPending}>
+                    Choose
+                  </button>
+                </li>
+              );
+            })}
+          </ol>
+        </div>
+      )}
+      {result?.kind === 'synthesis_needed' && (
+        <div data-testid="routing-result">
+          <p>No blueprint fits ({result.reason}).</p>
+          <button type="button" onClick={() => synthesize.mutate(result.goal)} disabled={synthesize.isPending}>
+            {synthesize.isPending ? 'Writing a blueprint…' : 'Synthesize a blueprint'}
+          </button>
+        </div>
+      )}
+      {(pick.isError || synthesize.isError) && (
+        <p role="alert" className="error-text">
+          {errorText(pick.error ?? synthesize.error)}
+        </p>
+      )}
+      {created && (
+        <p>
+          Draft mission created: <Link href={`/autopilot/missions/${created.mission_id}`}>{created.title}</Link>
+        </p>
+      )}
+    </section>
+  );
+}
+
+function safeParse(text: string): { id?: string; title?: string } {
+  try {
+    return JSON.parse(text) as { id?: string; title?: string };
+  } catch {
+    return {};
+  }
+}

@@ -1,0 +1,170 @@
+import { useQuery } from '@tanstack/react-query';
+import { useMemo } from 'react';
+import { Link } from 'wouter';
+import { api, query } from '../api';
+import { TimeChart } from '../chart';
+import { formatCount, formatDuration, formatTokens, formatUsd, startOfDay, StatusBadge, Time } from '../format';
+import { QueryView } from '../states';
+import type { AgentSummary, CostReport, RunItem, SystemStatus, UsageReport } from '../types';
+
+const REFRESH_MS = 5000;
+
+export function OverviewPage() {
+  const status = useQuery({
+    queryKey: ['status'],
+    queryFn: () => api<SystemStatus>('/api/v1/admin/status'),
+    refetchInterval: REFRESH_MS,
+  });
+  const agents = useQuery({ queryKey: ['agents'], queryFn: () => api<AgentSummary[]>('/api/v1/admin/agents') });
+  return (
+    <>
+      <h1>Overview</h1>
+      <QueryView query={status} what="health">
+        {(data) => (
+          <section aria-label="Health" className="cards">
+            <div className="card">
+              <div className="label">Health</div>
+              <div className="value">
+                <StatusBadge status={data.status} />
+              </div>
+              {data.reasons.length > 0 && <div className="error-text">{data.reasons.join('; ')}</div>}
+            </div>
+            <div className="card">
+              <div className="label">Agents</div>
+              <div className="value">{formatCount(data.agents, 'agents')}</div>
+            </div>
+            <div className="card">
+              <div className="label">Active runs</div>
+              <div className="value">{formatCount(data.active_runs, 'runs')}</div>
+            </div>
+            <div className="card">
+              <div className="label">Active sessions</div>
+              <div className="value">{formatCount(data.active_sessions, 'sessions')}</div>
+            </div>
+            <div className="card">
+              <div className="label">Uptime</div>
+              <div className="value">{formatDuration(data.uptime_seconds)}</div>
+            </div>
+          </section>
+        )}
+      </QueryView>
+      <TodayVsYesterday />
+      <h2>Last 24 hours</h2>
+      <Last24Hours />
+      <h2>Agents</h2>
+      <QueryView query={agents} what="agents" empty="No agents are configured.">
+        {(data) => (
+          <ul>
+            {data.map((agent) => (
+              <li key={agent.name}>
+                <Link href={`/agents/${encodeURIComponent(agent.name)}`}>{agent.name}</Link> ({agent.model}){' '}
+                <StatusBadge status={agent.status} /> {formatCount(agent.total_runs, 'runs')}
+              </li>
+            ))}
+          </ul>
+        )}
+      </QueryView>
+      <h2>Newest failures</h2>
+      <NewestFailures />
+    </>
+  );
+}
+
+function TodayVsYesterday() {
+  const today = startOfDay().toISOString();
+  const yesterday = startOfDay(-1).toISOString();
+  const window = (since: string, until?: string) => query({ since, until });
+  const costs = useQuery({
+    queryKey: ['costs-today', today],
+    queryFn: () =>
+      Promise.all([
+        api<CostReport>(`/analytics/costs${window(today)}`),
+        api<CostReport>(`/analytics/costs${window(yesterday, today)}`),
+        api<UsageReport>(`/analytics/usage${window(today)}`),
+        api<UsageReport>(`/analytics/usage${window(yesterday, today)}`),
+      ]),
+    refetchInterval: REFRESH_MS,
+  });
+  return (
+    <QueryView query={costs} what="cost and tokens">
+      {([costToday, costYesterday, usageToday, usageYesterday]) => (
+        <section aria-label="Today versus yesterday" className="cards" style={{ marginTop: 12 }}>
+          <div className="card">
+            <div className="label">Cost today</div>
+            <div className="value">{formatUsd(costToday.total_cost_usd)}</div>
+            <div className="label">yesterday {formatUsd(costYesterday.total_cost_usd)}</div>
+          </div>
+          <div className="card">
+            <div className="label">Tokens today</div>
+            <div className="value">{formatTokens(usageToday.total_tokens)}</div>
+            <div className="label">yesterday {formatTokens(usageYesterday.total_tokens)}</div>
+          </div>
+          <div className="card">
+            <div className="label">Model calls today</div>
+            <div className="value">{formatCount(costToday.record_count, 'calls')}</div>
+            <div className="label">yesterday {formatCount(costYesterday.record_count, 'calls')}</div>
+          </div>
+        </section>
+      )}
+    </QueryView>
+  );
+}
+
+const HOUR = 3_600_000;
+
+/** Runs, cost and failures per hour, from the newest 500 runs (the public API has no time series of runs). */
+function Last24Hours() {
+  const runs = useQuery({
+    queryKey: ['runs-24h'],
+    queryFn: () => api<RunItem[]>(`/api/v1/admin/runs${query({ limit: 500 })}`),
+    refetchInterval: REFRESH_MS,
+  });
+  const chart = useMemo(() => {
+    const end = Math.ceil(Date.now() / HOUR) * HOUR;
+    const x = Array.from({ length: 24 }, (_, index) => (end - (24 - index) * HOUR) / 1000);
+    const count = new Array<number>(24).fill(0);
+    const cost = new Array<number>(24).fill(0);
+    const failed = new Array<number>(24).fill(0);
+    for (const run of runs.data ?? []) {
+      const bucket = 23 - Math.floor((end - 1 - new Date(run.started_at).getTime()) / HOUR);
+      if (bucket < 0 || bucket > 23) continue;
+      count[bucket] += 1;
+      cost[bucket] += run.cost_usd;
+      if (run.status === 'failed') failed[bucket] += 1;
+    }
+    return {
+      x,
+      series: [
+        { label: 'Runs', values: count, format: (value: number) => formatCount(value, 'runs') },
+        { label: 'Cost', values: cost, format: formatUsd },
+        { label: 'Failed runs', values: failed, format: (value: number) => formatCount(value, 'failed') },
+      ],
+    };
+  }, [runs.data]);
+  return (
+    <QueryView query={runs} what="runs of the last 24 hours">
+      {() => <TimeChart title="Runs, cost and failures per hour" x={chart.x} series={chart.series} dual />}
+    </QueryView>
+  );
+}
+
+function NewestFailures() {
+  const failures = useQuery({
+    queryKey: ['runs', { status: 'failed', limit: 5 }],
+    queryFn: () => api<RunItem[]>(`/api/v1/admin/runs${query({ status: 'failed', limit: 5 })}`),
+    refetchInterval: REFRESH_MS,
+  });
+  return (
+    <QueryView query={failures} what="failures" empty="No failed runs.">
+      {(data) => (
+        <ul>
+          {data.map((run) => (
+            <li key={run.run_id}>
+              <Link href={`/runs/${run.run_id}`}>{run.run_id}</Link> {run.agent_name} <Time iso={run.started_at} />
+            </li>
+          ))}
+        </ul>
+      )}
+    </QueryView>
+  );
+}

@@ -1,0 +1,158 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import { Link } from 'wouter';
+import { api, query } from '../api';
+import { formatCount, formatTokens, formatUsd, StatusBadge, Time } from '../format';
+import { QueryView } from '../states';
+import type { AgentSummary, RunItem } from '../types';
+
+const PAGE_SIZE = 25;
+const STATUSES = ['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted'];
+const SOURCES = ['chat', 'agui', 'webhook', 'poller', 'listener', 'a2a', 'autopilot'];
+const PERIODS: [string, string, number][] = [
+  ['', 'Any time', 0],
+  ['1h', 'Last hour', 3_600_000],
+  ['24h', 'Last 24 hours', 86_400_000],
+  ['7d', 'Last 7 days', 604_800_000],
+];
+/** The admin API has no event stream of runs: the table polls, so new runs and status changes show within a second. */
+const POLL_MS = 1000;
+
+export function RunsPage() {
+  const [agent, setAgent] = useState('');
+  const [status, setStatus] = useState('');
+  const [source, setSource] = useState('');
+  const [period, setPeriod] = useState('');
+  const [page, setPage] = useState(0);
+  const agents = useQuery({ queryKey: ['agents'], queryFn: () => api<AgentSummary[]>('/api/v1/admin/agents') });
+  const runs = useQuery({
+    queryKey: ['runs', { agent, status, page }],
+    queryFn: () =>
+      api<RunItem[]>(
+        `/api/v1/admin/runs${query({ agent_name: agent, status, limit: PAGE_SIZE, offset: page * PAGE_SIZE })}`,
+      ),
+    refetchInterval: POLL_MS,
+    placeholderData: keepPreviousData,
+  });
+  const since = PERIODS.find(([key]) => key === period)?.[2] ?? 0;
+  // Source and time are filtered in the browser, within the page: the API filters by agent and status only.
+  const visible = (runs.data ?? []).filter(
+    (run) => (!source || run.source === source) && (!since || Date.now() - new Date(run.started_at).getTime() <= since),
+  );
+  const reset =
+    <T,>(set: (value: T) => void) =>
+    (value: T) => {
+      set(value);
+      setPage(0);
+    };
+  return (
+    <>
+      <h1>Runs</h1>
+      <div className="filters" role="group" aria-label="Filters">
+        <label>
+          Agent
+          <select value={agent} onChange={(event) => reset(setAgent)(event.target.value)}>
+            <option value="">All agents</option>
+            {(agents.data ?? []).map((item) => (
+              <option key={item.name}>{item.name}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Status
+          <select value={status} onChange={(event) => reset(setStatus)(event.target.value)}>
+            <option value="">Any status</option>
+            {STATUSES.map((item) => (
+              <option key={item}>{item}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Source
+          <select value={source} onChange={(event) => setSource(event.target.value)}>
+            <option value="">Any source</option>
+            {SOURCES.map((item) => (
+              <option key={item}>{item}</option>
+            ))}
+          </select>
+        </label>
+        <label>
+          Started
+          <select value={period} onChange={(event) => setPeriod(event.target.value)}>
+            {PERIODS.map(([key, label]) => (
+              <option key={key} value={key}>
+                {label}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+      <QueryView query={runs} what="runs">
+        {() => (visible.length === 0 ? <p className="state empty">No runs match.</p> : <RunsTable runs={visible} />)}
+      </QueryView>
+      <div className="actions">
+        <button type="button" className="secondary" disabled={page === 0} onClick={() => setPage(page - 1)}>
+          Previous page
+        </button>
+        <span>Page {page + 1}</span>
+        <button
+          type="button"
+          className="secondary"
+          disabled={(runs.data?.length ?? 0) < PAGE_SIZE}
+          onClick={() => setPage(page + 1)}
+        >
+          Next page
+        </button>
+      </div>
+    </>
+  );
+}
+
+export function RunsTable({ runs }: { runs: RunItem[] }) {
+  return (
+    <div className="table-wrap">
+      <table aria-label="Runs">
+        <thead>
+          <tr>
+            <th scope="col">Run</th>
+            <th scope="col">Agent</th>
+            <th scope="col">Status</th>
+            <th scope="col">Source</th>
+            <th scope="col">Started</th>
+            <th scope="col" className="num">
+              Steps
+            </th>
+            <th scope="col" className="num">
+              Tokens
+            </th>
+            <th scope="col" className="num">
+              Cost
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run) => (
+            <tr key={run.run_id} data-run-id={run.run_id}>
+              <td>
+                <Link href={`/runs/${run.run_id}`} className="mono">
+                  {run.run_id}
+                </Link>
+              </td>
+              <td>{run.agent_name}</td>
+              <td>
+                <StatusBadge status={run.status} />
+              </td>
+              <td>{run.source}</td>
+              <td>
+                <Time iso={run.started_at} />
+              </td>
+              <td className="num">{formatCount(run.steps, 'steps')}</td>
+              <td className="num">{formatTokens(run.total_tokens)}</td>
+              <td className="num">{formatUsd(run.cost_usd)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
