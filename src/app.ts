@@ -67,7 +67,6 @@ import {
   startIdleHeapTrim,
   type Metrics,
   type RateLimitCounter,
-  type RateLimits,
 } from './http/index.js';
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';

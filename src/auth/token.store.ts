@@ -1,6 +1,5 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/index.js';
-import type { A2aRestrictions } from './a2a-restrictions.js';
 
 type TokenRow = Selectable<Database['access_tokens']>;
 

@@ -39,14 +39,14 @@ describe.skipIf(skip !== undefined)(
       // Either instance serves the whole dataset, from the database.
       for (const h of [a, b]) {
         const { lines } = await downloadDataset(h, 'learn-answers');
-        expect(lines.map((line: { messages: { content: string }[] }) => line.messages[1]!.content)).toEqual([
+        expect(lines.map((line: { messages: { content: string }[] }) => line.messages[1].content)).toEqual([
           expect.stringContaining('alpha topic'),
           expect.stringContaining('beta topic'),
         ]);
       }
       const uploaded = [...b.upstream.fineTuning.files.values()];
       expect(uploaded).toHaveLength(1);
-      expect(uploaded[0]!.content).toContain('alpha topic');
+      expect(uploaded[0].content).toContain('alpha topic');
       expect(a.upstream.fineTuning.files.size).toBe(0);
     });
   },
