@@ -70,6 +70,8 @@ for (const dialect of await dialects()) {
           finished_at: null,
           run_ids: [],
           completed_handlers: [],
+          // Stored only when telemetry is on (the intake's trace, linked from the run's).
+          traceparent: null,
         },
       });
       expect(await store.insert(delivery({ dedupe_key: first.dedupe_key }))).toMatchObject({

@@ -123,6 +123,8 @@ describe('stripe verification', () => {
       prompt: `Invoice in_${sequence} paid by cus_42.`,
       source: 'webhook',
       metadata: { item_id: id, event: 'stripe.invoice.paid', source: 'webhook:stripe' },
+      // Telemetry is off here: no intake trace to link the run to.
+      traceparent: null,
     });
     expect(await harness.store.get(id)).toMatchObject({ status: 'done', attempts: 1 });
   });
