@@ -37,9 +37,9 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-003-ownership': ownership,
   '2026-11-24-004-autopilot': autopilotPickers,
   '2026-11-24-005-budget-ledger': budgetLedger,
+  '2026-11-24-101-a2a-token-restrictions': a2aTokenRestrictions,
+  '2026-11-24-101-limits-token-rate-limits': tokenRateLimits,
   '2026-11-24-101-otel-trace-id': otelTraceId,
   '2026-11-24-101-runtime-resume': runtimeResume,
-  '2026-11-24-101-limits-token-rate-limits': tokenRateLimits,
   '2026-11-24-102-limits-curated-samples': curatedSamples,
-  '2026-11-24-101-a2a-token-restrictions': a2aTokenRestrictions,
 };
