@@ -50,7 +50,7 @@ export function createTokenStore(db: Kysely<Database>): TokenStore {
         .values({
           ...row,
           scopes: JSON.stringify(row.scopes),
-          a2a_restrictions: row.a2a_restrictions ? JSON.stringify(row.a2a_restrictions) : null,
+          a2a_restrictions: row.a2a_restrictions ?? null,
           single_use: row.single_use ? 1 : 0,
           status: 'active',
           last_used_at: null,

@@ -53,6 +53,8 @@ for (const dialect of await dialects()) {
           use_count: 0,
           max_cost_usd: 2.5,
           a2a_restrictions: null,
+          requests_per_minute: null,
+          tokens_per_minute: null,
         });
         expect((await store.findByHash(hashToken('sat-tok_roundtrip1')))?.token_id).toBe('tok_roundtrip1');
         expect(await store.findById('tok_missing')).toBeUndefined();
