@@ -23,6 +23,7 @@ const run = (id: string, overrides: Partial<RunRecord> = {}): RunRecord => ({
   token_id: null,
   attempts: 1,
   resumed_from_step: null,
+  trace_id: null,
   ...overrides,
 });
 
