@@ -23,6 +23,7 @@ const mission = (id: string, overrides: Partial<MissionRecord> = {}): MissionRec
   created_at: AT,
   updated_at: AT,
   approved_at: AT,
+  traceparent: null,
   policy: {
     timezone: null,
     overlap: 'skip',

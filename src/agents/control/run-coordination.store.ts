@@ -4,6 +4,9 @@ import type { Database } from '../../db/index.js';
 import { ACTIVE_RUN_STATUSES, type ClaimedRun, type ResumeInput, type RunStatus } from '../records/run.types.js';
 
 /** What the executing process reads back to learn of commands that other processes persisted. */
+/** Runs started by the trigger inbox: interrupted on a crash and run again by the inbox's retry, not resumed. */
+const INBOX_RETRIED_SOURCES = ['webhook', 'poller', 'listener'] as const;
+
 export interface RunControlState {
   status: RunStatus;
   control_request: RunControlCommand | null;
@@ -106,6 +109,8 @@ export function createRunCoordinationQueries(db: Kysely<Database>): RunCoordinat
         }))
         .where('status', 'in', ACTIVE_RUN_STATUSES)
         .where('resume_input', 'is not', null)
+        // The trigger inbox retries its own runs (at least once): resuming them too would run a delivery twice.
+        .where('source', 'not in', INBOX_RETRIED_SOURCES)
         .where((eb) => eb.or([eb('control_request', 'is', null), eb('control_request', '!=', 'cancel')]))
         .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]))
         .returning([...RUN_RECORD_COLUMNS, 'resume_input'])
