@@ -41,7 +41,7 @@ function autopilotBin(...args: string[]): Promise<CliResult> {
   });
 }
 
-describe('the autopilot command line against a running server', () => {
+describe('the autopilot command line against a running server', { timeout: 90_000 }, () => {
   it('status, enable and disable', async () => {
     const status = await autopilotBin('status');
     expect(status.code, status.stderr).toBe(0);
