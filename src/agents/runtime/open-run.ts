@@ -6,7 +6,7 @@ import { createRunControl, type RunController } from '../control/run-control.js'
 import type { LiveRun } from '../control/run-handle.js';
 import type { GuardrailsFor } from '../registry/agent-guardrails.js';
 import type { AgentRegistry, RegisteredAgent } from '../registry/agent-registry.js';
-import type { RunLogger } from '../records/run-logger.js';
+import type { Logger } from '../../logger.js';
 import { createRunRecorder, type RunPricing } from '../records/run-recorder.js';
 import { createRunReporter } from '../records/run-reporter.js';
 import type { RunWrites } from '../records/run-writes.js';
@@ -32,7 +32,7 @@ export interface RuntimeDeps {
   usage?: UsageSink;
   guardrails?: GuardrailsFor;
   budgets?: RunBudgets;
-  log?: RunLogger;
+  log?: Logger;
   /** runs.resume: steps are stored before the next call starts, so a takeover can continue after them. */
   durable?: boolean;
   /** A run's events from the start (the service's attach), for iterating a handle. */
@@ -162,7 +162,7 @@ function offerTools(registry: ToolRegistry, agent: RegisteredAgent, clientTools:
 }
 
 // One line per run, not one per delta, when the bus is down.
-function reportOnce(log: RunLogger | undefined, runId: string): (error: unknown) => void {
+function reportOnce(log: Logger | undefined, runId: string): (error: unknown) => void {
   let reported = false;
   return (error) => {
     if (reported) return;

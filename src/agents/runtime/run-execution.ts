@@ -4,7 +4,7 @@ import { isoNow } from '../../ids.js';
 import type { ChatMessage } from '../../llm/index.js';
 import type { RunBudget } from '../budgets/run-budget.js';
 import type { RunController } from '../control/run-control.js';
-import type { RunLogger } from '../records/run-logger.js';
+import type { Logger } from '../../logger.js';
 import type { RunWrites } from '../records/run-writes.js';
 import type { SessionService } from '../sessions/session.service.js';
 import type { RunSetup } from './run-context.js';
@@ -28,7 +28,7 @@ export interface RunExecution {
   admit?: (conversation: ChatMessage[]) => Promise<RunBudget | undefined>;
   /** Set when the run belongs to a session: the turns to store once it completes. */
   session?: { id: string; pending: ChatMessage[]; service: SessionService };
-  log?: RunLogger;
+  log?: Logger;
 }
 
 /**
