@@ -1,163 +1,161 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it, vi } from 'vitest';
 import { createBudgetLedger, type BudgetAccount, type BudgetLedger } from '../../src/agents/budgets/budget-ledger.js';
 import { createRunStore, type RunStore } from '../../src/agents/records/run.store.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { BudgetExceededError } from '../../src/errors.js';
-import { dialects, type TestDatabase } from '../support/databases.js';
+import { describeEachDialect, type TestDatabase } from '../support/databases.js';
 
 let sequence = 0;
 const runId = () => `run_${String(++sequence).padStart(20, '0')}`;
 
-for (const dialect of await dialects()) {
-  describe.skipIf(dialect.skip)(`shared budget ledger on ${dialect.name}`, () => {
-    let testDb: TestDatabase;
-    let database: DatabaseHandle;
-    let store: RunStore;
-    let ledger: BudgetLedger;
-    let key = '';
-    const account = (overrides: Partial<BudgetAccount> = {}): BudgetAccount => ({
-      key,
-      limitUsd: 1,
-      label: 'daily budget of agent "a"',
-      loadSpent: async () => 0,
-      ...overrides,
-    });
+await describeEachDialect('shared budget ledger', (dialect) => {
+  let testDb: TestDatabase;
+  let database: DatabaseHandle;
+  let store: RunStore;
+  let ledger: BudgetLedger;
+  let key = '';
+  const account = (overrides: Partial<BudgetAccount> = {}): BudgetAccount => ({
+    key,
+    limitUsd: 1,
+    label: 'daily budget of agent "a"',
+    loadSpent: async () => 0,
+    ...overrides,
+  });
 
-    beforeAll(async () => {
-      testDb = await dialect.create();
-      database = await createDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
-      store = createRunStore(database.db);
-      ledger = createBudgetLedger(store);
-    });
-    afterAll(async () => {
-      await database.close();
-      await testDb.drop();
-    });
-    beforeEach(() => {
-      key = `daily:a:${++sequence}`;
-    });
+  beforeAll(async () => {
+    testDb = await dialect.create();
+    database = await createDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
+    store = createRunStore(database.db);
+    ledger = createBudgetLedger(store);
+  });
+  afterAll(async () => {
+    await database.close();
+    await testDb.drop();
+  });
+  beforeEach(() => {
+    key = `daily:a:${++sequence}`;
+  });
 
-    it('admits concurrent runs while their estimates fit, and refuses the rest, reading the stored spend once', async () => {
-      const load = vi.fn(async () => 0.2);
-      const outcomes = await Promise.allSettled(
-        Array.from({ length: 10 }, () => ledger.admit(runId(), [account({ loadSpent: load })], 0.25)),
-      );
-      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
-      const refused = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
-      expect(refused.reason).toBeInstanceOf(BudgetExceededError);
-      expect(refused.reason.message).toContain('daily budget of agent "a" ($1) is used up');
-      // Concurrent first admissions may each read it, but only one opening is kept.
-      const again = await ledger.admit(runId(), [account({ loadSpent: load })], 0).catch((error: unknown) => error);
-      expect(load.mock.calls.length).toBeLessThanOrEqual(10);
-      expect(again).toBeDefined();
-    });
+  it('admits concurrent runs while their estimates fit, and refuses the rest, reading the stored spend once', async () => {
+    const load = vi.fn(async () => 0.2);
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, () => ledger.admit(runId(), [account({ loadSpent: load })], 0.25)),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
+    const refused = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
+    expect(refused.reason).toBeInstanceOf(BudgetExceededError);
+    expect(refused.reason.message).toContain('daily budget of agent "a" ($1) is used up');
+    // Concurrent first admissions may each read it, but only one opening is kept.
+    const again = await ledger.admit(runId(), [account({ loadSpent: load })], 0).catch((error: unknown) => error);
+    expect(load.mock.calls.length).toBeLessThanOrEqual(10);
+    expect(again).toBeDefined();
+  });
 
-    it('counts money in whole nano-dollars: ten charges of $0.01 fill a $0.10 budget exactly', async () => {
-      const limited = account({ limitUsd: 0.1 });
-      for (let call = 0; call < 10; call += 1) {
-        const hold = await ledger.admit(runId(), [limited], 0.01);
+  it('counts money in whole nano-dollars: ten charges of $0.01 fill a $0.10 budget exactly', async () => {
+    const limited = account({ limitUsd: 0.1 });
+    for (let call = 0; call < 10; call += 1) {
+      const hold = await ledger.admit(runId(), [limited], 0.01);
+      await hold.charge(0.01);
+      await hold.release();
+    }
+    await expect(ledger.admit(runId(), [limited], 0.01)).rejects.toBeInstanceOf(BudgetExceededError);
+    await expect(ledger.admit(runId(), [limited], 0)).rejects.toBeInstanceOf(BudgetExceededError);
+  });
+
+  it('lets 40 concurrent runs with exact estimates take a $0.10 budget exactly ten times, across two ledgers (two replicas)', async () => {
+    const other = createBudgetLedger(createRunStore(database.db));
+    const limited = account({ limitUsd: 0.1 });
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 40 }, async (_, index) => {
+        const hold = await (index % 2 === 0 ? ledger : other).admit(runId(), [limited], 0.01);
         await hold.charge(0.01);
         await hold.release();
-      }
-      await expect(ledger.admit(runId(), [limited], 0.01)).rejects.toBeInstanceOf(BudgetExceededError);
-      await expect(ledger.admit(runId(), [limited], 0)).rejects.toBeInstanceOf(BudgetExceededError);
-    });
-
-    it('lets 40 concurrent runs with exact estimates take a $0.10 budget exactly ten times, across two ledgers (two replicas)', async () => {
-      const other = createBudgetLedger(createRunStore(database.db));
-      const limited = account({ limitUsd: 0.1 });
-      const outcomes = await Promise.allSettled(
-        Array.from({ length: 40 }, async (_, index) => {
-          const hold = await (index % 2 === 0 ? ledger : other).admit(runId(), [limited], 0.01);
-          await hold.charge(0.01);
-          await hold.release();
-        }),
-      );
-      expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(10);
-      expect((await store.budgetSpent([key])).get(key)).toBe(100_000_000);
-    });
-
-    it('lets one run past an estimate that does not fit, only while no other run holds the account', async () => {
-      const first = await ledger.admit(runId(), [account()], 5);
-      await expect(ledger.admit(runId(), [account()], 0.01)).rejects.toBeInstanceOf(BudgetExceededError);
-      await first.charge(0.4);
-      await first.release();
-      const second = await ledger.admit(runId(), [account()], 5);
-      await second.charge(0.7);
-      await second.release();
-      // 1.1 spent: the limit is reached, nothing more is admitted.
-      await expect(ledger.admit(runId(), [account()], 0)).rejects.toBeInstanceOf(BudgetExceededError);
-    });
-
-    it('frees what a run reserved beyond its charges when it ends, keeps its charges spent, and checks actual spend', async () => {
-      const hold = await ledger.admit(runId(), [account()], 0.6);
-      await expect(ledger.admit(runId(), [account()], 0.6)).rejects.toBeInstanceOf(BudgetExceededError);
-      await hold.charge(0.1);
-      await hold.release();
-      await hold.release();
-      const next = await ledger.admit(runId(), [account()], 0.85);
-      await next.charge(0.5);
-      await expect(next.check()).resolves.toBeUndefined();
-      await next.charge(0.4);
-      await expect(next.check()).rejects.toBeInstanceOf(BudgetExceededError);
-    });
-
-    it('runs 64 concurrent admit → charge → release cycles on two shared accounts without a deadlock, to the exact nano-dollar', async () => {
-      // Each release used to lock the run's accounts in whatever order the database returned its holds.
-      const day = account({ limitUsd: 100 });
-      const token = account({ key: `token:t${++sequence}`, limitUsd: 100 });
-      await Promise.all(
-        Array.from({ length: 64 }, async () => {
-          const hold = await ledger.admit(runId(), [token, day], 0.02);
-          await hold.charge(0.01);
-          await hold.release();
-        }),
-      );
-      const spent = await store.budgetSpent([day.key, token.key]);
-      expect([...spent.values()]).toEqual([640_000_000, 640_000_000]);
-    });
-
-    it('reserves on every account or on none', async () => {
-      const token = account({ key: `token:t${sequence}`, limitUsd: 0.05, label: 'max_cost_usd of access token t' });
-      await expect(ledger.admit(runId(), [account(), token], 0.1)).resolves.toBeDefined();
-      // The token refuses a second run: the day keeps nothing of that attempt.
-      await expect(ledger.admit(runId(), [account(), token], 0.1)).rejects.toThrow('max_cost_usd of access token t');
-      const day = await ledger.admit(runId(), [account()], 0.9);
-      await expect(ledger.admit(runId(), [account()], 0.01)).rejects.toBeInstanceOf(BudgetExceededError);
-      await day.release();
-    });
-
-    it('gives back the reservation of a run that ended on a dead replica', async () => {
-      const orphan = runId();
-      await ledger.admit(orphan, [account()], 0.9);
-      await expect(ledger.admit(runId(), [account()], 0.5)).rejects.toBeInstanceOf(BudgetExceededError);
-      // The dead replica's run was marked interrupted by the sweep; its hold was never released.
-      await database.db
-        .insertInto('runs')
-        .values({
-          run_id: orphan,
-          agent_name: 'a',
-          model: 'm',
-          status: 'interrupted',
-          started_at: '2030-01-01T00:00:00.000Z',
-          finished_at: null,
-          source: 'chat',
-          input_tokens: 0,
-          output_tokens: 0,
-          total_tokens: 0,
-          cost_usd: 0,
-          steps: 0,
-          error_code: null,
-          error_message: null,
-          output: null,
-          token_id: null,
-          session_id: null,
-          control_request: null,
-          heartbeat_at: null,
-        })
-        .execute();
-      expect(await ledger.releaseEnded()).toBe(1);
-      await expect(ledger.admit(runId(), [account()], 0.5)).resolves.toBeDefined();
-    });
+      }),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(10);
+    expect((await store.budgetSpent([key])).get(key)).toBe(100_000_000);
   });
-}
+
+  it('lets one run past an estimate that does not fit, only while no other run holds the account', async () => {
+    const first = await ledger.admit(runId(), [account()], 5);
+    await expect(ledger.admit(runId(), [account()], 0.01)).rejects.toBeInstanceOf(BudgetExceededError);
+    await first.charge(0.4);
+    await first.release();
+    const second = await ledger.admit(runId(), [account()], 5);
+    await second.charge(0.7);
+    await second.release();
+    // 1.1 spent: the limit is reached, nothing more is admitted.
+    await expect(ledger.admit(runId(), [account()], 0)).rejects.toBeInstanceOf(BudgetExceededError);
+  });
+
+  it('frees what a run reserved beyond its charges when it ends, keeps its charges spent, and checks actual spend', async () => {
+    const hold = await ledger.admit(runId(), [account()], 0.6);
+    await expect(ledger.admit(runId(), [account()], 0.6)).rejects.toBeInstanceOf(BudgetExceededError);
+    await hold.charge(0.1);
+    await hold.release();
+    await hold.release();
+    const next = await ledger.admit(runId(), [account()], 0.85);
+    await next.charge(0.5);
+    await expect(next.check()).resolves.toBeUndefined();
+    await next.charge(0.4);
+    await expect(next.check()).rejects.toBeInstanceOf(BudgetExceededError);
+  });
+
+  it('runs 64 concurrent admit → charge → release cycles on two shared accounts without a deadlock, to the exact nano-dollar', async () => {
+    // Each release used to lock the run's accounts in whatever order the database returned its holds.
+    const day = account({ limitUsd: 100 });
+    const token = account({ key: `token:t${++sequence}`, limitUsd: 100 });
+    await Promise.all(
+      Array.from({ length: 64 }, async () => {
+        const hold = await ledger.admit(runId(), [token, day], 0.02);
+        await hold.charge(0.01);
+        await hold.release();
+      }),
+    );
+    const spent = await store.budgetSpent([day.key, token.key]);
+    expect([...spent.values()]).toEqual([640_000_000, 640_000_000]);
+  });
+
+  it('reserves on every account or on none', async () => {
+    const token = account({ key: `token:t${sequence}`, limitUsd: 0.05, label: 'max_cost_usd of access token t' });
+    await expect(ledger.admit(runId(), [account(), token], 0.1)).resolves.toBeDefined();
+    // The token refuses a second run: the day keeps nothing of that attempt.
+    await expect(ledger.admit(runId(), [account(), token], 0.1)).rejects.toThrow('max_cost_usd of access token t');
+    const day = await ledger.admit(runId(), [account()], 0.9);
+    await expect(ledger.admit(runId(), [account()], 0.01)).rejects.toBeInstanceOf(BudgetExceededError);
+    await day.release();
+  });
+
+  it('gives back the reservation of a run that ended on a dead replica', async () => {
+    const orphan = runId();
+    await ledger.admit(orphan, [account()], 0.9);
+    await expect(ledger.admit(runId(), [account()], 0.5)).rejects.toBeInstanceOf(BudgetExceededError);
+    // The dead replica's run was marked interrupted by the sweep; its hold was never released.
+    await database.db
+      .insertInto('runs')
+      .values({
+        run_id: orphan,
+        agent_name: 'a',
+        model: 'm',
+        status: 'interrupted',
+        started_at: '2030-01-01T00:00:00.000Z',
+        finished_at: null,
+        source: 'chat',
+        input_tokens: 0,
+        output_tokens: 0,
+        total_tokens: 0,
+        cost_usd: 0,
+        steps: 0,
+        error_code: null,
+        error_message: null,
+        output: null,
+        token_id: null,
+        session_id: null,
+        control_request: null,
+        heartbeat_at: null,
+      })
+      .execute();
+    expect(await ledger.releaseEnded()).toBe(1);
+    await expect(ledger.admit(runId(), [account()], 0.5)).resolves.toBeDefined();
+  });
+});

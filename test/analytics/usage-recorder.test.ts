@@ -8,7 +8,7 @@ import {
   type AnalyticsWriteStore,
 } from '../../src/analytics/index.js';
 import type { DatabaseHandle } from '../../src/db/index.js';
-import { dialects, type TestDatabase } from '../support/databases.js';
+import { describeEachDialect, type TestDatabase } from '../support/databases.js';
 import { openAnalyticsDatabase, usage } from './analytics-fixtures.js';
 
 /** The real store, counting its transactions. */
@@ -23,141 +23,136 @@ function countingStore(store: AnalyticsWriteStore) {
   });
 }
 
-for (const dialect of await dialects()) {
-  describe.skipIf(!!dialect.skip)(
-    `usage recorder on ${dialect.name}${dialect.skip ? ` (skipped: ${dialect.skip})` : ''}`,
-    () => {
-      let database: TestDatabase;
-      let handle: DatabaseHandle;
-      let writeStore: AnalyticsWriteStore;
+await describeEachDialect('usage recorder', (dialect) => {
+  let database: TestDatabase;
+  let handle: DatabaseHandle;
+  let writeStore: AnalyticsWriteStore;
 
-      beforeAll(async () => {
-        database = await dialect.create();
-        handle = await openAnalyticsDatabase(database);
-        writeStore = createAnalyticsWriteStore(handle.db);
-      });
-      afterAll(async () => {
-        await handle?.close();
-        await database?.drop();
-      });
+  beforeAll(async () => {
+    database = await dialect.create();
+    handle = await openAnalyticsDatabase(database);
+    writeStore = createAnalyticsWriteStore(handle.db);
+  });
+  afterAll(async () => {
+    await handle?.close();
+    await database?.drop();
+  });
 
-      async function countRows(table: 'usage_records' | 'risk_events', runId: string): Promise<number> {
-        const result = await sql<{
-          n: string | number;
-        }>`select count(*) as n from ${sql.table(table)} where run_id = ${runId}`.execute(handle.db);
-        return Number(result.rows[0].n);
-      }
+  async function countRows(table: 'usage_records' | 'risk_events', runId: string): Promise<number> {
+    const result = await sql<{
+      n: string | number;
+    }>`select count(*) as n from ${sql.table(table)} where run_id = ${runId}`.execute(handle.db);
+    return Number(result.rows[0].n);
+  }
 
-      it('commits many concurrent records in a few multi-row transactions', async () => {
-        const store = countingStore(writeStore);
-        const recorder = createUsageRecorder({ store, maxBatch: 500 });
-        const writes = [
-          ...Array.from({ length: 1200 }, (_, i) =>
-            recorder.record(usage({ run_id: 'run_many', cost_usd: 0.000001 * (i % 7) })),
-          ),
-          ...Array.from({ length: 60 }, () =>
-            recorder.recordRisk({
-              run_id: 'run_many',
-              agent_name: 'helper',
-              type: 'pii',
-              entity: 'email',
-              action: 'log',
-            }),
-          ),
-        ];
-        await Promise.all(writes);
-        expect(await countRows('usage_records', 'run_many')).toBe(1200);
-        expect(await countRows('risk_events', 'run_many')).toBe(60);
-        expect(store.transactions).toBeLessThanOrEqual(3);
-        expect(store.rows.every((rows) => rows <= 500)).toBe(true);
-        await recorder.close();
-      });
+  it('commits many concurrent records in a few multi-row transactions', async () => {
+    const store = countingStore(writeStore);
+    const recorder = createUsageRecorder({ store, maxBatch: 500 });
+    const writes = [
+      ...Array.from({ length: 1200 }, (_, i) =>
+        recorder.record(usage({ run_id: 'run_many', cost_usd: 0.000001 * (i % 7) })),
+      ),
+      ...Array.from({ length: 60 }, () =>
+        recorder.recordRisk({
+          run_id: 'run_many',
+          agent_name: 'helper',
+          type: 'pii',
+          entity: 'email',
+          action: 'log',
+        }),
+      ),
+    ];
+    await Promise.all(writes);
+    expect(await countRows('usage_records', 'run_many')).toBe(1200);
+    expect(await countRows('risk_events', 'run_many')).toBe(60);
+    expect(store.transactions).toBeLessThanOrEqual(3);
+    expect(store.rows.every((rows) => rows <= 500)).toBe(true);
+    await recorder.close();
+  });
 
-      it('keeps the daily totals equal to the records it wrote', async () => {
-        const recorder = createUsageRecorder({ store: writeStore, maxBatch: 7 });
-        const days = ['2025-06-01', '2025-06-02', '2025-06-03'];
-        await Promise.all(
-          Array.from({ length: 100 }, (_, i) =>
-            recorder.record(
-              usage({
-                run_id: 'run_totals',
-                agent_name: `agent-${i % 3}`,
-                model: `p/m${i % 2}`,
-                created_at: `${days[i % 3]}T${String(i % 24).padStart(2, '0')}:00:00Z`,
-                input_tokens: i,
-                output_tokens: 2 * i,
-                cost_usd: i / 1000,
-              }),
-            ),
-          ),
-        );
-        const store = createAnalyticsQueryStore(handle.db);
-        const filter = { since: '2025-06-01T00:00:00.000Z', until: '2025-06-04T00:00:00.000Z' };
-        const fromTotals = await createAnalyticsService({ store }).agents(filter);
-        expect(fromTotals).toEqual(await createAnalyticsService({ store, dailyTotals: false }).agents(filter));
-        expect(fromTotals.reduce((total, agent) => total + agent.request_count, 0)).toBe(100);
-      });
+  it('keeps the daily totals equal to the records it wrote', async () => {
+    const recorder = createUsageRecorder({ store: writeStore, maxBatch: 7 });
+    const days = ['2025-06-01', '2025-06-02', '2025-06-03'];
+    await Promise.all(
+      Array.from({ length: 100 }, (_, i) =>
+        recorder.record(
+          usage({
+            run_id: 'run_totals',
+            agent_name: `agent-${i % 3}`,
+            model: `p/m${i % 2}`,
+            created_at: `${days[i % 3]}T${String(i % 24).padStart(2, '0')}:00:00Z`,
+            input_tokens: i,
+            output_tokens: 2 * i,
+            cost_usd: i / 1000,
+          }),
+        ),
+      ),
+    );
+    const store = createAnalyticsQueryStore(handle.db);
+    const filter = { since: '2025-06-01T00:00:00.000Z', until: '2025-06-04T00:00:00.000Z' };
+    const fromTotals = await createAnalyticsService({ store }).agents(filter);
+    expect(fromTotals).toEqual(await createAnalyticsService({ store, dailyTotals: false }).agents(filter));
+    expect(fromTotals.reduce((total, agent) => total + agent.request_count, 0)).toBe(100);
+  });
 
-      it('writes a lone record without waiting for company by default', async () => {
-        const recorder = createUsageRecorder({ store: writeStore });
-        await recorder.record(usage({ run_id: 'run_alone' }));
-        expect(await countRows('usage_records', 'run_alone')).toBe(1);
-        await recorder.close();
-      });
+  it('writes a lone record without waiting for company by default', async () => {
+    const recorder = createUsageRecorder({ store: writeStore });
+    await recorder.record(usage({ run_id: 'run_alone' }));
+    expect(await countRows('usage_records', 'run_alone')).toBe(1);
+    await recorder.close();
+  });
 
-      it('waits flushIntervalMs for company, unless flush() writes what is pending', async () => {
-        const store = countingStore(writeStore);
-        const recorder = createUsageRecorder({ store, flushIntervalMs: 60_000 });
-        const pending = [
-          recorder.record(usage({ run_id: 'run_linger' })),
-          recorder.record(usage({ run_id: 'run_linger' })),
-        ];
-        await new Promise((resolve) => setImmediate(resolve));
-        expect(await countRows('usage_records', 'run_linger')).toBe(0);
-        await recorder.flush();
-        expect(await countRows('usage_records', 'run_linger')).toBe(2);
-        await Promise.all(pending);
-        expect(store.transactions).toBe(1);
-        await recorder.close();
-      });
+  it('waits flushIntervalMs for company, unless flush() writes what is pending', async () => {
+    const store = countingStore(writeStore);
+    const recorder = createUsageRecorder({ store, flushIntervalMs: 60_000 });
+    const pending = [
+      recorder.record(usage({ run_id: 'run_linger' })),
+      recorder.record(usage({ run_id: 'run_linger' })),
+    ];
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(await countRows('usage_records', 'run_linger')).toBe(0);
+    await recorder.flush();
+    expect(await countRows('usage_records', 'run_linger')).toBe(2);
+    await Promise.all(pending);
+    expect(store.transactions).toBe(1);
+    await recorder.close();
+  });
 
-      it('rejects every record of a failed transaction, and goes on writing later ones', async () => {
-        const recorder = createUsageRecorder({ store: writeStore });
-        const first = recorder.record(usage({ run_id: 'run_fail', usage_id: 'use_duplicate' }));
-        const duplicate = recorder.record(usage({ run_id: 'run_fail', usage_id: 'use_duplicate' }));
-        const neighbour = recorder.record(usage({ run_id: 'run_fail' }));
-        const results = await Promise.allSettled([first, duplicate, neighbour]);
-        expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
-        expect(await countRows('usage_records', 'run_fail')).toBe(0);
-        await recorder.record(usage({ run_id: 'run_fail' }));
-        expect(await countRows('usage_records', 'run_fail')).toBe(1);
-        await recorder.close();
-      });
+  it('rejects every record of a failed transaction, and goes on writing later ones', async () => {
+    const recorder = createUsageRecorder({ store: writeStore });
+    const first = recorder.record(usage({ run_id: 'run_fail', usage_id: 'use_duplicate' }));
+    const duplicate = recorder.record(usage({ run_id: 'run_fail', usage_id: 'use_duplicate' }));
+    const neighbour = recorder.record(usage({ run_id: 'run_fail' }));
+    const results = await Promise.allSettled([first, duplicate, neighbour]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(await countRows('usage_records', 'run_fail')).toBe(0);
+    await recorder.record(usage({ run_id: 'run_fail' }));
+    expect(await countRows('usage_records', 'run_fail')).toBe(1);
+    await recorder.close();
+  });
 
-      it('refuses a record it cannot store without affecting the others', async () => {
-        const recorder = createUsageRecorder({ store: writeStore });
-        const bad = recorder.record(usage({ run_id: 'run_bad', created_at: 'yesterday' }));
-        const good = recorder.record(usage({ run_id: 'run_bad', input_tokens: Number.NaN }));
-        await expect(bad).rejects.toThrow(/created_at/);
-        await good;
-        expect(await countRows('usage_records', 'run_bad')).toBe(1);
-        await recorder.close();
-      });
+  it('refuses a record it cannot store without affecting the others', async () => {
+    const recorder = createUsageRecorder({ store: writeStore });
+    const bad = recorder.record(usage({ run_id: 'run_bad', created_at: 'yesterday' }));
+    const good = recorder.record(usage({ run_id: 'run_bad', input_tokens: Number.NaN }));
+    await expect(bad).rejects.toThrow(/created_at/);
+    await good;
+    expect(await countRows('usage_records', 'run_bad')).toBe(1);
+    await recorder.close();
+  });
 
-      it('writes everything accepted on close(), then refuses new records', async () => {
-        const recorder = createUsageRecorder({ store: writeStore, flushIntervalMs: 60_000 });
-        const accepted = Array.from({ length: 20 }, () => recorder.record(usage({ run_id: 'run_close' })));
-        await recorder.close();
-        expect(await countRows('usage_records', 'run_close')).toBe(20);
-        await Promise.all(accepted);
-        await expect(recorder.record(usage({ run_id: 'run_close' }))).rejects.toThrow(/closed/);
-        await expect(
-          recorder.recordRisk({ run_id: null, agent_name: 'helper', type: 'pii', entity: 'email', action: 'log' }),
-        ).rejects.toThrow(/closed/);
-      });
-    },
-  );
-}
+  it('writes everything accepted on close(), then refuses new records', async () => {
+    const recorder = createUsageRecorder({ store: writeStore, flushIntervalMs: 60_000 });
+    const accepted = Array.from({ length: 20 }, () => recorder.record(usage({ run_id: 'run_close' })));
+    await recorder.close();
+    expect(await countRows('usage_records', 'run_close')).toBe(20);
+    await Promise.all(accepted);
+    await expect(recorder.record(usage({ run_id: 'run_close' }))).rejects.toThrow(/closed/);
+    await expect(
+      recorder.recordRisk({ run_id: null, agent_name: 'helper', type: 'pii', entity: 'email', action: 'log' }),
+    ).rejects.toThrow(/closed/);
+  });
+});
 
 describe('usage recorder with a failing store', () => {
   it('rejects the waiting callers with the store error', async () => {
