@@ -1,6 +1,5 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TEST_API_KEY } from '../support/app.js';
@@ -82,7 +81,17 @@ describe.skipIf(skip !== undefined)(
           }),
         { timeout: 5000 },
       );
-      await sleep(100); // lets anything wrongly published reach both readers before they are compared
+      // A receives the rest of the answer while paused: once its model step is stored as ended, every delta
+      // A would have wrongly published went to the bus before that write, and both readers must still hold back.
+      await vi.waitFor(
+        async () =>
+          expect((await callAdmin(b.url, 'GET', `/runs/${runId}`)).body).toMatchObject({
+            status: 'paused',
+            step_details: [{ status: 'completed', prompt_log: { response: ANSWER } }],
+          }),
+        { timeout: 5000 },
+      );
+      await vi.waitFor(() => expect(attached.text()).toBe(reader.text()));
       const heldAt = reader.text();
       expect(ANSWER.startsWith(heldAt) && heldAt.length < ANSWER.length).toBe(true);
       expect(attached.text()).toBe(heldAt);
