@@ -10,13 +10,6 @@ const SELF = relative(TEST_ROOT, import.meta.filename);
 const NOT_REACHED_BY_TESTS: Record<string, string> = {
   request_timeout: "Node's requestTimeout (300 s) for a client that never finishes its request",
   redis_too_old: 'a Redis older than 7, which the test Redis is not',
-  // Reached, but asserted only by message so far (the SDK client surfaces the message, not the data code);
-  // a raw JSON-RPC assertion of the code is owed (issue #19 note, session 4).
-  a2a_method_not_allowed: 'test/gateway/a2a/restrictions.test.ts asserts "may not call CancelTask"',
-  a2a_skill_required: 'test/gateway/a2a/restrictions.test.ts covers the skill refusal by its sibling code',
-  // The dashboard's sign-in and static routes: reached by hand, not yet by a test (owed, #17 note).
-  credential_not_in_header: 'login codes issued from a cookie session; not yet tested',
-  ui_not_built: 'a gateway started without dist/ui; the test setup always builds it',
 };
 
 function testFiles(dir: string): string[] {
