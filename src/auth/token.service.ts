@@ -95,7 +95,7 @@ export function createTokenService({
     token_suffix: row.token_suffix,
     max_cost_usd: row.max_cost_usd,
     rate_limit: rateLimitOf(row),
-    a2a: parseRestrictions(row.a2a_restrictions),
+    a2a: row.a2a_restrictions,
   });
   const unusable = (row: TokenRecord | undefined): AuthenticationError => {
     if (!row) return new AuthenticationError('Access token is unknown or was deleted', 'invalid_token');
@@ -140,7 +140,7 @@ export function createTokenService({
         max_cost_usd: input.max_cost_usd ?? null,
         requests_per_minute: input.rate_limit?.requests_per_minute ?? null,
         tokens_per_minute: input.rate_limit?.tokens_per_minute ?? null,
-        a2a_restrictions: a2a && JSON.stringify(a2a),
+        a2a_restrictions: a2a,
       };
       await store.insert(row);
       const { requests_per_minute: _requests, tokens_per_minute: _tokens, a2a_restrictions: _a2a, ...shown } = row;
@@ -180,7 +180,7 @@ export function createTokenService({
         singleUse: row.single_use,
         maxCostUsd: row.max_cost_usd,
         rateLimit: rateLimitOf(row) ?? {},
-        ...(row.a2a_restrictions ? { a2a: parseRestrictions(row.a2a_restrictions)! } : {}),
+        ...(row.a2a_restrictions ? { a2a: row.a2a_restrictions } : {}),
       };
     },
     async consume(principal, agentName) {
@@ -199,10 +199,6 @@ function rateLimitOf(row: Pick<TokenRecord, 'requests_per_minute' | 'tokens_per_
     ...(row.requests_per_minute !== null && { requests_per_minute: row.requests_per_minute }),
     ...(row.tokens_per_minute !== null && { tokens_per_minute: row.tokens_per_minute }),
   };
-}
-
-function parseRestrictions(json: string | null): A2aRestrictions | null {
-  return json ? (JSON.parse(json) as A2aRestrictions) : null;
 }
 
 /** Method names in either protocol version's spelling are kept under their 1.0 name; an unknown one is refused. */

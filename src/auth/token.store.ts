@@ -1,13 +1,15 @@
 import type { Kysely, Selectable } from 'kysely';
 import type { Database } from '../db/index.js';
+import type { A2aRestrictions } from './a2a-restrictions.js';
 
 type TokenRow = Selectable<Database['access_tokens']>;
 
-/** A stored token, decoded: its columns with `scopes` parsed, `single_use` a boolean and `use_count` a number. */
-export type TokenRecord = Omit<TokenRow, 'scopes' | 'single_use' | 'use_count'> & {
+/** A stored token, decoded: `scopes` and `a2a_restrictions` parsed, `single_use` a boolean and `use_count` a number. */
+export type TokenRecord = Omit<TokenRow, 'scopes' | 'single_use' | 'use_count' | 'a2a_restrictions'> & {
   scopes: string[];
   single_use: boolean;
   use_count: number;
+  a2a_restrictions: A2aRestrictions | null;
 };
 
 function decodeToken(row: TokenRow): TokenRecord {
@@ -16,6 +18,7 @@ function decodeToken(row: TokenRow): TokenRecord {
     scopes: JSON.parse(row.scopes) as string[],
     single_use: row.single_use === 1,
     use_count: Number(row.use_count),
+    a2a_restrictions: row.a2a_restrictions ? (JSON.parse(row.a2a_restrictions) as A2aRestrictions) : null,
   };
 }
 
@@ -50,7 +53,7 @@ export function createTokenStore(db: Kysely<Database>): TokenStore {
         .values({
           ...row,
           scopes: JSON.stringify(row.scopes),
-          a2a_restrictions: row.a2a_restrictions ?? null,
+          a2a_restrictions: row.a2a_restrictions ? JSON.stringify(row.a2a_restrictions) : null,
           single_use: row.single_use ? 1 : 0,
           status: 'active',
           last_used_at: null,

@@ -1,3 +1,5 @@
+import type { MissionExecutionsTable } from '../db/index.js';
+
 /** The autopilot tiers (spec 4.7): `skip` bypasses the hosted service and uses synthesis only. */
 export const AUTOPILOT_TIERS = ['anonymous', 'free', 'skip'] as const;
 export type AutopilotTier = (typeof AUTOPILOT_TIERS)[number];
@@ -24,9 +26,9 @@ export const CANCELLABLE_MISSION_STATUSES: readonly MissionStatus[] = [
 ];
 
 /** `heal`: an operator applied a healing action; `auto_heal`: autopilot.auto_heal applied a safe one. */
-export type ExecutionTrigger = 'approve' | 'schedule' | 'manual' | 'heal' | 'auto_heal';
+export type ExecutionTrigger = MissionExecutionsTable['trigger'];
 /** `skipped`: a tick that did not run (an overlap, or missed beyond the catch-up window), recorded with why. */
-export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'interrupted' | 'skipped';
+export type ExecutionStatus = MissionExecutionsTable['status'];
 
 /** What a tick does while the mission's previous execution still runs. */
 export const OVERLAP_POLICIES = ['skip', 'buffer_one', 'allow'] as const;

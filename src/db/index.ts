@@ -8,8 +8,12 @@ export {
 } from './create-database.js';
 export type {
   A2aTasksTable,
+  BudgetAccountsTable,
   Database,
+  MissionExecutionsTable,
+  MissionsTable,
   RunsTable,
+  RunStepsTable,
   RiskEventsTable,
   SourceLeasesTable,
   UsageDailyTable,

@@ -54,6 +54,9 @@ await describeEachDialect('token store', (dialect) => {
       tokens_per_minute: null,
     });
     expect((await store.findByHash(hashToken('sat-tok_roundtrip1')))?.token_id).toBe('tok_roundtrip1');
+    const a2a = { skills: ['summarizing'], methods: ['SendMessage', 'GetTask'] };
+    await store.insert(newRow('tok_roundtrip2', { a2a_restrictions: a2a }));
+    expect((await store.findById('tok_roundtrip2'))?.a2a_restrictions).toEqual(a2a);
     expect(await store.findById('tok_missing')).toBeUndefined();
     expect(await store.findByHash(hashToken('sat-nothing'))).toBeUndefined();
   });

@@ -1,4 +1,5 @@
-import type { RunsTable } from '../../db/index.js';
+import type { Selectable } from 'kysely';
+import type { RunStepsTable, RunsTable } from '../../db/index.js';
 import type { ChatMessage, FinishReason, ToolCall, ToolDefinition } from '../../llm/index.js';
 
 export type RunStatus = RunsTable['status'];
@@ -85,21 +86,8 @@ export interface ToolPromptLog {
 
 export type PromptLog = ModelPromptLog | ToolPromptLog;
 
-export interface StepRecord {
-  step_id: string;
-  run_id: string;
-  step_index: number;
-  kind: 'model' | 'tool';
-  name: string;
-  status: 'completed' | 'failed';
-  started_at: string;
-  finished_at: string;
-  latency_ms: number;
-  input_tokens: number;
-  output_tokens: number;
-  cost_usd: number;
-  prompt_log: PromptLog;
-}
+/** A step as stored, its prompt log decoded. */
+export type StepRecord = Omit<Selectable<RunStepsTable>, 'prompt_log'> & { prompt_log: PromptLog };
 
 /** How many runs an agent has had, and how many of them have not ended. */
 export interface AgentRunCounts {

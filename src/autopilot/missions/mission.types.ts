@@ -1,5 +1,7 @@
+import type { Selectable } from 'kysely';
+import type { MissionExecutionsTable, MissionsTable } from '../../db/index.js';
 import type { ChatMessage } from '../../llm/index.js';
-import type { ExecutionStatus, ExecutionTrigger, MissionStatus, OverlapPolicy } from '../autopilot.types.js';
+import type { OverlapPolicy } from '../autopilot.types.js';
 
 /** How a recurring mission's ticks behave (docs/autopilot.md "Schedule policies"). */
 export interface SchedulePolicy {
@@ -23,50 +25,16 @@ export const DEFAULT_SCHEDULE_POLICY: SchedulePolicy = {
   jitter_seconds: 0,
 };
 
-/** A mission as stored. */
-export interface MissionRecord {
-  mission_id: string;
-  project_id: string;
-  blueprint_id: string;
-  /** The blueprint as validated when the mission was created, as JSON text. */
-  blueprint_json: string;
+/** A mission as stored, decoded: `slots` parsed, the schedule policy columns gathered in `policy`. */
+export type MissionRecord = Omit<Selectable<MissionsTable>, 'slots' | keyof SchedulePolicy | 'traceparent'> & {
   slots: Record<string, unknown>;
-  goal: string | null;
-  title: string;
-  status: MissionStatus;
-  /** 5-field cron of a recurring mission; null for a one-off. */
-  schedule: string | null;
-  next_run_at: string | null;
-  budget_usd: number | null;
-  created_at: string;
-  updated_at: string;
-  approved_at: string | null;
   policy: SchedulePolicy;
-  /** Failed executions since the last completed one (pause_after_failures counts them). */
-  consecutive_failures: number;
   /** W3C `traceparent` of the request that created the mission (telemetry on): its step runs link to it. */
   traceparent?: string | null;
-}
+};
 
-/** One execution of a mission's graph ("run history" of the mission detail). */
-export interface ExecutionRecord {
-  execution_id: string;
-  mission_id: string;
-  project_id: string;
-  blueprint_id: string;
-  /** 1 for the mission's first execution, then 2, 3, … (assigned by the store). */
-  attempt: number;
-  trigger: ExecutionTrigger;
-  scheduled_for: string | null;
-  status: ExecutionStatus;
-  started_at: string;
-  finished_at: string | null;
-  duration_ms: number | null;
-  cost_usd: number;
-  error_code: string | null;
-  error_message: string | null;
-  failure_class: string | null;
-}
+/** One execution of a mission's graph ("run history" of the mission detail), as stored. */
+export type ExecutionRecord = Selectable<MissionExecutionsTable>;
 
 export type ExecutionEnd = Pick<
   ExecutionRecord,
