@@ -28,7 +28,7 @@ export async function handleTriggerEvent(item: InboxItem, context: HandleTrigger
   const metadata = { item_id: item.item_id, event: item.event, source };
   return runHandlers(item, {
     handlers: matchHandlers(handlers, item.event),
-    payload: JSON.parse(item.payload) as unknown,
+    payload: item.payload,
     startRun: (handler, prompt) =>
       context.startRun({
         agentName: handler.agent,

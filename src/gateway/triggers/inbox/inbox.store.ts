@@ -303,6 +303,7 @@ function mapRow(row: Selectable<InboxItemsTable>): InboxItem {
   return {
     ...rest,
     attempts: Number(rest.attempts),
+    payload: JSON.parse(rest.payload) as unknown,
     headers: JSON.parse(rest.headers) as Record<string, string>,
     run_ids: JSON.parse(rest.run_ids) as string[],
     completed_handlers: JSON.parse(rest.completed_handlers) as string[],

@@ -12,15 +12,18 @@ export interface SourceRef {
 /** A stored inbox item as the rest of the service sees it: JSON columns parsed, claim columns hidden. */
 export type InboxItem = Omit<
   Selectable<InboxItemsTable>,
-  'locked_by' | 'locked_until' | 'headers' | 'run_ids' | 'completed_handlers'
+  'locked_by' | 'locked_until' | 'payload' | 'headers' | 'run_ids' | 'completed_handlers'
 > & {
+  /** The JSON payload as received, parsed. */
+  payload: unknown;
   headers: Record<string, string>;
   run_ids: string[];
   completed_handlers: string[];
 };
 
+/** `payload` is the JSON text as received (kept byte for byte). */
 export type NewInboxItem = Pick<
-  InboxItem,
+  Selectable<InboxItemsTable>,
   'item_id' | 'source_kind' | 'source_name' | 'event' | 'dedupe_key' | 'payload' | 'received_at'
 > & {
   headers?: Record<string, string>;

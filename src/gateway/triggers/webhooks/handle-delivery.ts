@@ -28,7 +28,7 @@ export async function handleDelivery(delivery: InboxItem, context: HandleDeliver
   const metadata = { item_id: delivery.item_id, event: delivery.event, source: `webhook:${delivery.source_name}` };
   return runHandlers(delivery, {
     handlers: matchHandlers(webhook.handlers, delivery.event),
-    payload: JSON.parse(delivery.payload) as unknown,
+    payload: delivery.payload,
     startRun: (handler, prompt) =>
       context.startRun({
         agentName: handler.agent,

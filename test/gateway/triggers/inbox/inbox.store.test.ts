@@ -63,6 +63,8 @@ await describeEachDialect('inbox store', (dialect) => {
       duplicate: false,
       item: {
         ...first,
+        // Stored as received, handed back parsed.
+        payload: { type: 'invoice.paid' },
         attempts: 0,
         next_attempt_at: first.received_at,
         last_error: null,
