@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp } from '../src/app.js';
 import { BUNDLED_CONFIG_PATH, loadConfig } from '../src/config/index.js';
-import { ERROR_CATALOG } from '../src/errors.js';
+import { ERROR_CATALOG, TOOL_ERROR_CATALOG } from '../src/errors.js';
 
 interface Schema {
   type?: string | string[];
@@ -169,6 +169,18 @@ function errorTable(): string[] {
     '|---|---|---|---|',
     ...rows.map(
       ([code, entry]) => `| ${code} | ${entry.type} | ${entry.status} | ${entry.message.replaceAll('|', '\\|')} |`,
+    ),
+    '',
+    '### Tool step errors',
+    '',
+    "A failing tool does not fail its run: the model reads the message as the tool's result, and the step records",
+    '`{code, message}` in its prompt log (`step_details[].prompt_log.error` of `GET /api/v1/admin/runs/{run_id}`).',
+    "A call cut short by the run's cancellation or a shutdown records `aborted`.",
+    '',
+    '| code | message |',
+    '|---|---|',
+    ...Object.entries(TOOL_ERROR_CATALOG).map(
+      ([code, entry]) => `| ${code} | ${entry.message.replaceAll('|', '\\|')} |`,
     ),
     '',
   ];

@@ -311,6 +311,22 @@ export const ERROR_CATALOG = {
   },
 } as const satisfies Record<string, ErrorCatalogEntry>;
 
+/**
+ * The codes a failed tool step records on a run (`step_details[].prompt_log.error.code` of the run detail).
+ * A failing tool does not fail the run: the model reads the message as the tool's result, so no HTTP
+ * status goes with them. `ToolExecutionError` (tools/) takes only these.
+ */
+export const TOOL_ERROR_CATALOG = {
+  unknown_tool: { message: 'The model called "{name}", which is not one of the agent\'s tools' },
+  invalid_arguments: { message: 'The arguments of "{name}" are not valid JSON or do not match its schema' },
+  timeout: { message: 'Tool "{name}" timed out after {timeout_ms} ms' },
+  failed: { message: 'Tool "{name}" failed: {reason}' },
+  aborted: { message: 'Tool "{name}" was aborted (the run was cancelled or its server is shutting down)' },
+  unavailable: { message: 'Tool "{name}" is unavailable: its MCP server is not connected' },
+} as const satisfies Record<string, { readonly message: string }>;
+
+export type ToolErrorCode = keyof typeof TOOL_ERROR_CATALOG;
+
 export type ErrorCatalog = typeof ERROR_CATALOG;
 
 export type ErrorCode = keyof ErrorCatalog;

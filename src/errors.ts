@@ -10,10 +10,12 @@ import {
 export {
   ERROR_CATALOG,
   isErrorCode,
+  TOOL_ERROR_CATALOG,
   type CodeOf,
   type ErrorCatalogEntry,
   type ErrorCode,
   type ErrorType,
+  type ToolErrorCode,
 } from './error-catalog.js';
 
 /**

@@ -1,3 +1,4 @@
+import type { ToolErrorCode } from '../errors.js';
 import type { ToolDefinition } from '../llm/index.js';
 
 export interface ToolExecutionOptions {
@@ -28,7 +29,7 @@ export interface ToolRegistry {
 export class ToolExecutionError extends Error {
   constructor(
     message: string,
-    readonly code: 'unknown_tool' | 'invalid_arguments' | 'timeout' | 'failed' | 'aborted' | 'unavailable',
+    readonly code: ToolErrorCode,
   ) {
     super(message);
     this.name = 'ToolExecutionError';

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ERROR_CATALOG, isErrorCode } from '../../src/errors.js';
+import { ERROR_CATALOG, isErrorCode, TOOL_ERROR_CATALOG } from '../../src/errors.js';
 
 const TEST_ROOT = join(import.meta.dirname, '..');
 const SELF = relative(TEST_ROOT, import.meta.filename);
@@ -21,15 +21,19 @@ function testFiles(dir: string): string[] {
 }
 
 describe('the error catalog', () => {
-  it('has no code that no test under test/ asserts', () => {
+  it('has no code (tool step codes included) that no test under test/ asserts', () => {
     const sources = testFiles(TEST_ROOT).map((file) => readFileSync(file, 'utf8'));
     // A code counts as reached when a test names it as a quoted string, as its assertions do.
-    const unreached = Object.keys(ERROR_CATALOG).filter(
+    const unreached = [...Object.keys(ERROR_CATALOG), ...Object.keys(TOOL_ERROR_CATALOG)].filter(
       (code) =>
         !(code in NOT_REACHED_BY_TESTS) &&
         !sources.some((text) => text.includes(`'${code}'`) || text.includes(`"${code}"`)),
     );
     expect(unreached, 'codes no test reaches: add a route test or remove the code').toEqual([]);
+  });
+
+  it('keeps tool step codes apart from the HTTP codes', () => {
+    expect(Object.keys(TOOL_ERROR_CATALOG).filter((code) => isErrorCode(code))).toEqual([]);
   });
 
   it('lists only catalog codes as not reached by tests', () => {
