@@ -13,7 +13,7 @@ export function isActiveRunStatus(status: RunStatus): boolean {
 
 /** A run as stored; the admin API and analytics read these (the coordination columns stay inside the stores). */
 export type RunRecord = Omit<
-  RunsTable,
+  Selectable<RunsTable>,
   'control_request' | 'heartbeat_at' | 'resume_input' | 'attempts' | 'trace_id'
 > & {
   attempts: number;
