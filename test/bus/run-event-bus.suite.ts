@@ -149,11 +149,14 @@ export function describeRunEventBus(name: string, createBus: (options?: BusFacto
       bus.onControl(() => {
         throw new Error('a failing handler must not stop the others');
       });
+      // Stays registered: once it has the cancel, the one that unregistered has had its chance to get it too.
+      const witness: RunControlCommand[] = [];
+      bus.onControl((_runId, command) => witness.push(command));
       await bus.sendControl('run_a', 'pause');
       await bus.sendControl('run_a', 'resume');
       stop();
       await bus.sendControl('run_a', 'cancel');
-      await tick(20);
+      await vi.waitFor(() => expect(witness).toEqual(['pause', 'resume', 'cancel']));
       expect(received).toEqual([
         ['run_a', 'pause'],
         ['run_a', 'resume'],
