@@ -211,7 +211,10 @@ describe('run service', () => {
     const result = await run.result;
     expect(result).toMatchObject({ status: 'cancelled', error: { code: 'cancelled' } });
     expect(harness.models.requests[0].signal?.aborted).toBe(true);
-    expect((await harness.runs.find(run.runId))?.run).toMatchObject({ status: 'cancelled', error_code: 'cancelled' });
+    const stored = await harness.runs.find(run.runId);
+    expect(stored?.run).toMatchObject({ status: 'cancelled', error_code: 'cancelled' });
+    // The aborted model call records the run's cancellation, a catalog code, whatever the client threw.
+    expect((stored?.steps[0].prompt_log as ModelPromptLog).error?.code).toBe('cancelled');
     expect(harness.runs.live(run.runId)).toBeUndefined();
   });
 

@@ -104,7 +104,7 @@ async function endFailedStep(
       : estimateUsage({ messages, tools: ctx.toolDefinitions, text: received.raw, toolCalls: received.toolCalls });
   const promptLog = {
     ...log,
-    error: describeError(error),
+    error: describeError(error, ctx.control.signal),
     ...(usage && { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, usage_estimated: true }),
   };
   const charge = ctx.recorder.end(step, { status: 'failed', usage, promptLog });

@@ -1,3 +1,4 @@
+import { isAppError, type ErrorCode } from '../../errors.js';
 import type { RunEventBody } from '../../bus/index.js';
 import type { Guardrails } from '../../guardrails/index.js';
 import type { ModelClient, ToolDefinition } from '../../llm/index.js';
@@ -46,13 +47,15 @@ export interface RunContext extends RunSetup {
   readonly budget: RunBudget | undefined;
 }
 
-/** The code and message of any failure, for prompt logs and events. */
-export function describeError(error: unknown): { code: string; message: string } {
-  if (error instanceof Error) {
-    const code = (error as { code?: unknown }).code;
-    return { code: typeof code === 'string' ? code : 'error', message: error.message };
-  }
-  return { code: 'error', message: String(error) };
+/**
+ * The code and message a failed model step records: the run's cancellation when the call was aborted, else
+ * an AppError's own, else `internal_error` (as the run reports it) with the error's message for the operator.
+ */
+export function describeError(error: unknown, signal?: AbortSignal): { code: ErrorCode; message: string } {
+  // The client reports an aborted call as its own failure (upstream_error); the run's cancellation is the cause.
+  if (signal?.aborted && isAppError(signal.reason)) return { code: signal.reason.code, message: signal.reason.message };
+  if (isAppError(error)) return { code: error.code, message: error.message };
+  return { code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
 }
 
 /** Waits until the steps ended so far are stored (durable runs); a failed write is reported at the run's end. */

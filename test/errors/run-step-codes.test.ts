@@ -1,5 +1,5 @@
 import OpenAI from 'openai';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TOOL_ERROR_CATALOG } from '../../src/errors.js';
 import { startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
@@ -13,7 +13,7 @@ agents:
 `;
 
 // A failing tool step does not fail the run: its code is what the run detail shows an operator.
-describe('tool step errors recorded on a run carry tool error codes', () => {
+describe('failed steps recorded on a run carry catalog codes', () => {
   let upstream: FakeUpstream;
   let app: TestApp;
   beforeAll(async () => {
@@ -55,5 +55,33 @@ describe('tool step errors recorded on a run carry tool error codes', () => {
     );
     expect(errors).toHaveLength(2);
     for (const { code } of errors) expect(Object.keys(TOOL_ERROR_CATALOG)).toContain(code);
+  });
+
+  it("a model call cut short by a cancellation records the run's code, cancelled", async () => {
+    upstream.enqueue({ kind: 'hang' });
+    const admin = { authorization: `Bearer ${TEST_API_KEY}` };
+    // The gateway holds the response headers until the first token, so the run is found through the admin API.
+    const pending = fetch(`${app.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...admin, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'clock', messages: [{ role: 'user', content: 'wait' }], stream: true }),
+    });
+    await vi.waitFor(() => expect(upstream.openConnections()).toBe(1));
+    const listed = (await (await fetch(`${app.url}/api/v1/admin/runs?status=running`, { headers: admin })).json()) as {
+      run_id: string;
+    }[];
+    const runId = listed[0]?.run_id;
+    expect(runId).toMatch(/^run_/);
+    const cancelled = await fetch(`${app.url}/api/v1/admin/runs/${runId}/cancel`, { method: 'POST', headers: admin });
+    expect(cancelled.status).toBe(200);
+    await vi.waitFor(async () => {
+      const run = (await (await fetch(`${app.url}/api/v1/admin/runs/${runId}`, { headers: admin })).json()) as {
+        status: string;
+        step_details: { kind: string; prompt_log: any }[];
+      };
+      expect(run).toMatchObject({ status: 'cancelled', step_details: [{ kind: 'model', status: 'failed' }] });
+      expect(run.step_details[0]?.prompt_log.error).toMatchObject({ code: 'cancelled' });
+    });
+    await (await pending).text();
   });
 });
