@@ -45,12 +45,12 @@ describe.skipIf(skip !== undefined)(
       await database?.drop();
     });
 
-    it('handles 1,000 deliveries sent alternately to both, each once, with both processes taking part', async () => {
-      const ids = payloadIds(1_000, 'r');
+    it('handles 600 deliveries sent alternately to both, each once, with both processes taking part', async () => {
+      const ids = payloadIds(600, 'r');
       const acknowledged = await sendBursts(ids, 100, (index) => servers[index % 2].url);
       const done = await waitForDone(servers[0].url, 'webhook', new Set(acknowledged.values()), 90_000);
       expect(repeated(done.map((delivery) => delivery.id))).toEqual([]);
-      expect(await listDeliveries(servers[1].url, { status: 'done', kind: 'webhook' })).toHaveLength(1_000);
+      expect(await listDeliveries(servers[1].url, { status: 'done', kind: 'webhook' })).toHaveLength(600);
 
       const [first, second] = upstreams.map((upstream) => [...upstream.calls.keys()]);
       expect(upstreams.flatMap((upstream) => upstream.duplicates())).toEqual([]);
