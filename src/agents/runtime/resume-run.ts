@@ -32,7 +32,7 @@ export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise
       : [],
   );
   const clientResults = input.messages.flatMap((message) => (message.role === 'tool' ? [message.content] : []));
-  const writes = createRunWrites(deps.runStore, runId, { stored: true });
+  const writes = createRunWrites(deps.runStore, runId, { stored: true, attempt: record.attempts });
   const settings = {
     source: record.source,
     sessionId: record.session_id,
