@@ -15,8 +15,9 @@ export const RESUMED_SEQ_BLOCK = 1_000_000;
 /**
  * Continues a run this process claimed from a dead one: rebuilds the conversation at its last stored
  * step, tells the model which non-idempotent tool calls were cut short, and runs the loop to its end on
- * the same event stream. No budget is admitted again (the run's hold stays until it ends). Throws for an
- * agent this process does not know.
+ * the same event stream. The run is admitted to its budgets again on this process: the dead owner's
+ * reservation is freed (what its finished calls were charged stays spent) and a new one is made. Throws for
+ * an agent this process does not know.
  */
 export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise<LiveRun> {
   const { run: record, input } = claimed;
@@ -73,6 +74,7 @@ export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise
       isError: true,
     });
   }
+  const budgets = deps.budgets;
   const result = executeRun({
     runId,
     setup: run.setup,
@@ -81,6 +83,18 @@ export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise
     writes,
     bus: deps.bus,
     start: { loop: point.loop, conversation: input.messages },
+    admit:
+      budgets &&
+      (async (messages) => {
+        await deps.runStore.releaseBudget(runId);
+        return budgets.admit({
+          runId,
+          agent,
+          messages,
+          maxTokens: input.max_tokens ?? undefined,
+          tokenId: record.token_id ?? undefined,
+        });
+      }),
     session:
       record.session_id && input.session_pending
         ? { id: record.session_id, pending: input.session_pending, service: deps.sessions }
