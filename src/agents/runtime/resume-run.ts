@@ -74,6 +74,10 @@ export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise
       isError: true,
     });
   }
+  // The model step the dead owner was streaming (started, not stored) is made again: say so before it is.
+  const inFlight = history.findLast((event) => event.type === 'step-start');
+  if (inFlight?.type === 'step-start' && inFlight.kind === 'model' && inFlight.stepIndex >= steps.length)
+    run.events.emit({ type: 'step-restarted', stepIndex: inFlight.stepIndex, attempt: record.attempts });
   const budgets = deps.budgets;
   const result = executeRun({
     runId,
