@@ -245,7 +245,12 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     await server.ready();
     await triggers.start();
     // On SQLite only this process runs missions, so executions a crash left running are recovered at start.
-    await autopilot.start({ recover: !config.server.redis_url });
+    // With several replicas, an execution is recovered once its lease (runs.lease_seconds) has expired.
+    const leaseMs = config.runs.lease_seconds * 1000;
+    await autopilot.start({
+      recover: !config.server.redis_url,
+      lease: config.server.redis_url ? { intervalMs: leaseMs / 6, staleMs: leaseMs } : undefined,
+    });
 
     const registry = tools;
     let stopHeapTrim: (() => void) | undefined;
