@@ -1,7 +1,7 @@
 // The CPU time of the telemetry work one non-streamed request does (server span with an incoming traceparent,
 // run span, chat span with its GenAI attributes, traceparent on the upstream request, log fields), with
 // telemetry off (the API's no-op) and on (the SDK, batching to a local collector). In-process and free of
-// HTTP, so it holds on a busy machine where bench/telemetry-overhead.ts cannot: `npx tsx bench/telemetry-span-cost.ts`.
+// HTTP, so it holds on a busy machine where bench/telemetry.ts cannot: `npx tsx bench/telemetry-span-cost.ts`.
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { telemetrySchema } from '../src/config/index.js';
