@@ -17,6 +17,7 @@ for (const dialect of await dialects()) {
     let key = '';
     const account = (overrides: Partial<BudgetAccount> = {}): BudgetAccount => ({
       key,
+      kind: 'agent_daily',
       limitUsd: 1,
       label: 'daily budget of agent "a"',
       loadSpent: async () => 0,
