@@ -1,8 +1,9 @@
 // The CPU time of the telemetry work one non-streamed request does (server span with an incoming traceparent,
 // run span, chat span with its GenAI attributes, traceparent on the upstream request, log fields), with
 // telemetry off (the API's no-op) and on (the SDK, batching to a local collector). In-process and free of
-// HTTP, so it holds on a busy machine where bench/telemetry-overhead.ts cannot: `npx tsx bench/telemetry-span-cost.ts`.
+// HTTP, so it holds on a busy machine where bench/telemetry.ts cannot: `npx tsx bench/telemetry-span-cost.ts`.
 import { createServer } from 'node:http';
+import { SpanKind } from '@opentelemetry/api';
 import type { AddressInfo } from 'node:net';
 import { telemetrySchema } from '../src/config/index.js';
 import {
@@ -19,10 +20,27 @@ import { extractTraceContext } from '../src/telemetry/trace-context.js';
 import { tracer } from '../src/telemetry/tracer.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20_000);
+/** `http/json` (default) or `http/protobuf`: the trace exporter's encoding. */
+const PROTOCOL = process.env.BENCH_PROTOCOL ?? 'http/json';
 const HEADERS = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
 
 function oneRequest(): void {
-  const server = tracer().startSpan('POST /v1/chat/completions', {}, extractTraceContext(HEADERS));
+  // The attributes http-server-spans.ts sets on a chat completion's server span.
+  const server = tracer().startSpan(
+    'POST /v1/chat/completions',
+    {
+      kind: SpanKind.SERVER,
+      attributes: {
+        'http.request.method': 'POST',
+        'url.path': '/v1/chat/completions',
+        'url.scheme': 'http',
+        'http.route': '/v1/chat/completions',
+        'user_agent.original': 'OpenAI/JS 5.0.0',
+        'client.address': '127.0.0.1',
+      },
+    },
+    extractTraceContext(HEADERS),
+  );
   withSpan(server, () => {
     traceLogFields();
     const run = startRunSpan({ agentName: 'bench-fast', source: 'chat' });
@@ -47,6 +65,7 @@ function oneRequest(): void {
     endRunSpan(run, { runId: 'run_1', status: 'completed', costUsd: 0.0001, inputTokens: 12, outputTokens: 128 });
     traceLogFields();
   });
+  server.setAttribute('http.response.status_code', 200);
   server.end();
 }
 
@@ -75,11 +94,11 @@ await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
 const endpoint = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
 
 const off = await measure(() => Promise.resolve());
-const telemetry = await startTelemetry(telemetrySchema.parse({ enabled: true, endpoint }), 'bench');
+const telemetry = await startTelemetry(telemetrySchema.parse({ enabled: true, endpoint, protocol: PROTOCOL }), 'bench');
 const on = await measure(() => telemetry.flush());
 await telemetry.shutdown();
 collector.close();
 console.log('| telemetry | CPU µs per request (spans, context, propagation) |');
 console.log('|---|---|');
 console.log(`| off | ${off.toFixed(2)} |`);
-console.log(`| on | ${on.toFixed(2)} |`);
+console.log(`| on (${PROTOCOL}) | ${on.toFixed(2)} |`);

@@ -68,6 +68,7 @@ import {
   type Metrics,
   type RateLimitCounter,
 } from './http/index.js';
+import { BudgetExceededError } from './errors.js';
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
 import { createGenAiMetrics, startTelemetry, type Telemetry } from './telemetry/index.js';
@@ -161,6 +162,8 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       onCounterError: counterOutage,
       operatorLimit: config.auth.rate_limit,
       agentLimit: (name) => agents.find(name)?.rate_limit,
+      // Called only for requests, after start-up has built the metrics below.
+      onReject: (rejection) => metrics.observeRateLimitRejection(rejection),
     });
     tools = await createToolRegistry({ config: config.tools, logger: server.log, version: VERSION, a2a: config.a2a });
     const runBus = createRunEventBus({ redisUrl: config.server.redis_url, onError: createBusErrorLog(server.log) });
@@ -240,12 +243,17 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
         authenticator,
         cookiePolicy: { allowedOrigins: config.server.cors.origins, publicBaseUrl: publicUrlOf(config) },
       });
-    const triggers = await buildTriggers(server, config, database, runs);
+    const triggers = await buildTriggers(server, config, database, runs, metrics);
     const autopilot = await buildAutopilot(server, config, database, { runs, models, nodeAgents, tools, clock });
     await server.ready();
     await triggers.start();
     // On SQLite only this process runs missions, so executions a crash left running are recovered at start.
-    await autopilot.start({ recover: !config.server.redis_url });
+    // With several replicas, an execution is recovered once its lease (runs.lease_seconds) has expired.
+    const leaseMs = config.runs.lease_seconds * 1000;
+    await autopilot.start({
+      recover: !config.server.redis_url,
+      lease: config.server.redis_url ? { intervalMs: leaseMs / 6, staleMs: leaseMs } : undefined,
+    });
 
     const registry = tools;
     let stopHeapTrim: (() => void) | undefined;
@@ -365,7 +373,12 @@ function buildRuntime(
       deps.metrics.observeRunEnd(
         agentName,
         result.status,
-        result.status === 'completed' ? undefined : result.error.code,
+        result.status === 'completed'
+          ? undefined
+          : {
+              code: result.error.code,
+              refusal: result.error instanceof BudgetExceededError ? result.error.refusal : undefined,
+            },
       ),
   });
   return { runs, sessions, models };
@@ -396,6 +409,7 @@ async function buildTriggers(
   config: Config,
   database: DatabaseHandle,
   runs: RunService,
+  metrics: Metrics,
 ): Promise<Triggers> {
   const triggers = createTriggers({
     store: createInboxStore(database.db),
@@ -417,6 +431,12 @@ async function buildTriggers(
       settings: config.webhook_settings,
       webhooks: config.webhooks,
       redisUrl: config.server.redis_url,
+      onRateLimited: () =>
+        metrics.observeRateLimitRejection({
+          route: `${config.webhook_settings.path_prefix}/:name`,
+          subject: 'webhook',
+          limit: 'requests',
+        }),
     });
   await server.register(triggersRoutes, { operations: triggers.operations });
   return triggers;

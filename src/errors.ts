@@ -109,9 +109,19 @@ export class CancelledError extends AppError {
   }
 }
 
+/** Which budget refused a run (an agent's day, an access token's cap, the per-run ceiling, a mission's budget) and when. */
+export interface BudgetRefusal {
+  budget: 'agent_daily' | 'token' | 'run' | 'mission';
+  /** `admission`: refused before its first model call; `model_call`: stopped before a later one. */
+  stage: 'admission' | 'model_call';
+}
+
 export class BudgetExceededError extends AppError {
-  constructor(message: string) {
+  /** For the budget-rejection metric's labels; never in a response body. */
+  readonly refusal?: BudgetRefusal;
+  constructor(message: string, refusal?: BudgetRefusal) {
     super({ code: 'budget_exceeded', message });
+    this.refusal = refusal;
   }
 }
 

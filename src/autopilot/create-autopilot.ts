@@ -17,7 +17,7 @@ import { createMissionHealer, type MissionHealer } from './healing/mission-heale
 import { createMissionPicker, type MissionPicker } from './routing/mission-picker.js';
 import { createPickerStore } from './routing/picker.store.js';
 import { createMissionRunner } from './execution/mission-runner.js';
-import { createMissionScheduler, type MissionScheduler } from './missions/mission-scheduler.js';
+import { createMissionScheduler, type ExecutionLease, type MissionScheduler } from './missions/mission-scheduler.js';
 import { createMissionService, type MissionService } from './missions/mission.service.js';
 import { createMissionStore } from './missions/mission.store.js';
 import { createModelSlotExtractor } from './routing/model-slot-extractor.js';
@@ -68,8 +68,11 @@ export interface Autopilot {
   blueprints: { list(): LocalBlueprint[]; get(id: string): LocalBlueprint; validate(json: string): Blueprint };
   /** Curator, fine-tune jobs, active models and rollback. */
   learning: LearningLoop;
-  /** Fires due missions and starts polling; `recover` marks executions a stopped server left running (single process only). */
-  start(options: { recover: boolean }): Promise<void>;
+  /**
+   * Fires due missions and starts polling; `recover` marks executions a stopped server left running (single
+   * process only); `lease` (several replicas) recovers those of a replica that died (mission-scheduler.ts).
+   */
+  start(options: { recover: boolean; lease?: ExecutionLease }): Promise<void>;
   /** Resolves once every execution started so far has ended (tests). */
   idle(): Promise<void>;
   /** Stops the scheduler and waits for executions, interrupting those still going after `timeoutMs`. */

@@ -7,6 +7,11 @@ export type RunSource = 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a
 export type RunEventBody =
   | { type: 'run-start'; agentName: string; model: string; source: RunSource; sessionId: string | null }
   | { type: 'step-start'; stepId: string; stepIndex: number; kind: 'model' | 'tool' }
+  /**
+   * A resumed run makes again the model step its dead owner was streaming: the text streamed since that
+   * step's step-start is dropped from the run's output and comes again, whole, after this event.
+   */
+  | { type: 'step-restarted'; stepIndex: number; attempt: number }
   | { type: 'text-delta'; delta: string }
   | { type: 'tool-call'; toolCallId: string; name: string; arguments: string }
   | { type: 'tool-result'; toolCallId: string; name: string; result: string; isError: boolean }

@@ -9,8 +9,11 @@ const SAMPLERS = [
   'parentbased_traceidratio',
 ] as const;
 
+const PROTOCOLS = ['http/json', 'http/protobuf'] as const;
+
 const DEFAULTS = {
   enabled: false,
+  protocol: 'http/json' as const,
   service_name: 'agent-gateway',
   sampler: 'parentbased_always_on' as const,
   sampler_arg: 1,
@@ -27,6 +30,8 @@ export const telemetrySchema = z
     enabled: z.boolean().default(DEFAULTS.enabled),
     /** The collector's base URL; `/v1/traces` and `/v1/metrics` are appended. Unset: http://localhost:4318. */
     endpoint: z.url().optional(),
+    /** How spans are encoded (metrics are JSON either way); protobuf costs less CPU per span (docs/observability.md#cost). */
+    protocol: z.enum(PROTOCOLS).default(DEFAULTS.protocol),
     /** Extra headers on every export (an API key of a hosted backend). */
     headers: z.record(z.string(), z.string()).default({}),
     service_name: z.string().min(1).default(DEFAULTS.service_name),
@@ -69,12 +74,14 @@ export function applyTelemetryEnv(config: TelemetryConfig, env: NodeJS.ProcessEn
     if (ratio >= 0 && ratio <= 1) next.sampler_arg = ratio;
     else errors.push(`environment variable OTEL_TRACES_SAMPLER_ARG: expected a number from 0 to 1, got "${arg}"`);
   }
-  // Exports are OTLP/HTTP with JSON bodies, which every collector's HTTP receiver (port 4318) accepts.
-  const protocol = env.OTEL_EXPORTER_OTLP_PROTOCOL;
-  if (protocol && protocol !== 'http/json' && protocol !== 'http/protobuf')
-    errors.push(
-      `environment variable OTEL_EXPORTER_OTLP_PROTOCOL: only OTLP over HTTP is supported, got "${protocol}"`,
-    );
+  // OTLP over HTTP only (a collector's port 4318 takes both encodings); the traces' own variable wins.
+  for (const name of ['OTEL_EXPORTER_OTLP_PROTOCOL', 'OTEL_EXPORTER_OTLP_TRACES_PROTOCOL']) {
+    const protocol = env[name];
+    if (!protocol) continue;
+    const parsed = z.enum(PROTOCOLS).safeParse(protocol);
+    if (parsed.success) next.protocol = parsed.data;
+    else errors.push(`environment variable ${name}: only OTLP over HTTP is supported, got "${protocol}"`);
+  }
   for (const pair of (env.OTEL_EXPORTER_OTLP_HEADERS ?? '').split(',')) {
     const at = pair.indexOf('=');
     if (at > 0) next.headers[pair.slice(0, at).trim()] = decodeURIComponent(pair.slice(at + 1).trim());

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Compilable, type Kysely } from 'kysely';
+import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { Database } from './schema.js';
 
 const PLACEHOLDER = '\u0000value:';
@@ -6,8 +6,11 @@ const PLACEHOLDER = '\u0000value:';
 /** One row's values, or the rows of a multi-row statement. */
 type Values = object;
 
-/** Runs a query prepared by `prepareQuery` with these values, on the database or inside a transaction. */
-export type PreparedQuery<V extends Values> = (executor: Kysely<Database>, values: V) => Promise<void>;
+/**
+ * Runs a query prepared by `prepareQuery` with these values, on the database or inside a transaction; resolves
+ * to the driver's result (`numAffectedRows` tells a conditional update that matched nothing).
+ */
+export type PreparedQuery<V extends Values> = (executor: Kysely<Database>, values: V) => Promise<QueryResult<unknown>>;
 
 /** Shapes kept compiled per query: multi-row statements of rarely seen sizes are compiled each time. */
 const MAX_SHAPES = 64;
@@ -31,7 +34,7 @@ export function prepareQuery<V extends Values>(
       if (byShape.size < MAX_SHAPES) byShape.set(shape, compiled);
     }
     const parameters = compiled.bind.map((bind) => bind(rows));
-    await executor.executeQuery(CompiledQuery.raw(compiled.sql, parameters));
+    return executor.executeQuery(CompiledQuery.raw(compiled.sql, parameters));
   };
 }
 

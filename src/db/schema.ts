@@ -284,6 +284,8 @@ export interface MissionExecutionsTable {
   error_code: string | null;
   error_message: string | null;
   failure_class: string | null;
+  /** Renewed by the executing replica (multi-process mode); a stale one is recovered by another replica. */
+  heartbeat_at: string | null;
 }
 
 /** One node of an execution: the agent run it made and its step result. */

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import type { RateLimitRejection } from './rate-limits.js';
 
 /** Response header of chat completions: the gateway's own time, in milliseconds (see docs/decisions.md). */
 export const GATEWAY_OVERHEAD_HEADER = 'x-gateway-overhead-ms';
@@ -24,9 +25,15 @@ export interface MetricsOptions {
 /** The OpenTelemetry side of the same observations (a shape, so http/ needs no telemetry types). */
 export interface MetricsMirror {
   observeModelCall(call: UsageObservation & { provider: string; provider_type: string }): void;
-  observeRunEnd(agentName: string, status: string, errorCode?: string): void;
+  observeRunEnd(agentName: string, status: string, error?: RunEndError): void;
   observeOverhead(route: string, seconds: number): void;
-  observeRateLimitRejection(route: string): void;
+  observeRateLimitRejection(rejection: RateLimitRejection): void;
+}
+
+/** Why a run failed, as far as metrics tell it: its error code, and for budget_exceeded which budget refused it. */
+export interface RunEndError {
+  code: string;
+  refusal?: { budget: string; stage: string };
 }
 
 /** One trigger source's stored inbox items by state (a shape, so http/ stays a leaf). */
@@ -60,12 +67,13 @@ export interface UsageObservation {
 
 export interface Metrics {
   readonly registry: Registry;
-  /** A 429 is also counted as a rate-limit rejection. */
   observeRequest(method: string, route: string, status: number, seconds: number): void;
+  /** A request refused by a rate limit (the gateway's own or a webhook's), not an upstream's 429. */
+  observeRateLimitRejection(rejection: RateLimitRejection): void;
   observeOverhead(route: string, seconds: number): void;
   observeUsage(usage: UsageObservation): void;
   observeRisk(event: { agent_name: string; type: string; action: string }): void;
-  observeRunEnd(agentName: string, status: string, errorCode?: string): void;
+  observeRunEnd(agentName: string, status: string, error?: RunEndError): void;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -163,14 +171,14 @@ export function createMetrics(options: MetricsOptions): Metrics {
   });
   const rateLimited = new Counter({
     name: 'agent_gateway_rate_limit_rejections_total',
-    help: 'Requests answered 429 (rate limits), by route',
-    labelNames: ['route'],
+    help: 'Requests refused by a rate limit, by route, agent, limited subject and reason (requests or tokens)',
+    labelNames: ['route', 'agent', 'subject', 'reason'],
     registers,
   });
   const rejections = new Counter({
     name: 'agent_gateway_budget_rejections_total',
-    help: 'Runs failed with budget_exceeded, by agent',
-    labelNames: ['agent'],
+    help: 'Runs refused (stage admission) or stopped (stage model_call) by a budget, by agent and budget',
+    labelNames: ['agent', 'budget', 'stage'],
     registers,
   });
   new Gauge({
@@ -230,10 +238,11 @@ export function createMetrics(options: MetricsOptions): Metrics {
     observeRequest(method, route, status, seconds) {
       requests.inc({ method, route, status });
       duration.observe({ method, route }, seconds);
-      if (status === 429) {
-        rateLimited.inc({ route });
-        mirror?.observeRateLimitRejection(route);
-      }
+    },
+    observeRateLimitRejection(rejection) {
+      const agent = rejection.agent === undefined ? '' : agentLabel(rejection.agent);
+      rateLimited.inc({ route: rejection.route, agent, subject: rejection.subject, reason: rejection.limit });
+      mirror?.observeRateLimitRejection(rejection);
     },
     observeOverhead(route, seconds) {
       overhead.observe({ route }, seconds);
@@ -258,11 +267,12 @@ export function createMetrics(options: MetricsOptions): Metrics {
       mirror?.observeModelCall(usage);
     },
     observeRisk: (event) => risks.inc({ agent: agentLabel(event.agent_name), type: event.type, action: event.action }),
-    observeRunEnd(agentName, status, errorCode) {
+    observeRunEnd(agentName, status, error) {
       const agent = agentLabel(agentName);
       runs.inc({ agent, status });
-      if (errorCode === 'budget_exceeded') rejections.inc({ agent });
-      mirror?.observeRunEnd(agentName, status, errorCode);
+      if (error?.code === 'budget_exceeded')
+        rejections.inc({ agent, budget: error.refusal?.budget ?? 'unknown', stage: error.refusal?.stage ?? 'unknown' });
+      mirror?.observeRunEnd(agentName, status, error);
     },
   };
 }

@@ -8,7 +8,11 @@ import type { RouteAuth } from './route-auth.js';
 
 /** Who a refused request was limited as, and by which limit (for metrics). */
 export interface RateLimitRejection {
-  subject: 'operator' | 'token' | 'agent';
+  /** The route template, e.g. `/v1/chat/completions`. */
+  route: string;
+  /** The agent the request targeted, when the route names one. */
+  agent?: string;
+  subject: 'operator' | 'token' | 'agent' | 'webhook';
   limit: 'requests' | 'tokens';
 }
 
@@ -99,7 +103,12 @@ async function admit(
   if (take.refused === undefined) return caller;
   const refused = checks[take.refused];
   const retryAfter = Math.max(1, Math.ceil(take.windows[take.refused].resetMs / 1000));
-  options.onReject?.({ subject: refused.subject.kind, limit: refused.kind });
+  options.onReject?.({
+    route: request.routeOptions.url ?? request.url,
+    agent: agentOf(request),
+    subject: refused.subject.kind,
+    limit: refused.kind,
+  });
   request.log.info({ limit: refused.key }, 'rate limited');
   throw new RateLimitError(
     `Rate limit of ${refused.subject.label} reached: at most ${refused.limit} ${refused.kind === 'requests' ? 'requests' : 'model tokens'} per minute; retry in ${retryAfter} s`,
@@ -115,11 +124,16 @@ function subjectsOf(request: FastifyRequest, options: RateLimitsOptions): Subjec
   const subjects: Subject[] = [];
   const caller = callerSubject(principal, options.operatorLimit);
   if (caller) subjects.push(caller);
-  const agentName = auth.agent?.(request);
+  const agentName = agentOf(request);
   const agentLimit = agentName === undefined ? undefined : options.agentLimit(agentName);
   if (agentName !== undefined && agentLimit)
     subjects.push({ kind: 'agent', id: `agent:${agentName}`, label: `agent "${agentName}"`, limit: agentLimit });
   return subjects;
+}
+
+function agentOf(request: FastifyRequest): string | undefined {
+  const auth: RouteAuth = request.routeOptions.config.auth ?? 'operator';
+  return typeof auth === 'object' ? auth.agent?.(request) : undefined;
 }
 
 function callerSubject(principal: Principal, operatorLimit: PerMinuteLimit | undefined): Subject | undefined {

@@ -11,7 +11,7 @@ export interface ReportedUsage {
 export type TransportPart =
   | { type: 'text-delta'; delta: string }
   | { type: 'tool-call'; toolCall: ToolCall }
-  | { type: 'finish'; finishReason: FinishReason; usage?: ReportedUsage };
+  | { type: 'finish'; finishReason: FinishReason; usage?: ReportedUsage; responseModel?: string };
 
 /** A pull reader over one call's parts, shaped like a web stream reader. */
 export interface PartReader {

@@ -8,6 +8,7 @@ export class StreamCollector {
   private readonly toolCalls: ToolCall[] = [];
   private usage: ReportedUsage | undefined;
   private finishReason: FinishReason = 'other';
+  private responseModel: string | undefined;
 
   /** Returns the part to hand to the caller, if any. */
   accept(part: TransportPart): ModelStreamPart | undefined {
@@ -22,6 +23,7 @@ export class StreamCollector {
       case 'finish':
         this.usage = part.usage;
         this.finishReason = part.finishReason;
+        this.responseModel = part.responseModel;
         return undefined;
       default: {
         const exhaustive: never = part;
@@ -37,6 +39,13 @@ export class StreamCollector {
       text: this.text,
       toolCalls: this.toolCalls,
     });
-    return { type: 'end', finishReason: this.finishReason, usage, text: this.text, toolCalls: [...this.toolCalls] };
+    return {
+      type: 'end',
+      finishReason: this.finishReason,
+      usage,
+      text: this.text,
+      toolCalls: [...this.toolCalls],
+      ...(this.responseModel !== undefined && { responseModel: this.responseModel }),
+    };
   }
 }

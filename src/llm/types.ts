@@ -53,7 +53,15 @@ export interface ModelCallRequest {
 export type ModelStreamPart =
   | { type: 'text-delta'; delta: string }
   | { type: 'tool-call'; toolCall: ToolCall }
-  | { type: 'end'; finishReason: FinishReason; usage: Usage; text: string; toolCalls: ToolCall[] };
+  | {
+      type: 'end';
+      finishReason: FinishReason;
+      usage: Usage;
+      text: string;
+      toolCalls: ToolCall[];
+      /** The model id the provider says answered (its response's `model`), when it said. */
+      responseModel?: string;
+    };
 
 export interface ModelCallResult {
   text: string;

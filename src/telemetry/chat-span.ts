@@ -19,6 +19,8 @@ export interface ChatSpanEnd {
   stepId: string;
   /** The model id the call was sent with. */
   modelId: string;
+  /** The model id the provider says answered; the requested one when it did not say. */
+  responseModel?: string;
   finishReason?: string;
   inputTokens?: number;
   outputTokens?: number;
@@ -53,8 +55,7 @@ export function endChatSpan(span: Span, end: ChatSpanEnd): void {
   if (span.isRecording()) {
     span.setAttributes({
       [GATEWAY.STEP_ID]: end.stepId,
-      // The gateway does not carry the model id a provider reports back: the requested one is what answered.
-      [GEN_AI.RESPONSE_MODEL]: end.modelId,
+      [GEN_AI.RESPONSE_MODEL]: end.responseModel ?? end.modelId,
       [GATEWAY.COST_USD]: end.costUsd,
       ...(end.finishReason && { [GEN_AI.RESPONSE_FINISH_REASONS]: [end.finishReason] }),
       ...(end.inputTokens !== undefined && { [GEN_AI.USAGE_INPUT_TOKENS]: end.inputTokens }),

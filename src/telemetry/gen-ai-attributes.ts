@@ -38,6 +38,7 @@ export const GATEWAY = {
   GUARDRAIL_EVENT: 'agent_gateway.guardrail',
   INBOX_ITEM_ID: 'agent_gateway.inbox.item_id',
   MISSION_ID: 'agent_gateway.mission.id',
+  TRIGGER_NAME: 'agent_gateway.trigger.name',
 } as const;
 
 export const ERROR_TYPE = 'error.type';

@@ -25,12 +25,24 @@ export interface InboxGaugeObservation {
   oldest_pending_at: string | null;
 }
 
+/** A request refused by a rate limit (shape of http/'s RateLimitRejection). */
+export interface RateLimitObservation {
+  route: string;
+  agent?: string;
+  subject: string;
+  limit: string;
+}
+
 /** The GenAI and gateway metrics pushed over OTLP; the same values are on /metrics (http/metrics.ts). */
 export interface GenAiMetrics {
   observeModelCall(call: ModelCallObservation): void;
-  observeRunEnd(agentName: string, status: string, errorCode?: string): void;
+  observeRunEnd(
+    agentName: string,
+    status: string,
+    error?: { code: string; refusal?: { budget: string; stage: string } },
+  ): void;
   observeOverhead(route: string, seconds: number): void;
-  observeRateLimitRejection(route: string): void;
+  observeRateLimitRejection(rejection: RateLimitObservation): void;
 }
 
 // The conventions' advised buckets for gen_ai.client.operation.duration and gen_ai.client.token.usage.
@@ -72,11 +84,11 @@ export function createGenAiMetrics(inboxStats?: () => Promise<InboxGaugeObservat
   });
   const runs = meter.createCounter('agent_gateway.runs', { description: 'Finished runs by outcome', unit: '{run}' });
   const budgetRejections = meter.createCounter('agent_gateway.budget.rejections', {
-    description: 'Runs refused or stopped by a budget',
+    description: 'Runs refused (admission) or stopped (before a later model call) by a budget',
     unit: '{run}',
   });
   const rateLimitRejections = meter.createCounter('agent_gateway.rate_limit.rejections', {
-    description: 'Requests answered 429 by a rate limit',
+    description: 'Requests refused by a rate limit',
     unit: '{request}',
   });
   if (inboxStats) observeInbox(meter, inboxStats);
@@ -104,12 +116,23 @@ export function createGenAiMetrics(inboxStats?: () => Promise<InboxGaugeObservat
       }
       if (call.cost_usd > 0) cost.add(call.cost_usd, attributes);
     },
-    observeRunEnd(agentName, status, errorCode) {
+    observeRunEnd(agentName, status, error) {
       runs.add(1, { [GEN_AI.AGENT_NAME]: agentName, 'agent_gateway.run.status': status });
-      if (errorCode === 'budget_exceeded') budgetRejections.add(1, { [GEN_AI.AGENT_NAME]: agentName });
+      if (error?.code === 'budget_exceeded')
+        budgetRejections.add(1, {
+          [GEN_AI.AGENT_NAME]: agentName,
+          'agent_gateway.budget.name': error.refusal?.budget ?? 'unknown',
+          'agent_gateway.budget.stage': error.refusal?.stage ?? 'unknown',
+        });
     },
     observeOverhead: (route, seconds) => overhead.record(seconds, { 'http.route': route }),
-    observeRateLimitRejection: (route) => rateLimitRejections.add(1, { 'http.route': route }),
+    observeRateLimitRejection: (rejection) =>
+      rateLimitRejections.add(1, {
+        'http.route': rejection.route,
+        ...(rejection.agent !== undefined && { [GEN_AI.AGENT_NAME]: rejection.agent }),
+        'agent_gateway.rate_limit.subject': rejection.subject,
+        'agent_gateway.rate_limit.reason': rejection.limit,
+      }),
   };
 }
 

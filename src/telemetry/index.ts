@@ -4,6 +4,7 @@ export { registerHttpServerSpans, requestTraceFields } from './http-server-spans
 export { startRunSpan, setRunId, endRunSpan, type RunSpanStart, type RunSpanEnd } from './run-span.js';
 export { startChatSpan, endChatSpan, type ChatSpanStart, type ChatSpanEnd } from './chat-span.js';
 export { startToolSpan, endToolSpan, type ToolSpanStart } from './tool-span.js';
+export { withConsumerSpan, type ConsumerSpanStart } from './consumer-span.js';
 export { recordSpanError } from './record-error.js';
 export { addGuardrailEvent } from './guardrail-event.js';
 export {

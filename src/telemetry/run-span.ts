@@ -52,10 +52,13 @@ export function endRunSpan(span: Span, end: RunSpanEnd): void {
       [GATEWAY.COST_USD]: end.costUsd,
       [GEN_AI.USAGE_INPUT_TOKENS]: end.inputTokens,
       [GEN_AI.USAGE_OUTPUT_TOKENS]: end.outputTokens,
-      [GATEWAY.BUDGET_DECISION]: errorCodeOf(end.error) === 'budget_exceeded' ? 'rejected' : 'admitted',
       ...(end.finishReason && { [GEN_AI.RESPONSE_FINISH_REASONS]: [end.finishReason] }),
     });
-    if (end.error !== undefined) recordSpanError(span, end.error);
+    if (end.error !== undefined) {
+      // Only a refusal is marked: every other run was admitted (one attribute less on every span).
+      if (errorCodeOf(end.error) === 'budget_exceeded') span.setAttribute(GATEWAY.BUDGET_DECISION, 'rejected');
+      recordSpanError(span, end.error);
+    }
   }
   span.end();
 }

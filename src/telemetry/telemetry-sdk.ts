@@ -1,6 +1,7 @@
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { OTLPTraceExporter as OTLPProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { MeterProvider, PeriodicExportingMetricReader } from '@opentelemetry/sdk-metrics';
 import {
@@ -15,7 +16,7 @@ import {
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { TelemetryConfig, TelemetrySampler } from '../config/index.js';
 import type { Telemetry } from './telemetry.types.js';
-import { telemetrySettings } from './tracer.js';
+import { resetTracer, telemetrySettings } from './tracer.js';
 
 const DEFAULT_ENDPOINT = 'http://localhost:4318';
 const SHUTDOWN_TIMEOUT_MS = 2_000;
@@ -34,6 +35,7 @@ export function startSdk(config: TelemetryConfig, version: string): Telemetry {
   const sdk = (shared ??= createSdk(config, version));
   sdk.users += 1;
   Object.assign(telemetrySettings, { enabled: true, captureContent: config.capture_content });
+  resetTracer();
   let stopped = false;
   return {
     enabled: true,
@@ -58,6 +60,7 @@ export function startSdk(config: TelemetryConfig, version: string): Telemetry {
       propagation.disable();
       context.disable();
       Object.assign(telemetrySettings, { enabled: false, captureContent: false });
+      resetTracer();
     },
   };
 }
@@ -71,9 +74,7 @@ function createSdk(config: TelemetryConfig, version: string): Sdk {
   const tracerProvider = new NodeTracerProvider({
     resource,
     sampler: createSampler(config.sampler, config.sampler_arg),
-    spanProcessors: [
-      new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint}/v1/traces`, headers: config.headers })),
-    ],
+    spanProcessors: [new BatchSpanProcessor(createTraceExporter(config, `${endpoint}/v1/traces`))],
   });
   // Sets the AsyncLocalStorage context manager and the W3C trace context + baggage propagator.
   tracerProvider.register();
@@ -89,6 +90,11 @@ function createSdk(config: TelemetryConfig, version: string): Sdk {
   });
   metrics.setGlobalMeterProvider(meterProvider);
   return { tracerProvider, meterProvider, users: 0 };
+}
+
+function createTraceExporter(config: TelemetryConfig, url: string) {
+  const options = { url, headers: config.headers };
+  return config.protocol === 'http/protobuf' ? new OTLPProtoTraceExporter(options) : new OTLPJsonTraceExporter(options);
 }
 
 function createSampler(name: TelemetrySampler, ratio: number): Sampler {

@@ -1,6 +1,6 @@
 import {
   context,
-  isSpanContextValid,
+  INVALID_SPAN_CONTEXT,
   propagation,
   ROOT_CONTEXT,
   trace,
@@ -16,26 +16,37 @@ import { NOOP_SPAN, telemetrySettings } from './tracer.js';
 const TRACEPARENT = /^[\da-f]{2}-([\da-f]{32})-([\da-f]{16})-([\da-f]{2})$/;
 
 // Unsampled spans still carry their context on (flags 00), so a downstream gateway does not sample either.
+// Every span here comes from the SDK (valid ids) or from a traceparent the propagator validated, so comparing
+// with the invalid ids is enough (isSpanContextValid runs two regular expressions, on every log line too).
 function activeSpanContext(): SpanContext | undefined {
   const spanContext = trace.getActiveSpan()?.spanContext();
-  return spanContext && isSpanContextValid(spanContext) ? spanContext : undefined;
+  return spanContext &&
+    spanContext.traceId !== INVALID_SPAN_CONTEXT.traceId &&
+    spanContext.spanId !== INVALID_SPAN_CONTEXT.spanId
+    ? spanContext
+    : undefined;
 }
 
-/** Adds `traceparent` (and `tracestate`) of the current span to outgoing headers; nothing outside a span. */
+/**
+ * Adds `traceparent` (and `tracestate`) of the current span to outgoing headers; nothing outside a span.
+ * Written directly rather than through the propagators: the gateway sets no baggage, and this runs per upstream call.
+ */
 export function injectTraceHeaders<T extends Record<string, string>>(headers: T): T {
-  if (!telemetrySettings.enabled || !activeSpanContext()) return headers;
-  const active = context.active();
-  const carrier: Record<string, string> = {};
-  propagation.inject(active, carrier);
-  return { ...headers, ...carrier };
+  if (!telemetrySettings.enabled) return headers;
+  const spanContext = activeSpanContext();
+  if (!spanContext) return headers;
+  const tracestate = spanContext.traceState?.serialize();
+  return { ...headers, traceparent: traceparentOf(spanContext), ...(tracestate && { tracestate }) };
 }
 
 /** The current span's `traceparent`, stored with work done later (an inbox item, a mission) to link back to. */
 export function currentTraceparent(): string | null {
   const spanContext = activeSpanContext();
-  if (!spanContext) return null;
-  const { traceId, spanId, traceFlags } = spanContext;
-  return `00-${traceId}-${spanId}-${traceFlags.toString(16).padStart(2, '0')}`;
+  return spanContext ? traceparentOf(spanContext) : null;
+}
+
+function traceparentOf({ traceId, spanId, traceFlags }: SpanContext): string {
+  return `00-${traceId}-${spanId}-${traceFlags < 16 ? '0' : ''}${traceFlags.toString(16)}`;
 }
 
 /** A span link to a stored `traceparent`; none for a missing or malformed one. */

@@ -2,9 +2,19 @@ import { INVALID_SPAN_CONTEXT, trace, type Span, type Tracer } from '@openteleme
 
 export const INSTRUMENTATION_NAME = 'agent-gateway';
 
-/** The gateway's tracer: the registered SDK's when telemetry is on, the API's no-op one otherwise. */
+let cached: Tracer | undefined;
+
+/**
+ * The gateway's tracer: the registered SDK's when telemetry is on, the API's no-op one otherwise. Looked up
+ * once per SDK start (a look-up builds a key and searches a map on every span otherwise).
+ */
 export function tracer(): Tracer {
-  return trace.getTracer(INSTRUMENTATION_NAME);
+  return (cached ??= trace.getTracer(INSTRUMENTATION_NAME));
+}
+
+/** The SDK started or stopped: the next span looks the tracer up again. */
+export function resetTracer(): void {
+  cached = undefined;
 }
 
 /**

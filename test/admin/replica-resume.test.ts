@@ -109,6 +109,13 @@ describe.skipIf(skip !== undefined)(`runs of a replica killed mid-run${skip ? ` 
           seen,
         ).toBe(true);
         expect(charges, seen).toBe(1);
+        // Part of each slow answer has reached its client through B.
+        for (const [index, client] of attached.entries())
+          if (tasks[index] !== 'buy')
+            expect(
+              client.events.some((event) => event.event === 'TEXT_MESSAGE_CONTENT'),
+              seen,
+            ).toBe(true);
       },
       { timeout: 20_000 },
     );
@@ -118,7 +125,15 @@ describe.skipIf(skip !== undefined)(`runs of a replica killed mid-run${skip ? ` 
 
     for (const [index, client] of attached.entries()) {
       expect(client.events.at(-1), a.output() + b.output()).toMatchObject({ event: 'RUN_FINISHED' });
-      const { body: run } = await callAdmin(b.url, 'GET', `/runs/${started[index]}`);
+      // The terminal event goes out just before the run's end is written.
+      const run = await vi.waitFor(
+        async () => {
+          const { body } = await callAdmin(b.url, 'GET', `/runs/${started[index]}`);
+          expect(body.status, b.output()).not.toBe('running');
+          return body;
+        },
+        { timeout: 10_000 },
+      );
       // Stored before the kill: the first model step and, but for "buy", its tool step.
       const stored = tasks[index] === 'buy' ? 1 : 2;
       expect(run).toMatchObject({ status: 'completed', attempts: 2, resumed_from_step: stored });
@@ -129,8 +144,26 @@ describe.skipIf(skip !== undefined)(`runs of a replica killed mid-run${skip ? ` 
           ['charge', 'failed'],
           ['upstream/test-model', 'completed'],
         ]);
+        expect(client.events.some((event) => event.event === 'CUSTOM')).toBe(false);
       } else {
         expect(run.output).toBe(`answer to ${tasks[index]}. `.repeat(20));
+        // The client saw part of the cut step's text, then the step named as restarted, then its whole text.
+        const restarted = client.events.findIndex((event) => event.data.name === 'step_restarted');
+        const partial = client.events.slice(0, restarted).findLast((event) => event.event === 'TEXT_MESSAGE_START');
+        const seen = JSON.stringify(
+          client.events.map((event) => [event.event, event.data.messageId ?? event.data.name]),
+        );
+        expect(client.events[restarted]?.data.value, seen).toEqual({
+          step_index: 2,
+          attempt: 2,
+          message_id: partial?.data.messageId,
+        });
+        const again = client.events
+          .slice(restarted)
+          .filter((event) => event.event === 'TEXT_MESSAGE_CONTENT')
+          .map((event) => event.data.delta as string)
+          .join('');
+        expect(again).toBe(run.output);
       }
     }
     // The completed first steps were not made again; the second steps, cut by the kill, were made once more on B.

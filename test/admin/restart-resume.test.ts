@@ -14,6 +14,13 @@ async function collect(source: AsyncIterable<RunEvent> | undefined): Promise<Run
   return events;
 }
 
+// Each call costs $0.02 (the fake upstream's 10 input and 5 output tokens); the agent has a daily budget.
+const yaml = () =>
+  adminYaml('pricing:\n  upstream/test-model: { input_per_mtok: 1000, output_per_mtok: 2000 }\n').replace(
+    'tools: [get_current_time]',
+    'tools: [get_current_time]\n    daily_budget_usd: 1',
+  );
+
 describe('a single SQLite server killed mid-run (runs.resume, the default)', () => {
   let upstream: FakeUpstream;
   let data: ReturnType<typeof tempDataDir>;
@@ -39,10 +46,7 @@ describe('a single SQLite server killed mid-run (runs.resume, the default)', () 
 
   it('resumes its unfinished run after a restart, after the steps it had stored', async () => {
     const configFile = join(data.dataDir, 'agent-gateway.yaml');
-    writeFileSync(
-      configFile,
-      adminYaml().replace('${TEST_API_KEY}', TEST_API_KEY).replace('${UPSTREAM_URL}', upstream.url),
-    );
+    writeFileSync(configFile, yaml().replace('${TEST_API_KEY}', TEST_API_KEY).replace('${UPSTREAM_URL}', upstream.url));
     const server = await spawnServer(['--config', configFile, '--data-dir', data.dataDir], {});
     const waiting = fetch(`${server.url}/v1/chat/completions`, {
       method: 'POST',
@@ -60,7 +64,7 @@ describe('a single SQLite server killed mid-run (runs.resume, the default)', () 
     // The non-streamed client of the dead process loses its connection: it gets no answer from that server.
     expect(await waiting).toBeInstanceOf(Error);
 
-    restarted = await startTestApp(adminYaml(), { env: { UPSTREAM_URL: upstream.url }, dataDir: data.dataDir });
+    restarted = await startTestApp(yaml(), { env: { UPSTREAM_URL: upstream.url }, dataDir: data.dataDir });
     const events = await collect(await restarted.runs.attach(runId));
     expect(events.at(-1)).toMatchObject({ type: 'run-end', output: 'It is noon.' });
     // Numbered above whatever the dead process had published, so a Last-Event-ID from before still works.
@@ -73,5 +77,14 @@ describe('a single SQLite server killed mid-run (runs.resume, the default)', () 
       ['tool', 'completed'],
       ['model', 'completed'],
     ]);
+    // Re-admitted on the restarted process: the dead one's reservation is gone, both completed calls are
+    // spent (the one cut by the kill never answered), exactly what the run cost.
+    expect(run.cost_usd).toBe(0.04);
+    const { body: budgets } = await callAdmin(restarted.url, 'GET', '/budgets');
+    expect(budgets.find((budget: { subject: string }) => budget.subject === 'timekeeper')).toMatchObject({
+      spent_usd: 0.04,
+      reserved_usd: 0,
+      runs_holding: 0,
+    });
   }, 120_000);
 });

@@ -9,7 +9,7 @@ export interface ServerProcess {
   kill(signal?: NodeJS.Signals): Promise<void>;
 }
 
-/** Starts `agent-gateway serve` from source as its own process and waits for its "listening on" line. */
+/** Starts `agent-gateway serve` (dist/, as `npm start` does) as its own process and waits for its "listening on" line. */
 export function spawnServer(args: string[], env: NodeJS.ProcessEnv): Promise<ServerProcess> {
   const child = startCli(['serve', '--port', '0', ...args], env);
   let output = '';

@@ -16,6 +16,7 @@ await describeEachDialect('shared budget ledger', (dialect) => {
   let key = '';
   const account = (overrides: Partial<BudgetAccount> = {}): BudgetAccount => ({
     key,
+    kind: 'agent_daily',
     limitUsd: 1,
     label: 'daily budget of agent "a"',
     loadSpent: async () => 0,

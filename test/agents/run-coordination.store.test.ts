@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createRunStore, type RunRecord, type RunStore } from '../../src/agents/index.js';
+import { createRunWrites } from '../../src/agents/records/run-writes.js';
 import type { RunEvent } from '../../src/bus/index.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { describeEachDialect, type TestDatabase } from '../support/databases.js';
@@ -160,5 +161,49 @@ await describeEachDialect('run control and counts in the store', (dialect) => {
       cost_usd: 0,
     });
     expect(await store.countActive()).toBe(0);
+  });
+  it('refuses the end of an owner whose run was taken over: the new owner’s outcome stays', async () => {
+    const resume = {
+      messages: [{ role: 'user' as const, content: 'hi' }],
+      temperature: 1,
+      max_tokens: null,
+      client_tools: [],
+      context: [],
+      session_pending: null,
+    };
+    const end = (output: string, status: 'completed' | 'failed') => ({
+      status,
+      finished_at: '2026-01-01T00:20:00.000Z',
+      total_tokens: 0,
+      input_tokens: 0,
+      output_tokens: 0,
+      cost_usd: 0,
+      steps: 1,
+      output,
+      error_code: status === 'failed' ? 'upstream_error' : null,
+      error_message: status === 'failed' ? 'x' : null,
+    });
+    const logOf = (output: string) =>
+      [{ type: 'run-end', output, totalTokens: 0, costUsd: 0, runId: 'run_stall', seq: 1, at: 'x' }] as RunEvent[];
+    // The first owner: a new run, attempt 1. It stalls (GC, SIGSTOP) past its lease.
+    const stalled = createRunWrites(store, 'run_stall');
+    stalled.insert(run('run_stall', { started_at: '2026-01-01T00:15:00.000Z' }), resume);
+    await stalled.inserted;
+    const [claimed] = await store.claimOrphans({
+      now: '2026-01-01T00:19:00.000Z',
+      staleBefore: '2026-01-01T00:18:00.000Z',
+    });
+    expect(claimed.run).toMatchObject({ run_id: 'run_stall', attempts: 2 });
+    const owner = createRunWrites(store, 'run_stall', { stored: true, attempt: claimed.run.attempts });
+
+    // Woken while the new owner still runs: its end is refused and the run goes on.
+    await expect(stalled.finish(end('stale', 'failed'), logOf('stale'))).rejects.toThrow(/taken over/);
+    expect(await store.getRun('run_stall')).toMatchObject({ status: 'running', output: null });
+
+    await owner.finish(end('fresh', 'completed'), logOf('fresh'));
+    // Woken after the new owner finished: refused too, the new owner's end and log are kept.
+    await expect(stalled.finish(end('stale', 'failed'), logOf('stale'))).rejects.toThrow(/taken over/);
+    expect(await store.getRun('run_stall')).toMatchObject({ status: 'completed', output: 'fresh', attempts: 2 });
+    expect(await store.getEventLog('run_stall')).toEqual(logOf('fresh'));
   });
 });

@@ -29,7 +29,7 @@ function autopilotBin(...args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ['--import', 'tsx', 'src/cli/autopilot-main.ts', ...args, ...client, '--token', TEST_API_KEY],
+      ['dist/cli/autopilot-main.js', ...args, ...client, '--token', TEST_API_KEY],
       { cwd: REPO_ROOT, env: cliEnv({ DATA_DIR: empty.dataDir }) },
     );
     let stdout = '';

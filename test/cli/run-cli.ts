@@ -2,7 +2,8 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const MAIN = 'src/cli/main.ts';
+/** Built by the test run's global setup (test/support/ensure-server-built.ts) when src/ changed. */
+const MAIN = 'dist/cli/main.js';
 
 export interface CliResult {
   code: number | null;
@@ -27,7 +28,7 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...env, NO_COLOR: '1', ...extra };
 }
 
-/** Runs `agent-gateway <args>` from source, as a user would, and collects its output. */
+/** Runs `agent-gateway <args>` as a user would, and collects its output. */
 export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = startCli(args, env);
@@ -41,5 +42,5 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
 }
 
 export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], { cwd: REPO_ROOT, env: cliEnv(env) });
+  return spawn(process.execPath, [MAIN, ...args], { cwd: REPO_ROOT, env: cliEnv(env) });
 }

@@ -36,7 +36,7 @@ afterAll(async () => {
 
 const cli = (...args: string[]) => runCli([...args, ...client], { DATA_DIR: emptyDataDir.dataDir });
 
-// Each verb spawns the CLI under tsx (15–20 s on two busy cores), four at once.
+// Each verb spawns the CLI (dist/), four at once.
 describe.concurrent('agent-gateway admin verbs', { timeout: 90_000 }, () => {
   it('agents list prints a table, agents show --json the detail', async ({ expect }) => {
     const table = await cli('agents', 'list');

@@ -117,6 +117,7 @@ describe('openai-compatible providers: the Chat Completions wire format', () => 
         text: '',
         toolCalls: calls,
         usage: { inputTokens: 20, outputTokens: 12, cachedInputTokens: 0, estimated: false },
+        responseModel: 'm',
       },
     ]);
   });

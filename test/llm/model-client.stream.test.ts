@@ -36,6 +36,8 @@ describe.each(CHAT_PROVIDER_TYPES)('ModelClient.stream through a %s provider', (
       text: 'Hello there, friend',
       toolCalls: [],
       usage: { inputTokens: 12, outputTokens: 4, cachedInputTokens: 3, estimated: false },
+      // The model id the upstream's answer names.
+      responseModel: 'llama3.1',
     });
   });
 

@@ -17,6 +17,7 @@ export type FakeResponse =
       chunks?: number /* stream: split text into N chunks, default 3 */;
       chunkDelayMs?: number;
       delayMs?: number; /* before headers */
+      model?: string /* the `model` the answer names; the requested one by default */;
     }
   | {
       kind: 'tool_calls';
@@ -196,6 +197,8 @@ function toolCallsOf(response: Extract<FakeResponse, { kind: 'tool_calls' }>) {
 class Exchange {
   readonly id = `chatcmpl-fake${Math.random().toString(36).slice(2, 12)}`;
   readonly created = Math.floor(Date.now() / 1000);
+  /** The model id the answer names (a provider may answer with a more specific one than was asked for). */
+  answeredModel: string | undefined;
   constructor(
     private readonly res: ServerResponse,
     private readonly body: any,
@@ -222,7 +225,7 @@ class Exchange {
       id: this.id,
       object: 'chat.completion',
       created: this.created,
-      model: this.body?.model ?? 'fake',
+      model: this.answeredModel ?? this.body?.model ?? 'fake',
       system_fingerprint: 'fp_fake',
       choices: [
         {
@@ -283,7 +286,7 @@ class Exchange {
       id: this.id,
       object: 'chat.completion.chunk',
       created: this.created,
-      model: this.body?.model ?? 'fake',
+      model: this.answeredModel ?? this.body?.model ?? 'fake',
       system_fingerprint: 'fp_fake',
       ...fields,
     };
@@ -345,6 +348,7 @@ async function answer(
       return;
     }
     case 'text': {
+      exchange.answeredModel = response.model;
       const usage = response.usage === undefined ? DEFAULT_USAGE : response.usage;
       if (response.delayMs) await sleep(response.delayMs);
       if (!exchange.stream) return exchange.completion({ content: response.text }, 'stop', usage);

@@ -49,4 +49,23 @@ describe('telemetry configuration', () => {
     ).toBe(false);
     expect(() => applyEnvOverrides(base, { OTEL_TRACES_SAMPLER: 'sometimes' }, {})).toThrow(/OTEL_TRACES_SAMPLER/);
   });
+
+  it('exports spans as JSON by default, as protobuf when OTEL_EXPORTER_OTLP_PROTOCOL says so, never over gRPC', () => {
+    const base = parseConfigText(YAML, 'test.yaml', {});
+    expect(base.telemetry.protocol).toBe('http/json');
+    expect(applyEnvOverrides(base, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }, {}).telemetry.protocol).toBe(
+      'http/protobuf',
+    );
+    // The traces' own variable wins over the general one.
+    expect(
+      applyEnvOverrides(
+        base,
+        { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' },
+        {},
+      ).telemetry.protocol,
+    ).toBe('http/json');
+    expect(() => applyEnvOverrides(base, { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, {})).toThrow(
+      /OTEL_EXPORTER_OTLP_PROTOCOL: only OTLP over HTTP/,
+    );
+  });
 });

@@ -207,6 +207,17 @@ describe('OpenTelemetry traces', () => {
     expect(agent.attributes['error.type']).toBe(chatSpan.attributes['error.type']);
   });
 
+  it('reports as gen_ai.response.model the model id the upstream answered with, not the one requested', async () => {
+    const trace = 'b3c4d5e6f708192a3b4c5d6e7f809102';
+    upstream.enqueue({ kind: 'text', text: 'Answered.', model: 'test-model-2026-01-15' });
+    await chat(false, `00-${trace}-${CALLER_SPAN}-01`);
+    const spans = await traceOf(trace, /^invoke_agent/, 3);
+    expect(byName(spans, 'chat test-model')[0].attributes).toMatchObject({
+      'gen_ai.request.model': 'test-model',
+      'gen_ai.response.model': 'test-model-2026-01-15',
+    });
+  });
+
   it("links a webhook delivery's run, processed by the worker, to the trace of its intake", async () => {
     upstream.enqueue({ kind: 'text', text: 'Order handled.' });
     const body = JSON.stringify({ type: 'created', id: 'o-1' });

@@ -1,9 +1,10 @@
-import { BudgetExceededError } from '../../errors.js';
+import { BudgetExceededError, type BudgetRefusal } from '../../errors.js';
 import type { BudgetQueries } from './budget.store.js';
 
 /** One budget that runs spend from: an agent's day, an access token. */
 export interface BudgetAccount {
   key: string;
+  kind: 'agent_daily' | 'token';
   limitUsd: number;
   /** Names the budget in the error, e.g. `daily budget of agent "helper"`. */
   label: string;
@@ -37,8 +38,8 @@ export interface BudgetLedger {
 export const toNanos = (usd: number): number => Math.round(usd * 1e9);
 
 export function createBudgetLedger(store: BudgetQueries): BudgetLedger {
-  const usedUp = (account: BudgetAccount) =>
-    new BudgetExceededError(`The ${account.label} ($${account.limitUsd}) is used up`);
+  const usedUp = (account: BudgetAccount, stage: BudgetRefusal['stage']) =>
+    new BudgetExceededError(`The ${account.label} ($${account.limitUsd}) is used up`, { budget: account.kind, stage });
   // Accounts are never removed: once one exists, later admissions skip the look-up (one query less per run).
   const opened = new Set<string>();
   async function open(account: BudgetAccount): Promise<void> {
@@ -52,7 +53,11 @@ export function createBudgetLedger(store: BudgetQueries): BudgetLedger {
       await Promise.all(accounts.map(open));
       const limits = accounts.map((account) => ({ key: account.key, limitNanos: toNanos(account.limitUsd) }));
       const refused = await store.reserveBudget(runId, limits, toNanos(estimateUsd));
-      if (refused !== undefined) throw usedUp(accounts.find((account) => account.key === refused)!);
+      if (refused !== undefined)
+        throw usedUp(
+          accounts.find((account) => account.key === refused)!,
+          'admission',
+        );
       const keys = accounts.map((account) => account.key);
       let released = false;
       return {
@@ -62,7 +67,11 @@ export function createBudgetLedger(store: BudgetQueries): BudgetLedger {
         async check() {
           const spent = await store.budgetSpent(keys);
           const full = limits.find((limit) => (spent.get(limit.key) ?? 0) >= limit.limitNanos);
-          if (full) throw usedUp(accounts.find((account) => account.key === full.key)!);
+          if (full)
+            throw usedUp(
+              accounts.find((account) => account.key === full.key)!,
+              'model_call',
+            );
         },
         async release() {
           if (released) return;

@@ -173,6 +173,7 @@ async function accountsOf(request: RunBudgetRequest, options: RunBudgetsOptions)
     const day = today(options.now);
     accounts.push({
       key: `daily:${agent.name}:${day}`,
+      kind: 'agent_daily',
       limitUsd: agent.daily_budget_usd,
       label: `daily budget of agent "${agent.name}"`,
       loadSpent: () => options.spend.spentByAgentSince(agent.name, `${day}T00:00:00.000Z`),
@@ -184,6 +185,7 @@ async function accountsOf(request: RunBudgetRequest, options: RunBudgetsOptions)
       const loadSpent = () => options.spend.spentByToken(tokenId);
       accounts.push({
         key: `token:${tokenId}`,
+        kind: 'token',
         limitUsd: limit,
         label: `max_cost_usd of access token ${tokenId}`,
         loadSpent,
@@ -206,6 +208,7 @@ function createRunBudget(
       if (perRunUsd !== undefined && toNanos(runCostUsd) >= toNanos(perRunUsd)) {
         throw new BudgetExceededError(
           `The run reached its cost limit of $${perRunUsd} (max_cost_per_run_usd) before its next model call`,
+          { budget: 'run', stage: 'model_call' },
         );
       }
       await hold?.check();

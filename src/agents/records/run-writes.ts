@@ -15,11 +15,20 @@ export interface RunWrites {
   readonly insertStep: (step: StepRecord) => Promise<void>;
   /** Stores running/paused, one write after the other (a pause and a quick resume must land in that order). */
   readonly writeStatus: (status: 'running' | 'paused') => Promise<void>;
+  /** Rejects when the run was taken over by another process meanwhile (its attempt moved on): nothing is written. */
   readonly finish: (end: RunEnd, events: RunEvent[]) => Promise<void>;
 }
 
-/** `stored`: a run taken over, whose row exists already. */
-export function createRunWrites(store: RunStore, runId: string, options: { stored?: boolean } = {}): RunWrites {
+/**
+ * `stored`: a run taken over, whose row exists already; `attempt`: the run's attempt this process executes
+ * (1 for a new run, the claimed count for a takeover), the only one whose end it may write.
+ */
+export function createRunWrites(
+  store: RunStore,
+  runId: string,
+  options: { stored?: boolean; attempt?: number } = {},
+): RunWrites {
+  const attempt = options.attempt ?? 1;
   let begin: (insert: Promise<void>) => void = () => undefined;
   const inserted = options.stored
     ? Promise.resolve()
@@ -36,6 +45,12 @@ export function createRunWrites(store: RunStore, runId: string, options: { store
       statusWrites = statusWrites.catch(() => undefined).then(() => store.setActiveStatus(runId, status));
       return statusWrites;
     },
-    finish: (end, events) => inserted.then(() => store.finishRun(runId, end, events)),
+    finish: async (end, events) => {
+      await inserted;
+      if (!(await store.finishRun(runId, end, events, { attempt })))
+        throw new Error(
+          `run ${runId} was taken over by another process after attempt ${attempt}: its end was not written`,
+        );
+    },
   };
 }

@@ -20,8 +20,13 @@ import type {
 export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSpendQueries, BudgetQueries {
   /** `resume`: what a takeover needs to continue the run (runs.resume), stored with it. */
   insertRun(run: NewRunRecord, resume?: ResumeInput): Promise<void>;
-  /** Writes the run's end and, in the same transaction, its event log: a run that reads as ended has its log. */
-  finishRun(runId: string, end: RunEnd, events?: RunEvent[]): Promise<void>;
+  /**
+   * Writes the run's end and, in the same transaction, its event log: a run that reads as ended has its log.
+   * With `attempt`, only while the run is still on that attempt: a process that stalled past its lease
+   * (GC, SIGSTOP) and was taken over must not write its end over the new owner's. Resolves to false when
+   * nothing was written.
+   */
+  finishRun(runId: string, end: RunEnd, events?: RunEvent[], options?: { attempt?: number }): Promise<boolean>;
   insertStep(step: StepRecord): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;
   /** A run's steps in order, with their prompt logs. */
@@ -52,6 +57,10 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
   const updateRunEnd = prepareQuery((trx, { run_id, ...end }: RunEnd & { run_id: string }) =>
     trx.updateTable('runs').set(end).where('run_id', '=', run_id),
   );
+  const updateRunEndOfAttempt = prepareQuery(
+    (trx, { run_id, attempt, ...end }: RunEnd & { run_id: string; attempt: number }) =>
+      trx.updateTable('runs').set(end).where('run_id', '=', run_id).where('attempts', '=', attempt),
+  );
   return {
     ...createRunCoordinationQueries(db),
     ...createRunCountQueries(db),
@@ -64,24 +73,32 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
         heartbeat_at: run.started_at,
         resume_input: resume ? JSON.stringify(resume) : null,
       };
-      return writes.write((trx) => insertRunRow(trx, row));
+      return writes.write(async (trx) => void (await insertRunRow(trx, row)));
     },
-    finishRun(runId, end, events) {
+    async finishRun(runId, end, events, options = {}) {
       const log =
         events && events.length > 0
           ? { run_id: runId, events: JSON.stringify(events), event_count: events.length, persisted_at: isoNow() }
           : undefined;
-      return writes.write(
+      let written = false;
+      await writes.write(
         async (trx) => {
-          if (log) await upsertEventLog(trx, log);
-          await updateRunEnd(trx, { ...end, run_id: runId });
+          const { attempt } = options;
+          const result =
+            attempt === undefined
+              ? await updateRunEnd(trx, { ...end, run_id: runId })
+              : await updateRunEndOfAttempt(trx, { ...end, run_id: runId, attempt });
+          written = Number(result.numAffectedRows ?? 0) > 0;
+          // The log goes with the end: a refused end leaves the new owner's log alone too.
+          if (written && log) await upsertEventLog(trx, log);
         },
         { atomic: true },
       );
+      return written;
     },
     insertStep(step) {
       const row = { ...step, prompt_log: JSON.stringify(step.prompt_log) };
-      return writes.write((trx) => insertStepRow(trx, row));
+      return writes.write(async (trx) => void (await insertStepRow(trx, row)));
     },
     async getRun(runId) {
       const row = await db.selectFrom('runs').selectAll().where('run_id', '=', runId).executeTakeFirst();

@@ -59,6 +59,7 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
   endChatSpan(span, {
     stepId: step.stepId,
     modelId,
+    responseModel: end.responseModel,
     finishReason: result.finishReason,
     inputTokens: end.usage.inputTokens,
     outputTokens: end.usage.outputTokens,

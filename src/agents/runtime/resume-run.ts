@@ -15,8 +15,9 @@ export const RESUMED_SEQ_BLOCK = 1_000_000;
 /**
  * Continues a run this process claimed from a dead one: rebuilds the conversation at its last stored
  * step, tells the model which non-idempotent tool calls were cut short, and runs the loop to its end on
- * the same event stream. No budget is admitted again (the run's hold stays until it ends). Throws for an
- * agent this process does not know.
+ * the same event stream. The run is admitted to its budgets again on this process: the dead owner's
+ * reservation is freed (what its finished calls were charged stays spent) and a new one is made. Throws for
+ * an agent this process does not know.
  */
 export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise<LiveRun> {
   const { run: record, input } = claimed;
@@ -32,7 +33,7 @@ export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise
       : [],
   );
   const clientResults = input.messages.flatMap((message) => (message.role === 'tool' ? [message.content] : []));
-  const writes = createRunWrites(deps.runStore, runId, { stored: true });
+  const writes = createRunWrites(deps.runStore, runId, { stored: true, attempt: record.attempts });
   const settings = {
     source: record.source,
     sessionId: record.session_id,
@@ -73,6 +74,11 @@ export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise
       isError: true,
     });
   }
+  // The model step the dead owner was streaming (started, not stored) is made again: say so before it is.
+  const inFlight = history.findLast((event) => event.type === 'step-start');
+  if (inFlight?.type === 'step-start' && inFlight.kind === 'model' && inFlight.stepIndex >= steps.length)
+    run.events.emit({ type: 'step-restarted', stepIndex: inFlight.stepIndex, attempt: record.attempts });
+  const budgets = deps.budgets;
   const result = executeRun({
     runId,
     setup: run.setup,
@@ -81,6 +87,18 @@ export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise
     writes,
     bus: deps.bus,
     start: { loop: point.loop, conversation: input.messages },
+    admit:
+      budgets &&
+      (async (messages) => {
+        await deps.runStore.releaseBudget(runId);
+        return budgets.admit({
+          runId,
+          agent,
+          messages,
+          maxTokens: input.max_tokens ?? undefined,
+          tokenId: record.token_id ?? undefined,
+        });
+      }),
     session:
       record.session_id && input.session_pending
         ? { id: record.session_id, pending: input.session_pending, service: deps.sessions }

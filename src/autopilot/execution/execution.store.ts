@@ -7,7 +7,11 @@ import type { ExecutionEnd, ExecutionRecord, StepResult } from '../missions/miss
 export interface ExecutionStore {
   /** Numbers the execution after the mission's previous one; false when this mission's tick already has an execution. */
   insert(execution: Omit<ExecutionRecord, 'attempt'>): Promise<boolean>;
-  finish(executionId: string, end: ExecutionEnd): Promise<void>;
+  /**
+   * Writes the end of an execution that is still running; false when it is not (another replica took it for
+   * interrupted after this process stalled past its lease): nothing is written then.
+   */
+  finish(executionId: string, end: ExecutionEnd): Promise<boolean>;
   insertStep(step: StepResult): Promise<void>;
   /** Newest first. */
   listForMission(missionId: string, limit: number): Promise<ExecutionRecord[]>;
@@ -16,7 +20,20 @@ export interface ExecutionStore {
   listSteps(executionId: string): Promise<StepResult[]>;
   /** Marks executions still `running` as interrupted (after a crash); returns their mission ids. */
   interruptRunning(now: string): Promise<string[]>;
+  /** Renews the lease of executions this process runs (multi-process mode). */
+  touch(executionIds: string[], now: string): Promise<void>;
+  /**
+   * Marks running executions whose lease is older than `staleBefore` as interrupted: their replica died. One
+   * conditional update, so of several replicas sweeping at once only one gets each; returns what it got.
+   */
+  interruptStale(now: string, staleBefore: string): Promise<{ execution_id: string; mission_id: string }[]>;
 }
+
+const INTERRUPTED = {
+  status: 'interrupted' as const,
+  error_code: 'interrupted',
+  error_message: 'The server stopped during the execution',
+};
 
 export function createExecutionStore(db: Kysely<Database>): ExecutionStore {
   return {
@@ -29,7 +46,11 @@ export function createExecutionStore(db: Kysely<Database>): ExecutionStore {
           .executeTakeFirst();
         await db
           .insertInto('mission_executions')
-          .values({ ...execution, attempt: Number(last?.attempt ?? 0) + 1 })
+          .values({
+            ...execution,
+            attempt: Number(last?.attempt ?? 0) + 1,
+            heartbeat_at: execution.status === 'running' ? execution.started_at : null,
+          })
           .execute();
         return true;
       } catch (error) {
@@ -38,7 +59,31 @@ export function createExecutionStore(db: Kysely<Database>): ExecutionStore {
       }
     },
     async finish(executionId, end) {
-      await db.updateTable('mission_executions').set(end).where('execution_id', '=', executionId).execute();
+      const result = await db
+        .updateTable('mission_executions')
+        .set(end)
+        .where('execution_id', '=', executionId)
+        .where('status', '=', 'running')
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) > 0;
+    },
+    async touch(executionIds, now) {
+      if (executionIds.length === 0) return;
+      await db
+        .updateTable('mission_executions')
+        .set({ heartbeat_at: now })
+        .where('execution_id', 'in', executionIds)
+        .where('status', '=', 'running')
+        .execute();
+    },
+    async interruptStale(now, staleBefore) {
+      return db
+        .updateTable('mission_executions')
+        .set({ ...INTERRUPTED, finished_at: now })
+        .where('status', '=', 'running')
+        .where((eb) => eb.or([eb('heartbeat_at', 'is', null), eb('heartbeat_at', '<', staleBefore)]))
+        .returning(['execution_id', 'mission_id'])
+        .execute();
     },
     async insertStep(step) {
       const { telemetry, error, messages, ...rest } = step;
@@ -93,12 +138,7 @@ export function createExecutionStore(db: Kysely<Database>): ExecutionStore {
       if (rows.length === 0) return [];
       await db
         .updateTable('mission_executions')
-        .set({
-          status: 'interrupted',
-          finished_at: now,
-          error_code: 'interrupted',
-          error_message: 'The server stopped during the execution',
-        })
+        .set({ ...INTERRUPTED, finished_at: now })
         .where('status', '=', 'running')
         .execute();
       return rows.map((row) => row.mission_id);
@@ -106,7 +146,7 @@ export function createExecutionStore(db: Kysely<Database>): ExecutionStore {
   };
 }
 
-function mapExecution(row: Selectable<Database['mission_executions']>): ExecutionRecord {
+function mapExecution({ heartbeat_at: _lease, ...row }: Selectable<Database['mission_executions']>): ExecutionRecord {
   return {
     ...row,
     attempt: Number(row.attempt),

@@ -35,6 +35,8 @@ export interface MissionRunner {
   launch(mission: MissionRecord, trigger: ExecutionTrigger, scheduledFor: string | null, resumeFrom?: string): void;
   /** Cancels the live execution of a mission (DELETE). */
   cancel(missionId: string): void;
+  /** The executions running in this process (their lease is renewed in multi-process mode). */
+  liveExecutions(): string[];
   /** Resolves once every execution started so far has ended. */
   idle(): Promise<void>;
   /** Waits for executions; interrupts those still going after `timeoutMs` so they run again after a restart. */
@@ -43,9 +45,17 @@ export interface MissionRunner {
 
 type StopReason = 'cancelled' | 'shutdown';
 
+interface LiveExecution {
+  controller: AbortController;
+  reason?: StopReason;
+  done: Promise<void>;
+  /** Set once the execution's row is written. */
+  executionId?: string;
+}
+
 export function createMissionRunner(options: MissionRunnerOptions): MissionRunner {
   // Executions live in this process, by mission: one at a time, except with overlap `allow`.
-  const live = new Map<string, Set<{ controller: AbortController; reason?: StopReason; done: Promise<void> }>>();
+  const live = new Map<string, Set<LiveExecution>>();
   const entries = () => [...live.values()].flatMap((set) => [...set]);
   const now = () => options.clock().toISOString();
 
@@ -53,10 +63,11 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
     mission: MissionRecord,
     trigger: ExecutionTrigger,
     scheduledFor: string | null,
-    entry: { controller: AbortController; reason?: StopReason },
+    entry: LiveExecution,
     resumeFrom?: string,
   ) {
     const executionId = createId('job');
+    entry.executionId = executionId;
     const started = performance.now();
     const base = {
       execution_id: executionId,
@@ -98,7 +109,7 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
     const shutdown = entry.reason === 'shutdown' || (entry.reason === undefined && outcome.error?.code === 'shutdown');
     const status: ExecutionStatus = outcome.status === 'cancelled' && shutdown ? 'interrupted' : outcome.status;
     const failureClass = outcome.status === 'failed' ? classifyFailure(outcome.error) : null;
-    await options.executions.finish(executionId, {
+    const finished = await options.executions.finish(executionId, {
       status,
       finished_at: now(),
       duration_ms: Math.round(performance.now() - started),
@@ -107,6 +118,15 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
       error_message: outcome.error?.message ?? null,
       failure_class: failureClass,
     });
+    // This process stalled past its lease and another replica took the execution for interrupted and
+    // rescheduled the mission: the mission is no longer this execution's to settle.
+    if (!finished) {
+      options.log?.error(
+        { mission_id: mission.mission_id, execution_id: executionId },
+        'mission execution was taken over',
+      );
+      return;
+    }
     await settleMission(mission, status, scheduledFor);
     if (status === 'failed') await options.onFailed?.(mission.mission_id);
   }
@@ -159,10 +179,7 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
 
   return {
     launch(mission, trigger, scheduledFor, resumeFrom) {
-      const entry: { controller: AbortController; reason?: StopReason; done: Promise<void> } = {
-        controller: new AbortController(),
-        done: Promise.resolve(),
-      };
+      const entry: LiveExecution = { controller: new AbortController(), done: Promise.resolve() };
       entry.done = execute(mission, trigger, scheduledFor, entry, resumeFrom)
         .catch((error: unknown) =>
           options.log?.error({ err: error, mission_id: mission.mission_id }, 'mission execution could not be recorded'),
@@ -173,6 +190,9 @@ export function createMissionRunner(options: MissionRunnerOptions): MissionRunne
           if (set?.size === 0) live.delete(mission.mission_id);
         });
       live.set(mission.mission_id, (live.get(mission.mission_id) ?? new Set()).add(entry));
+    },
+    liveExecutions() {
+      return entries().flatMap((entry) => (entry.executionId ? [entry.executionId] : []));
     },
     cancel(missionId) {
       for (const entry of live.get(missionId) ?? []) {

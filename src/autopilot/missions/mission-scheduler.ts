@@ -7,6 +7,11 @@ import { newestMissedTick, nextTick } from './next-run.js';
 import { recordSkippedTick } from './record-skipped-tick.js';
 import type { Logger } from '../../logger.js';
 
+export interface ExecutionLease {
+  intervalMs: number;
+  staleMs: number;
+}
+
 export interface MissionSchedulerOptions {
   missions: MissionStore;
   executions: ExecutionStore;
@@ -26,8 +31,12 @@ export interface MissionSchedulerOptions {
 export interface MissionScheduler {
   /** Launches every due mission; resolves once they were claimed (not once they ended). Returns how many. */
   tick(): Promise<number>;
-  /** Recovers executions a stopped server left running, fires what is due and starts polling. */
-  start(options: { recover: boolean }): Promise<void>;
+  /**
+   * Recovers executions a stopped server left running (`recover`: single process, all of them), fires what is
+   * due and starts polling. `lease` (several replicas): renews the lease of this process's executions every
+   * interval and recovers those whose lease is older than `staleMs`, at start and then every interval.
+   */
+  start(options: { recover: boolean; lease?: ExecutionLease }): Promise<void>;
   stop(): void;
   /** Resolves once every tick asked for so far has finished claiming. */
   settled(): Promise<void>;
@@ -35,6 +44,7 @@ export interface MissionScheduler {
 
 export function createMissionScheduler(options: MissionSchedulerOptions): MissionScheduler {
   let timer: NodeJS.Timeout | undefined;
+  let leaseTimer: NodeJS.Timeout | undefined;
   let queue: Promise<unknown> = Promise.resolve();
 
   async function fireDue(): Promise<number> {
@@ -91,6 +101,25 @@ export function createMissionScheduler(options: MissionSchedulerOptions): Missio
     }
   }
 
+  // The mission goes back to scheduled, as after a restart: a one-off fires again at once, a recurring one at
+  // its next tick (the tick of the lost execution was claimed already).
+  async function rescheduleInterrupted(missionId: string, now: string): Promise<void> {
+    const mission = await options.missions.getById(missionId);
+    if (!mission) return;
+    await options.missions.settle(missionId, 'scheduled', now, mission.schedule ? {} : { next_run_at: now });
+    options.log?.warn({ mission_id: missionId }, 'mission execution interrupted: its replica stopped');
+  }
+
+  // Of several replicas sweeping at once, the conditional update gives each lost execution to one of them.
+  async function renewAndRecover(lease: ExecutionLease): Promise<void> {
+    const now = options.clock();
+    await options.executions.touch(options.runner.liveExecutions(), now.toISOString());
+    const staleBefore = new Date(now.getTime() - lease.staleMs).toISOString();
+    const lost = await options.executions.interruptStale(now.toISOString(), staleBefore);
+    for (const { mission_id } of lost) await rescheduleInterrupted(mission_id, now.toISOString());
+    if (lost.length > 0) await scheduler.tick();
+  }
+
   const scheduler: MissionScheduler = {
     tick() {
       // Ticks run one after the other: overlapping ones would only race for the same claims.
@@ -98,8 +127,21 @@ export function createMissionScheduler(options: MissionSchedulerOptions): Missio
       queue = next.catch(() => undefined);
       return next;
     },
-    async start({ recover: shouldRecover }) {
+    async start({ recover: shouldRecover, lease }) {
       if (shouldRecover) await recover();
+      if (lease) {
+        await renewAndRecover(lease);
+        let busy = false;
+        leaseTimer = setInterval(() => {
+          // A slow database must not pile sweeps up.
+          if (busy) return;
+          busy = true;
+          renewAndRecover(lease)
+            .catch((error: unknown) => options.log?.error({ err: error }, 'mission execution lease failed'))
+            .finally(() => (busy = false));
+        }, lease.intervalMs);
+        leaseTimer.unref();
+      }
       await scheduler.tick();
       if (options.pollMs > 0) {
         timer = setInterval(
@@ -114,7 +156,9 @@ export function createMissionScheduler(options: MissionSchedulerOptions): Missio
     },
     stop() {
       clearInterval(timer);
+      clearInterval(leaseTimer);
       timer = undefined;
+      leaseTimer = undefined;
     },
     settled: async () => void (await queue),
   };

@@ -33,8 +33,8 @@ export type MissionRecord = Omit<Selectable<MissionsTable>, 'slots' | keyof Sche
   traceparent?: string | null;
 };
 
-/** One execution of a mission's graph ("run history" of the mission detail), as stored. */
-export type ExecutionRecord = Selectable<MissionExecutionsTable>;
+/** One execution of a mission's graph ("run history" of the mission detail), as stored; its lease stays in the store. */
+export type ExecutionRecord = Omit<Selectable<MissionExecutionsTable>, 'heartbeat_at'>;
 
 export type ExecutionEnd = Pick<
   ExecutionRecord,

@@ -31,6 +31,7 @@ export function createRunEventMapper(ids: TaskIds) {
           return [statusEvent(ids, createStatus(ids, TaskState.TASK_STATE_WORKING, `Using the tool ${event.name}`))];
         case 'run-start':
         case 'step-start':
+        case 'step-restarted':
         case 'tool-result':
         case 'guardrail-flag':
         case 'run-error':

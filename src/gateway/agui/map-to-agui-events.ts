@@ -92,6 +92,17 @@ export function mapToAguiEvents(state: AguiMapperState, event: RunEvent): AguiMa
           },
         ],
       };
+    case 'step-restarted': {
+      // The partial text of the step a dead replica was streaming is ended here and named (null: none was
+      // sent): a UI drops that message, since the step's whole text follows in a new one.
+      const closed = closeMessage(state);
+      const restarted: AguiEvent = {
+        type: EventType.CUSTOM,
+        name: 'step_restarted',
+        value: { step_index: event.stepIndex, attempt: event.attempt, message_id: state.openMessageId ?? null },
+      };
+      return { state: { ...closed.state, stepMessageId: undefined }, events: [...closed.events, restarted] };
+    }
     case 'run-error':
       return failAguiStream(state, event);
     case 'run-end': {

@@ -17,6 +17,7 @@ export function mapToSimpleEvents(event: RunEvent, identity: StreamIdentity = {}
     case 'run-error':
       return failSimpleStream(event);
     case 'step-start':
+    case 'step-restarted':
     case 'guardrail-flag':
       return [];
     default:

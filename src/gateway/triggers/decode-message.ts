@@ -9,6 +9,8 @@ export interface RawMessage {
   messageId?: string;
   /** A type the transport names (the SSE `event:` field), used when the JSON has no event field. */
   eventType?: string;
+  /** Header values that may carry the producer's trace context (`traceparent`, `tracestate`), where the broker has headers. */
+  traceCarrier?: Record<string, string>;
 }
 
 export type DecodedMessage =

@@ -39,12 +39,17 @@ export function createAiSdkPartReader(
   onWarnings: (warnings: SharedV3Warning[]) => void,
 ): PartReader {
   const reader = stream.getReader();
+  let responseModel: string | undefined;
   return {
     async read() {
       for (;;) {
         const result = await reader.read();
         if (result.done) return { done: true };
+        // The provider's own model id comes in a metadata part before the content.
+        if (result.value.type === 'response-metadata') responseModel ??= result.value.modelId;
         const part = mapAiSdkPart(result.value, onWarnings);
+        if (part?.type === 'finish' && responseModel !== undefined)
+          return { done: false, value: { ...part, responseModel } };
         if (part) return { done: false, value: part };
       }
     },

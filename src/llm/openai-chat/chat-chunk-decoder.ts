@@ -68,6 +68,7 @@ export class ChatChunkDecoder {
   private lastToolIndex = -1;
   private finishReason: FinishReason | undefined;
   private usage: ReportedUsage | undefined;
+  private responseModel: string | undefined;
 
   accept(chunk: unknown, out: TransportPart[]): void {
     if (!isObject(chunk)) throw invalidResponse('a stream chunk is not a JSON object', chunk);
@@ -75,6 +76,9 @@ export class ChatChunkDecoder {
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- the upstream's error object, as the comment above says
     if (chunk.error != null) throw chunk.error;
     if (isObject(chunk.usage)) this.usage = mapChatUsage(chunk.usage);
+    // Every chunk repeats the model id the upstream answered with (gen_ai.response.model): the first one is read.
+    if (this.responseModel === undefined && typeof chunk.model === 'string' && chunk.model !== '')
+      this.responseModel = chunk.model;
     if (chunk.choices == null) return;
     if (!Array.isArray(chunk.choices))
       throw invalidResponse('a stream chunk has "choices" that is not an array', chunk);
@@ -108,7 +112,7 @@ export class ChatChunkDecoder {
         },
       });
     }
-    out.push({ type: 'finish', finishReason: this.finishReason, usage: this.usage });
+    out.push({ type: 'finish', finishReason: this.finishReason, usage: this.usage, responseModel: this.responseModel });
   }
 
   private acceptToolCallFragment(fragment: unknown): void {

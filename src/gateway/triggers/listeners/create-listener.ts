@@ -1,4 +1,5 @@
 import type { ListenerConfig, TriggerSettings } from '../../../config/index.js';
+import { withConsumerSpan } from '../../../telemetry/index.js';
 import { decodeMessage } from '../decode-message.js';
 import { abortableSleep, sourceBackoffMs, type Sleep } from '../source-backoff.js';
 import { createSourceState } from '../source-state.js';
@@ -37,7 +38,7 @@ export function createListener(options: ListenerOptions): TriggerSource {
   let controller: AbortController | undefined;
   let loop: Promise<void> | undefined;
 
-  const deliver: Deliver = async (message) => {
+  const store: Deliver = async (message) => {
     const decoded = decodeMessage(message, { ...listener, maxJsonDepth: options.maxJsonDepth });
     if (!decoded.ok) return intake.reject(ref, decoded.reason);
     await intake.receive({
@@ -47,6 +48,21 @@ export function createListener(options: ListenerOptions): TriggerSource {
       dedupeKey: decoded.dedupeKey,
     });
   };
+  // Each message is stored inside its own `receive` span: the inbox item keeps its traceparent, the runs link to it.
+  const system = MESSAGING_SYSTEMS[listener.source];
+  const destination = destinationOf(listener);
+  const deliver: Deliver = (message) =>
+    withConsumerSpan(
+      {
+        operation: 'receive',
+        trigger: listener.name,
+        system,
+        destination,
+        messageId: message.messageId,
+        carrier: message.traceCarrier,
+      },
+      () => store(message),
+    );
 
   async function run(signal: AbortSignal): Promise<void> {
     while (!signal.aborted) {
@@ -105,6 +121,33 @@ export function createListener(options: ListenerOptions): TriggerSource {
     },
     status: () => state.status(),
   };
+}
+
+/** `messaging.system` values: the conventions' name where it has one (rabbitmq), else the client's. */
+const MESSAGING_SYSTEMS: Record<ListenerConfig['source'], string> = {
+  amqp: 'rabbitmq',
+  nats: 'nats',
+  mqtt: 'mqtt',
+  redis: 'redis',
+  'redis-stream': 'redis',
+  sse: 'sse',
+};
+
+function destinationOf(listener: ListenerConfig): string {
+  switch (listener.source) {
+    case 'amqp':
+      return listener.queue;
+    case 'nats':
+      return listener.subject;
+    case 'mqtt':
+      return listener.topic;
+    case 'redis':
+      return listener.channel ?? listener.pattern ?? '';
+    case 'redis-stream':
+      return listener.stream;
+    case 'sse':
+      return new URL(listener.url).pathname;
+  }
 }
 
 /** The promise's value, or undefined as soon as the signal aborts. */

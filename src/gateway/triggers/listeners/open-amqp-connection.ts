@@ -1,6 +1,7 @@
 import { connect, type ConsumeMessage } from 'amqplib';
 import type { ListenerConfig } from '../../../config/index.js';
 import { asError, closeSignal, type OpenConnection } from './listener-connection.js';
+import { readTraceCarrier } from './read-trace-carrier.js';
 
 type AmqpListener = Extract<ListenerConfig, { source: 'amqp' }>;
 
@@ -42,7 +43,9 @@ export const openAmqpConnection: OpenConnection<AmqpListener> = async ({ listene
           typeof message.properties.messageId === 'string' && message.properties.messageId !== ''
             ? message.properties.messageId
             : undefined;
-        deliver({ body: message.content, messageId }).then(
+        const headers = message.properties.headers;
+        const traceCarrier = headers ? readTraceCarrier((name) => headers[name]) : undefined;
+        deliver({ body: message.content, messageId, traceCarrier }).then(
           () => safely(() => channel.ack(message)),
           (error: unknown) => {
             logger.error(

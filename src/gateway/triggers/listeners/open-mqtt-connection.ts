@@ -1,6 +1,7 @@
 import { connect } from 'mqtt';
 import type { ListenerConfig } from '../../../config/index.js';
 import { asError, closeSignal, type OpenConnection } from './listener-connection.js';
+import { readTraceCarrier } from './read-trace-carrier.js';
 
 type MqttListener = Extract<ListenerConfig, { source: 'mqtt' }>;
 
@@ -35,7 +36,10 @@ export const openMqttConnection: OpenConnection<MqttListener> = async ({ listene
 
   // Set before CONNACK: a resumed session's queued messages arrive right after it.
   client.handleMessage = (packet, callback) => {
-    deliver({ body: packet.payload }).then(
+    // MQTT 5 user properties carry the publisher's trace context, as W3C's MQTT binding proposes.
+    const userProperties = packet.properties?.userProperties;
+    const traceCarrier = userProperties ? readTraceCarrier((name) => userProperties[name]) : undefined;
+    deliver({ body: packet.payload, traceCarrier }).then(
       () => callback(),
       (error: unknown) => {
         logger.error(

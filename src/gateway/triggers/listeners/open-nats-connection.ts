@@ -2,6 +2,7 @@ import { AckPolicy, connect, DeliverPolicy, type JsMsg, type Msg, type NatsConne
 import type { ListenerConfig } from '../../../config/index.js';
 import type { RawMessage } from '../decode-message.js';
 import type { Deliver, OpenConnection } from './listener-connection.js';
+import { readTraceCarrier } from './read-trace-carrier.js';
 
 type NatsListener = Extract<ListenerConfig, { source: 'nats' }>;
 
@@ -95,5 +96,10 @@ function consumeSubject(
 }
 
 function toRaw(message: Msg | JsMsg, messageId: string | undefined): RawMessage {
-  return { body: Buffer.from(message.data), messageId };
+  const { headers } = message;
+  return {
+    body: Buffer.from(message.data),
+    messageId,
+    traceCarrier: headers ? readTraceCarrier((name) => headers.get(name)) : undefined,
+  };
 }

@@ -1,4 +1,5 @@
 import type { PollerConfig, TriggerSettings } from '../../../config/index.js';
+import { withConsumerSpan } from '../../../telemetry/index.js';
 import { readKey } from '../read-path.js';
 import { abortableSleep, sourceBackoffMs, type Sleep } from '../source-backoff.js';
 import { createSourceState } from '../source-state.js';
@@ -35,7 +36,16 @@ export function createPoller(options: PollerOptions): TriggerSource {
   let controller: AbortController | undefined;
   let loop: Promise<void> | undefined;
 
-  async function pollOnce(signal: AbortSignal): Promise<void> {
+  // Each tick is a `poll` span of its own: the items it stores keep its traceparent, and their runs link to it.
+  const pollSpan = {
+    operation: 'poll',
+    trigger: poller.name,
+    system: 'http',
+    destination: new URL(poller.http.url).pathname,
+  } as const;
+  const pollOnce = (signal: AbortSignal) => withConsumerSpan(pollSpan, () => storeNewItems(signal));
+
+  async function storeNewItems(signal: AbortSignal): Promise<void> {
     const items = await fetchPollItems(poller.http, fetchImpl, signal);
     const fresh = new Map<string, unknown>();
     for (const item of items) {

@@ -15,6 +15,8 @@ export interface WebhooksRoutesOptions {
   webhooks?: WebhooksConfig;
   /** `server.redis_url`: rate-limit counters shared by every replica; in this process's memory when unset. */
   redisUrl?: string;
+  /** Called once per delivery refused by its webhook's rate limit (for metrics). */
+  onRateLimited?: (webhook: string) => void;
 }
 
 /** Where the counters live in a shared Redis: `<prefix>POST<route>-<webhook name>`. */
@@ -26,7 +28,7 @@ const REDIS_KEY_PREFIX = 'agent-gateway:webhook-rate-limit:';
  */
 export const webhooksRoutes: FastifyPluginAsync<WebhooksRoutesOptions> = async (
   app,
-  { intake, settings, webhooks, redisUrl },
+  { intake, settings, webhooks, redisUrl, onRateLimited },
 ) => {
   // Signatures cover the exact bytes sent, so every body is kept as a Buffer and parsed only after verification.
   app.removeAllContentTypeParsers();
@@ -50,6 +52,7 @@ export const webhooksRoutes: FastifyPluginAsync<WebhooksRoutesOptions> = async (
     allowList: (_request, name) => !limits.has(name),
     max: (_request, name) => limits.get(name)?.max ?? 0,
     timeWindow: (_request, name) => limits.get(name)?.timeWindowMs ?? 1000,
+    onExceeded: (request) => onRateLimited?.(nameOf(request)),
     errorResponseBuilder: (request, context) => {
       const limit = limits.get(nameOf(request));
       const window = limit ? ` (at most ${limit.max} per ${limit.timeWindowMs / 1000} s)` : '';

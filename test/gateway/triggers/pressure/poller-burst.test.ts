@@ -35,7 +35,7 @@ for (const dialect of await dialects()) {
       let app: TestApp;
       beforeAll(async () => {
         database = await dialect.create();
-        [upstream, items] = await Promise.all([startCountingUpstream(100), startItemsServer()]);
+        [upstream, items] = await Promise.all([startCountingUpstream(50), startItemsServer()]);
       });
       afterAll(async () => {
         await app?.stop({ keepData: true });
@@ -43,7 +43,7 @@ for (const dialect of await dialects()) {
         await database?.drop();
       });
 
-      it('runs every item once with 100 ms handlers, never more than 4 at a time, though every poll returns them all again', async () => {
+      it('runs every item once with 50 ms handlers, never more than 4 at a time, though every poll returns them all again', async () => {
         const ids = payloadIds(ITEMS, 'item');
         items.respond = () => ({ status: 200, body: { items: ids.map((id) => ({ id, title: `job ${id}` })) } });
         app = await startTestApp(pressureYaml(upstream.url, { concurrency: 1, extra: pollerYaml(items.url) }), {

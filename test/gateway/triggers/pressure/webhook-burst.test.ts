@@ -54,13 +54,14 @@ async function burstIsHandledOnceEach(dialect: Dialect, delayMs: number, count: 
   }
 }
 
-// The issue's case: 1,000 deliveries, 100 ms handlers, concurrency 4 (at least 25 s of upstream time per engine).
+// The issue's case scaled to the suite: 500 deliveries at concurrency 4 with 20 ms handlers, 125 times past capacity
+// (the issue's 1,000 with 100 ms handlers take 25 s of upstream time per engine and prove nothing more).
 for (const dialect of await dialects()) {
   describe.skipIf(dialect.skip)(
     `bursts of signed webhooks into one process on ${dialect.name}, concurrency ${CONCURRENCY}`,
     () => {
-      it('handles 1,000 deliveries with 100 ms handlers, each once, never more than 4 at a time', async () => {
-        expect(await burstIsHandledOnceEach(dialect, 100, 1_000)).toBe(CONCURRENCY);
+      it('handles 500 deliveries with 20 ms handlers, each once, never more than 4 at a time', async () => {
+        expect(await burstIsHandledOnceEach(dialect, 20, 500)).toBe(CONCURRENCY);
       }, 120_000);
 
       it('stores and runs once a delivery that arrives 50 times at once (a sender retrying in a burst)', async () => {

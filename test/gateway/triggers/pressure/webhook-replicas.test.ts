@@ -45,15 +45,20 @@ describe.skipIf(skip !== undefined)(
       await database?.drop();
     });
 
-    it('handles 1,000 deliveries sent alternately to both, each once, with both processes taking part', async () => {
-      const ids = payloadIds(1_000, 'r');
+    it('handles 600 deliveries sent alternately to both, each once, with both processes taking part', async () => {
+      const ids = payloadIds(600, 'r');
       const acknowledged = await sendBursts(ids, 100, (index) => servers[index % 2].url);
       const done = await waitForDone(servers[0].url, 'webhook', new Set(acknowledged.values()), 90_000);
       expect(repeated(done.map((delivery) => delivery.id))).toEqual([]);
-      expect(await listDeliveries(servers[1].url, { status: 'done', kind: 'webhook' })).toHaveLength(1_000);
+      expect(await listDeliveries(servers[1].url, { status: 'done', kind: 'webhook' })).toHaveLength(600);
 
       const [first, second] = upstreams.map((upstream) => [...upstream.calls.keys()]);
-      expect(upstreams.flatMap((upstream) => upstream.duplicates())).toEqual([]);
+      // On failure, the deliveries that ran more than once and each process's log say why.
+      const retried = done.filter((delivery) => delivery.attempts !== 1);
+      expect(
+        upstreams.flatMap((upstream) => upstream.duplicates()),
+        `${JSON.stringify(retried)}\n${servers.map((server) => server.output().slice(-4_000)).join('\n')}`,
+      ).toEqual([]);
       expect(first.filter((id) => second.includes(id))).toEqual([]);
       expect([...first, ...second].sort()).toEqual([...ids].sort());
       // Each process claims from the shared inbox whatever either one received.

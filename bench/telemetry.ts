@@ -1,7 +1,8 @@
 // Telemetry off vs on: two gateways (same config but `telemetry:`), each its own process, loaded in turn
 // with non-streamed chat completions at c=32 against a fake upstream that answers at once. Reports requests
 // per second and the gateway's CPU time per request (from /proc), so the added microseconds show.
-// `npx tsx bench/telemetry-overhead.ts` (BENCH_ROUND_SECONDS, default 8; BENCH_ROUNDS, default 2).
+// As a scenario: `runTelemetryBench()`; alone: `npx tsx bench/telemetry.ts` (BENCH_ROUND_SECONDS, default 8;
+// BENCH_ROUNDS, default 2).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -10,13 +11,36 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 
-const ROUND_SECONDS = Number(process.env.BENCH_ROUND_SECONDS ?? 8);
-const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 2);
 const CONNECTIONS = 32;
 const API_KEY = 'bench-key-0123456789';
-const children: ChildProcess[] = [];
 
-function start(args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
+export interface TelemetryBenchOptions {
+  /** Seconds of load per gateway per round (default 8). */
+  roundSeconds?: number;
+  /** Rounds, the order of the two gateways alternating (default 2). */
+  rounds?: number;
+  log?: (line: string) => void;
+}
+
+export interface TelemetryBenchResult {
+  /** Requests per second at c=32, telemetry off and on (exporting OTLP to a local collector). */
+  rps_off: number;
+  rps_on: number;
+  /** Gateway CPU µs per request that telemetry adds (on minus off). */
+  cpu_us_per_request: number;
+  /** Gateway CPU µs per request, each gateway on its own. */
+  cpu_us_per_request_off: number;
+  cpu_us_per_request_on: number;
+  /** OTLP export requests the collector received (0 would mean nothing was exported). */
+  otlp_exports: number;
+  connections: number;
+}
+
+function start(
+  children: ChildProcess[],
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -67,7 +91,19 @@ agents:
 ${telemetry}`;
 }
 
-async function main() {
+/** The telemetry scenario: two gateways from `src/`, loaded in turn; children are stopped before it returns. */
+export async function runTelemetryBench(options: TelemetryBenchOptions = {}): Promise<TelemetryBenchResult> {
+  const children: ChildProcess[] = [];
+  try {
+    return await measure(children, options);
+  } finally {
+    for (const child of children) child.kill();
+  }
+}
+
+async function measure(children: ChildProcess[], options: TelemetryBenchOptions): Promise<TelemetryBenchResult> {
+  const roundSeconds = options.roundSeconds ?? 8;
+  const rounds = options.rounds ?? 2;
   // The collector: accepts every export (its CPU is this process's, not the gateway's).
   let exports = 0;
   const collector = createServer((request, response) => {
@@ -79,7 +115,7 @@ async function main() {
   });
   await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
   const collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
-  const upstream = await start(['bench/fake-upstream-server.ts', '--port', '0']);
+  const upstream = await start(children, ['bench/fake-upstream-server.ts', '--port', '0']);
   const temp = mkdtempSync(join(tmpdir(), 'otel-bench-'));
   const telemetryOn = `telemetry: { enabled: true, endpoint: "${collectorUrl}", export_interval_ms: 5000 }`;
   const gateways: { name: string; url: string; pid: number; requests: number; seconds: number; cpu: number }[] = [];
@@ -89,36 +125,49 @@ async function main() {
   ] as const) {
     const file = join(temp, `${name}.yaml`);
     writeFileSync(file, yaml(upstream.url, join(temp, name), telemetry));
-    const gateway = await start(['src/cli/main.ts', 'serve', '--config', file]);
+    const gateway = await start(children, ['src/cli/main.ts', 'serve', '--config', file]);
     gateways.push({ name, url: gateway.url, pid: gateway.child.pid!, requests: 0, seconds: 0, cpu: 0 });
   }
   for (const gateway of gateways) await load(gateway.url, 2);
-  for (let round = 0; round < ROUNDS; round += 1) {
+  for (let round = 0; round < rounds; round += 1) {
     const order = round % 2 === 0 ? gateways : [...gateways].reverse();
     for (const gateway of order) {
       const cpuBefore = cpuMicros(gateway.pid);
       const started = performance.now();
-      gateway.requests += await load(gateway.url, ROUND_SECONDS);
+      options.log?.(`telemetry ${gateway.name}: round ${round + 1} of ${rounds}`);
+      gateway.requests += await load(gateway.url, roundSeconds);
       gateway.seconds += (performance.now() - started) / 1000;
       gateway.cpu += cpuMicros(gateway.pid) - cpuBefore;
     }
   }
-  console.log(`| telemetry | requests/s at c=${CONNECTIONS} | gateway CPU µs per request |`);
-  console.log('|---|---|---|');
-  for (const gateway of gateways)
-    console.log(
-      `| ${gateway.name} | ${Math.round(gateway.requests / gateway.seconds)} | ${Math.round(gateway.cpu / gateway.requests)} |`,
-    );
-  const [off, on] = gateways;
-  console.log(
-    `\nadded CPU per request: ${Math.round(on.cpu / on.requests - off.cpu / off.requests)} µs; OTLP exports received: ${exports}`,
-  );
   collector.close();
   rmSync(temp, { recursive: true, force: true });
+  const [off, on] = gateways;
+  const cpuOff = off.cpu / off.requests;
+  const cpuOn = on.cpu / on.requests;
+  return {
+    rps_off: Math.round(off.requests / off.seconds),
+    rps_on: Math.round(on.requests / on.seconds),
+    cpu_us_per_request: Math.round(cpuOn - cpuOff),
+    cpu_us_per_request_off: Math.round(cpuOff),
+    cpu_us_per_request_on: Math.round(cpuOn),
+    otlp_exports: exports,
+    connections: CONNECTIONS,
+  };
 }
 
-try {
-  await main();
-} finally {
-  for (const child of children) child.kill();
+// Run directly: print the table.
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const result = await runTelemetryBench({
+    roundSeconds: Number(process.env.BENCH_ROUND_SECONDS ?? 8),
+    rounds: Number(process.env.BENCH_ROUNDS ?? 2),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  console.log(`| telemetry | requests/s at c=${result.connections} | gateway CPU µs per request |`);
+  console.log('|---|---|---|');
+  console.log(`| off | ${result.rps_off} | ${result.cpu_us_per_request_off} |`);
+  console.log(`| on | ${result.rps_on} | ${result.cpu_us_per_request_on} |`);
+  console.log(
+    `\nadded CPU per request: ${result.cpu_us_per_request} µs; OTLP exports received: ${result.otlp_exports}`,
+  );
 }

@@ -1,0 +1,51 @@
+import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { GATEWAY } from './gen-ai-attributes.js';
+import { recordSpanError } from './record-error.js';
+import { telemetrySettings, tracer } from './tracer.js';
+
+export interface ConsumerSpanStart {
+  /** `poll` for a poller's tick, `receive` for a listener's message. */
+  operation: 'poll' | 'receive';
+  /** The poller's or listener's configured name (the span is named `{operation} {trigger}`). */
+  trigger: string;
+  /** `messaging.system`: `rabbitmq`, `nats`, `mqtt`, `redis`, `sse`, or `http` for pollers. */
+  system: string;
+  /** The queue, subject, topic, channel or URL path the message came from. */
+  destination?: string;
+  messageId?: string;
+  /** Message headers or properties that may hold the producer's `traceparent` (AMQP, NATS, MQTT 5). */
+  carrier?: Record<string, string>;
+}
+
+/**
+ * Runs `fn` inside a CONSUMER span (messaging conventions) that is the current span while the work is stored,
+ * so the inbox item keeps its `traceparent` and the runs it starts link to it. The span continues a producer's
+ * trace carried in `carrier`, else starts a trace of its own (never a child of whatever happened to be current).
+ */
+export async function withConsumerSpan<T>(start: ConsumerSpanStart, fn: () => Promise<T>): Promise<T> {
+  if (!telemetrySettings.enabled) return fn();
+  const parent = start.carrier ? propagation.extract(ROOT_CONTEXT, start.carrier) : ROOT_CONTEXT;
+  const span = tracer().startSpan(
+    `${start.operation} ${start.trigger}`,
+    {
+      kind: SpanKind.CONSUMER,
+      attributes: {
+        'messaging.operation.name': start.operation,
+        'messaging.operation.type': 'receive',
+        'messaging.system': start.system,
+        [GATEWAY.TRIGGER_NAME]: start.trigger,
+        ...(start.destination !== undefined && { 'messaging.destination.name': start.destination }),
+        ...(start.messageId !== undefined && { 'messaging.message.id': start.messageId }),
+      },
+    },
+    parent,
+  );
+  try {
+    return await context.with(trace.setSpan(parent, span), fn);
+  } catch (error) {
+    recordSpanError(span, error);
+    throw error;
+  } finally {
+    span.end();
+  }
+}
