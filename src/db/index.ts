@@ -8,6 +8,9 @@ export {
 } from './create-database.js';
 export type {
   A2aTasksTable,
+  A2aPushConfigsTable,
+  A2aPushDeliveriesTable,
+  A2aPushDeliveryStatus,
   Database,
   RunsTable,
   RiskEventsTable,

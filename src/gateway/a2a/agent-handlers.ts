@@ -7,6 +7,10 @@ import { createBufferedTaskStore } from './buffered-task-store.js';
 import { createTaskReconciler } from './reconcile-task.js';
 import { createRunExecutor } from './run-executor.js';
 import { mapInputTools } from './input-tools.js';
+import type { A2aPushStore } from './push/a2a-push.store.js';
+import { createPushConfigStore } from './push/push-config-store.js';
+import type { PushEndpointGuard } from './push/push-endpoint-guard.js';
+import { createPushSender } from './push/push-sender.js';
 
 export interface AgentHandlersOptions {
   agents: AgentRegistry;
@@ -15,6 +19,7 @@ export interface AgentHandlersOptions {
   version: string;
   /** The tools an agent's `tools` list expands to, for its card's skills. */
   toolsOf(names: string[]): CardTool[];
+  push: { store: A2aPushStore; guard: PushEndpointGuard; wake(): void };
 }
 
 export interface AgentHandlers {
@@ -42,6 +47,19 @@ export function createAgentHandlers(options: AgentHandlersOptions): AgentHandler
       const card = cardAt(localEndpoint);
       const handler = new A2aRequestHandler(card, tasks, executor, {
         follow: { runs: options.runs, inputToolNames: new Set(inputTools.map((tool) => tool.name)) },
+        push: {
+          store: createPushConfigStore({
+            agentName: agent.name,
+            store: options.push.store,
+            guard: options.push.guard,
+            isTaskOwnedBy: (taskId, owner) => tasks.isOwnedBy(taskId, owner),
+          }),
+          sender: createPushSender({
+            agentName: agent.name,
+            store: options.push.store,
+            wake: () => options.push.wake(),
+          }),
+        },
         extendedCard: (context) =>
           Promise.resolve(
             restrictCardSkills(cardAt(endpointOf(context) ?? localEndpoint), restrictionsOf(context)?.skills),

@@ -35,6 +35,8 @@ export interface BufferedTaskStore extends TaskStore {
    * from there (see reconcile-task.ts).
    */
   close(): void;
+  /** Whether the task is `owner`'s; undefined when there is no such task (yet). */
+  isOwnedBy(taskId: string, owner: string): Promise<boolean | undefined>;
 }
 
 export interface BufferedTaskStoreOptions {
@@ -140,6 +142,13 @@ export function createBufferedTaskStore({ agentName, store, reconcile }: Buffere
 
     close() {
       closed = true;
+    },
+
+    async isOwnedBy(taskId, owner) {
+      const entry = buffered.get(taskId);
+      if (entry) return entry.owner === owner;
+      if (!(await store.get(agentName, taskId, 'all'))) return undefined;
+      return (await store.get(agentName, taskId, { owner })) !== undefined;
     },
   };
 }
