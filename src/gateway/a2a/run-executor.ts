@@ -1,5 +1,11 @@
 import { TaskState } from '@a2a-js/sdk';
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import {
+  AgentEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+  type ServerCallContext,
+} from '@a2a-js/sdk/server';
 import type { ChatMessage, RunHandle, RunService, ToolDefinition } from '../../agents/index.js';
 import { isAppError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
@@ -9,7 +15,11 @@ import { contextSessionId } from './context-session-id.js';
 import { extractMessageText } from './extract-message-text.js';
 import { createInputRequiredStatus, pendingInputOf, readQuestion, type PendingInput } from './input-tools.js';
 import { createRunEventMapper } from './map-run-events.js';
-import type { TaskEnd } from './task-end.js';
+import type { TaskEnd, TaskIds } from './task-end.js';
+import { createAgentMessage } from './a2a-messages.js';
+
+/** The result a question's tool call gets when the caller started a new task instead of answering it. */
+const UNANSWERED = 'The caller did not answer this question; they sent a new message instead.';
 
 /** The SDK's executor for one agent, plus what the request handler asks of it for cancellation. */
 export interface RunExecutor extends AgentExecutor {
@@ -68,6 +78,36 @@ export function createRunExecutor({ agentName, runs, tasks, inputTools = [] }: R
     },
   };
 
+  /**
+   * A new task in a context whose earlier task still waits for input: the question stays unanswered, so
+   * its tool call gets a result saying so (an upstream refuses a tool call without one) and that task is
+   * cancelled (an answer to it now would come after the conversation moved on).
+   */
+  async function closeUnansweredQuestions(ids: TaskIds, context: ServerCallContext): Promise<ChatMessage[]> {
+    const owner = ownerOfContext(context);
+    const results: ChatMessage[] = [];
+    for (const waiting of await tasks.waitingIn(ids.contextId, owner)) {
+      const pending = pendingInputOf(waiting);
+      if (!pending || waiting.id === ids.taskId) continue;
+      results.push({
+        role: 'tool',
+        tool_call_id: pending.toolCallId,
+        name: pending.toolName,
+        content: UNANSWERED,
+      });
+      const status = {
+        state: TaskState.TASK_STATE_CANCELED,
+        message: createAgentMessage(`Not answered: task ${ids.taskId} continued the context instead`, {
+          taskId: waiting.id,
+          contextId: waiting.contextId,
+        }),
+        timestamp: isoNow(),
+      };
+      await tasks.save({ ...waiting, status }, context);
+    }
+    return results;
+  }
+
   async function execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const ids = { taskId: request.taskId, contextId: request.contextId };
     let end: TaskEnd | undefined;
@@ -77,13 +117,13 @@ export function createRunExecutor({ agentName, runs, tasks, inputTools = [] }: R
       const text = extractMessageText(request.userMessage);
       // A task waiting for input takes the caller's message as the answer to the tool call it waits on.
       const waitedOn = pendingInputOf(request.task);
-      const message: ChatMessage = waitedOn
-        ? { role: 'tool', tool_call_id: waitedOn.toolCallId, name: waitedOn.toolName, content: text }
-        : { role: 'user', content: text };
+      const messages: ChatMessage[] = waitedOn
+        ? [{ role: 'tool', tool_call_id: waitedOn.toolCallId, name: waitedOn.toolName, content: text }]
+        : [...(await closeUnansweredQuestions(ids, request.context)), { role: 'user', content: text }];
       // One context is one conversation: its earlier turns are stored as a session of the caller's.
       const run = await runs.start({
         agentName,
-        messages: [message],
+        messages,
         source: 'a2a',
         sessionId: contextSessionId(agentName, owner, ids.contextId),
         owner,

@@ -86,4 +86,36 @@ describe('A2A input-required', () => {
       ),
     ).rejects.toThrow(/terminal state|not waiting for input/);
   });
+
+  it('a new task in the context of an unanswered question sends no dangling tool call upstream, and closes the question', async () => {
+    const client = await discover(gateway.agentUrl('booker'));
+    gateway.upstream.enqueue(
+      { kind: 'tool_calls', calls: [{ id: 'call_when', name: 'ask_caller', arguments: { question: 'When?' } }] },
+      { kind: 'text', text: 'Here is the menu.' },
+    );
+    const waiting = (await client.sendMessage(userMessage('Book me a table'), bearer(token.token))) as Task;
+    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    // The caller moves on in the same context without answering.
+    const next = (await client.sendMessage(
+      userMessage('Show me the menu instead', { contextId: waiting.contextId }),
+      bearer(token.token),
+    )) as Task;
+    expect(next.id).not.toBe(waiting.id);
+    expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // Every tool call the model sees is followed by its result, as OpenAI-compatible upstreams require.
+    const sent = lastSent();
+    const asked = sent.findIndex((message) => (message as { tool_calls?: unknown[] }).tool_calls?.length);
+    expect(asked).toBeGreaterThanOrEqual(0);
+    expect(sent[asked + 1]).toMatchObject({ role: 'tool', tool_call_id: 'call_when' });
+    expect(sent.at(-1)).toEqual({ role: 'user', content: 'Show me the menu instead' });
+    // The question is closed: answering it now is refused.
+    const old = await client.getTask({ tenant: '', id: waiting.id, historyLength: undefined }, bearer(token.token));
+    expect(old.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await expect(
+      client.sendMessage(
+        userMessage('Tonight', { taskId: waiting.id, contextId: waiting.contextId }),
+        bearer(token.token),
+      ),
+    ).rejects.toThrow(/terminal state|not waiting for input/);
+  });
 });
