@@ -79,7 +79,8 @@ export interface KvTable {
 export interface RunsTable {
   run_id: string;
   agent_name: string;
-  status: 'running' | 'paused' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+  /** `input_required`: the run ended asking its caller (A2A requires_input); the caller's answer starts the next run. */
+  status: 'running' | 'paused' | 'completed' | 'failed' | 'cancelled' | 'interrupted' | 'input_required';
   source: 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot';
   session_id: string | null;
   /** `<provider>/<model id>` the run used. */

@@ -19,6 +19,8 @@ export interface RunSetup {
   readonly toolDefinitions: ToolDefinition[];
   /** Tools the client runs itself (frontend tools): a call to one ends the run instead of running here. */
   readonly clientToolNames: ReadonlySet<string>;
+  /** Client tools whose call waits for the caller's answer: the run ends `input_required`. */
+  readonly callerToolNames: ReadonlySet<string>;
   readonly temperature: number;
   readonly maxTokens?: number;
   readonly control: RunControl;

@@ -33,6 +33,8 @@ export function mapRunEnd(
       return end(TaskState.TASK_STATE_FAILED, run.errorMessage ?? `The run ended ${run.status}`);
     case 'running':
     case 'paused':
+    // The executor wrote the question when the run ended; the run record alone cannot rebuild it.
+    case 'input_required':
       return undefined;
   }
 }

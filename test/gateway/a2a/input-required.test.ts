@@ -1,6 +1,8 @@
 import { TaskState, type Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_API_KEY } from '../../support/app.js';
+import { parseSse } from '../agui/agui-harness.js';
 import {
   a2aYaml,
   answerText,
@@ -117,5 +119,39 @@ describe('A2A input-required', () => {
         bearer(token.token),
       ),
     ).rejects.toThrow(/terminal state|not waiting for input/);
+  });
+
+  it('shows the wait to an operator: run status input_required in the admin API, a CUSTOM event over AG-UI', async () => {
+    const client = await discover(gateway.agentUrl('booker'));
+    gateway.upstream.enqueue({
+      kind: 'tool_calls',
+      calls: [{ id: 'call_size', name: 'ask_caller', arguments: { question: 'How many people?' } }],
+    });
+    const waiting = (await client.sendMessage(userMessage('Book a table for us'), bearer(token.token))) as Task;
+    const runId = waiting.metadata!.run_id as string;
+    const admin = { authorization: `Bearer ${TEST_API_KEY}` };
+    const detail = await fetch(`${gateway.app.url}/api/v1/admin/runs/${runId}`, { headers: admin });
+    expect(await detail.json()).toMatchObject({ run_id: runId, status: 'input_required', agent_name: 'booker' });
+    const listed = await fetch(`${gateway.app.url}/api/v1/admin/runs?status=input_required`, { headers: admin });
+    expect(((await listed.json()) as { run_id: string }[]).map((run) => run.run_id)).toContain(runId);
+
+    const attached = await fetch(`${gateway.app.url}/agui/ws?run_id=${runId}`, { headers: admin });
+    const events = parseSse(await attached.text()).map((message) => message.data as { type: string; name?: string });
+    const asked = events.findIndex((event) => event.type === 'CUSTOM' && event.name === 'input_required');
+    expect(events[asked]).toMatchObject({
+      value: { tool_call_id: 'call_size', tool: 'ask_caller', arguments: expect.stringContaining('How many people?') },
+    });
+    expect(events.at(-1)?.type).toBe('RUN_FINISHED');
+
+    // Answered, the next run completes as usual.
+    gateway.upstream.enqueue({ kind: 'text', text: 'Booked for four.' });
+    const done = (await client.sendMessage(
+      userMessage('Four', { taskId: waiting.id, contextId: waiting.contextId }),
+      bearer(token.token),
+    )) as Task;
+    const next = await fetch(`${gateway.app.url}/api/v1/admin/runs/${done.metadata!.run_id as string}`, {
+      headers: admin,
+    });
+    expect(await next.json()).toMatchObject({ status: 'completed' });
   });
 });
