@@ -107,6 +107,7 @@ export function openRun(deps: RuntimeDeps, options: OpenRunOptions): OpenRun {
   const offered = offerTools(deps.tools, agent, settings.clientTools);
   const timer = createRunTimer();
   const setup: RunSetup = {
+    runId,
     agent,
     models: deps.models,
     tools: deps.tools,

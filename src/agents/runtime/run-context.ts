@@ -12,6 +12,8 @@ import type { RunTimer } from './run-timer.js';
 
 /** Everything one run needs before its budget is known; built once per run by startRun (or resumeRun). */
 export interface RunSetup {
+  /** Tools that keep state per run (delegate_to_agent's remote contexts) key it by this. */
+  readonly runId: string;
   readonly agent: RegisteredAgent;
   readonly models: ModelClient;
   readonly tools: ToolRegistry;

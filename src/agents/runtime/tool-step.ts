@@ -54,5 +54,5 @@ async function executeTool(ctx: RunContext, call: ToolCall): Promise<string> {
       code: 'invalid_arguments',
     });
   }
-  return ctx.tools.execute(call.name, args, { signal: ctx.control.signal });
+  return ctx.tools.execute(call.name, args, { signal: ctx.control.signal, runId: ctx.runId });
 }
