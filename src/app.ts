@@ -233,6 +233,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
         publicUrl: { publicUrl: publicUrlOf(config), trustProxy: config.server.trust_proxy },
         version: VERSION,
         toolsOf: cardToolsOf(tools),
+        stalledTimeoutMs,
         push: {
           store: createA2aPushStore(database.db),
           guard: createOutboundGuard(config.a2a.push_notifications.allow_private),

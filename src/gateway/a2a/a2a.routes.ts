@@ -22,6 +22,8 @@ export interface A2aRoutesOptions {
   version: string;
   /** The tools an agent's `tools` list expands to (names and descriptions only), for its card's skills. */
   toolsOf: (names: string[]) => CardTool[];
+  /** server.stalled_client_timeout_seconds: a streaming client that reads nothing for this long is disconnected. */
+  stalledTimeoutMs?: number;
   /** Push notifications: configs and outbox, the SSRF rules for their URLs, and how deliveries are retried. */
   push: { store: A2aPushStore; guard: PushEndpointGuard; settings: A2aPushConfig };
 }
@@ -43,7 +45,11 @@ export const a2aRoutes: FastifyPluginAsync<A2aRoutesOptions> = async (app, optio
     version: options.version,
     toolsOf: options.toolsOf,
   });
-  await app.register(jsonRpcRoutes, { handlers, publicUrl: options.publicUrl });
+  await app.register(jsonRpcRoutes, {
+    handlers,
+    publicUrl: options.publicUrl,
+    stalledTimeoutMs: options.stalledTimeoutMs,
+  });
   // Runs on server.close(), before the app closes the database: tasks finish writing first.
   app.addHook('onReady', () => worker.start());
   app.addHook('onClose', async () => {
