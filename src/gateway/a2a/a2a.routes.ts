@@ -32,6 +32,7 @@ export interface A2aRoutesOptions {
 export const a2aRoutes: FastifyPluginAsync<A2aRoutesOptions> = async (app, options) => {
   const worker = createPushDeliveryWorker({ ...options.push, logger: app.log });
   const handlers = createAgentHandlers({
+    logger: app.log,
     push: { store: options.push.store, guard: options.push.guard, wake: () => worker.wake() },
     agents: options.agents,
     runs: options.runs,

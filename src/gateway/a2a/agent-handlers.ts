@@ -1,4 +1,5 @@
 import type { AgentRegistry, RunService } from '../../agents/index.js';
+import type { Logger } from '../../logger.js';
 import { A2aRequestHandler } from './a2a-request-handler.js';
 import type { A2aTaskStore } from './a2a-task.store.js';
 import { endpointOf, restrictionsOf } from './call-context.js';
@@ -10,7 +11,7 @@ import { mapInputTools } from './input-tools.js';
 import type { A2aPushStore } from './push/a2a-push.store.js';
 import { createPushConfigStore } from './push/push-config-store.js';
 import type { PushEndpointGuard } from './push/push-endpoint-guard.js';
-import { createPushSender } from './push/push-sender.js';
+import { createPushRecorder, NO_SDK_PUSH_SENDER } from './push/push-sender.js';
 
 export interface AgentHandlersOptions {
   agents: AgentRegistry;
@@ -20,6 +21,7 @@ export interface AgentHandlersOptions {
   /** The tools an agent's `tools` list expands to, for its card's skills. */
   toolsOf(names: string[]): CardTool[];
   push: { store: A2aPushStore; guard: PushEndpointGuard; wake(): void };
+  logger: Logger;
 }
 
 export interface AgentHandlers {
@@ -39,7 +41,13 @@ export function createAgentHandlers(options: AgentHandlersOptions): AgentHandler
     .map((agent) => {
       const tasks = createBufferedTaskStore({ agentName: agent.name, store: options.store, reconcile });
       const inputTools = mapInputTools(agent);
-      const executor = createRunExecutor({ agentName: agent.name, runs: options.runs, tasks, inputTools });
+      const push = createPushRecorder({
+        agentName: agent.name,
+        store: options.push.store,
+        wake: () => options.push.wake(),
+        logger: options.logger,
+      });
+      const executor = createRunExecutor({ agentName: agent.name, runs: options.runs, tasks, inputTools, push });
       const cardAt = (endpoint: string) =>
         buildAgentCard(agent, { endpoint, version: options.version, tools: options.toolsOf(agent.tools) });
       // The SDK reads this card for protocol versions and capabilities only; clients get one built per request.
@@ -54,11 +62,7 @@ export function createAgentHandlers(options: AgentHandlersOptions): AgentHandler
             guard: options.push.guard,
             isTaskOwnedBy: (taskId, owner) => tasks.isOwnedBy(taskId, owner),
           }),
-          sender: createPushSender({
-            agentName: agent.name,
-            store: options.push.store,
-            wake: () => options.push.wake(),
-          }),
+          sender: NO_SDK_PUSH_SENDER,
         },
         extendedCard: (context) =>
           Promise.resolve(

@@ -1,4 +1,4 @@
-import { TaskState } from '@a2a-js/sdk';
+import { TaskState, type Task } from '@a2a-js/sdk';
 import {
   AgentEvent,
   type AgentExecutor,
@@ -15,7 +15,8 @@ import { contextSessionId } from './context-session-id.js';
 import { extractMessageText } from './extract-message-text.js';
 import { createInputRequiredStatus, pendingInputOf, readQuestion, type PendingInput } from './input-tools.js';
 import { createRunEventMapper } from './map-run-events.js';
-import type { TaskEnd, TaskIds } from './task-end.js';
+import { applyTaskEnd, type TaskEnd, type TaskIds } from './task-end.js';
+import type { PushRecorder } from './push/push-sender.js';
 import { createAgentMessage } from './a2a-messages.js';
 
 /** The result a question's tool call gets when the caller started a new task instead of answering it. */
@@ -37,13 +38,21 @@ export interface RunExecutorOptions {
   tasks: BufferedTaskStore;
   /** The agent's requires_input tools: calling one puts the task in input-required. */
   inputTools?: ToolDefinition[];
+  /** Stores a status change in the push outbox (awaited before the change is published). */
+  push?: PushRecorder;
 }
 
 /**
  * An A2A task is one run of the agent (source `a2a`): the task is published with the run id in its
  * metadata, then the run's events are mapped to task updates until the run ends.
  */
-export function createRunExecutor({ agentName, runs, tasks, inputTools = [] }: RunExecutorOptions): RunExecutor {
+export function createRunExecutor({
+  agentName,
+  runs,
+  tasks,
+  inputTools = [],
+  push = () => Promise.resolve(),
+}: RunExecutorOptions): RunExecutor {
   const inputToolNames = new Set(inputTools.map((tool) => tool.name));
   const executing = new Map<string, RunHandle>();
   const inFlight = new Set<Promise<void>>();
@@ -131,17 +140,17 @@ export function createRunExecutor({ agentName, runs, tasks, inputTools = [] }: R
         clientTools: inputTools.length > 0 ? inputTools : undefined,
       });
       executing.set(ids.taskId, run);
-      bus.publish(
-        AgentEvent.task({
-          id: ids.taskId,
-          contextId: ids.contextId,
-          status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: isoNow() },
-          artifacts: [],
-          // A resumed task keeps its history (the SDK added the caller's answer to it).
-          history: request.task ? request.task.history : [request.userMessage],
-          metadata: { run_id: run.runId },
-        }),
-      );
+      const started: Task = {
+        id: ids.taskId,
+        contextId: ids.contextId,
+        status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: isoNow() },
+        artifacts: [],
+        // A resumed task keeps its history (the SDK added the caller's answer to it).
+        history: request.task ? request.task.history : [request.userMessage],
+        metadata: { run_id: run.runId },
+      };
+      await push(started);
+      bus.publish(AgentEvent.task(started));
       const mapper = createRunEventMapper(ids);
       let asked: PendingInput | undefined;
       for await (const event of run) {
@@ -152,10 +161,12 @@ export function createRunExecutor({ agentName, runs, tasks, inputTools = [] }: R
       const result = await run.result;
       if (result.status === 'completed' && result.finishReason === 'tool_calls' && asked) {
         end = { status: createInputRequiredStatus(ids, asked) };
+        await push(applyTaskEnd(started, end));
         bus.publish(AgentEvent.statusUpdate({ ...ids, status: end.status, metadata: undefined }));
       } else {
         const finish = mapper.finish(result);
         end = finish.end;
+        await push(applyTaskEnd(started, end));
         for (const update of finish.events) bus.publish(update);
       }
     } finally {

@@ -196,4 +196,31 @@ describe('A2A push notifications', () => {
     const pushes = receiver.received.filter((push) => push.path === path);
     expect(pushes.every((push) => push.headers['x-a2a-notification-token'] === 't-retry')).toBe(true);
   });
+
+  it('pushes the end of a task whose streaming client left after the first event', async () => {
+    const client = await discover(gateway.agentUrl('helper'));
+    const path = '/left';
+    gateway.upstream.enqueue({ kind: 'text', text: 'Finished without you.', chunks: 3, chunkDelayMs: 50 });
+    const request = userMessage('stream and leave');
+    request.configuration = {
+      acceptedOutputModes: [],
+      returnImmediately: false,
+      taskPushNotificationConfig: {
+        tenant: '',
+        id: 'left',
+        taskId: '',
+        url: `${receiver.url}${path}`,
+        token: '',
+        authentication: undefined,
+      },
+    };
+    const stream = client.sendMessageStream(request, bearer(token.token));
+    const first = await stream.next();
+    expect(first.done).toBe(false);
+    await stream.return(undefined);
+    await vi.waitFor(() =>
+      expect(receiver.acceptedTasks(path, '1.0').at(-1)?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED),
+    );
+    expect(answerText(receiver.acceptedTasks(path, '1.0').at(-1)!)).toBe('Finished without you.');
+  });
 });

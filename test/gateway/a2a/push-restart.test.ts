@@ -81,7 +81,7 @@ describe('A2A push notifications across a kill -9 of the sending gateway', () =>
         for (const { version } of VERSIONS)
           expect(receiver.received.some((push) => push.path === `/after-restart-${version}`)).toBe(true);
       },
-      { timeout: 10_000 },
+      { timeout: 20_000 },
     );
     await first.kill('SIGKILL');
     first = undefined;
@@ -93,7 +93,7 @@ describe('A2A push notifications across a kill -9 of the sending gateway', () =>
       const path = `/after-restart-${version}`;
       await vi.waitFor(
         () => expect(receiver.acceptedTasks(path, version).at(-1)?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED),
-        { timeout: 10_000 },
+        { timeout: 20_000 },
       );
       const last = receiver.acceptedTasks(path, version).at(-1)!;
       expect(last.id).toBe(sent[version].id);
@@ -101,5 +101,5 @@ describe('A2A push notifications across a kill -9 of the sending gateway', () =>
       const accepted = receiver.received.filter((push) => push.path === path && push.status === 200);
       expect(accepted.every((push) => push.headers.authorization === `Bearer hook-${version}`)).toBe(true);
     }
-  });
+  }, 90_000);
 });
