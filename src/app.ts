@@ -43,7 +43,7 @@ import type { Config } from './config/index.js';
 import { createPiiScrubber } from './guardrails/index.js';
 import { dashboardRoutes } from './dashboard/index.js';
 import { createDatabase, type DatabaseHandle } from './db/index.js';
-import { a2aRoutes, createA2aTaskStore, type CardTool } from './gateway/a2a/index.js';
+import { a2aRoutes, createA2aPushStore, createA2aTaskStore, type CardTool } from './gateway/a2a/index.js';
 import { aguiRoutes } from './gateway/agui/index.js';
 import { openaiRoutes } from './gateway/openai/index.js';
 import {
@@ -72,7 +72,7 @@ import { BudgetExceededError } from './errors.js';
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
 import { createGenAiMetrics, startTelemetry, type Telemetry } from './telemetry/index.js';
-import { createToolRegistry, toolsRoutes, type ToolRegistry } from './tools/index.js';
+import { createOutboundGuard, createToolRegistry, toolsRoutes, type ToolRegistry } from './tools/index.js';
 import type { Logger } from './logger.js';
 
 export const VERSION = (
@@ -236,6 +236,12 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
         publicUrl: { publicUrl: publicUrlOf(config), trustProxy: config.server.trust_proxy },
         version: VERSION,
         toolsOf: cardToolsOf(tools),
+        stalledTimeoutMs,
+        push: {
+          store: createA2aPushStore(database.db),
+          guard: createOutboundGuard(config.a2a.push_notifications.allow_private),
+          settings: config.a2a.push_notifications,
+        },
       });
     }
     if (config.ui.enabled)

@@ -1,7 +1,15 @@
 import { z } from 'zod';
 import { pageQuery } from '../page-query.js';
 
-export const runStatus = z.enum(['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted']);
+export const runStatus = z.enum([
+  'running',
+  'paused',
+  'completed',
+  'failed',
+  'cancelled',
+  'interrupted',
+  'input_required',
+]);
 
 export const listRunsQuery = z.strictObject({
   agent_name: z.string().min(1).optional().describe('Only runs of this agent'),

@@ -17,7 +17,14 @@ export type RunEventBody =
   | { type: 'tool-result'; toolCallId: string; name: string; result: string; isError: boolean }
   | { type: 'guardrail-flag'; guardrail: 'pii' | 'content_filter' | 'hallucination'; entity: string; action: string }
   | { type: 'run-error'; code: string; message: string }
-  | { type: 'run-end'; output: string; totalTokens: number; costUsd: number };
+  | {
+      type: 'run-end';
+      output: string;
+      totalTokens: number;
+      costUsd: number;
+      /** The run ended asking its caller (a tool that awaits the caller): the call it waits on. */
+      inputRequired?: { toolCallId: string; tool: string; arguments: string };
+    };
 
 /** A published event: the body plus its run, its position in the run's log and when it happened. */
 export type RunEvent = RunEventBody & { runId: string; seq: number; at: string };

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { allowPrivate } from './tools.schema.js';
 
 /** The built-in tool that hands a task to a remote A2A agent; it exists only when remotes are configured. */
 export const DELEGATE_TOOL_NAME = 'delegate_to_agent';
@@ -18,9 +19,27 @@ export const a2aRemoteSchema = z.strictObject({
   description: z.string().default(''),
 });
 
+/** How task updates are POSTed to the URLs A2A callers set (tasks/pushNotificationConfig/set). */
+export const a2aPushSchema = z.strictObject({
+  /** Non-public addresses (CIDR ranges or single addresses) push URLs may reach; everything else private is refused. */
+  allow_private: allowPrivate,
+  /** POSTs per update, counting the first; then the update is kept as dead. */
+  max_attempts: z.number().int().positive().default(8),
+  /** Delay before the first retry; it doubles on each further attempt up to max_backoff_seconds. */
+  backoff_seconds: z.number().positive().default(2),
+  max_backoff_seconds: z.number().positive().default(600),
+  /** How long one POST may take. */
+  timeout_ms: z.number().int().positive().default(10_000),
+  /** How long a claimed update stays with the process that claimed it; a stopped process's claims lapse. */
+  lease_seconds: z.number().positive().default(30),
+  /** How often due updates stored by other replicas (or due retries) are looked for. */
+  poll_interval_ms: z.number().int().positive().default(1_000),
+});
+
 export const a2aSchema = z
   .strictObject({
     remotes: z.array(a2aRemoteSchema).default([]),
+    push_notifications: a2aPushSchema.default(a2aPushSchema.parse({})),
     /** How long a delegated task may take before the tool gives up (and cancels it remotely). */
     timeout_ms: z.number().int().positive().default(120_000),
     /** How long a fetched remote agent card is reused. */
@@ -38,10 +57,11 @@ export const a2aSchema = z
       seen.add(remote.name);
     });
   })
-  .default({ remotes: [], timeout_ms: 120_000, card_ttl_ms: 300_000 });
+  .default({ remotes: [], push_notifications: a2aPushSchema.parse({}), timeout_ms: 120_000, card_ttl_ms: 300_000 });
 
 export type A2aConfig = z.infer<typeof a2aSchema>;
 export type A2aRemoteConfig = z.infer<typeof a2aRemoteSchema>;
+export type A2aPushConfig = z.infer<typeof a2aPushSchema>;
 
 /** An agent may list `delegate_to_agent` only when there is someone to delegate to. */
 export function checkDelegateTool(

@@ -38,7 +38,13 @@ export type { BuiltinToolConfig, HttpToolConfig, McpToolConfig, ToolsConfig } fr
 export { BUILTIN_TOOL_NAMES } from './tools.schema.js';
 export { resolveClientSettings, type ClientSettings } from './client-env.js';
 export { applyAutopilotEnv, autopilotSchema, type AutopilotConfig } from './autopilot.schema.js';
-export { a2aSchema, DELEGATE_TOOL_NAME, type A2aConfig, type A2aRemoteConfig } from './a2a.schema.js';
+export {
+  a2aSchema,
+  DELEGATE_TOOL_NAME,
+  type A2aConfig,
+  type A2aPushConfig,
+  type A2aRemoteConfig,
+} from './a2a.schema.js';
 export type { PollerConfig, PollersConfig } from './pollers.schema.js';
 export type { ListenerConfig, ListenerSource, ListenersConfig } from './listeners.schema.js';
 export type { TriggerSettings } from './trigger-settings.schema.js';

@@ -7,7 +7,7 @@ const jsonSchemaObject = z.looseObject({ type: z.literal('object') });
  * Loopback, private, link-local and other non-public addresses an HTTP tool may still reach, as CIDR
  * ranges or single addresses: `["10.0.0.0/8", "127.0.0.1/32", "::1"]`. Empty (the default): none.
  */
-const allowPrivate = z
+export const allowPrivate = z
   .array(
     z
       .string()

@@ -9,6 +9,9 @@ export {
 export type {
   A2aTasksTable,
   BudgetAccountsTable,
+  A2aPushConfigsTable,
+  A2aPushDeliveriesTable,
+  A2aPushDeliveryStatus,
   Database,
   MissionExecutionsTable,
   MissionsTable,

@@ -21,6 +21,8 @@ export interface Database {
   mission_executions: MissionExecutionsTable;
   mission_steps: MissionStepsTable;
   a2a_tasks: A2aTasksTable;
+  a2a_push_configs: A2aPushConfigsTable;
+  a2a_push_deliveries: A2aPushDeliveriesTable;
   inbox_items: InboxItemsTable;
   budget_accounts: BudgetAccountsTable;
   budget_holds: BudgetHoldsTable;
@@ -77,7 +79,8 @@ export interface KvTable {
 export interface RunsTable {
   run_id: string;
   agent_name: string;
-  status: 'running' | 'paused' | 'completed' | 'failed' | 'cancelled' | 'interrupted';
+  /** `input_required`: the run ended asking its caller (A2A requires_input); the caller's answer starts the next run. */
+  status: 'running' | 'paused' | 'completed' | 'failed' | 'cancelled' | 'interrupted' | 'input_required';
   source: 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot';
   session_id: string | null;
   /** `<provider>/<model id>` the run used. */
@@ -325,6 +328,44 @@ export interface A2aTasksTable {
   updated_at: string;
   /** The principal that sent the task (see SessionsTable.owner); NULL for tasks older than ownership. */
   owner: string | null;
+}
+
+/** A push notification config of an A2A task (tasks/pushNotificationConfig/set, or a message's configuration). */
+export interface A2aPushConfigsTable {
+  agent_name: string;
+  task_id: string;
+  /** The config's id within the task (the caller's, or one we assigned). */
+  config_id: string;
+  /** The principal that set it (auth ownerOf): only it reads, lists or deletes it. */
+  owner: string;
+  /** The A2A version it was set over ('0.3' or '1.0'): notifications are serialized for it. */
+  wire_version: string;
+  /** JSON: the SDK's TaskPushNotificationConfig (url, token, authentication). */
+  config: string;
+  created_at: string;
+}
+
+/** `running`: claimed by a worker under a lease; `dead`: every attempt failed (or the config is gone). */
+export type A2aPushDeliveryStatus = 'pending' | 'running' | 'done' | 'dead';
+
+/** One task update to POST to one push config: the durable outbox of push notifications. */
+export interface A2aPushDeliveriesTable {
+  /** `evt_…`: time-ordered, so a config's updates go out in the order they happened. */
+  delivery_id: string;
+  agent_name: string;
+  task_id: string;
+  config_id: string;
+  content_type: string;
+  /** The serialized update, in the shape of the config's protocol version. */
+  body: string;
+  status: A2aPushDeliveryStatus;
+  attempts: number;
+  next_attempt_at: string;
+  locked_by: string | null;
+  locked_until: string | null;
+  last_error: string | null;
+  created_at: string;
+  finished_at: string | null;
 }
 
 /** `running`: claimed by a worker; `dead`: its handlers failed every attempt (a dead letter an operator can replay). */

@@ -13,6 +13,11 @@ export interface ToolDefinition {
   name: string;
   description: string;
   parameters: JsonSchemaObject;
+  /**
+   * A client tool whose call waits for a person or peer to answer (an A2A agent's requires_input): the run
+   * ends `input_required` instead of `completed`. Never sent to a provider.
+   */
+  awaitsCaller?: boolean;
 }
 
 export interface ToolCall {

@@ -9,6 +9,7 @@ export async function callWithDeadline(
   tool: RegisteredTool,
   args: Record<string, unknown>,
   outer?: AbortSignal,
+  call?: { runId?: string },
 ): Promise<string> {
   const name = tool.definition.name;
   if (outer?.aborted) throw new ToolExecutionError(`Tool "${name}" was aborted before it started`, 'aborted');
@@ -23,7 +24,7 @@ export async function callWithDeadline(
     controller.signal.addEventListener('abort', () => reject(controller.signal.reason as Error), { once: true });
   });
   try {
-    return await Promise.race([tool.run(args, controller.signal), stopped]);
+    return await Promise.race([tool.run(args, controller.signal, call), stopped]);
   } catch (error) {
     // Whatever the tool threw in reaction to our abort, the abort's reason is the honest error.
     if (controller.signal.aborted) throw controller.signal.reason as ToolExecutionError;

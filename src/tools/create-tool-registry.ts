@@ -113,7 +113,7 @@ export async function createToolRegistry({
       } catch (error) {
         throw toToolError(name, error);
       }
-      return callWithDeadline(entry.tool, checked, options?.signal);
+      return callWithDeadline(entry.tool, checked, options?.signal, { runId: options?.runId });
     },
     mcpServers: () => servers.map((server) => server.status()),
     close() {

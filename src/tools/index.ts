@@ -11,3 +11,4 @@ export {
   type SendA2aTaskOptions,
 } from './a2a/a2a-client.js';
 export type { A2aTaskResult } from './a2a/collect-a2a-result.js';
+export { createOutboundGuard, type OutboundGuard } from './http/outbound-guard.js';

@@ -10,7 +10,7 @@ export interface RegisteredTool {
    * Runs with arguments already validated against `definition.parameters`. May throw anything:
    * the registry turns every failure into a ToolExecutionError.
    */
-  run(args: Record<string, unknown>, signal: AbortSignal): Promise<string>;
+  run(args: Record<string, unknown>, signal: AbortSignal, call?: { runId?: string }): Promise<string>;
   /** Releases what the tool holds open (connection pools); called when the registry closes. */
   close?(): Promise<void>;
 }

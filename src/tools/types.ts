@@ -3,6 +3,8 @@ import type { ToolDefinition } from '../llm/index.js';
 
 export interface ToolExecutionOptions {
   signal?: AbortSignal;
+  /** The run calling the tool, for tools that keep state per run. */
+  runId?: string;
 }
 
 /** One registry for built-in, HTTP and MCP tools. */

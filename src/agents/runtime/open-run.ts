@@ -107,6 +107,7 @@ export function openRun(deps: RuntimeDeps, options: OpenRunOptions): OpenRun {
   const offered = offerTools(deps.tools, agent, settings.clientTools);
   const timer = createRunTimer();
   const setup: RunSetup = {
+    runId,
     agent,
     models: deps.models,
     tools: deps.tools,
@@ -158,7 +159,11 @@ function offerTools(registry: ToolRegistry, agent: RegisteredAgent, clientTools:
   const own = agent.tools.length > 0 ? registry.forAgent(agent.tools) : [];
   const ownNames = new Set(own.map((tool) => tool.name));
   const client = clientTools.filter((tool) => !ownNames.has(tool.name));
-  return { toolDefinitions: [...own, ...client], clientToolNames: new Set(client.map((tool) => tool.name)) };
+  return {
+    toolDefinitions: [...own, ...client],
+    clientToolNames: new Set(client.map((tool) => tool.name)),
+    callerToolNames: new Set(client.filter((tool) => tool.awaitsCaller).map((tool) => tool.name)),
+  };
 }
 
 // One line per run, not one per delta, when the bus is down.

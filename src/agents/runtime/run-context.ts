@@ -13,6 +13,8 @@ import type { RunTimer } from './run-timer.js';
 
 /** Everything one run needs before its budget is known; built once per run by startRun (or resumeRun). */
 export interface RunSetup {
+  /** Tools that keep state per run (delegate_to_agent's remote contexts) key it by this. */
+  readonly runId: string;
   readonly agent: RegisteredAgent;
   readonly models: ModelClient;
   readonly tools: ToolRegistry;
@@ -20,6 +22,8 @@ export interface RunSetup {
   readonly toolDefinitions: ToolDefinition[];
   /** Tools the client runs itself (frontend tools): a call to one ends the run instead of running here. */
   readonly clientToolNames: ReadonlySet<string>;
+  /** Client tools whose call waits for the caller's answer: the run ends `input_required`. */
+  readonly callerToolNames: ReadonlySet<string>;
   readonly temperature: number;
   readonly maxTokens?: number;
   readonly control: RunControl;

@@ -1,7 +1,7 @@
 import type { RunEventBus } from '../../bus/index.js';
 import { AppError, isAppError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
-import type { ChatMessage } from '../../llm/index.js';
+import type { ChatMessage, ToolCall } from '../../llm/index.js';
 import type { RunBudget } from '../budgets/run-budget.js';
 import type { RunController } from '../control/run-control.js';
 import type { Logger } from '../../logger.js';
@@ -51,19 +51,21 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
   // A run that fails while paused (its in-flight call failed) ends at once: what it held goes out first.
   controller.end(result.status);
   events.release();
+  const asked = result.status === 'completed' ? askedCall(setup, ended.loop) : undefined;
   if (result.status === 'completed') {
     events.emit({
       type: 'run-end',
       output: result.output,
       totalTokens: result.usage.totalTokens,
       costUsd: result.costUsd,
+      ...(asked && { inputRequired: { toolCallId: asked.id, tool: asked.name, arguments: asked.arguments } }),
     });
   } else {
     events.emit({ type: 'run-error', code: result.error.code, message: result.error.message });
   }
   await events.settled();
   await Promise.all([
-    stored && persistEnd(execution, result, ended.loop),
+    stored && persistEnd(execution, result, ended.loop, asked !== undefined),
     setup.reporter.settled(),
     persistSteps(execution),
   ]);
@@ -113,6 +115,11 @@ function summarize(execution: RunExecution) {
   };
 }
 
+/** The call of a tool that awaits the caller, when the run ended on one. */
+function askedCall(setup: RunSetup, loop: LoopOutcome | undefined): ToolCall | undefined {
+  return loop?.clientToolCalls?.find((call) => setup.callerToolNames.has(call.name));
+}
+
 function unrecorded(): AppError {
   return new AppError({ code: 'internal_error', message: 'The run could not be recorded' });
 }
@@ -135,7 +142,12 @@ async function persistSteps(execution: RunExecution): Promise<void> {
 }
 
 // A failed write must not turn a finished run into a hung request: it is logged and the client still gets its answer.
-async function persistEnd(execution: RunExecution, result: RunResult, loop: LoopOutcome | undefined): Promise<void> {
+async function persistEnd(
+  execution: RunExecution,
+  result: RunResult,
+  loop: LoopOutcome | undefined,
+  waitsForCaller: boolean,
+): Promise<void> {
   const failed = result.status === 'completed' ? undefined : result.error;
   try {
     const events = await execution.bus.history(execution.runId).catch((error: unknown) => {
@@ -144,7 +156,8 @@ async function persistEnd(execution: RunExecution, result: RunResult, loop: Loop
     });
     await execution.writes.finish(
       {
-        status: result.status,
+        // The run's part is done either way; `input_required` tells an operator it stopped to ask its caller.
+        status: waitsForCaller ? 'input_required' : result.status,
         finished_at: isoNow(),
         total_tokens: result.usage.totalTokens,
         input_tokens: result.usage.inputTokens,

@@ -63,7 +63,7 @@ async function executeTool(ctx: RunContext, call: ToolCall): Promise<string> {
       'invalid_arguments',
     );
   }
-  return ctx.tools.execute(call.name, args, { signal: ctx.control.signal });
+  return ctx.tools.execute(call.name, args, { signal: ctx.control.signal, runId: ctx.runId });
 }
 
 /** Only catalog codes reach the run's record (docs/api.md lists them); anything else a tool threw is `failed`. */

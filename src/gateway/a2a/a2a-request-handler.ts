@@ -9,7 +9,12 @@ import {
   type Task,
 } from '@a2a-js/sdk';
 import { RequestMalformedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import { DefaultRequestHandler, type ServerCallContext } from '@a2a-js/sdk/server';
+import {
+  DefaultRequestHandler,
+  type PushNotificationSender,
+  type PushNotificationStore,
+  type ServerCallContext,
+} from '@a2a-js/sdk/server';
 import { isTerminalTaskState, type BufferedTaskStore } from './buffered-task-store.js';
 import { extractMessageText } from './extract-message-text.js';
 import { followRun, type FollowRunOptions } from './follow-run.js';
@@ -33,12 +38,24 @@ export class A2aRequestHandler extends DefaultRequestHandler {
       extendedCard?: (context: ServerCallContext) => Promise<AgentCard>;
       /** Follows a task whose run executes on another replica (resubscribe). */
       follow?: FollowRunOptions;
+      /** Where push configs are kept, and the outbox their notifications go to. */
+      push?: { store: PushNotificationStore; sender: PushNotificationSender };
     } = {},
   ) {
     // A task waiting for input has no executor: its bus closes, and the caller's answer opens a new one.
-    super(card, tasks, executor, undefined, undefined, undefined, options.extendedCard, undefined, {
-      keepBusAliveStates: [],
-    });
+    super(
+      card,
+      tasks,
+      executor,
+      undefined,
+      options.push?.store,
+      options.push?.sender,
+      options.extendedCard,
+      undefined,
+      {
+        keepBusAliveStates: [],
+      },
+    );
     this.taskRecords = tasks;
     this.runExecutor = executor;
     this.follow = options.follow;

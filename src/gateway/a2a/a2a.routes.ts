@@ -6,6 +6,10 @@ import { createAgentHandlers } from './agent-handlers.js';
 import { cardsRoutes } from './cards/cards.routes.js';
 import type { PublicUrlSettings } from './cards/resolve-public-base-url.js';
 import { jsonRpcRoutes } from './json-rpc/json-rpc.routes.js';
+import type { A2aPushConfig } from '../../config/index.js';
+import type { A2aPushStore } from './push/a2a-push.store.js';
+import { createPushDeliveryWorker } from './push/push-delivery-worker.js';
+import type { PushEndpointGuard } from './push/push-endpoint-guard.js';
 
 export interface A2aRoutesOptions {
   agents: AgentRegistry;
@@ -18,11 +22,18 @@ export interface A2aRoutesOptions {
   version: string;
   /** The tools an agent's `tools` list expands to (names and descriptions only), for its card's skills. */
   toolsOf: (names: string[]) => CardTool[];
+  /** server.stalled_client_timeout_seconds: a streaming client that reads nothing for this long is disconnected. */
+  stalledTimeoutMs?: number;
+  /** Push notifications: configs and outbox, the SSRF rules for their URLs, and how deliveries are retried. */
+  push: { store: A2aPushStore; guard: PushEndpointGuard; settings: A2aPushConfig };
 }
 
 /** A2A: public agent cards, and each published agent's JSON-RPC endpoint served by the official SDK. */
 export const a2aRoutes: FastifyPluginAsync<A2aRoutesOptions> = async (app, options) => {
+  const worker = createPushDeliveryWorker({ ...options.push, logger: app.log });
   const handlers = createAgentHandlers({
+    logger: app.log,
+    push: { store: options.push.store, guard: options.push.guard, wake: () => worker.wake() },
     agents: options.agents,
     runs: options.runs,
     store: options.tasks,
@@ -35,7 +46,15 @@ export const a2aRoutes: FastifyPluginAsync<A2aRoutesOptions> = async (app, optio
     version: options.version,
     toolsOf: options.toolsOf,
   });
-  await app.register(jsonRpcRoutes, { handlers, publicUrl: options.publicUrl });
+  await app.register(jsonRpcRoutes, {
+    handlers,
+    publicUrl: options.publicUrl,
+    stalledTimeoutMs: options.stalledTimeoutMs,
+  });
   // Runs on server.close(), before the app closes the database: tasks finish writing first.
-  app.addHook('onClose', () => handlers.close());
+  app.addHook('onReady', () => worker.start());
+  app.addHook('onClose', async () => {
+    await handlers.close();
+    await worker.stop();
+  });
 };

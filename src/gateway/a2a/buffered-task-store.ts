@@ -35,6 +35,10 @@ export interface BufferedTaskStore extends TaskStore {
    * from there (see reconcile-task.ts).
    */
   close(): void;
+  /** `owner`'s tasks of the context that wait for input (a question the caller has not answered). */
+  waitingIn(contextId: string, owner: string): Promise<Task[]>;
+  /** Whether the task is `owner`'s; undefined when there is no such task (yet). */
+  isOwnedBy(taskId: string, owner: string): Promise<boolean | undefined>;
 }
 
 export interface BufferedTaskStoreOptions {
@@ -140,6 +144,31 @@ export function createBufferedTaskStore({ agentName, store, reconcile }: Buffere
 
     close() {
       closed = true;
+    },
+
+    async waitingIn(contextId, owner) {
+      const page = await store.list(
+        agentName,
+        {
+          tenant: '',
+          contextId,
+          status: TaskState.TASK_STATE_INPUT_REQUIRED,
+          pageSize: 20,
+          pageToken: '',
+          historyLength: 0,
+          statusTimestampAfter: undefined,
+          includeArtifacts: false,
+        },
+        { owner },
+      );
+      return page.tasks;
+    },
+
+    async isOwnedBy(taskId, owner) {
+      const entry = buffered.get(taskId);
+      if (entry) return entry.owner === owner;
+      if (!(await store.get(agentName, taskId, 'all'))) return undefined;
+      return (await store.get(agentName, taskId, { owner })) !== undefined;
     },
   };
 }

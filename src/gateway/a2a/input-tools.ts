@@ -15,6 +15,7 @@ export function mapInputTools(agent: RegisteredAgent): ToolDefinition[] {
   return (agent.requires_input ?? []).map((tool) => ({
     name: tool.name,
     description: tool.description,
+    awaitsCaller: true,
     parameters: {
       type: 'object',
       properties: { question: { type: 'string', description: 'What to ask the caller' } },

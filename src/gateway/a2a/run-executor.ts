@@ -1,5 +1,11 @@
-import { TaskState } from '@a2a-js/sdk';
-import { AgentEvent, type AgentExecutor, type ExecutionEventBus, type RequestContext } from '@a2a-js/sdk/server';
+import { TaskState, type Task } from '@a2a-js/sdk';
+import {
+  AgentEvent,
+  type AgentExecutor,
+  type ExecutionEventBus,
+  type RequestContext,
+  type ServerCallContext,
+} from '@a2a-js/sdk/server';
 import type { ChatMessage, RunHandle, RunService, ToolDefinition } from '../../agents/index.js';
 import { isAppError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
@@ -9,7 +15,12 @@ import { contextSessionId } from './context-session-id.js';
 import { extractMessageText } from './extract-message-text.js';
 import { createInputRequiredStatus, pendingInputOf, readQuestion, type PendingInput } from './input-tools.js';
 import { createRunEventMapper } from './map-run-events.js';
-import type { TaskEnd } from './task-end.js';
+import { applyTaskEnd, type TaskEnd, type TaskIds } from './task-end.js';
+import type { PushRecorder } from './push/push-sender.js';
+import { createAgentMessage } from './a2a-messages.js';
+
+/** The result a question's tool call gets when the caller started a new task instead of answering it. */
+const UNANSWERED = 'The caller did not answer this question; they sent a new message instead.';
 
 /** The SDK's executor for one agent, plus what the request handler asks of it for cancellation. */
 export interface RunExecutor extends AgentExecutor {
@@ -27,13 +38,21 @@ export interface RunExecutorOptions {
   tasks: BufferedTaskStore;
   /** The agent's requires_input tools: calling one puts the task in input-required. */
   inputTools?: ToolDefinition[];
+  /** Stores a status change in the push outbox (awaited before the change is published). */
+  push?: PushRecorder;
 }
 
 /**
  * An A2A task is one run of the agent (source `a2a`): the task is published with the run id in its
  * metadata, then the run's events are mapped to task updates until the run ends.
  */
-export function createRunExecutor({ agentName, runs, tasks, inputTools = [] }: RunExecutorOptions): RunExecutor {
+export function createRunExecutor({
+  agentName,
+  runs,
+  tasks,
+  inputTools = [],
+  push = () => Promise.resolve(),
+}: RunExecutorOptions): RunExecutor {
   const inputToolNames = new Set(inputTools.map((tool) => tool.name));
   const executing = new Map<string, RunHandle>();
   const inFlight = new Set<Promise<void>>();
@@ -68,6 +87,36 @@ export function createRunExecutor({ agentName, runs, tasks, inputTools = [] }: R
     },
   };
 
+  /**
+   * A new task in a context whose earlier task still waits for input: the question stays unanswered, so
+   * its tool call gets a result saying so (an upstream refuses a tool call without one) and that task is
+   * cancelled (an answer to it now would come after the conversation moved on).
+   */
+  async function closeUnansweredQuestions(ids: TaskIds, context: ServerCallContext): Promise<ChatMessage[]> {
+    const owner = ownerOfContext(context);
+    const results: ChatMessage[] = [];
+    for (const waiting of await tasks.waitingIn(ids.contextId, owner)) {
+      const pending = pendingInputOf(waiting);
+      if (!pending || waiting.id === ids.taskId) continue;
+      results.push({
+        role: 'tool',
+        tool_call_id: pending.toolCallId,
+        name: pending.toolName,
+        content: UNANSWERED,
+      });
+      const status = {
+        state: TaskState.TASK_STATE_CANCELED,
+        message: createAgentMessage(`Not answered: task ${ids.taskId} continued the context instead`, {
+          taskId: waiting.id,
+          contextId: waiting.contextId,
+        }),
+        timestamp: isoNow(),
+      };
+      await tasks.save({ ...waiting, status }, context);
+    }
+    return results;
+  }
+
   async function execute(request: RequestContext, bus: ExecutionEventBus): Promise<void> {
     const ids = { taskId: request.taskId, contextId: request.contextId };
     let end: TaskEnd | undefined;
@@ -77,13 +126,13 @@ export function createRunExecutor({ agentName, runs, tasks, inputTools = [] }: R
       const text = extractMessageText(request.userMessage);
       // A task waiting for input takes the caller's message as the answer to the tool call it waits on.
       const waitedOn = pendingInputOf(request.task);
-      const message: ChatMessage = waitedOn
-        ? { role: 'tool', tool_call_id: waitedOn.toolCallId, name: waitedOn.toolName, content: text }
-        : { role: 'user', content: text };
+      const messages: ChatMessage[] = waitedOn
+        ? [{ role: 'tool', tool_call_id: waitedOn.toolCallId, name: waitedOn.toolName, content: text }]
+        : [...(await closeUnansweredQuestions(ids, request.context)), { role: 'user', content: text }];
       // One context is one conversation: its earlier turns are stored as a session of the caller's.
       const run = await runs.start({
         agentName,
-        messages: [message],
+        messages,
         source: 'a2a',
         sessionId: contextSessionId(agentName, owner, ids.contextId),
         owner,
@@ -91,17 +140,17 @@ export function createRunExecutor({ agentName, runs, tasks, inputTools = [] }: R
         clientTools: inputTools.length > 0 ? inputTools : undefined,
       });
       executing.set(ids.taskId, run);
-      bus.publish(
-        AgentEvent.task({
-          id: ids.taskId,
-          contextId: ids.contextId,
-          status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: isoNow() },
-          artifacts: [],
-          // A resumed task keeps its history (the SDK added the caller's answer to it).
-          history: request.task ? request.task.history : [request.userMessage],
-          metadata: { run_id: run.runId },
-        }),
-      );
+      const started: Task = {
+        id: ids.taskId,
+        contextId: ids.contextId,
+        status: { state: TaskState.TASK_STATE_WORKING, message: undefined, timestamp: isoNow() },
+        artifacts: [],
+        // A resumed task keeps its history (the SDK added the caller's answer to it).
+        history: request.task ? request.task.history : [request.userMessage],
+        metadata: { run_id: run.runId },
+      };
+      await push(started);
+      bus.publish(AgentEvent.task(started));
       const mapper = createRunEventMapper(ids);
       let asked: PendingInput | undefined;
       for await (const event of run) {
@@ -112,10 +161,12 @@ export function createRunExecutor({ agentName, runs, tasks, inputTools = [] }: R
       const result = await run.result;
       if (result.status === 'completed' && result.finishReason === 'tool_calls' && asked) {
         end = { status: createInputRequiredStatus(ids, asked) };
+        await push(applyTaskEnd(started, end));
         bus.publish(AgentEvent.statusUpdate({ ...ids, status: end.status, metadata: undefined }));
       } else {
         const finish = mapper.finish(result);
         end = finish.end;
+        await push(applyTaskEnd(started, end));
         for (const update of finish.events) bus.publish(update);
       }
     } finally {

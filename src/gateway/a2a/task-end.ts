@@ -31,8 +31,10 @@ export function mapRunEnd(
     case 'failed':
     case 'interrupted':
       return end(TaskState.TASK_STATE_FAILED, run.errorMessage ?? `The run ended ${run.status}`);
+    // input_required: the executor wrote the question when the run ended; the run record cannot rebuild it.
     case 'running':
     case 'paused':
+    case 'input_required':
       return undefined;
   }
 }

@@ -112,7 +112,21 @@ export function mapToAguiEvents(state: AguiMapperState, event: RunEvent): AguiMa
         threadId: threadIdOf(state, event),
         runId: runIdOf(state, event),
       };
-      return { state: closed.state, events: [...closed.events, finished] };
+      // Who waits on whom: the run stopped to ask its caller, and the caller's answer starts the next run.
+      const asked: AguiEvent[] = event.inputRequired
+        ? [
+            {
+              type: EventType.CUSTOM,
+              name: 'input_required',
+              value: {
+                tool_call_id: event.inputRequired.toolCallId,
+                tool: event.inputRequired.tool,
+                arguments: event.inputRequired.arguments,
+              },
+            },
+          ]
+        : [];
+      return { state: closed.state, events: [...closed.events, ...asked, finished] };
     }
     default:
       return assertNever(event);

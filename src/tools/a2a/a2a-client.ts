@@ -6,6 +6,7 @@ import {
   GetTaskRequest,
   SendMessageRequest,
   type AgentCard,
+  type StreamResponse,
 } from '@a2a-js/sdk';
 import {
   ClientFactory,
@@ -50,6 +51,9 @@ export async function fetchAgentCard(url: string, signal?: AbortSignal): Promise
   return card as RawAgentCard;
 }
 
+/** Resubscriptions to a task whose stream stopped early, each only while the previous one brought events. */
+const RESUBSCRIBE_ATTEMPTS = 3;
+
 export interface SendA2aTaskOptions {
   card: RawAgentCard;
   task: string;
@@ -86,13 +90,23 @@ export async function sendA2aTask(options: SendA2aTaskOptions): Promise<A2aTaskR
   });
   const collector = createA2aResultCollector();
   try {
-    for await (const event of client.sendMessageStream(request, call)) {
-      collector.add(event);
-      if (options.onText && event.payload?.$case === 'artifactUpdate') {
-        const text = textOfParts(event.payload.value.artifact?.parts ?? []);
-        if (text) options.onText(text);
+    const follow = async (events: AsyncIterable<StreamResponse>) => {
+      for await (const event of events) {
+        collector.add(event);
+        if (options.onText && event.payload?.$case === 'artifactUpdate') {
+          const text = textOfParts(event.payload.value.artifact?.parts ?? []);
+          if (text) options.onText(text);
+        }
+        if (collector.done) break;
       }
-      if (collector.done) break;
+    };
+    await follow(client.sendMessageStream(request, call));
+    // A stream that stopped before the task's end (a proxy's idle timeout, a replica restarting) is followed
+    // again with resubscribe, which any replica of the remote serves; never by polling tasks/get.
+    for (let attempt = 0; attempt < RESUBSCRIBE_ATTEMPTS && !collector.done && collector.taskId; attempt++) {
+      const before = collector.eventCount;
+      await follow(client.resubscribeTask({ tenant: '', id: collector.taskId }, call)).catch(() => undefined);
+      if (collector.eventCount === before) break;
     }
     if (!collector.done && collector.taskId)
       collector.addTask(await client.getTask(GetTaskRequest.fromJSON({ id: collector.taskId }), call));

@@ -52,6 +52,7 @@ export function createA2aResultCollector() {
   let reply: Message | undefined;
   const artifacts = new Map<string, Artifact>();
 
+  let eventCount = 0;
   const addTask = (task: Task) => {
     taskId = task.id;
     contextId = task.contextId || contextId;
@@ -74,6 +75,7 @@ export function createA2aResultCollector() {
       else addTask(result);
     },
     add(event: StreamResponse) {
+      eventCount += 1;
       const payload = event.payload;
       if (!payload) return;
       if (payload.$case === 'task') addTask(payload.value);
@@ -87,6 +89,10 @@ export function createA2aResultCollector() {
     },
     get taskId() {
       return taskId;
+    },
+    /** Events added so far: a resubscription that adds none is not tried again. */
+    get eventCount() {
+      return eventCount;
     },
     get done(): boolean {
       return reply !== undefined || FINAL.includes(this.result().state);

@@ -5,6 +5,8 @@ import { ToolExecutionError } from '../types.js';
 
 /** The tool's own deadline fires first, so the model reads "did not finish in N ms" rather than a bare timeout. */
 const GRACE_MS = 3_000;
+/** Remote contexts remembered for runs in progress (one per run and remote). */
+const MAX_REMEMBERED_CONTEXTS = 10_000;
 
 /**
  * Built-in `delegate_to_agent`: hands a task to a configured remote A2A agent with the official SDK
@@ -14,6 +16,14 @@ const GRACE_MS = 3_000;
 export function createDelegateToAgentTool(config: A2aConfig, now: () => number = Date.now): RegisteredTool | undefined {
   if (config.remotes.length === 0) return undefined;
   const cards = new Map<string, { card: RawAgentCard; fetchedAt: number }>();
+  // One conversation per remote within a run: a later call without context_id continues it.
+  const contexts = new Map<string, string>();
+  const remember = (key: string, contextId: string) => {
+    contexts.delete(key);
+    contexts.set(key, contextId);
+    // Oldest first: a finished run's entries go once newer ones push them out.
+    if (contexts.size > MAX_REMEMBERED_CONTEXTS) contexts.delete(contexts.keys().next().value!);
+  };
 
   async function cardOf(remote: A2aRemoteConfig, signal: AbortSignal): Promise<RawAgentCard> {
     const cached = cards.get(remote.name);
@@ -56,7 +66,8 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
           },
           context_id: {
             type: 'string',
-            description: 'Continues an earlier conversation with the same agent: the context_id it gave',
+            description:
+              'Continues another conversation with the agent (the context_id it gave); by default your earlier calls to the same agent in this conversation are continued',
           },
         },
         required: ['agent', 'task'],
@@ -64,8 +75,11 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
       },
     },
     timeoutMs: config.timeout_ms + GRACE_MS,
-    async run(args, signal) {
+    async run(args, signal, call) {
       const remote = config.remotes.find((candidate) => candidate.name === args.agent)!;
+      const contextKey = call?.runId ? `${call.runId}\u0000${remote.name}` : undefined;
+      const givenContext = typeof args.context_id === 'string' && args.context_id ? args.context_id : undefined;
+      const contextId = givenContext ?? (contextKey ? contexts.get(contextKey) : undefined);
       const deadline = AbortSignal.timeout(config.timeout_ms);
       const stop = AbortSignal.any([signal, deadline]);
       const card = await cardOf(remote, stop);
@@ -77,7 +91,7 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
           token: remote.token,
           signal: stop,
           taskId: typeof args.task_id === 'string' && args.task_id ? args.task_id : undefined,
-          contextId: typeof args.context_id === 'string' && args.context_id ? args.context_id : undefined,
+          contextId,
         });
       } catch (error) {
         // The endpoint may have moved: the next delegation reads the card again.
@@ -94,6 +108,7 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
           'failed',
         );
       }
+      if (contextKey && result.contextId) remember(contextKey, result.contextId);
       if (result.state === 'completed')
         return result.text || `Remote agent "${remote.name}" completed the task without an answer text.`;
       // The remote waits for us: its question goes to the model, which answers with another call.

@@ -18,6 +18,15 @@ describe('a2a config section', () => {
   it('defaults to no remotes and a two-minute timeout', () => {
     expect(parseConfigText(yaml(...BASE), 'gw.yaml', {}).a2a).toEqual({
       remotes: [],
+      push_notifications: {
+        allow_private: [],
+        max_attempts: 8,
+        backoff_seconds: 2,
+        max_backoff_seconds: 600,
+        timeout_ms: 10_000,
+        lease_seconds: 30,
+        poll_interval_ms: 1000,
+      },
       timeout_ms: 120_000,
       card_ttl_ms: 300_000,
     });
@@ -37,9 +46,21 @@ describe('a2a config section', () => {
     const config = parseConfigText(text, 'gw.yaml', { PEER_TOKEN: 'sat-abc' });
     expect(config.a2a).toEqual({
       remotes: [{ name: 'research', url: 'https://peer.example.com/a2a/helper', token: 'sat-abc', description: '' }],
+      push_notifications: expect.objectContaining({ allow_private: [] }),
       timeout_ms: 5000,
       card_ttl_ms: 300_000,
     });
+  });
+
+  it('reads push notification settings and refuses an allow_private entry that is not an address or range', () => {
+    const text = yaml(...BASE, 'a2a:', '  push_notifications:', '    allow_private: ["127.0.0.1", "10.0.0.0/8"]');
+    expect(parseConfigText(text, 'gw.yaml', {}).a2a.push_notifications.allow_private).toEqual([
+      '127.0.0.1',
+      '10.0.0.0/8',
+    ]);
+    expect(parseError(yaml(...BASE, 'a2a:', '  push_notifications:', '    allow_private: ["localhost"]'))).toMatch(
+      /gw\.yaml:\d+: .*IP address or a CIDR range/,
+    );
   });
 
   it('refuses delegate_to_agent without remotes, duplicate remote names and non-http URLs', () => {

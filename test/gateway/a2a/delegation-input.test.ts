@@ -92,4 +92,60 @@ describe('delegation to a remote agent that asks for input', () => {
     expect(sent.at(-1)).toMatchObject({ role: 'tool', content: 'Paris' });
     expect(sent.some((message) => message.role === 'user' && message.content === 'Book a table')).toBe(true);
   });
+
+  it('continues one remote context across the calls of a run, through a question and its answer', async () => {
+    type Sent = { messages: { role: string; content: string }[] };
+    const sawName = (request: RecordedRequest) =>
+      (request.body as Sent).messages.some(
+        (message) => message.role === 'user' && message.content === 'My name is Ada',
+      );
+    a.upstream.enqueue(
+      { kind: 'text', text: 'Noted.' },
+      { kind: 'tool_calls', calls: [{ name: 'ask_caller', arguments: { question: 'Which city?' } }] },
+      {
+        kind: 'handler',
+        fn: (request) => ({ kind: 'text', text: `Booked for ${sawName(request) ? 'Ada' : 'a stranger'} in Paris.` }),
+      },
+    );
+    b.upstream.enqueue(
+      {
+        kind: 'tool_calls',
+        calls: [{ name: 'delegate_to_agent', arguments: { agent: 'booking', task: 'My name is Ada' } }],
+      },
+      // No context_id: the tool continues the run's conversation with the same remote.
+      {
+        kind: 'tool_calls',
+        calls: [{ name: 'delegate_to_agent', arguments: { agent: 'booking', task: 'Book a table for me' } }],
+      },
+      {
+        kind: 'handler',
+        fn: (request) => ({
+          kind: 'tool_calls',
+          calls: [
+            {
+              name: 'delegate_to_agent',
+              arguments: {
+                agent: 'booking',
+                task: 'Paris',
+                task_id: /task_id "([^"]+)"/.exec(lastToolResult(request))?.[1],
+              },
+            },
+          ],
+        }),
+      },
+      { kind: 'handler', fn: (request) => ({ kind: 'text', text: `Relayed: ${lastToolResult(request)}` }) },
+    );
+
+    const response = await fetch(`${b.app.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ model: 'coordinator', messages: [{ role: 'user', content: 'Book me a table' }] }),
+    });
+    const answer = ((await response.json()) as { choices: { message: { content: string } }[] }).choices[0].message
+      .content;
+    expect(answer).toBe('Relayed: Booked for Ada in Paris.');
+    // The question reached A's model with the first task's turn before it.
+    const asked = a.upstream.chatRequests().at(-2)!;
+    expect(sawName(asked)).toBe(true);
+  });
 });

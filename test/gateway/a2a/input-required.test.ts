@@ -1,6 +1,8 @@
 import { TaskState, type Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_API_KEY } from '../../support/app.js';
+import { parseSse } from '../agui/agui-harness.js';
 import {
   a2aYaml,
   answerText,
@@ -85,5 +87,71 @@ describe('A2A input-required', () => {
         bearer(token.token),
       ),
     ).rejects.toThrow(/terminal state|not waiting for input/);
+  });
+
+  it('a new task in the context of an unanswered question sends no dangling tool call upstream, and closes the question', async () => {
+    const client = await discover(gateway.agentUrl('booker'));
+    gateway.upstream.enqueue(
+      { kind: 'tool_calls', calls: [{ id: 'call_when', name: 'ask_caller', arguments: { question: 'When?' } }] },
+      { kind: 'text', text: 'Here is the menu.' },
+    );
+    const waiting = (await client.sendMessage(userMessage('Book me a table'), bearer(token.token))) as Task;
+    expect(waiting.status?.state).toBe(TaskState.TASK_STATE_INPUT_REQUIRED);
+    // The caller moves on in the same context without answering.
+    const next = (await client.sendMessage(
+      userMessage('Show me the menu instead', { contextId: waiting.contextId }),
+      bearer(token.token),
+    )) as Task;
+    expect(next.id).not.toBe(waiting.id);
+    expect(next.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    // Every tool call the model sees is followed by its result, as OpenAI-compatible upstreams require.
+    const sent = lastSent();
+    const asked = sent.findIndex((message) => (message as { tool_calls?: unknown[] }).tool_calls?.length);
+    expect(asked).toBeGreaterThanOrEqual(0);
+    expect(sent[asked + 1]).toMatchObject({ role: 'tool', tool_call_id: 'call_when' });
+    expect(sent.at(-1)).toEqual({ role: 'user', content: 'Show me the menu instead' });
+    // The question is closed: answering it now is refused.
+    const old = await client.getTask({ tenant: '', id: waiting.id, historyLength: undefined }, bearer(token.token));
+    expect(old.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await expect(
+      client.sendMessage(
+        userMessage('Tonight', { taskId: waiting.id, contextId: waiting.contextId }),
+        bearer(token.token),
+      ),
+    ).rejects.toThrow(/terminal state|not waiting for input/);
+  });
+
+  it('shows the wait to an operator: run status input_required in the admin API, a CUSTOM event over AG-UI', async () => {
+    const client = await discover(gateway.agentUrl('booker'));
+    gateway.upstream.enqueue({
+      kind: 'tool_calls',
+      calls: [{ id: 'call_size', name: 'ask_caller', arguments: { question: 'How many people?' } }],
+    });
+    const waiting = (await client.sendMessage(userMessage('Book a table for us'), bearer(token.token))) as Task;
+    const runId = waiting.metadata!.run_id as string;
+    const admin = { authorization: `Bearer ${TEST_API_KEY}` };
+    const detail = await fetch(`${gateway.app.url}/api/v1/admin/runs/${runId}`, { headers: admin });
+    expect(await detail.json()).toMatchObject({ run_id: runId, status: 'input_required', agent_name: 'booker' });
+    const listed = await fetch(`${gateway.app.url}/api/v1/admin/runs?status=input_required`, { headers: admin });
+    expect(((await listed.json()) as { run_id: string }[]).map((run) => run.run_id)).toContain(runId);
+
+    const attached = await fetch(`${gateway.app.url}/agui/ws?run_id=${runId}`, { headers: admin });
+    const events = parseSse(await attached.text()).map((message) => message.data as { type: string; name?: string });
+    const asked = events.findIndex((event) => event.type === 'CUSTOM' && event.name === 'input_required');
+    expect(events[asked]).toMatchObject({
+      value: { tool_call_id: 'call_size', tool: 'ask_caller', arguments: expect.stringContaining('How many people?') },
+    });
+    expect(events.at(-1)?.type).toBe('RUN_FINISHED');
+
+    // Answered, the next run completes as usual.
+    gateway.upstream.enqueue({ kind: 'text', text: 'Booked for four.' });
+    const done = (await client.sendMessage(
+      userMessage('Four', { taskId: waiting.id, contextId: waiting.contextId }),
+      bearer(token.token),
+    )) as Task;
+    const next = await fetch(`${gateway.app.url}/api/v1/admin/runs/${done.metadata!.run_id as string}`, {
+      headers: admin,
+    });
+    expect(await next.json()).toMatchObject({ status: 'completed' });
   });
 });

@@ -92,6 +92,22 @@ describe('A2A restrictions per skill and method', () => {
     ).rejects.toThrow(/may not call tasks\/cancel/);
     const stream = legacy.sendMessageStream(userMessage('stream it'), bearer(limited.token));
     await expect(stream.next()).rejects.toThrow(/may not call message\/stream/);
+    // A message that carries a push config sets one: refused to a token without that method.
+    const pushing = userMessage('push it');
+    pushing.configuration = {
+      acceptedOutputModes: [],
+      returnImmediately: false,
+      taskPushNotificationConfig: {
+        tenant: '',
+        id: '',
+        taskId: '',
+        url: 'https://hooks.example.com/a2a',
+        token: '',
+        authentication: undefined,
+      },
+    };
+    await expect(client.sendMessage(pushing, bearer(limited.token))).rejects.toThrow(/may not set push notification/);
+    await expect(legacy.sendMessage(pushing, bearer(limited.token))).rejects.toThrow(/may not set push notification/);
   });
 
   it('gives a token holder the extended card listing only the skills it may use', async () => {

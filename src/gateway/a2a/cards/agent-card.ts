@@ -40,7 +40,7 @@ export function buildAgentCard(agent: RegisteredAgent, settings: AgentCardSettin
     ),
     provider: undefined,
     version: settings.version,
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: true },
+    capabilities: { streaming: true, pushNotifications: true, extensions: [], extendedAgentCard: true },
     securitySchemes: {
       [BEARER_SCHEME]: {
         scheme: {

@@ -16,6 +16,16 @@ export function checkA2aRestrictions(principal: Principal, body: { method: strin
   const restrictions = principal.a2a;
   if (!allowsA2aMethod(restrictions, body.method))
     throw new PermissionError(`This access token may not call ${body.method}`, 'a2a_method_not_allowed');
+  // A message that sets where the task's updates go sets a push config: it needs that method too.
+  if (
+    MESSAGE_METHODS.has(body.method) &&
+    setsPushConfig(body.params) &&
+    !allowsA2aMethod(restrictions, 'CreateTaskPushNotificationConfig')
+  )
+    throw new PermissionError(
+      'This access token may not set push notification configs (CreateTaskPushNotificationConfig)',
+      'a2a_method_not_allowed',
+    );
   if (!MESSAGE_METHODS.has(body.method) || !restrictions.skills) return;
   const skill = skillOf(body.params);
   if (skill === undefined) {
@@ -27,6 +37,16 @@ export function checkA2aRestrictions(principal: Principal, body: { method: strin
   }
   if (!allowsA2aSkill(restrictions, skill))
     throw new PermissionError(`This access token may not use the skill "${skill}"`, 'a2a_skill_not_allowed');
+}
+
+/** 1.0 names it `taskPushNotificationConfig` (proto-JSON may spell it snake_case), v0.3 `pushNotificationConfig`. */
+function setsPushConfig(params: unknown): boolean {
+  const configuration = (params as { configuration?: Record<string, unknown> } | undefined)?.configuration;
+  return (
+    configuration?.taskPushNotificationConfig != null ||
+    configuration?.task_push_notification_config != null ||
+    configuration?.pushNotificationConfig != null
+  );
 }
 
 function skillOf(params: unknown): string | undefined {

@@ -25,6 +25,8 @@ export interface JsonRpcRoutesOptions {
   handlers: AgentHandlers;
   /** Where the extended card says the agent is (as the public cards do). */
   publicUrl: PublicUrlSettings;
+  /** A streaming client that reads nothing for this long is disconnected (its task goes on). */
+  stalledTimeoutMs?: number;
 }
 
 const INVALID_REQUEST = -32600;
@@ -34,7 +36,10 @@ const INVALID_REQUEST = -32600;
  * SendStreamingMessage, GetTask, ListTasks, CancelTask, SubscribeToTask) and, for v0.3 peers,
  * message/send, message/stream, tasks/get, tasks/cancel, tasks/resubscribe.
  */
-export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (app, { handlers, publicUrl }) => {
+export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (
+  app,
+  { handlers, publicUrl, stalledTimeoutMs },
+) => {
   const dispatchers = new Map(handlers.names().map((name) => [name, createJsonRpcDispatcher(handlers.get(name)!)]));
   // JSON-RPC comes as application/json only, as the SDK's own server requires: text/plain is 415 (-32005).
   app.removeContentTypeParser('text/plain');
@@ -107,7 +112,7 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (ap
         return fail(error);
       }
       if (first.done) return reply.code(200).send();
-      return streamRest(reply, first.value, iterator, dispatcher, { id, legacy });
+      return streamRest(reply, first.value, iterator, dispatcher, { id, legacy, stalledTimeoutMs });
     },
   );
 };
@@ -117,11 +122,12 @@ async function streamRest(
   first: object,
   rest: AsyncGenerator<object, void, undefined>,
   dispatcher: JsonRpcDispatcher,
-  call: { id: string | number | null; legacy: boolean },
+  call: { id: string | number | null; legacy: boolean; stalledTimeoutMs?: number },
 ): Promise<FastifyReply> {
   reply.hijack();
   await writeSseStream(reply.raw, first, rest, {
     headers: reply.getHeaders(),
+    stalledTimeoutMs: call.stalledTimeoutMs,
     errorEnvelope: (error) => ({ jsonrpc: '2.0', id: call.id, error: dispatcher.mapError(error, call.legacy) }),
     onError: (error) => reply.log.warn({ err: error }, 'A2A stream failed after it started'),
   });
