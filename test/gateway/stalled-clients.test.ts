@@ -1,5 +1,7 @@
-import { connect, type Socket } from 'node:net';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 import type { RunHandle } from '../../src/agents/index.js';
 import { startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
 import {
@@ -16,17 +18,30 @@ const CHUNK_BYTES = 16 * 1024;
 /** The run's output cap (runs.max_output_bytes): a run that drained the upstream would end past it. */
 const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
 
+/** A client that asked for a stream and reads nothing of it; destroy() drops its connection. */
+interface StalledClient {
+  destroy(): void;
+}
+
 const ROUTES = [
   {
     name: 'POST /v1/chat/completions',
-    path: '/v1/chat/completions',
-    body: { model: 'helper', stream: true, messages: [{ role: 'user', content: 'everything' }] },
+    open: (url: string) =>
+      openStalledClient(url, '/v1/chat/completions', {
+        model: 'helper',
+        stream: true,
+        messages: [{ role: 'user', content: 'everything' }],
+      }),
   },
-  { name: 'POST /agui/runs', path: '/agui/runs', body: { agent_name: 'helper', message: 'everything' } },
+  {
+    name: 'POST /agui/runs',
+    open: (url: string) => openStalledClient(url, '/agui/runs', { agent_name: 'helper', message: 'everything' }),
+  },
+  { name: 'WS /agui/ws', open: openStalledWebSocket },
 ];
 
 /** A raw TCP client that sends its request and then never reads a byte of the answer. */
-function openStalledClient(url: string, path: string, body: object): Socket {
+function openStalledClient(url: string, path: string, body: object): Promise<StalledClient> {
   const { port } = new URL(url);
   const text = JSON.stringify(body);
   const socket = connect(Number(port), '127.0.0.1');
@@ -36,7 +51,19 @@ function openStalledClient(url: string, path: string, body: object): Socket {
     `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${TEST_API_KEY}\r\n` +
       `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
   );
-  return socket;
+  return Promise.resolve({ destroy: () => socket.destroy() });
+}
+
+/** A `ws` client that sends its message and then pauses its socket: it takes none of the frames that follow. */
+async function openStalledWebSocket(url: string): Promise<StalledClient> {
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/agui/ws?agent_name=helper`, {
+    headers: { authorization: `Bearer ${TEST_API_KEY}` },
+  });
+  socket.on('error', () => undefined);
+  await once(socket, 'open');
+  socket.send(JSON.stringify({ type: 'message', content: 'everything' }));
+  socket.pause();
+  return { destroy: () => socket.terminate() };
 }
 
 async function startGateway(stalledSeconds: number): Promise<{ app: TestApp; upstream: FakeUpstream }> {
@@ -96,7 +123,7 @@ describe.each(ROUTES)('a client of $name that stops reading', (route) => {
     it('holds the upstream back: the gateway stops reading it', async () => {
       const stats = createFirehoseStats();
       gateway.upstream.enqueue({ kind: 'firehose', chunks: CHUNKS, chunkBytes: CHUNK_BYTES, stats });
-      const client = openStalledClient(gateway.app.url, route.path, route.body);
+      const client = await route.open(gateway.app.url);
       try {
         const run = await liveRun(gateway.app);
         await vi.waitFor(() => expect(stats.waiting).toBe(true), { timeout: 20_000, interval: 10 });
@@ -132,7 +159,7 @@ describe.each(ROUTES)('a client of $name that stops reading', (route) => {
     it('cancels the run with client_stalled, and its record says why', async () => {
       const stats = createFirehoseStats();
       gateway.upstream.enqueue({ kind: 'firehose', chunks: CHUNKS, chunkBytes: CHUNK_BYTES, stats });
-      const client = openStalledClient(gateway.app.url, route.path, route.body);
+      const client = await route.open(gateway.app.url);
       try {
         const run = await liveRun(gateway.app);
         const result = await run.result;

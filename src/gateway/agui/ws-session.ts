@@ -78,6 +78,9 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
     await streamRunEvents(run, options.frames.open({ runId: run.runId, format: options.format }), sink, {
       beforeTerminal: () => run.result,
     });
+    // The stream stops as soon as the socket is closing, before its 'close' event: the run is cancelled here,
+    // or it would go on unheld (no reader) to its end.
+    if (socket.readyState !== socket.OPEN) run.control.cancel(stalled ? CLIENT_STALLED() : CLIENT_CLOSED());
     current = undefined;
   };
 
@@ -123,6 +126,8 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
   let alive = true;
   socket.on('pong', () => (alive = true));
   const keepAlive = setInterval(() => {
+    // A client that stopped reading cannot answer pings: the stall timeout decides about it, not the heartbeat.
+    if (sink.waiting) return;
     if (!alive) return socket.terminate();
     alive = false;
     socket.ping();
@@ -142,8 +147,13 @@ const WS_HIGH_WATER_BYTES = 64 * 1024;
  * queue is bounded: a write that leaves more than WS_HIGH_WATER_BYTES queued returns a promise, so the run
  * waits for a client that reads slowly; one that reads nothing for `stalledTimeoutMs` is given up.
  */
-function createWsSink(socket: WebSocket, stalledTimeoutMs: number | undefined, onStalled: () => void): EventSink {
+function createWsSink(
+  socket: WebSocket,
+  stalledTimeoutMs: number | undefined,
+  onStalled: () => void,
+): EventSink & { readonly waiting: boolean } {
   const open = () => socket.readyState === socket.OPEN;
+  let waiting = false;
   return {
     write(frame) {
       const texts = frame.json;
@@ -154,9 +164,11 @@ function createWsSink(socket: WebSocket, stalledTimeoutMs: number | undefined, o
         socket.send(last);
         return undefined;
       }
+      waiting = true;
       return new Promise<void>((resolve) => {
         let timer: NodeJS.Timeout | undefined;
         const done = () => {
+          waiting = false;
           clearTimeout(timer);
           socket.off('close', done);
           resolve();
@@ -172,6 +184,9 @@ function createWsSink(socket: WebSocket, stalledTimeoutMs: number | undefined, o
     },
     get closed() {
       return !open();
+    },
+    get waiting() {
+      return waiting;
     },
   };
 }
