@@ -74,7 +74,10 @@ export class ChatChunkDecoder {
     // `data: {"error": {...}}`: thrown as is, like the AI SDK's error part, so the message names the upstream's reason.
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- the upstream's error object, as the comment above says
     if (chunk.error != null) throw chunk.error;
-    if (isObject(chunk.usage)) this.usage = mapChatUsage(chunk.usage);
+    if (isObject(chunk.usage)) {
+      this.usage = mapChatUsage(chunk.usage);
+      out.push({ type: 'usage', usage: this.usage });
+    }
     if (chunk.choices == null) return;
     if (!Array.isArray(chunk.choices))
       throw invalidResponse('a stream chunk has "choices" that is not an array', chunk);
