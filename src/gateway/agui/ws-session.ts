@@ -124,10 +124,17 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
   });
 
   let alive = true;
+  let frames = sink.frames;
   socket.on('pong', () => (alive = true));
   const keepAlive = setInterval(() => {
-    // A client that stopped reading cannot answer pings: the stall timeout decides about it, not the heartbeat.
-    if (sink.waiting) return;
+    // A ping queued behind frames sent since the last one may not have reached the client yet, and one that
+    // stopped reading cannot answer at all: while frames go out, the stall timeout decides, not the heartbeat.
+    const busy = sink.waiting || sink.frames !== frames;
+    frames = sink.frames;
+    if (busy) {
+      alive = true;
+      return;
+    }
     if (!alive) return socket.terminate();
     alive = false;
     socket.ping();
@@ -151,13 +158,15 @@ function createWsSink(
   socket: WebSocket,
   stalledTimeoutMs: number | undefined,
   onStalled: () => void,
-): EventSink & { readonly waiting: boolean } {
+): EventSink & { readonly waiting: boolean; readonly frames: number } {
   const open = () => socket.readyState === socket.OPEN;
   let waiting = false;
+  let frames = 0;
   return {
     write(frame) {
       const texts = frame.json;
       if (!open() || texts.length === 0) return undefined;
+      frames += texts.length;
       for (const text of texts.slice(0, -1)) socket.send(text);
       const last = texts.at(-1)!;
       if (socket.bufferedAmount + last.length <= WS_HIGH_WATER_BYTES) {
@@ -187,6 +196,10 @@ function createWsSink(
     },
     get waiting() {
       return waiting;
+    },
+    /** Frames sent so far. */
+    get frames() {
+      return frames;
     },
   };
 }
