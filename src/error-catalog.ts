@@ -298,6 +298,12 @@ export const ERROR_CATALOG = {
     status: 503,
     message: 'The run event stream ended before the run did',
   },
+  replay_window_passed: {
+    type: 'unavailable_error',
+    status: 503,
+    message:
+      'Run {run_id} no longer holds the events after {after_seq} while it runs (the oldest kept is {first_seq}); attach again once it ended to read its whole log',
+  },
   request_timeout: { type: 'timeout_error', status: 408, message: 'The request was not received in time' },
   output_too_large: {
     type: 'upstream_error',

@@ -10,10 +10,11 @@ import Fastify, {
 } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import { DEFAULT_MAX_JSON_DEPTH } from '../config/index.js';
-import { JsonTooDeepError, UnavailableError } from '../errors.js';
+import { JsonTooDeepError, UnavailableError, ValidationError } from '../errors.js';
 import { createId } from '../ids.js';
 import { registerHttpServerSpans, requestTraceFields, traceLogFields } from '../telemetry/index.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './error-handler.js';
+import { findForbiddenKey } from './find-forbidden-key.js';
 import { exceedsJsonDepth } from './exceeds-json-depth.js';
 
 export interface ServerOptions {
@@ -91,7 +92,13 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (text === '') done(null, undefined);
     else if (exceedsJsonDepth(text, maxJsonDepth)) done(new JsonTooDeepError(maxJsonDepth), undefined);
     // The callback form answers through `done`; it returns nothing to wait for.
-    else void parseJson(request, text, done);
+    else
+      void parseJson(request, text, (error, value) => {
+        // Valid JSON refused all the same holds a poisoning key: the answer names where.
+        const forbidden = error ? findForbiddenKey(text) : undefined;
+        if (forbidden) done(new ValidationError(`${forbidden}: this key is not allowed in a request body`), undefined);
+        else done(error, value);
+      });
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

@@ -8,6 +8,7 @@ export async function generateModelCall(call: ModelCall): Promise<ModelCallResul
   const started = performance.now();
   let firstPartMs: number | undefined;
   for await (const part of streamModelCall(call)) {
+    if (part.type === 'usage') continue;
     if (part.type !== 'end') {
       firstPartMs ??= performance.now() - started;
       continue;

@@ -9,9 +9,10 @@ export type {
   ModelClient,
   ModelInfo,
   ModelStreamPart,
+  ReportedUsage,
   ToolCall,
   ToolDefinition,
   Usage,
 } from './types.js';
-export { estimateUsage, type UsageContext } from './map-usage.js';
+export { estimateUsage, mapUsage, type UsageContext } from './map-usage.js';
 export { createPricing, type Price, type Pricing, type PricingOptions } from './pricing.js';

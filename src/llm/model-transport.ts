@@ -1,16 +1,13 @@
-import type { FinishReason, ModelCallRequest, ToolCall } from './types.js';
+import type { FinishReason, ModelCallRequest, ReportedUsage, ToolCall } from './types.js';
 
-/** Token counts as the provider reported them; a missing count is estimated later. */
-export interface ReportedUsage {
-  inputTokens?: number;
-  outputTokens?: number;
-  cachedInputTokens?: number;
-}
+export type { ReportedUsage } from './types.js';
 
 /** What a transport yields for one streamed call; failures (including in-stream error chunks) are thrown by `read`. */
 export type TransportPart =
   | { type: 'text-delta'; delta: string }
   | { type: 'tool-call'; toolCall: ToolCall }
+  /** The provider's counts as soon as a chunk carries them, so a stream that breaks later is still billed by them. */
+  | { type: 'usage'; usage: ReportedUsage }
   | { type: 'finish'; finishReason: FinishReason; usage?: ReportedUsage; responseModel?: string };
 
 /** A pull reader over one call's parts, shaped like a web stream reader. */

@@ -20,6 +20,9 @@ export class StreamCollector {
       case 'tool-call':
         this.toolCalls.push(part.toolCall);
         return part;
+      case 'usage':
+        this.usage = part.usage;
+        return part;
       case 'finish':
         this.usage = part.usage;
         this.finishReason = part.finishReason;

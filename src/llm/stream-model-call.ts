@@ -5,7 +5,10 @@ import { runWithRetries } from './run-with-retries.js';
 import { StreamCollector } from './stream-collector.js';
 import type { ModelStreamPart } from './types.js';
 
-/** Reads until the first part for the caller (or the end); until then a failure may still be retried. */
+/**
+ * Reads until the first text or tool call (or the end); until then a failure may still be retried. Usage
+ * reported before it stays in the collector: an attempt that failed that early is not billed.
+ */
 async function openStream(
   call: ModelCall,
   signal: AbortSignal,
@@ -17,7 +20,7 @@ async function openStream(
       const { done, value } = await reader.read();
       if (done) return { reader, collector };
       const first = collector.accept(value);
-      if (first) return { reader, collector, first };
+      if (first && first.type !== 'usage') return { reader, collector, first };
     }
   } catch (error) {
     reader.cancel().catch(() => undefined);

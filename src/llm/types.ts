@@ -54,10 +54,21 @@ export interface ModelCallRequest {
   signal?: AbortSignal;
 }
 
-/** What a streamed model call yields, in order; `end` is always last. */
+/** Token counts as the provider reported them; a missing count is estimated later. */
+export interface ReportedUsage {
+  inputTokens?: number;
+  outputTokens?: number;
+  cachedInputTokens?: number;
+}
+
+/**
+ * What a streamed model call yields, in order; `end` is always last. `usage` is the provider's count so
+ * far (OpenAI sends it last, some servers with every chunk): a call that breaks after it is billed by it.
+ */
 export type ModelStreamPart =
   | { type: 'text-delta'; delta: string }
   | { type: 'tool-call'; toolCall: ToolCall }
+  | { type: 'usage'; usage: ReportedUsage }
   | {
       type: 'end';
       finishReason: FinishReason;

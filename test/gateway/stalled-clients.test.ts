@@ -1,25 +1,47 @@
-import { connect, type Socket } from 'node:net';
+import { once } from 'node:events';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import WebSocket from 'ws';
 import type { RunHandle } from '../../src/agents/index.js';
 import { startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
-import { createFirehoseStats, startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import {
+  createFirehoseStats,
+  startFakeUpstream,
+  type FakeUpstream,
+  type FirehoseStats,
+} from '../support/fake-upstream.js';
 import { gatewayYaml } from './openai/openai-harness.js';
 
 /** 64 MB in 16 KiB chunks: far more than every buffer between the upstream and the client holds. */
 const CHUNKS = 4096;
 const CHUNK_BYTES = 16 * 1024;
+/** The run's output cap (runs.max_output_bytes): a run that drained the upstream would end past it. */
+const MAX_OUTPUT_BYTES = 32 * 1024 * 1024;
+
+/** A client that asked for a stream and reads nothing of it; destroy() drops its connection. */
+interface StalledClient {
+  destroy(): void;
+}
 
 const ROUTES = [
   {
     name: 'POST /v1/chat/completions',
-    path: '/v1/chat/completions',
-    body: { model: 'helper', stream: true, messages: [{ role: 'user', content: 'everything' }] },
+    open: (url: string) =>
+      openStalledClient(url, '/v1/chat/completions', {
+        model: 'helper',
+        stream: true,
+        messages: [{ role: 'user', content: 'everything' }],
+      }),
   },
-  { name: 'POST /agui/runs', path: '/agui/runs', body: { agent_name: 'helper', message: 'everything' } },
+  {
+    name: 'POST /agui/runs',
+    open: (url: string) => openStalledClient(url, '/agui/runs', { agent_name: 'helper', message: 'everything' }),
+  },
+  { name: 'WS /agui/ws', open: openStalledWebSocket },
 ];
 
 /** A raw TCP client that sends its request and then never reads a byte of the answer. */
-function openStalledClient(url: string, path: string, body: object): Socket {
+function openStalledClient(url: string, path: string, body: object): Promise<StalledClient> {
   const { port } = new URL(url);
   const text = JSON.stringify(body);
   const socket = connect(Number(port), '127.0.0.1');
@@ -29,12 +51,26 @@ function openStalledClient(url: string, path: string, body: object): Socket {
     `POST ${path} HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer ${TEST_API_KEY}\r\n` +
       `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
   );
-  return socket;
+  return Promise.resolve({ destroy: () => socket.destroy() });
+}
+
+/** A `ws` client that sends its message and then pauses its socket: it takes none of the frames that follow. */
+async function openStalledWebSocket(url: string): Promise<StalledClient> {
+  const socket = new WebSocket(`${url.replace(/^http/, 'ws')}/agui/ws?agent_name=helper`, {
+    headers: { authorization: `Bearer ${TEST_API_KEY}` },
+  });
+  socket.on('error', () => undefined);
+  await once(socket, 'open');
+  socket.send(JSON.stringify({ type: 'message', content: 'everything' }));
+  socket.pause();
+  return { destroy: () => socket.terminate() };
 }
 
 async function startGateway(stalledSeconds: number): Promise<{ app: TestApp; upstream: FakeUpstream }> {
   const upstream = await startFakeUpstream();
-  const yaml = `${gatewayYaml()}\nserver:\n  stalled_client_timeout_seconds: ${stalledSeconds}\n`;
+  const yaml =
+    `${gatewayYaml()}\nserver:\n  stalled_client_timeout_seconds: ${stalledSeconds}\n` +
+    `runs:\n  max_output_bytes: ${MAX_OUTPUT_BYTES}\n`;
   const app = await startTestApp(yaml, { env: { UPSTREAM_URL: upstream.url } });
   return { app, upstream };
 }
@@ -48,6 +84,24 @@ async function probe(app: TestApp): Promise<void> {
   });
   expect(response.status).toBe(200);
   await response.text();
+}
+
+/**
+ * Resolves once the run stopped moving: across three probes in a row neither did the upstream write nor did
+ * the run publish an event. Never resolves while the run reads on (each probe gives it many turns to read).
+ */
+async function heldBack(app: TestApp, run: RunHandle, stats: FirehoseStats): Promise<'held back'> {
+  let ended = false;
+  void run.result.finally(() => (ended = true));
+  let mark = '';
+  for (let still = 0; still < 3 && !ended;) {
+    await probe(app);
+    const seq = (await app.bus.history(run.runId)).at(-1)?.seq ?? 0;
+    const now = `${stats.written}:${seq}`;
+    still = now === mark ? still + 1 : 0;
+    mark = now;
+  }
+  return 'held back';
 }
 
 async function liveRun(app: TestApp): Promise<RunHandle> {
@@ -69,23 +123,26 @@ describe.each(ROUTES)('a client of $name that stops reading', (route) => {
     it('holds the upstream back: the gateway stops reading it', async () => {
       const stats = createFirehoseStats();
       gateway.upstream.enqueue({ kind: 'firehose', chunks: CHUNKS, chunkBytes: CHUNK_BYTES, stats });
-      const client = openStalledClient(gateway.app.url, route.path, route.body);
-      const run = await liveRun(gateway.app);
-      await vi.waitFor(() => expect(stats.waiting).toBe(true), { timeout: 20_000, interval: 10 });
+      const client = await route.open(gateway.app.url);
+      try {
+        const run = await liveRun(gateway.app);
+        await vi.waitFor(() => expect(stats.waiting).toBe(true), { timeout: 20_000, interval: 10 });
 
-      // Buffers fill for a while after the client stops; once they are full, nothing more leaves the upstream.
-      let before = -1;
-      for (let attempt = 0; attempt < 20 && before !== stats.written; attempt += 1) {
-        before = stats.written;
-        await probe(gateway.app);
+        // A run that kept reading would say more than its output cap and end with output_too_large.
+        const outcome = await Promise.race([
+          run.result.then((result) => result.status),
+          heldBack(gateway.app, run, stats),
+        ]);
+        expect(outcome).toBe('held back');
+        expect(stats).toMatchObject({ waiting: true, done: false });
+        // What left the upstream is what the buffers on both sides hold, not the 32 MiB an unheld run reaches.
+        expect(stats.written * CHUNK_BYTES).toBeLessThan(MAX_OUTPUT_BYTES / 2);
+
+        client.destroy();
+        expect(await run.result).toMatchObject({ status: 'cancelled', error: { code: 'client_closed' } });
+      } finally {
+        client.destroy();
       }
-      expect(stats.written).toBe(before);
-      expect(stats.waiting).toBe(true);
-      expect(stats.done).toBe(false);
-      expect(stats.written).toBeLessThan(CHUNKS / 4);
-
-      client.destroy();
-      expect(await run.result).toMatchObject({ status: 'cancelled', error: { code: 'client_closed' } });
     });
   });
 
@@ -102,7 +159,7 @@ describe.each(ROUTES)('a client of $name that stops reading', (route) => {
     it('cancels the run with client_stalled, and its record says why', async () => {
       const stats = createFirehoseStats();
       gateway.upstream.enqueue({ kind: 'firehose', chunks: CHUNKS, chunkBytes: CHUNK_BYTES, stats });
-      const client = openStalledClient(gateway.app.url, route.path, route.body);
+      const client = await route.open(gateway.app.url);
       try {
         const run = await liveRun(gateway.app);
         const result = await run.result;

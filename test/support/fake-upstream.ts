@@ -36,7 +36,8 @@ export type FakeResponse =
       /** Headers go out at once; before chunk `at` (0: the first) the stream waits for `open`. */
       gates?: { at: number; open: Promise<void> }[];
     }
-  | { kind: 'disconnect'; afterChunks: number } // stream: sends that many text chunks then destroys the socket (non-stream: destroys at once)
+  /** Stream: sends that many text chunks (then, with `usage`, a usage chunk) and destroys the socket; non-stream: destroys at once. */
+  | { kind: 'disconnect'; afterChunks: number; usage?: TextUsage }
   | { kind: 'handler'; fn: (request: RecordedRequest) => FakeResponse };
 /** The state of a firehose stream, updated as it writes: what a test reads to see the gateway stop reading. */
 export interface FirehoseStats {
@@ -256,8 +257,13 @@ class Exchange {
     });
   }
 
+  /** The final usage chunk OpenAI sends when asked (`stream_options.include_usage`). */
+  usageChunk(usage: TextUsage): void {
+    if (this.includeUsage) this.send({ choices: [], usage: wireUsage(usage) });
+  }
+
   endStream(usage: TextUsage | null): void {
-    if (this.includeUsage && usage) this.send({ choices: [], usage: wireUsage(usage) });
+    if (usage) this.usageChunk(usage);
     if (this.gone) return;
     this.res.end('data: [DONE]\n\n');
   }
@@ -342,6 +348,7 @@ async function answer(
       if (exchange.stream) {
         exchange.startStream();
         for (let i = 0; i < response.afterChunks; i += 1) exchange.chunk({ content: `part${i} ` });
+        if (response.usage) exchange.usageChunk(response.usage);
         await sleep(20); // let the written chunks leave before the socket dies
       }
       req.socket.destroy();

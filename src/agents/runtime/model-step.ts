@@ -1,5 +1,12 @@
 import { UpstreamError } from '../../errors.js';
-import { estimateUsage, type ChatMessage, type ModelStreamPart, type ToolCall, type Usage } from '../../llm/index.js';
+import {
+  mapUsage,
+  type ChatMessage,
+  type ModelStreamPart,
+  type ReportedUsage,
+  type ToolCall,
+  type Usage,
+} from '../../llm/index.js';
 import { endChatSpan, startChatSpan, withSpan } from '../../telemetry/index.js';
 import { describeError, storeCheckpoint, type RunContext } from './run-context.js';
 import { createOutputScreen, type OutputScreen } from './run-guardrails.js';
@@ -12,6 +19,8 @@ export type ModelStepResult = Extract<ModelStreamPart, { type: 'end' }>;
 interface Received {
   raw: string;
   toolCalls: ToolCall[];
+  /** The upstream's own count, once a chunk carried it. */
+  usage?: ReportedUsage;
 }
 
 /**
@@ -85,9 +94,9 @@ function chatSpanStart(ctx: RunContext, modelId: string, messages: ChatMessage[]
 
 /**
  * A call that broke (client gone, operator cancel, upstream dropped) still cost what the upstream
- * produced: once any part arrived, the prompt and the received text are counted, estimated, priced,
- * charged and reported. A call that failed before its first part (refused, unreachable) is not billed.
- * Returns the cost charged.
+ * produced: its own usage when a chunk carried it before the break, else (once any part arrived) the
+ * prompt and the received text counted locally, marked estimated; priced, charged and reported either way.
+ * A call that failed before its first part (refused, unreachable) is not billed. Returns the cost charged.
  */
 async function endFailedStep(
   ctx: RunContext,
@@ -100,13 +109,22 @@ async function endFailedStep(
   const callMs = performance.now() - step.startedMs;
   ctx.timer.add(callMs);
   const usage =
-    log.ttft_ms === null
+    log.ttft_ms === null && !received.usage
       ? undefined
-      : estimateUsage({ messages, tools: ctx.toolDefinitions, text: received.raw, toolCalls: received.toolCalls });
+      : mapUsage(received.usage, {
+          messages,
+          tools: ctx.toolDefinitions,
+          text: received.raw,
+          toolCalls: received.toolCalls,
+        });
   const promptLog = {
     ...log,
     error: describeError(error, ctx.control.signal),
-    ...(usage && { input_tokens: usage.inputTokens, output_tokens: usage.outputTokens, usage_estimated: true }),
+    ...(usage && {
+      input_tokens: usage.inputTokens,
+      output_tokens: usage.outputTokens,
+      usage_estimated: usage.estimated,
+    }),
   };
   const charge = ctx.recorder.end(step, { status: 'failed', usage, promptLog });
   reportUsage(ctx, step, log, callMs, charge, usage, 'error');
@@ -133,6 +151,10 @@ async function streamCall(
   });
   let end: ModelStepResult | undefined;
   for await (const part of stream) {
+    if (part.type === 'usage') {
+      received.usage = part.usage;
+      continue;
+    }
     log.ttft_ms ??= Math.round(performance.now() - step.startedMs);
     if (part.type === 'text-delta') {
       received.raw += part.delta;

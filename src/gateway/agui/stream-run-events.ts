@@ -1,5 +1,5 @@
 import { isTerminalEvent, type RunEvent } from '../../bus/index.js';
-import { isAppError } from '../../errors.js';
+import { createError, isAppError } from '../../errors.js';
 import type { RunFrame } from './run-frame.js';
 import type { RunFramer } from './run-frame-cache.js';
 
@@ -55,8 +55,12 @@ async function forward(
   options: StreamRunEventsOptions,
 ): Promise<StreamFailure | undefined> {
   const afterSeq = options.afterSeq ?? 0;
+  let first = true;
   try {
     for await (const event of source) {
+      // A live run's log is bounded: a Last-Event-ID older than it would go on with a silent gap.
+      if (first && afterSeq > 0 && event.seq > afterSeq + 1) return replayWindowPassed(event, afterSeq);
+      first = false;
       const frame = framer.frame(event);
       const terminal = isTerminalEvent(event);
       if (terminal && options.beforeTerminal) await options.beforeTerminal();
@@ -71,4 +75,13 @@ async function forward(
     return isAppError(error) ? { code: error.code, message: error.message } : INTERRUPTED;
   }
   return INTERRUPTED;
+}
+
+function replayWindowPassed(event: RunEvent, afterSeq: number): StreamFailure {
+  const error = createError('replay_window_passed', {
+    run_id: event.runId,
+    after_seq: String(afterSeq),
+    first_seq: String(event.seq),
+  });
+  return { code: error.code, message: error.message };
 }

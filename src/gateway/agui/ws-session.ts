@@ -78,6 +78,9 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
     await streamRunEvents(run, options.frames.open({ runId: run.runId, format: options.format }), sink, {
       beforeTerminal: () => run.result,
     });
+    // The stream stops as soon as the socket is closing, before its 'close' event: the run is cancelled here,
+    // or it would go on unheld (no reader) to its end.
+    if (socket.readyState !== socket.OPEN) run.control.cancel(stalled ? CLIENT_STALLED() : CLIENT_CLOSED());
     current = undefined;
   };
 
@@ -121,8 +124,17 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
   });
 
   let alive = true;
+  let frames = sink.frames;
   socket.on('pong', () => (alive = true));
   const keepAlive = setInterval(() => {
+    // A ping queued behind frames sent since the last one may not have reached the client yet, and one that
+    // stopped reading cannot answer at all: while frames go out, the stall timeout decides, not the heartbeat.
+    const busy = sink.waiting || sink.frames !== frames;
+    frames = sink.frames;
+    if (busy) {
+      alive = true;
+      return;
+    }
     if (!alive) return socket.terminate();
     alive = false;
     socket.ping();
@@ -142,21 +154,30 @@ const WS_HIGH_WATER_BYTES = 64 * 1024;
  * queue is bounded: a write that leaves more than WS_HIGH_WATER_BYTES queued returns a promise, so the run
  * waits for a client that reads slowly; one that reads nothing for `stalledTimeoutMs` is given up.
  */
-function createWsSink(socket: WebSocket, stalledTimeoutMs: number | undefined, onStalled: () => void): EventSink {
+function createWsSink(
+  socket: WebSocket,
+  stalledTimeoutMs: number | undefined,
+  onStalled: () => void,
+): EventSink & { readonly waiting: boolean; readonly frames: number } {
   const open = () => socket.readyState === socket.OPEN;
+  let waiting = false;
+  let frames = 0;
   return {
     write(frame) {
       const texts = frame.json;
       if (!open() || texts.length === 0) return undefined;
+      frames += texts.length;
       for (const text of texts.slice(0, -1)) socket.send(text);
       const last = texts.at(-1)!;
       if (socket.bufferedAmount + last.length <= WS_HIGH_WATER_BYTES) {
         socket.send(last);
         return undefined;
       }
+      waiting = true;
       return new Promise<void>((resolve) => {
         let timer: NodeJS.Timeout | undefined;
         const done = () => {
+          waiting = false;
           clearTimeout(timer);
           socket.off('close', done);
           resolve();
@@ -172,6 +193,13 @@ function createWsSink(socket: WebSocket, stalledTimeoutMs: number | undefined, o
     },
     get closed() {
       return !open();
+    },
+    get waiting() {
+      return waiting;
+    },
+    /** Frames sent so far. */
+    get frames() {
+      return frames;
     },
   };
 }

@@ -75,7 +75,10 @@ export class ChatChunkDecoder {
     // `data: {"error": {...}}`: thrown as is, like the AI SDK's error part, so the message names the upstream's reason.
     // eslint-disable-next-line @typescript-eslint/only-throw-error -- the upstream's error object, as the comment above says
     if (chunk.error != null) throw chunk.error;
-    if (isObject(chunk.usage)) this.usage = mapChatUsage(chunk.usage);
+    if (isObject(chunk.usage)) {
+      this.usage = mapChatUsage(chunk.usage);
+      out.push({ type: 'usage', usage: this.usage });
+    }
     // Every chunk repeats the model id the upstream answered with (gen_ai.response.model): the first one is read.
     if (this.responseModel === undefined && typeof chunk.model === 'string' && chunk.model !== '')
       this.responseModel = chunk.model;

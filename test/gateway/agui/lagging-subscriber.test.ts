@@ -50,6 +50,7 @@ function readCounting(response: Response) {
 /** An SSE attach whose client reads the first events, then stops reading until told to go on. */
 function attachAndStall(gateway: AguiGateway, runId: string) {
   let text = '';
+  let stalled = false;
   let response: IncomingMessage | undefined;
   const started = new Promise<void>((resolve, reject) => {
     const req = request(gateway.url(`/agui/ws?run_id=${runId}`), {
@@ -61,7 +62,9 @@ function attachAndStall(gateway: AguiGateway, runId: string) {
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         text += chunk;
-        if (text.includes('TEXT_MESSAGE_CONTENT')) {
+        // Once only: a handler that paused on every chunk with the event in the text would stop again after resume().
+        if (!stalled && text.includes('TEXT_MESSAGE_CONTENT')) {
+          stalled = true;
           res.pause();
           resolve();
         }
@@ -98,9 +101,7 @@ describe('an SSE subscriber that falls behind its run', () => {
   });
   afterAll(() => gateway.stop());
 
-  // TODO(issue 22): the attach stream stops after its first 64 KiB event while its client is paused and does not
-  // go on once the client reads again (seen 2026-11-24, not yet understood); until then this end-to-end case is off.
-  it.skip('is dropped with subscriber_lagging, and re-attaches with Last-Event-ID without a gap', async () => {
+  it('is dropped with subscriber_lagging, and re-attaches with Last-Event-ID without a gap', async () => {
     let start!: () => void;
     let finish!: () => void;
     gateway.upstream.enqueue({

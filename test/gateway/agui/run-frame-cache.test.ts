@@ -108,4 +108,52 @@ describe('createRunFrameCache', () => {
     again.release();
     expect(cache.size).toBe(0);
   });
+
+  describe('bounded by bytes', () => {
+    // A long answer: many text deltas of 100 characters, then a tool call and a second message.
+    const LONG = runEvents('run_long', [
+      ...TOOL_RUN.slice(0, 2),
+      ...Array.from({ length: 200 }, (_, i) => ({ type: 'text-delta', delta: `${i}`.padEnd(100, '.') }) as const),
+      ...TOOL_RUN.slice(3),
+    ]);
+    const MAX = 2_000;
+
+    it('keeps at most maxBytes of frames per run and format, however long the run', () => {
+      const cache = createRunFrameCache({ maxBytes: MAX });
+      const framer = cache.open({ runId: 'run_long', format: 'agui' });
+      let largest = 0;
+      for (const event of LONG) {
+        largest = Math.max(largest, framer.frame(event).json.join('').length);
+        expect(cache.bytes).toBeLessThanOrEqual(MAX + largest);
+      }
+      expect(LONG.length * 100).toBeGreaterThan(10 * MAX);
+    });
+
+    it('gives a stream further behind than that the frames a lone stream gets, from where it was', () => {
+      const cache = createRunFrameCache({ maxBytes: MAX });
+      const slow = cache.open({ runId: 'run_long', format: 'agui' });
+      const fast = cache.open({ runId: 'run_long', format: 'agui' });
+      // Inside the first text message: its state (the open message id) must carry over.
+      const early = eventsOf(slow, LONG.slice(0, 10));
+      eventsOf(fast, LONG);
+      const rest = eventsOf(slow, LONG.slice(10));
+      expect([...early, ...rest]).toEqual(lone('agui', LONG));
+      const failed = cache.open({ runId: 'run_long', format: 'agui' });
+      eventsOf(failed, LONG.slice(0, 10));
+      eventsOf(cache.open({ runId: 'run_long', format: 'agui' }), LONG);
+      expect(failed.fail({ code: 'stream_interrupted', message: 'gone' }).events.map((event) => event.type)).toEqual([
+        'TEXT_MESSAGE_END',
+        'RUN_ERROR',
+      ]);
+    });
+
+    it('lets a stream that starts at the first event after its frames were dropped map on its own', () => {
+      const cache = createRunFrameCache({ maxBytes: MAX });
+      eventsOf(cache.open({ runId: 'run_long', format: 'agui' }), LONG);
+      expect(eventsOf(cache.open({ runId: 'run_long', format: 'agui' }), LONG)).toEqual(lone('agui', LONG));
+      // One that starts where the kept frames start did not see what came before: it maps as a lone stream would.
+      const window = LONG.slice(LONG.length - 5);
+      expect(eventsOf(cache.open({ runId: 'run_long', format: 'agui' }), window)).toEqual(lone('agui', window));
+    });
+  });
 });

@@ -31,4 +31,31 @@ describe('streamRunEvents', () => {
     expect(sent.at(-1)?.type).toBe('RUN_FINISHED');
     expect(frames.size).toBe(0);
   });
+
+  it('ends a resume whose Last-Event-ID is older than the log with replay_window_passed, not a silent gap', async () => {
+    const sent: StreamEvent[] = [];
+    const sink = { closed: false, write: (frame: RunFrame) => void sent.push(...frame.events) };
+    // A live run's bounded log that starts at seq 3: the client had seq 1 only.
+    const log = runEvents('run_abc', TEXT_RUN).slice(2);
+    await streamRunEvents(replay(log), createRunFrameCache().open({ runId: 'run_abc', format: 'agui' }), sink, {
+      afterSeq: 1,
+    });
+    expect(sent).toEqual([
+      {
+        type: 'RUN_ERROR',
+        code: 'replay_window_passed',
+        message:
+          'Run run_abc no longer holds the events after 1 while it runs (the oldest kept is 3); attach again once it ended to read its whole log',
+      },
+    ]);
+    // From within the log it goes on as before.
+    const resumed: StreamEvent[] = [];
+    await streamRunEvents(
+      replay(log),
+      createRunFrameCache().open({ runId: 'run_abc', format: 'agui' }),
+      { closed: false, write: (frame: RunFrame) => void resumed.push(...frame.events) },
+      { afterSeq: 2 },
+    );
+    expect(resumed.at(-1)?.type).toBe('RUN_FINISHED');
+  });
 });

@@ -156,6 +156,39 @@ describe('usage of a streamed call that never finished', () => {
     expect(run.error.code).toBe('upstream_error');
   });
 
+  it("bills the upstream's own usage when it sent it before dropping the connection", async () => {
+    const before = await snapshot();
+    gateway.upstream.enqueue({
+      kind: 'disconnect',
+      afterChunks: 4,
+      usage: { prompt_tokens: 1234, completion_tokens: 567, cached_tokens: 200 },
+    });
+    const { runId, drain } = await startStream(4);
+    await drain();
+    const { run, records } = await settledRun(runId);
+    expect(run).toMatchObject({
+      status: 'failed',
+      steps: 1,
+      input_tokens: 1234,
+      output_tokens: 567,
+      total_tokens: 1801,
+    });
+    expect(run.error.code).toBe('upstream_error');
+    expect(run.cost_usd).toBe((1234 * 3 + 567 * 15) / 1_000_000);
+    expect(run.step_details[0]).toMatchObject({
+      status: 'failed',
+      input_tokens: 1234,
+      output_tokens: 567,
+      prompt_log: { usage_estimated: false },
+    });
+    expect(records).toMatchObject([
+      { status: 'error', estimated: 0, priced: 1, input_tokens: 1234, output_tokens: 567, cached_tokens: 200 },
+    ]);
+    const usage = await get('/analytics/usage');
+    expect(usage.total_tokens - before.usage.total_tokens).toBe(1801);
+    expect((await budgetSpentNanos()) - before.spent).toBe(nanos(run.cost_usd));
+  });
+
   it('bills nothing for a call the upstream refused before producing anything', async () => {
     const before = await snapshot();
     gateway.upstream.enqueue({ kind: 'error', status: 500 });
