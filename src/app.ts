@@ -209,7 +209,14 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       ];
     };
     await server.register(adminRoutes, {
-      admin: createAdminService({ agents, runs, sessions, config: config.admin, health }),
+      admin: createAdminService({
+        agents,
+        runs,
+        sessions,
+        config: config.admin,
+        health,
+        onError: (error) => server.log.warn({ err: error }, 'runs change feed: could not read the store'),
+      }),
     });
     await server.register(analyticsRoutes, {
       analytics: createAnalyticsService({ store: createAnalyticsQueryStore(database.db) }),

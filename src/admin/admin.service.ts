@@ -12,6 +12,7 @@ import { slicePage, type Page } from '../page-query.js';
 import type { AgentDetail, AgentSummary } from './agents.schema.js';
 import { mapAgentDetail, mapAgentSummary } from './map-agent.js';
 import { mapRunDetail, mapRunItem } from './map-run.js';
+import { createRunChangeFeed, type RunChangeType } from './run-change-feed.js';
 import type { ListRunsQuery, RunDetail, RunItem } from './runs.schema.js';
 import type { BudgetItem, SessionDetail, SessionItem, SystemStatus } from './system.schema.js';
 
@@ -23,6 +24,9 @@ export interface AdminServiceOptions {
   /** Why the service is degraded (store or bus unreachable); empty when healthy. */
   health: () => Promise<string[]>;
   now?: () => Date;
+  /** How often the runs change feed reads the store while someone listens (default 1 s). */
+  runChangeIntervalMs?: number;
+  onError?: (error: unknown) => void;
 }
 
 /** What the admin API reads and does: agents, runs, sessions and health, composed from the agents feature. */
@@ -30,6 +34,8 @@ export interface AdminService {
   listAgents(page: Page): Promise<AgentSummary[]>;
   getAgent(name: string): Promise<AgentDetail>;
   listRuns(query: ListRunsQuery): Promise<RunItem[]>;
+  /** Runs created and status changes of every replica, as they are seen; resolves once listening (returns the stop function). */
+  watchRuns(listener: (change: { type: RunChangeType; run: RunItem }) => void): Promise<() => void>;
   getRun(runId: string): Promise<RunDetail>;
   control(runId: string, command: RunControlCommand): Promise<RunControlResult>;
   listSessions(page: Page): Promise<SessionItem[]>;
@@ -42,6 +48,11 @@ export function createAdminService(options: AdminServiceOptions): AdminService {
   const { agents, runs, sessions } = options;
   const now = options.now ?? (() => new Date());
   const startedAt = now().getTime();
+  const changes = createRunChangeFeed({
+    listChanged: (filter) => runs.listChanged(filter),
+    intervalMs: options.runChangeIntervalMs,
+    onError: options.onError,
+  });
   const sessionsSince = () => isoNow(new Date(now().getTime() - options.config.session_window_minutes * 60_000));
 
   return {
@@ -57,11 +68,15 @@ export function createAdminService(options: AdminServiceOptions): AdminService {
       const found = await runs.list({
         agentName: query.agent_name,
         status: query.status,
+        source: query.source,
+        since: query.since,
+        until: query.until,
         limit: query.limit,
         offset: query.offset,
       });
       return found.map(mapRunItem);
     },
+    watchRuns: (listener) => changes.subscribe(({ type, run }) => listener({ type, run: mapRunItem(run) })),
     async getRun(runId) {
       const found = await runs.find(runId);
       if (!found) throw new NotFoundError(`No run with id "${runId}"`, 'run_not_found');

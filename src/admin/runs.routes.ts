@@ -2,7 +2,11 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AdminService } from './admin.service.js';
-import { listRunsQuery, runControlResult, runDetail, runIdParams, runItem } from './runs.schema.js';
+import { createReplySseWriter, DEFAULT_STALLED_TIMEOUT_MS } from '../http/index.js';
+import { listRunsQuery, runChangeEvent, runControlResult, runDetail, runIdParams, runItem } from './runs.schema.js';
+
+/** A comment this often keeps proxies from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000;
 
 const COMMANDS = {
   pause: 'Pause a running run at its next checkpoint; its events are held until resume',
@@ -11,7 +15,10 @@ const COMMANDS = {
 } as const;
 
 /** GET /runs, GET /runs/{run_id} and POST /runs/{run_id}/pause|resume|cancel (spec 4.3). */
-export const adminRunsRoutes: FastifyPluginAsync<{ admin: AdminService }> = async (app, { admin }) => {
+export const adminRunsRoutes: FastifyPluginAsync<{ admin: AdminService; stalledTimeoutMs?: number }> = async (
+  app,
+  { admin, stalledTimeoutMs = DEFAULT_STALLED_TIMEOUT_MS },
+) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
 
@@ -26,6 +33,32 @@ export const adminRunsRoutes: FastifyPluginAsync<{ admin: AdminService }> = asyn
       },
     },
     (request) => admin.listRuns(request.query),
+  );
+
+  routes.get(
+    '/runs/events',
+    {
+      schema: {
+        tags,
+        summary: 'Stream of run changes (SSE): every run created and every status change, on every replica',
+        description:
+          'Server-sent events. First `event: ready` once the stream follows the runs (a list read after it misses ' +
+          'nothing); then `event: run-created` and `event: run-status-changed`, each with `data:` the run as in ' +
+          'GET /runs. Changes are read from the shared store about once a second; `: ping` comments keep it open.',
+        produces: ['text/event-stream'],
+        response: { 200: runChangeEvent },
+      },
+    },
+    async (_request, reply) => {
+      const sse = createReplySseWriter(reply, { heartbeatMs: HEARTBEAT_MS, stalledTimeoutMs });
+      const stop = await admin.watchRuns((change) => {
+        void sse.write(`event: ${change.type}\ndata: ${JSON.stringify(change.run)}\n\n`);
+      });
+      sse.onClientGone(stop);
+      await sse.write('event: ready\ndata: {}\n\n');
+      // The response is the stream's now: it ends when the client goes away.
+      await new Promise<void>((resolve) => sse.onClientGone(() => resolve()));
+    },
   );
 
   routes.get(

@@ -1,13 +1,25 @@
 import { z } from 'zod';
-import { pageQuery } from '../page-query.js';
+import { pageQuery, timestampQuery as timestamp } from '../page-query.js';
 
 export const runStatus = z.enum(['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted']);
 
-export const listRunsQuery = z.strictObject({
-  agent_name: z.string().min(1).optional().describe('Only runs of this agent'),
-  status: runStatus.optional().describe('Only runs in this state'),
-  ...pageQuery,
-});
+export const runSource = z.enum(['chat', 'agui', 'webhook', 'poller', 'listener', 'a2a', 'autopilot']);
+
+export const listRunsQuery = z
+  .strictObject({
+    agent_name: z.string().min(1).optional().describe('Only runs of this agent'),
+    status: runStatus.optional().describe('Only runs in this state'),
+    source: runSource.optional().describe('Only runs started this way'),
+    since: timestamp
+      .optional()
+      .describe('Runs started at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset'),
+    until: timestamp.optional().describe('Runs started before this time (exclusive), in the same format as since'),
+    ...pageQuery,
+  })
+  .refine((query) => query.since === undefined || query.until === undefined || query.since <= query.until, {
+    message: 'must not be earlier than since',
+    path: ['until'],
+  });
 
 /** Spec "Run (list item)", plus where it came from. */
 export const runItem = z.object({
@@ -60,6 +72,12 @@ export const runDetail = runItem.extend({
     .describe('How many steps the run had stored when it was last taken over; null if never'),
   step_details: z.array(stepDetail).describe('Every model and tool call in order, with its prompt log'),
 });
+
+export const runChangeEvent = z
+  .object({ type: z.enum(['run-created', 'run-status-changed']), run: runItem })
+  .describe(
+    'One SSE event of GET /runs/events: `event: run-created` or `event: run-status-changed`, `data:` the run (list item)',
+  );
 
 export const runIdParams = z.object({ run_id: z.string().min(1) });
 

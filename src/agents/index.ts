@@ -29,6 +29,7 @@ export { isActiveRunStatus } from './records/index.js';
 export type {
   AgentRunCounts,
   ListRunsFilter,
+  ChangedRunsFilter,
   ModelPromptLog,
   PromptLog,
   RunRecord,

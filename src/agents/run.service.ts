@@ -16,7 +16,7 @@ import { createRunBudgets, type BudgetState, type TokenBudget } from './budgets/
 import type { RunPricing } from './records/run-recorder.js';
 import type { RunResult } from './runtime/run-result.js';
 import type { RunStore } from './records/run.store.js';
-import type { AgentRunCounts, ListRunsFilter, RunRecord, StepRecord } from './records/run.types.js';
+import type { AgentRunCounts, ChangedRunsFilter, ListRunsFilter, RunRecord, StepRecord } from './records/run.types.js';
 import type { SessionService } from './sessions/session.service.js';
 import { resumeRun } from './runtime/resume-run.js';
 import { startRun } from './runtime/start-run.js';
@@ -34,6 +34,8 @@ export interface RunService {
   find(runId: string): Promise<{ run: RunRecord; steps: StepRecord[] } | undefined>;
   /** Stored runs, newest first. */
   list(filter: ListRunsFilter): Promise<RunRecord[]>;
+  /** Active runs, runs started since, and the named ones, across every process sharing the store (the change feed). */
+  listChanged(filter: ChangedRunsFilter): Promise<RunRecord[]>;
   /** Runs per agent (total and not yet ended), across every process sharing the store. */
   countByAgent(): Promise<Map<string, AgentRunCounts>>;
   /** Runs running or paused, across every process sharing the store. */
@@ -164,6 +166,7 @@ export function createRunService(options: RunServiceOptions): RunService {
       return run && { run, steps: await store.listSteps(runId) };
     },
     list: (filter) => store.listRuns(filter),
+    listChanged: (filter) => store.listChangedRuns(filter),
     countByAgent: () => store.countByAgent(),
     countActive: () => store.countActive(),
     attach,

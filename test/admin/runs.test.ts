@@ -75,6 +75,29 @@ describe('GET /api/v1/admin/runs', () => {
     expect((await harness.admin('GET', '/runs?limit=500')).body).toHaveLength(5);
   });
 
+  it('filters by source and by start time (since inclusive, until exclusive)', async () => {
+    const all = (await harness.admin('GET', '/runs')).body as { run_id: string; started_at: string }[];
+    expect((await harness.admin('GET', '/runs?source=chat')).body).toHaveLength(all.length);
+    expect((await harness.admin('GET', '/runs?source=webhook')).body).toEqual([]);
+    // The runs of the test, oldest first: [helper 0..2, timekeeper, failed].
+    const oldestFirst = all.slice().reverse();
+    const [, second, third] = oldestFirst;
+    const window = (await harness.admin('GET', `/runs?since=${second.started_at}&until=${third.started_at}`)).body;
+    const inWindow = oldestFirst.filter(
+      (run) => run.started_at >= second.started_at && run.started_at < third.started_at,
+    );
+    expect(window.map((run: { run_id: string }) => run.run_id).sort()).toEqual(
+      inWindow.map((run) => run.run_id).sort(),
+    );
+    expect(window.map((run: { run_id: string }) => run.run_id)).not.toContain(third.run_id);
+    // A zone offset is the same instant: +01:00 an hour later on the clock.
+    const later = new Date(new Date(third.started_at).getTime() + 3_600_000).toISOString().replace('Z', '+01:00');
+    const sinceThird = (await harness.admin('GET', `/runs?since=${encodeURIComponent(later)}`)).body;
+    expect(sinceThird.map((run: { run_id: string }) => run.run_id)).toContain(third.run_id);
+    expect(sinceThird.map((run: { run_id: string }) => run.run_id)).not.toContain(oldestFirst[0].run_id);
+    expect((await harness.admin('GET', '/runs?until=2000-01-01')).body).toEqual([]);
+  });
+
   it('answers 400 naming the field for invalid filters and paging', async () => {
     const cases: [string, string][] = [
       ['limit=0', 'limit'],
@@ -83,6 +106,10 @@ describe('GET /api/v1/admin/runs', () => {
       ['limit=2.5', 'limit'],
       ['offset=-1', 'offset'],
       ['status=sleeping', 'status'],
+      ['source=fax', 'source'],
+      ['since=yesterday', 'since'],
+      ['until=2026-13-01', 'until'],
+      ['since=2026-02-01&until=2026-01-01', 'until'],
       ['colour=red', 'colour'],
     ];
     for (const [query, field] of cases) {

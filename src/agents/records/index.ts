@@ -5,6 +5,7 @@ export { isActiveRunStatus } from './run.types.js';
 export type {
   AgentRunCounts,
   ListRunsFilter,
+  ChangedRunsFilter,
   ModelPromptLog,
   PromptLog,
   RunRecord,
