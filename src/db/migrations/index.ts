@@ -19,6 +19,7 @@ import * as runtimeResume from './2026-11-24-101-runtime-resume.js';
 import * as tokenRateLimits from './2026-11-24-101-limits-token-rate-limits.js';
 import * as curatedSamples from './2026-11-24-102-limits-curated-samples.js';
 import * as a2aTokenRestrictions from './2026-11-24-101-a2a-token-restrictions.js';
+import * as dashboardLoginCodes from './2026-11-24-201-dashboard-login-codes.js';
 
 /** Every migration in order. Names sort by date; a new one is appended, never edited once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -42,4 +43,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-101-otel-trace-id': otelTraceId,
   '2026-11-24-101-runtime-resume': runtimeResume,
   '2026-11-24-102-limits-curated-samples': curatedSamples,
+  '2026-11-24-201-dashboard-login-codes': dashboardLoginCodes,
 };
