@@ -3,7 +3,16 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AdminService } from './admin.service.js';
 import { createReplySseWriter, DEFAULT_STALLED_TIMEOUT_MS } from '../http/index.js';
-import { listRunsQuery, runChangeEvent, runControlResult, runDetail, runIdParams, runItem } from './runs.schema.js';
+import {
+  listRunsQuery,
+  runChangeEvent,
+  runControlResult,
+  runDetail,
+  runIdParams,
+  runItem,
+  runSeries,
+  runSeriesQuery,
+} from './runs.schema.js';
 
 /** A comment this often keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 15_000;
@@ -14,7 +23,7 @@ const COMMANDS = {
   cancel: 'Cancel a running or paused run at once',
 } as const;
 
-/** GET /runs, GET /runs/{run_id} and POST /runs/{run_id}/pause|resume|cancel (spec 4.3). */
+/** GET /runs, /runs/events (SSE), /runs/timeseries, /runs/{run_id} and POST /runs/{run_id}/pause|resume|cancel (spec 4.3). */
 export const adminRunsRoutes: FastifyPluginAsync<{ admin: AdminService; stalledTimeoutMs?: number }> = async (
   app,
   { admin, stalledTimeoutMs = DEFAULT_STALLED_TIMEOUT_MS },
@@ -59,6 +68,19 @@ export const adminRunsRoutes: FastifyPluginAsync<{ admin: AdminService; stalledT
       // The response is the stream's now: it ends when the client goes away.
       await new Promise<void>((resolve) => sse.onClientGone(() => resolve()));
     },
+  );
+
+  routes.get(
+    '/runs/timeseries',
+    {
+      schema: {
+        tags,
+        summary: 'Runs, failed runs and cost per hour (or day) over a window: the last 24 hours by default',
+        querystring: runSeriesQuery,
+        response: { 200: runSeries },
+      },
+    },
+    (request) => admin.runSeries(request.query),
   );
 
   routes.get(

@@ -79,10 +79,45 @@ export const runChangeEvent = z
     'One SSE event of GET /runs/events: `event: run-created` or `event: run-status-changed`, `data:` the run (list item)',
   );
 
+export const MAX_SERIES_BUCKETS = 744;
+
+export const runSeriesQuery = z
+  .strictObject({
+    bucket: z.enum(['hour', 'day']).default('hour').describe('Bucket size (UTC hours or days); default hour'),
+    since: timestamp
+      .optional()
+      .describe(
+        'Runs started at or after this time (rounded down to its bucket); default 24 hours (hour) or 30 days (day) before until',
+      ),
+    until: timestamp.optional().describe('Runs started before this time (exclusive); default now'),
+  })
+  .refine((query) => query.since === undefined || query.until === undefined || query.since <= query.until, {
+    message: 'must not be earlier than since',
+    path: ['until'],
+  });
+
+export const runSeries = z.object({
+  bucket: z.enum(['hour', 'day']),
+  since: z.string().describe('The first bucket’s start'),
+  until: z.string(),
+  points: z
+    .array(
+      z.object({
+        start: z.string().describe('The bucket’s start (UTC)'),
+        runs: z.number().int().describe('Runs started in the bucket (requests)'),
+        failed: z.number().int().describe('Of them, runs that failed (errors)'),
+        cost_usd: z.number().describe('What they cost, US dollars'),
+      }),
+    )
+    .describe(`Every bucket of the window in order, empty ones as zeros (at most ${MAX_SERIES_BUCKETS})`),
+});
+
 export const runIdParams = z.object({ run_id: z.string().min(1) });
 
 export const runControlResult = z.object({ run_id: z.string(), status: runStatus });
 
 export type ListRunsQuery = z.infer<typeof listRunsQuery>;
+export type RunSeriesQuery = z.infer<typeof runSeriesQuery>;
+export type RunSeries = z.infer<typeof runSeries>;
 export type RunItem = z.infer<typeof runItem>;
 export type RunDetail = z.infer<typeof runDetail>;

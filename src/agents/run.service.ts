@@ -22,6 +22,7 @@ import { resumeRun } from './runtime/resume-run.js';
 import { startRun } from './runtime/start-run.js';
 import { traceRun } from './runtime/trace-run.js';
 import type { UsageSink } from './records/usage-sink.js';
+import type { RunSeriesBucket, RunSeriesFilter } from './records/run-counts.store.js';
 import type { Logger } from '../logger.js';
 
 export interface RunService {
@@ -40,6 +41,8 @@ export interface RunService {
   countByAgent(): Promise<Map<string, AgentRunCounts>>;
   /** Runs running or paused, across every process sharing the store. */
   countActive(): Promise<number>;
+  /** Runs, failures and cost per UTC hour or day of start, across every process sharing the store. */
+  series(filter: RunSeriesFilter): Promise<RunSeriesBucket[]>;
   /**
    * Past events then live ones, ending after the terminal event; finished runs replay their persisted
    * log. Undefined for an unknown run. Works across processes when Redis is configured.
@@ -169,6 +172,7 @@ export function createRunService(options: RunServiceOptions): RunService {
     listChanged: (filter) => store.listChangedRuns(filter),
     countByAgent: () => store.countByAgent(),
     countActive: () => store.countActive(),
+    series: (filter) => store.runSeries(filter),
     attach,
     control: (runId, command) => commands.control(runId, command),
     budgets: () => budgets.list(options.agents.list()),

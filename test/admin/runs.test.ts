@@ -98,6 +98,40 @@ describe('GET /api/v1/admin/runs', () => {
     expect((await harness.admin('GET', '/runs?until=2000-01-01')).body).toEqual([]);
   });
 
+  it('counts runs, failures and cost per hour over the last 24 hours, every hour present', async () => {
+    const listed = (await harness.admin('GET', '/runs')).body as { cost_usd: number; started_at: string }[];
+    const { status, body } = await harness.admin('GET', '/runs/timeseries');
+    expect(status).toBe(200);
+    expect(body.bucket).toBe('hour');
+    // 24 hours back from now, rounded down to the hour: 25 buckets unless now is exactly on the hour.
+    expect(body.points.length).toBeGreaterThanOrEqual(24);
+    expect(body.points.length).toBeLessThanOrEqual(25);
+    const hourOf = (iso: string) => `${iso.slice(0, 13)}:00:00.000Z`;
+    const expected = new Map<string, { runs: number; cost: number }>();
+    for (const run of listed) {
+      const entry = expected.get(hourOf(run.started_at)) ?? { runs: 0, cost: 0 };
+      expected.set(hourOf(run.started_at), { runs: entry.runs + 1, cost: entry.cost + run.cost_usd });
+    }
+    const busy = body.points.filter((point: { runs: number }) => point.runs > 0);
+    expect(busy.map((point: { start: string }) => point.start)).toEqual([...expected.keys()].sort());
+    expect(busy.reduce((sum: number, point: { failed: number }) => sum + point.failed, 0)).toBe(1);
+    for (const point of busy) expect(point.cost_usd).toBeCloseTo(expected.get(point.start)!.cost, 9);
+    const days = (await harness.admin('GET', '/runs/timeseries?bucket=day&since=2000-01-01&until=2000-01-03')).body;
+    expect(days.points).toEqual([
+      { start: '2000-01-01T00:00:00.000Z', runs: 0, failed: 0, cost_usd: 0 },
+      { start: '2000-01-02T00:00:00.000Z', runs: 0, failed: 0, cost_usd: 0 },
+    ]);
+    const tooLong = await harness.admin('GET', '/runs/timeseries?since=2000-01-01&until=2000-03-01');
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('at most 744'),
+    });
+    expect((await harness.admin('GET', '/runs/timeseries?bucket=minute')).body.error).toMatchObject({
+      param: 'bucket',
+    });
+  });
+
   it('answers 400 naming the field for invalid filters and paging', async () => {
     const cases: [string, string][] = [
       ['limit=0', 'limit'],

@@ -77,7 +77,9 @@ export async function startDashboard(): Promise<DashboardHarness> {
  * loading the app again; the first visit loads it. Returns once the new page's heading is there.
  */
 export async function visit(page: Page, path: string): Promise<void> {
-  if (!new URL(page.url()).pathname.startsWith('/ui')) {
+  const here = new URL(page.url()).pathname;
+  if (here === path) return;
+  if (!here.startsWith('/ui')) {
     await page.goto(path);
     return;
   }

@@ -190,6 +190,19 @@ describe.skipIf(skip !== undefined)('the dashboard in Chromium', () => {
       .waitFor();
   });
 
+  it('charts the runs of the last 24 hours on the overview, as the time series API counts them', async () => {
+    const { page } = h;
+    const series = (await (
+      await fetch(`${h.app.url}/api/v1/admin/runs/timeseries`, { headers: { authorization: `Bearer ${TEST_API_KEY}` } })
+    ).json()) as { points: { runs: number; failed: number }[] };
+    const runs = series.points.reduce((sum, point) => sum + point.runs, 0);
+    // The held, paused and cancelled runs, the playground chat and the mission preview at least.
+    expect(runs).toBeGreaterThanOrEqual(4);
+    await visit(page, '/ui/');
+    const chart = page.getByRole('figure').filter({ hasText: 'Runs, cost and failures per hour' });
+    await chart.locator('.legend li', { hasText: 'Runs' }).getByText(`${runs} runs`).waitFor();
+  });
+
   const PAGES: [string, () => string][] = [
     ['overview', () => '/ui/'],
     ['runs', () => '/ui/runs'],

@@ -13,3 +13,4 @@ export type {
   StepRecord,
   ToolPromptLog,
 } from './run.types.js';
+export type { RunSeriesBucket, RunSeriesFilter } from './run-counts.store.js';
