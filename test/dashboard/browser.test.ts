@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_API_KEY } from '../support/app.js';
 import { createFirehoseStats } from '../support/fake-upstream.js';
-import { json, VENDOR_WATCH } from '../autopilot/blueprints.js';
+import { json, ONE_OFF_REPORT, VENDOR_WATCH } from '../autopilot/blueprints.js';
 import {
   browserSkipReason,
   screenshotPath,
@@ -171,6 +171,61 @@ describe.skipIf(skip !== undefined)('the dashboard in Chromium', () => {
     await page.locator('[data-testid="mission-status"]', { hasText: 'draft' }).waitFor();
     await page.getByRole('button', { name: 'Approve' }).click();
     await page.locator('[data-testid="mission-status"]', { hasText: 'scheduled' }).waitFor();
+  });
+
+  it('routes a goal to a picker, chooses a blueprint, and synthesizes one when none fits', async () => {
+    const { page } = h;
+    const result = page.locator('[data-testid="routing-result"]');
+    h.service.candidates = () => [
+      { blueprint_json: json(ONE_OFF_REPORT), score: 0.8 },
+      { blueprint_json: json({ ...ONE_OFF_REPORT, id: 'other-report', title: 'Other report' }), score: 0.7 },
+    ];
+    await visit(page, '/ui/autopilot');
+    const goal = page.getByLabel('Goal', { exact: true });
+    await goal.fill('quokka zebra digest topic=owls');
+    await page.getByRole('button', { name: 'Route' }).click();
+    await result.getByText('Several blueprints fit').waitFor();
+    await result
+      .locator('li', { hasText: 'Other report (score 0.70)' })
+      .getByRole('button', { name: 'Choose' })
+      .click();
+    await page.getByText('Draft mission created:').getByRole('link', { name: 'Other report' }).waitFor();
+
+    h.service.candidates = () => [];
+    h.service.generated = () => ({
+      blueprint_json: json({ ...ONE_OFF_REPORT, id: 'owl-report', title: 'Owl report' }),
+      confidence: 0.8,
+    });
+    await goal.fill('quokka zebra memo topic=owls');
+    await page.getByRole('button', { name: 'Route' }).click();
+    await result.getByRole('button', { name: 'Synthesize a blueprint' }).click();
+    await page.getByText('Draft mission created:').getByRole('link', { name: 'Owl report' }).click();
+    await page.getByRole('heading', { name: 'Owl report' }).waitFor();
+  });
+
+  it('applies a healing recommendation to a failed mission, which then completes', async () => {
+    const { page } = h;
+    // The first node answers, the second meets a provider outage; the healed retry gets an answer.
+    h.upstream.enqueue({ kind: 'text', text: 'first draft' }, { kind: 'error', status: 503 });
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${h.app.url}/api/v1/autopilot${path}`, {
+        method,
+        headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+    const created = await call('POST', '/missions', {
+      blueprint_json: json({ ...ONE_OFF_REPORT, id: 'heal-report', title: 'Report to heal' }),
+      slots: { topic: 'healing' },
+    });
+    const { mission_id: missionId } = (await created.json()) as { mission_id: string };
+    await visit(page, `/ui/autopilot/missions/${missionId}`);
+    await page.getByRole('button', { name: 'Approve' }).click();
+    const status = page.locator('[data-testid="mission-status"]');
+    await status.getByText('failed').waitFor();
+    h.upstream.enqueue({ kind: 'text', text: 'polished report' });
+    await page.getByRole('button', { name: 'Apply retry_step' }).click();
+    await status.getByText('completed').waitFor();
+    await page.getByText('polished report').first().waitFor();
   });
 
   it('charts the tokens the test produced, by model', async () => {
