@@ -49,7 +49,8 @@ export const adminRunsRoutes: FastifyPluginAsync<{ admin: AdminService; stalledT
     {
       schema: {
         tags,
-        summary: 'Stream of run changes (SSE): every run created and every status change, on every replica',
+        summary:
+          'Stream of run changes (SSE) on every replica: `event: ready`, then `run-created` / `run-status-changed` with the run as in GET /runs',
         description:
           'Server-sent events. First `event: ready` once the stream follows the runs (a list read after it misses ' +
           'nothing); then `event: run-created` and `event: run-status-changed`, each with `data:` the run as in ' +
