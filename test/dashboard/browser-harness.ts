@@ -9,6 +9,7 @@ import { startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
+export const WEBHOOK_SECRET = 'dashboard-webhook-secret';
 export const SCREENSHOTS_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
 
 /** Why the browser tests cannot run here, or undefined. Under CI they must run: a missing browser is a failure there. */
@@ -32,6 +33,13 @@ agents:
     model: upstream/test-model
     system_prompt: You tell the time.
     tools: [get_current_time]
+webhook_settings: { max_attempts: 1 }
+webhooks:
+  - name: orders
+    verification: hmac-sha256
+    secret: \${WEBHOOK_SECRET}
+    handlers:
+      - { event: orders.*, agent: helper, prompt: "order {{id}}" }
 autopilot:
   service_url: "\${BLUEPRINT_SERVICE_URL}"
   model: upstream/test-model
@@ -52,7 +60,9 @@ export interface DashboardHarness {
 export async function startDashboard(): Promise<DashboardHarness> {
   const upstream = await startFakeUpstream();
   const service = await startFakeBlueprintService();
-  const app = await startTestApp(yaml, { env: { UPSTREAM_URL: upstream.url, BLUEPRINT_SERVICE_URL: service.url } });
+  const app = await startTestApp(yaml, {
+    env: { UPSTREAM_URL: upstream.url, BLUEPRINT_SERVICE_URL: service.url, WEBHOOK_SECRET },
+  });
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox'] });
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: app.url });
   const page = await context.newPage();

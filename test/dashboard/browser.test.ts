@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_API_KEY } from '../support/app.js';
 import { createFirehoseStats } from '../support/fake-upstream.js';
@@ -9,6 +10,7 @@ import {
   settled,
   startDashboard,
   visit,
+  WEBHOOK_SECRET,
   type DashboardHarness,
 } from './browser-harness.js';
 
@@ -226,6 +228,29 @@ describe.skipIf(skip !== undefined)('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Apply retry_step' }).click();
     await status.getByText('completed').waitFor();
     await page.getByText('polished report').first().waitFor();
+  });
+
+  it('replays a dead webhook delivery from the Triggers page; the replay runs and the delivery is done', async () => {
+    const { page } = h;
+    // One attempt only (webhook_settings.max_attempts: 1): the run fails on the upstream error and the delivery is dead.
+    h.upstream.enqueue({ kind: 'error', status: 400 });
+    const body = JSON.stringify({ type: 'created', id: 'o-1' });
+    const posted = await fetch(`${h.app.url}/webhooks/orders`, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'x-signature': createHmac('sha256', WEBHOOK_SECRET).update(body).digest('hex'),
+      },
+      body,
+    });
+    expect(posted.status).toBe(202);
+    const { delivery_id: deliveryId } = (await posted.json()) as { delivery_id: string };
+    await visit(page, '/ui/triggers');
+    const row = page.locator('table[aria-label="Deliveries"] tr', { hasText: deliveryId });
+    await row.getByText('dead').waitFor();
+    await row.getByRole('button', { name: `Replay ${deliveryId}` }).click();
+    await row.getByText('done').waitFor();
+    expect(await row.getByRole('link').count()).toBe(2);
   });
 
   it('charts the tokens the test produced, by model', async () => {
