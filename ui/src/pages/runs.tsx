@@ -4,6 +4,7 @@ import { Link } from 'wouter';
 import { api, query } from '../api';
 import { formatCount, formatTokens, formatUsd, StatusBadge, Time } from '../format';
 import { useRunChanges } from '../run-changes';
+import { DataTable, type Column } from '../data-table';
 import { QueryView } from '../states';
 import type { AgentSummary, RunItem } from '../types';
 
@@ -109,51 +110,32 @@ export function RunsPage() {
   );
 }
 
+const COLUMNS: Column<RunItem>[] = [
+  {
+    header: 'Run',
+    cell: (run) => (
+      <Link href={`/runs/${run.run_id}`} className="mono">
+        {run.run_id}
+      </Link>
+    ),
+  },
+  { header: 'Agent', cell: (run) => run.agent_name },
+  { header: 'Status', cell: (run) => <StatusBadge status={run.status} /> },
+  { header: 'Source', cell: (run) => run.source },
+  { header: 'Started', cell: (run) => <Time iso={run.started_at} /> },
+  { header: 'Steps', cell: (run) => formatCount(run.steps, 'steps'), numeric: true },
+  { header: 'Tokens', cell: (run) => formatTokens(run.total_tokens), numeric: true },
+  { header: 'Cost', cell: (run) => formatUsd(run.cost_usd), numeric: true },
+];
+
 export function RunsTable({ runs }: { runs: RunItem[] }) {
   return (
-    <div className="table-wrap">
-      <table aria-label="Runs">
-        <thead>
-          <tr>
-            <th scope="col">Run</th>
-            <th scope="col">Agent</th>
-            <th scope="col">Status</th>
-            <th scope="col">Source</th>
-            <th scope="col">Started</th>
-            <th scope="col" className="num">
-              Steps
-            </th>
-            <th scope="col" className="num">
-              Tokens
-            </th>
-            <th scope="col" className="num">
-              Cost
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((run) => (
-            <tr key={run.run_id} data-run-id={run.run_id}>
-              <td>
-                <Link href={`/runs/${run.run_id}`} className="mono">
-                  {run.run_id}
-                </Link>
-              </td>
-              <td>{run.agent_name}</td>
-              <td>
-                <StatusBadge status={run.status} />
-              </td>
-              <td>{run.source}</td>
-              <td>
-                <Time iso={run.started_at} />
-              </td>
-              <td className="num">{formatCount(run.steps, 'steps')}</td>
-              <td className="num">{formatTokens(run.total_tokens)}</td>
-              <td className="num">{formatUsd(run.cost_usd)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label="Runs"
+      columns={COLUMNS}
+      rows={runs}
+      rowKey={(run) => run.run_id}
+      rowProps={(run) => ({ 'data-run-id': run.run_id })}
+    />
   );
 }
