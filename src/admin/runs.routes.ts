@@ -2,7 +2,7 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AdminService } from './admin.service.js';
-import { createReplySseWriter, DEFAULT_STALLED_TIMEOUT_MS } from '../http/index.js';
+import { createReplySseWriter, DEFAULT_STALLED_TIMEOUT_MS, type SseWriter } from '../http/index.js';
 import {
   listRunsQuery,
   runChangeEvent,
@@ -30,6 +30,15 @@ export const adminRunsRoutes: FastifyPluginAsync<{ admin: AdminService; stalledT
 ) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
+  // A runs stream never ends by itself: on shutdown it is ended, or closing the server would wait for its clients.
+  const open = new Map<SseWriter, () => void>();
+  app.addHook('preClose', (done) => {
+    for (const [sse, finish] of open) {
+      sse.end();
+      finish();
+    }
+    done();
+  });
 
   routes.get(
     '/runs',
@@ -61,13 +70,18 @@ export const adminRunsRoutes: FastifyPluginAsync<{ admin: AdminService; stalledT
     },
     async (_request, reply) => {
       const sse = createReplySseWriter(reply, { heartbeatMs: HEARTBEAT_MS, stalledTimeoutMs });
+      // The response is the stream's now: it lasts until the client goes away or the server shuts down.
+      const finished = new Promise<void>((resolve) => {
+        open.set(sse, resolve);
+        sse.onClientGone(() => resolve());
+      });
       const stop = await admin.watchRuns((change) => {
         void sse.write(`event: ${change.type}\ndata: ${JSON.stringify(change.run)}\n\n`);
       });
-      sse.onClientGone(stop);
       await sse.write('event: ready\ndata: {}\n\n');
-      // The response is the stream's now: it ends when the client goes away.
-      await new Promise<void>((resolve) => sse.onClientGone(() => resolve()));
+      await finished;
+      open.delete(sse);
+      stop();
     },
   );
 

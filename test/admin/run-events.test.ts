@@ -87,6 +87,14 @@ describe('GET /api/v1/admin/runs/events', () => {
     expect(ended.data).toMatchObject({ status: 'completed', steps: 1 });
   });
 
+  it('ends open streams when the server shuts down (closing does not wait for dashboards)', async () => {
+    const other = await startAdminHarness();
+    const stream = await openRunEvents(other.app.url, TEST_API_KEY);
+    await stream.next((event) => event.event === 'ready');
+    await other.stop();
+    await expect(stream.next(() => false)).rejects.toThrow('the stream ended');
+  });
+
   it('is for operators only: no credential gets 401, an access token 403', async () => {
     const anonymous = await fetch(`${harness.app.url}/api/v1/admin/runs/events`);
     expect(anonymous.status).toBe(401);
