@@ -22,7 +22,7 @@ const ALLOWED = {
   admin: ['agents', 'analytics', 'tools', 'auth', 'http', 'config'],
   autopilot: ['agents', 'llm', 'bus', 'db', 'http', 'telemetry', 'config'],
   // the dashboard's static files and its sign-in routes, which verify a credential before setting the cookie.
-  dashboard: ['auth', 'http', 'config'],
+  dashboard: ['auth', 'http', 'db', 'config'],
 };
 
 const folderRules = Object.entries(ALLOWED).map(([folder, allowed]) => ({

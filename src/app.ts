@@ -41,7 +41,7 @@ import {
 import { createBusErrorLog, createRedisRateLimitCounter, createRunEventBus, type RunEventBus } from './bus/index.js';
 import type { Config } from './config/index.js';
 import { createPiiScrubber } from './guardrails/index.js';
-import { dashboardRoutes } from './dashboard/index.js';
+import { createLoginCodeStore, dashboardRoutes, LOGIN_CODE_TTL_MS } from './dashboard/index.js';
 import { createDatabase, type DatabaseHandle } from './db/index.js';
 import { a2aRoutes, createA2aPushStore, createA2aTaskStore, type CardTool } from './gateway/a2a/index.js';
 import { aguiRoutes } from './gateway/agui/index.js';
@@ -212,7 +212,14 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       ];
     };
     await server.register(adminRoutes, {
-      admin: createAdminService({ agents, runs, sessions, config: config.admin, health }),
+      admin: createAdminService({
+        agents,
+        runs,
+        sessions,
+        config: config.admin,
+        health,
+        onError: (error) => server.log.warn({ err: error }, 'runs change feed: could not read the store'),
+      }),
     });
     await server.register(analyticsRoutes, {
       analytics: createAnalyticsService({ store: createAnalyticsQueryStore(database.db) }),
@@ -248,6 +255,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       await server.register(dashboardRoutes, {
         authenticator,
         cookiePolicy: { allowedOrigins: config.server.cors.origins, publicBaseUrl: publicUrlOf(config) },
+        loginCodes: createLoginCodeStore(database.db, { ttlMs: LOGIN_CODE_TTL_MS }),
       });
     const triggers = await buildTriggers(server, config, database, runs, metrics);
     const autopilot = await buildAutopilot(server, config, database, { runs, models, nodeAgents, tools, clock });

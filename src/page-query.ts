@@ -35,3 +35,17 @@ export interface Page {
 export function slicePage<T>(items: readonly T[], page: Page): T[] {
   return items.slice(page.offset, page.offset + page.limit);
 }
+
+const isoDateTime = z.iso.datetime({ offset: true });
+const isoDate = z.iso.date();
+
+/**
+ * A time bound of a list or report (`since`, `until`): an ISO 8601 date (midnight UTC) or date-time with a zone,
+ * turned into the stored format (UTC, ms), so it compares as text with stored timestamps.
+ */
+export const timestampQuery = z
+  .string()
+  .refine((value) => isoDateTime.safeParse(value).success || isoDate.safeParse(value).success, {
+    message: 'must be an ISO 8601 date or date-time with a time zone, e.g. 2026-01-31 or 2026-01-31T12:00:00Z',
+  })
+  .transform((value) => new Date(isoDate.safeParse(value).success ? `${value}T00:00:00Z` : value).toISOString());

@@ -2,7 +2,20 @@ import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import type { AdminService } from './admin.service.js';
-import { listRunsQuery, runControlResult, runDetail, runIdParams, runItem } from './runs.schema.js';
+import { createReplySseWriter, DEFAULT_STALLED_TIMEOUT_MS, type SseWriter } from '../http/index.js';
+import {
+  listRunsQuery,
+  runChangeEvent,
+  runControlResult,
+  runDetail,
+  runIdParams,
+  runItem,
+  runSeries,
+  runSeriesQuery,
+} from './runs.schema.js';
+
+/** A comment this often keeps proxies from closing a quiet stream. */
+const HEARTBEAT_MS = 15_000;
 
 const COMMANDS = {
   pause: 'Pause a running run at its next checkpoint; its events are held until resume',
@@ -10,10 +23,22 @@ const COMMANDS = {
   cancel: 'Cancel a running or paused run at once',
 } as const;
 
-/** GET /runs, GET /runs/{run_id} and POST /runs/{run_id}/pause|resume|cancel (spec 4.3). */
-export const adminRunsRoutes: FastifyPluginAsync<{ admin: AdminService }> = async (app, { admin }) => {
+/** GET /runs, /runs/events (SSE), /runs/timeseries, /runs/{run_id} and POST /runs/{run_id}/pause|resume|cancel (spec 4.3). */
+export const adminRunsRoutes: FastifyPluginAsync<{ admin: AdminService; stalledTimeoutMs?: number }> = async (
+  app,
+  { admin, stalledTimeoutMs = DEFAULT_STALLED_TIMEOUT_MS },
+) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
   const tags = ['admin'];
+  // A runs stream never ends by itself: on shutdown it is ended, or closing the server would wait for its clients.
+  const open = new Map<SseWriter, () => void>();
+  app.addHook('preClose', (done) => {
+    for (const [sse, finish] of open) {
+      sse.end();
+      finish();
+    }
+    done();
+  });
 
   routes.get(
     '/runs',
@@ -26,6 +51,51 @@ export const adminRunsRoutes: FastifyPluginAsync<{ admin: AdminService }> = asyn
       },
     },
     (request) => admin.listRuns(request.query),
+  );
+
+  routes.get(
+    '/runs/events',
+    {
+      schema: {
+        tags,
+        summary:
+          'Stream of run changes (SSE) on every replica: `event: ready`, then `run-created` / `run-status-changed` with the run as in GET /runs',
+        description:
+          'Server-sent events. First `event: ready` once the stream follows the runs (a list read after it misses ' +
+          'nothing); then `event: run-created` and `event: run-status-changed`, each with `data:` the run as in ' +
+          'GET /runs. Changes are read from the shared store about once a second; `: ping` comments keep it open.',
+        produces: ['text/event-stream'],
+        response: { 200: runChangeEvent },
+      },
+    },
+    async (_request, reply) => {
+      const sse = createReplySseWriter(reply, { heartbeatMs: HEARTBEAT_MS, stalledTimeoutMs });
+      // The response is the stream's now: it lasts until the client goes away or the server shuts down.
+      const finished = new Promise<void>((resolve) => {
+        open.set(sse, resolve);
+        sse.onClientGone(() => resolve());
+      });
+      const stop = await admin.watchRuns((change) => {
+        void sse.write(`event: ${change.type}\ndata: ${JSON.stringify(change.run)}\n\n`);
+      });
+      await sse.write('event: ready\ndata: {}\n\n');
+      await finished;
+      open.delete(sse);
+      stop();
+    },
+  );
+
+  routes.get(
+    '/runs/timeseries',
+    {
+      schema: {
+        tags,
+        summary: 'Runs, failed runs and cost per hour (or day) over a window: the last 24 hours by default',
+        querystring: runSeriesQuery,
+        response: { 200: runSeries },
+      },
+    },
+    (request) => admin.runSeries(request.query),
   );
 
   routes.get(

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { pageQuery } from '../page-query.js';
+import { pageQuery, timestampQuery as timestamp } from '../page-query.js';
 
 export const runStatus = z.enum([
   'running',
@@ -11,11 +11,23 @@ export const runStatus = z.enum([
   'input_required',
 ]);
 
-export const listRunsQuery = z.strictObject({
-  agent_name: z.string().min(1).optional().describe('Only runs of this agent'),
-  status: runStatus.optional().describe('Only runs in this state'),
-  ...pageQuery,
-});
+export const runSource = z.enum(['chat', 'agui', 'webhook', 'poller', 'listener', 'a2a', 'autopilot']);
+
+export const listRunsQuery = z
+  .strictObject({
+    agent_name: z.string().min(1).optional().describe('Only runs of this agent'),
+    status: runStatus.optional().describe('Only runs in this state'),
+    source: runSource.optional().describe('Only runs started this way'),
+    since: timestamp
+      .optional()
+      .describe('Runs started at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset'),
+    until: timestamp.optional().describe('Runs started before this time (exclusive), in the same format as since'),
+    ...pageQuery,
+  })
+  .refine((query) => query.since === undefined || query.until === undefined || query.since <= query.until, {
+    message: 'must not be earlier than since',
+    path: ['until'],
+  });
 
 /** Spec "Run (list item)", plus where it came from. */
 export const runItem = z.object({
@@ -69,10 +81,51 @@ export const runDetail = runItem.extend({
   step_details: z.array(stepDetail).describe('Every model and tool call in order, with its prompt log'),
 });
 
+export const runChangeEvent = z
+  .object({ type: z.enum(['run-created', 'run-status-changed']), run: runItem })
+  .describe(
+    'One SSE event of GET /runs/events: `event: run-created` or `event: run-status-changed`, `data:` the run (list item)',
+  );
+
+export const MAX_SERIES_BUCKETS = 744;
+
+export const runSeriesQuery = z
+  .strictObject({
+    bucket: z.enum(['hour', 'day']).default('hour').describe('Bucket size (UTC hours or days); default hour'),
+    since: timestamp
+      .optional()
+      .describe(
+        'Runs started at or after this time (rounded down to its bucket); default 24 hours (hour) or 30 days (day) before until',
+      ),
+    until: timestamp.optional().describe('Runs started before this time (exclusive); default now'),
+  })
+  .refine((query) => query.since === undefined || query.until === undefined || query.since <= query.until, {
+    message: 'must not be earlier than since',
+    path: ['until'],
+  });
+
+export const runSeries = z.object({
+  bucket: z.enum(['hour', 'day']),
+  since: z.string().describe('The first bucket’s start'),
+  until: z.string(),
+  points: z
+    .array(
+      z.object({
+        start: z.string().describe('The bucket’s start (UTC)'),
+        runs: z.number().int().describe('Runs started in the bucket (requests)'),
+        failed: z.number().int().describe('Of them, runs that failed (errors)'),
+        cost_usd: z.number().describe('What they cost, US dollars'),
+      }),
+    )
+    .describe(`Every bucket of the window in order, empty ones as zeros (at most ${MAX_SERIES_BUCKETS})`),
+});
+
 export const runIdParams = z.object({ run_id: z.string().min(1) });
 
 export const runControlResult = z.object({ run_id: z.string(), status: runStatus });
 
 export type ListRunsQuery = z.infer<typeof listRunsQuery>;
+export type RunSeriesQuery = z.infer<typeof runSeriesQuery>;
+export type RunSeries = z.infer<typeof runSeries>;
 export type RunItem = z.infer<typeof runItem>;
 export type RunDetail = z.infer<typeof runDetail>;

@@ -26,9 +26,11 @@ export type { RunResult, RunUsage } from './runtime/index.js';
 /** The runtime's message, tool and finish-reason types, for adapters that may not import llm/ directly. */
 export type { ChatMessage, FinishReason, ToolDefinition } from '../llm/index.js';
 export { isActiveRunStatus } from './records/index.js';
+export type { RunSeriesBucket, RunSeriesFilter } from './records/index.js';
 export type {
   AgentRunCounts,
   ListRunsFilter,
+  ChangedRunsFilter,
   ModelPromptLog,
   PromptLog,
   RunRecord,

@@ -16,12 +16,13 @@ import { createRunBudgets, type BudgetState, type TokenBudget } from './budgets/
 import type { RunPricing } from './records/run-recorder.js';
 import type { RunResult } from './runtime/run-result.js';
 import type { RunStore } from './records/run.store.js';
-import type { AgentRunCounts, ListRunsFilter, RunRecord, StepRecord } from './records/run.types.js';
+import type { AgentRunCounts, ChangedRunsFilter, ListRunsFilter, RunRecord, StepRecord } from './records/run.types.js';
 import type { SessionService } from './sessions/session.service.js';
 import { resumeRun } from './runtime/resume-run.js';
 import { startRun } from './runtime/start-run.js';
 import { traceRun } from './runtime/trace-run.js';
 import type { UsageSink } from './records/usage-sink.js';
+import type { RunSeriesBucket, RunSeriesFilter } from './records/run-counts.store.js';
 import type { Logger } from '../logger.js';
 
 export interface RunService {
@@ -34,10 +35,14 @@ export interface RunService {
   find(runId: string): Promise<{ run: RunRecord; steps: StepRecord[] } | undefined>;
   /** Stored runs, newest first. */
   list(filter: ListRunsFilter): Promise<RunRecord[]>;
+  /** Active runs, runs started since, and the named ones, across every process sharing the store (the change feed). */
+  listChanged(filter: ChangedRunsFilter): Promise<RunRecord[]>;
   /** Runs per agent (total and not yet ended), across every process sharing the store. */
   countByAgent(): Promise<Map<string, AgentRunCounts>>;
   /** Runs running or paused, across every process sharing the store. */
   countActive(): Promise<number>;
+  /** Runs, failures and cost per UTC hour or day of start, across every process sharing the store. */
+  series(filter: RunSeriesFilter): Promise<RunSeriesBucket[]>;
   /**
    * Past events then live ones, ending after the terminal event; finished runs replay their persisted
    * log. Undefined for an unknown run. Works across processes when Redis is configured.
@@ -164,8 +169,10 @@ export function createRunService(options: RunServiceOptions): RunService {
       return run && { run, steps: await store.listSteps(runId) };
     },
     list: (filter) => store.listRuns(filter),
+    listChanged: (filter) => store.listChangedRuns(filter),
     countByAgent: () => store.countByAgent(),
     countActive: () => store.countActive(),
+    series: (filter) => store.runSeries(filter),
     attach,
     control: (runId, command) => commands.control(runId, command),
     budgets: () => budgets.list(options.agents.list()),

@@ -1,15 +1,7 @@
 import { z } from 'zod';
+import { timestampQuery } from '../page-query.js';
 
-const isoDateTime = z.iso.datetime({ offset: true });
-const isoDate = z.iso.date();
-
-/** An ISO 8601 date (midnight UTC) or date-time with a zone, turned into the stored format (UTC, ms). */
-const timestamp = z
-  .string()
-  .refine((value) => isoDateTime.safeParse(value).success || isoDate.safeParse(value).success, {
-    message: 'must be an ISO 8601 date or date-time with a time zone, e.g. 2026-01-31 or 2026-01-31T12:00:00Z',
-  })
-  .transform((value) => new Date(isoDate.safeParse(value).success ? `${value}T00:00:00Z` : value).toISOString());
+const timestamp = timestampQuery;
 
 /** Every analytics route takes the same filter; the window is [since, until). */
 export const analyticsQuery = z

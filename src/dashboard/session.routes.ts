@@ -3,7 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Authenticator } from '../auth/index.js';
 import { AuthenticationError, PermissionError, ValidationError } from '../errors.js';
 import { checkCookieRequest, type CookieRequestPolicy } from '../http/index.js';
-import { createLoginCodes } from './login-codes.js';
+import type { LoginCodeStore } from './login-code.store.js';
 import { loginCode, sessionView, signedOut, signInBody } from './session.schema.js';
 import { clearedSessionCookie, sessionCookie } from './session-cookie.js';
 
@@ -11,16 +11,14 @@ export interface SessionRoutesOptions {
   authenticator: Authenticator;
   /** Which origins may sign in (the same rule as cookie-authenticated state changes). */
   cookiePolicy: CookieRequestPolicy;
-  /** How long a login code printed by `agent-gateway ui` stays valid. */
-  loginCodeTtlMs?: number;
+  /** The one-time codes printed by `agent-gateway ui` (app.ts: in the shared database). */
+  loginCodes: LoginCodeStore;
 }
-
-const LOGIN_CODE_TTL_MS = 120_000;
 
 /** Sign-in to the dashboard: a pasted API key or JWT, or a one-time code, becomes the service_auth cookie. */
 export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, options, done) => {
   const routes = app.withTypeProvider<ZodTypeProvider>();
-  const codes = createLoginCodes({ ttlMs: options.loginCodeTtlMs ?? LOGIN_CODE_TTL_MS });
+  const codes = options.loginCodes;
   const tags = ['dashboard'];
   const secure = (request: FastifyRequest) =>
     request.protocol === 'https' || options.cookiePolicy.publicBaseUrl?.startsWith('https:') === true;
@@ -39,7 +37,7 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
     async (request, reply) => {
       // The same rule as any cookie request that changes state: a JSON body from a page of ours.
       checkCookieRequest(request, options.cookiePolicy);
-      const credential = request.body.credential ?? codes.redeem(request.body.code ?? '');
+      const credential = request.body.credential ?? (await codes.redeem(request.body.code ?? ''));
       if (credential === undefined)
         throw new AuthenticationError('The login code is unknown, used or expired', 'invalid_login_code');
       const principal = await options.authenticator.authenticate(credential);
@@ -96,14 +94,14 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
         response: { 201: loginCode },
       },
     },
-    (request, reply) => {
+    async (request, reply) => {
       const credential = headerCredential(request);
       if (!credential)
         throw new ValidationError(
           'A login code stands for the credential of the request: send it in Authorization or X-API-Key',
           'credential_not_in_header',
         );
-      const { code, expiresAt } = codes.issue(credential);
+      const { code, expiresAt } = await codes.issue(credential);
       const base = options.cookiePolicy.publicBaseUrl ?? `${request.protocol}://${request.host}`;
       void reply.code(201);
       return {

@@ -32,6 +32,15 @@ export interface Database {
   fine_tune_jobs: FineTuneJobsTable;
   model_activations: ModelActivationsTable;
   autopilot_pickers: AutopilotPickersTable;
+  ui_login_codes: UiLoginCodesTable;
+}
+
+/** A one-time dashboard login code: its SHA-256 (hex) and the credential sealed with a key derived from it. */
+export interface UiLoginCodesTable {
+  code_hash: string;
+  /** base64url of iv (12 bytes) | AES-256-GCM tag (16) | ciphertext. */
+  sealed_credential: string;
+  expires_at: string;
 }
 
 /** The last picker shown in a project: `autopilot pick <n>` chooses from it. */

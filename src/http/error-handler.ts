@@ -38,7 +38,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
   app.setNotFoundHandler(async (request) => {
     const path = request.url.split('?')[0];
     const allowed = routes.allowedFor(path);
-    if (allowed.length > 0) throw new MethodNotAllowedError(request.method, path, allowed);
+    // A route of this very method that found nothing (a missing static file) is a 404, not a wrong method.
+    if (allowed.length > 0 && !allowed.includes(request.method))
+      throw new MethodNotAllowedError(request.method, path, allowed);
     throw new NotFoundError(`No route ${request.method} ${path}`, 'route_not_found');
   });
 }

@@ -75,6 +75,63 @@ describe('GET /api/v1/admin/runs', () => {
     expect((await harness.admin('GET', '/runs?limit=500')).body).toHaveLength(5);
   });
 
+  it('filters by source and by start time (since inclusive, until exclusive)', async () => {
+    const all = (await harness.admin('GET', '/runs')).body as { run_id: string; started_at: string }[];
+    expect((await harness.admin('GET', '/runs?source=chat')).body).toHaveLength(all.length);
+    expect((await harness.admin('GET', '/runs?source=webhook')).body).toEqual([]);
+    // The runs of the test, oldest first: [helper 0..2, timekeeper, failed].
+    const oldestFirst = all.slice().reverse();
+    const [, second, third] = oldestFirst;
+    const window = (await harness.admin('GET', `/runs?since=${second.started_at}&until=${third.started_at}`)).body;
+    const inWindow = oldestFirst.filter(
+      (run) => run.started_at >= second.started_at && run.started_at < third.started_at,
+    );
+    expect(window.map((run: { run_id: string }) => run.run_id).sort()).toEqual(
+      inWindow.map((run) => run.run_id).sort(),
+    );
+    expect(window.map((run: { run_id: string }) => run.run_id)).not.toContain(third.run_id);
+    // A zone offset is the same instant: +01:00 an hour later on the clock.
+    const later = new Date(new Date(third.started_at).getTime() + 3_600_000).toISOString().replace('Z', '+01:00');
+    const sinceThird = (await harness.admin('GET', `/runs?since=${encodeURIComponent(later)}`)).body;
+    expect(sinceThird.map((run: { run_id: string }) => run.run_id)).toContain(third.run_id);
+    expect(sinceThird.map((run: { run_id: string }) => run.run_id)).not.toContain(oldestFirst[0].run_id);
+    expect((await harness.admin('GET', '/runs?until=2000-01-01')).body).toEqual([]);
+  });
+
+  it('counts runs, failures and cost per hour over the last 24 hours, every hour present', async () => {
+    const listed = (await harness.admin('GET', '/runs')).body as { cost_usd: number; started_at: string }[];
+    const { status, body } = await harness.admin('GET', '/runs/timeseries');
+    expect(status).toBe(200);
+    expect(body.bucket).toBe('hour');
+    // 24 hours back from now, rounded down to the hour: 25 buckets unless now is exactly on the hour.
+    expect(body.points.length).toBeGreaterThanOrEqual(24);
+    expect(body.points.length).toBeLessThanOrEqual(25);
+    const hourOf = (iso: string) => `${iso.slice(0, 13)}:00:00.000Z`;
+    const expected = new Map<string, { runs: number; cost: number }>();
+    for (const run of listed) {
+      const entry = expected.get(hourOf(run.started_at)) ?? { runs: 0, cost: 0 };
+      expected.set(hourOf(run.started_at), { runs: entry.runs + 1, cost: entry.cost + run.cost_usd });
+    }
+    const busy = body.points.filter((point: { runs: number }) => point.runs > 0);
+    expect(busy.map((point: { start: string }) => point.start)).toEqual([...expected.keys()].sort());
+    expect(busy.reduce((sum: number, point: { failed: number }) => sum + point.failed, 0)).toBe(1);
+    for (const point of busy) expect(point.cost_usd).toBeCloseTo(expected.get(point.start)!.cost, 9);
+    const days = (await harness.admin('GET', '/runs/timeseries?bucket=day&since=2000-01-01&until=2000-01-03')).body;
+    expect(days.points).toEqual([
+      { start: '2000-01-01T00:00:00.000Z', runs: 0, failed: 0, cost_usd: 0 },
+      { start: '2000-01-02T00:00:00.000Z', runs: 0, failed: 0, cost_usd: 0 },
+    ]);
+    const tooLong = await harness.admin('GET', '/runs/timeseries?since=2000-01-01&until=2000-03-01');
+    expect(tooLong.status).toBe(400);
+    expect(tooLong.body.error).toMatchObject({
+      code: 'invalid_request',
+      message: expect.stringContaining('at most 744'),
+    });
+    expect((await harness.admin('GET', '/runs/timeseries?bucket=minute')).body.error).toMatchObject({
+      param: 'bucket',
+    });
+  });
+
   it('answers 400 naming the field for invalid filters and paging', async () => {
     const cases: [string, string][] = [
       ['limit=0', 'limit'],
@@ -83,6 +140,10 @@ describe('GET /api/v1/admin/runs', () => {
       ['limit=2.5', 'limit'],
       ['offset=-1', 'offset'],
       ['status=sleeping', 'status'],
+      ['source=fax', 'source'],
+      ['since=yesterday', 'since'],
+      ['until=2026-13-01', 'until'],
+      ['since=2026-02-01&until=2026-01-01', 'until'],
       ['colour=red', 'colour'],
     ];
     for (const [query, field] of cases) {

@@ -143,4 +143,48 @@ await describeEachDialect('run store', (dialect) => {
     expect(await store.getEventLog('run_log')).toEqual([event(1, 'c')]);
     expect(await store.getRun('run_log')).toMatchObject({ status: 'failed', error_code: 'x', error_message: 'y' });
   });
+
+  it('groups runs by UTC hour and day of their start, and filters by source and start time', async () => {
+    const at = (time: string) => `2026-02-03T${time}Z`;
+    await store.insertRun(run('ser_1', { started_at: at('09:05:00.000'), source: 'webhook', cost_usd: 0.25 }));
+    await store.insertRun(run('ser_2', { started_at: at('09:59:59.999'), status: 'failed', cost_usd: 0.5 }));
+    await store.insertRun(run('ser_3', { started_at: at('11:00:00.000'), source: 'webhook' }));
+    await store.insertRun(run('ser_4', { started_at: '2026-02-04T00:30:00.000Z' }));
+    await database.writes.flush();
+    const window = { since: at('00:00:00.000'), until: '2026-02-05T00:00:00.000Z' };
+    expect(await store.runSeries({ ...window, bucket: 'hour' })).toEqual([
+      { start: at('09:00:00.000'), runs: 2, failed: 1, cost_usd: 0.75 },
+      { start: at('11:00:00.000'), runs: 1, failed: 0, cost_usd: 0 },
+      { start: '2026-02-04T00:00:00.000Z', runs: 1, failed: 0, cost_usd: 0 },
+    ]);
+    expect(await store.runSeries({ ...window, bucket: 'day' })).toEqual([
+      { start: at('00:00:00.000'), runs: 3, failed: 1, cost_usd: 0.75 },
+      { start: '2026-02-04T00:00:00.000Z', runs: 1, failed: 0, cost_usd: 0 },
+    ]);
+    const ids = (runs: RunRecord[]) => runs.map((item) => item.run_id);
+    const page = { limit: 50, offset: 0 };
+    expect(ids(await store.listRuns({ ...page, source: 'webhook' }))).toEqual(['ser_3', 'ser_1']);
+    expect(ids(await store.listRuns({ ...page, since: at('09:59:59.999'), until: at('11:00:00.000') }))).toEqual([
+      'ser_2',
+    ]);
+  });
+
+  it('reads what the runs change feed follows: active runs, runs started since, and the named ones', async () => {
+    await store.insertRun(run('chg_old', { started_at: '2020-01-01T00:00:00.000Z', status: 'completed' }));
+    await store.insertRun(run('chg_named', { started_at: '2020-01-01T00:00:00.000Z', status: 'cancelled' }));
+    await store.insertRun(run('chg_new', { started_at: '2030-01-01T00:00:00.000Z', status: 'completed' }));
+    const found = await store.listChangedRuns({
+      since: '2029-01-01T00:00:00.000Z',
+      runIds: ['chg_named'],
+      limit: 500,
+    });
+    const ids = found.map((item) => item.run_id);
+    expect(ids).toEqual(expect.arrayContaining(['chg_new', 'chg_named']));
+    expect(ids).not.toContain('chg_old');
+    expect(
+      found
+        .filter((item) => item.run_id !== 'chg_new' && item.run_id !== 'chg_named')
+        .every((item) => item.status === 'running' || item.status === 'paused'),
+    ).toBe(true);
+  });
 });

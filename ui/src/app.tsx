@@ -81,14 +81,16 @@ function Shell({ session }: { session: Session }) {
           <Route path="/" component={OverviewPage} />
           <Route path="/login" component={OverviewPage} />
           <Route path="/runs" component={RunsPage} />
-          <Route path="/runs/:id">{(params) => <RunDetailPage runId={params.id} />}</Route>
+          <Route path="/runs/:id">{(params) => <RunDetailPage key={params.id} runId={params.id} />}</Route>
           <Route path="/agents" component={AgentsPage} />
-          <Route path="/agents/:name">{(params) => <AgentDetailPage name={params.name} />}</Route>
+          <Route path="/agents/:name">{(params) => <AgentDetailPage key={params.name} name={params.name} />}</Route>
           <Route path="/analytics" component={AnalyticsPage} />
           <Route path="/tokens" component={TokensPage} />
           <Route path="/triggers" component={TriggersPage} />
           <Route path="/autopilot" component={AutopilotPage} />
-          <Route path="/autopilot/missions/:id">{(params) => <MissionDetailPage missionId={params.id} />}</Route>
+          <Route path="/autopilot/missions/:id">
+            {(params) => <MissionDetailPage key={params.id} missionId={params.id} />}
+          </Route>
           <Route path="/budgets" component={BudgetsPage} />
           <Route>
             <h1>Not found</h1>

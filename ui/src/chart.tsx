@@ -1,4 +1,4 @@
-import { useEffect, useRef } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
 
@@ -29,11 +29,11 @@ export function TimeChart({
   dual?: boolean;
 }) {
   const box = useRef<HTMLDivElement>(null);
+  const dark = useDarkScheme();
   useEffect(() => {
     const element = box.current;
     if (!element) return;
     const step = x.length > 1 ? x[1] - x[0] : 0;
-    const dark = window.matchMedia('(prefers-color-scheme: dark)').matches;
     const axis = { stroke: dark ? '#cbd5e1' : '#334155', grid: { stroke: dark ? '#334155' : '#e2e8f0' } };
     const plot = new uPlot(
       {
@@ -72,7 +72,7 @@ export function TimeChart({
       resize.disconnect();
       plot.destroy();
     };
-  }, [x, series, bars, dual]);
+  }, [x, series, bars, dual, dark]);
   return (
     <figure className="chart">
       <figcaption>{title}</figcaption>
@@ -94,4 +94,18 @@ function legendText(series: ChartSeries[]): string {
   return series
     .map((item) => `${item.label} ${item.format(item.values.reduce((sum, value) => sum + value, 0))}`)
     .join(', ');
+}
+
+const DARK = '(prefers-color-scheme: dark)';
+
+/** True while the system asks for the dark theme: the canvas axes are redrawn when it changes (CSS follows by itself). */
+function useDarkScheme(): boolean {
+  return useSyncExternalStore(
+    (notify) => {
+      const media = window.matchMedia(DARK);
+      media.addEventListener('change', notify);
+      return () => media.removeEventListener('change', notify);
+    },
+    () => window.matchMedia(DARK).matches,
+  );
 }

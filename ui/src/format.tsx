@@ -21,8 +21,9 @@ export function formatTokens(value: number): string {
   return `${integer.format(value)} tokens`;
 }
 
+/** `unit` is plural ("runs"): one of them drops its final s ("1 run"). */
 export function formatCount(value: number, unit: string): string {
-  return `${integer.format(value)} ${unit}`;
+  return `${integer.format(value)} ${value === 1 && unit.endsWith('s') ? unit.slice(0, -1) : unit}`;
 }
 
 export function formatMs(value: number): string {

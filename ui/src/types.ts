@@ -29,6 +29,14 @@ export interface StepDetail {
   prompt_log: Record<string, unknown>;
 }
 
+/** GET /api/v1/admin/runs/timeseries */
+export interface RunSeries {
+  bucket: 'hour' | 'day';
+  since: string;
+  until: string;
+  points: { start: string; runs: number; failed: number; cost_usd: number }[];
+}
+
 export interface RunDetail extends RunItem {
   input_tokens: number;
   output_tokens: number;

@@ -5,6 +5,7 @@ export { isActiveRunStatus } from './run.types.js';
 export type {
   AgentRunCounts,
   ListRunsFilter,
+  ChangedRunsFilter,
   ModelPromptLog,
   PromptLog,
   RunRecord,
@@ -12,3 +13,4 @@ export type {
   StepRecord,
   ToolPromptLog,
 } from './run.types.js';
+export type { RunSeriesBucket, RunSeriesFilter } from './run-counts.store.js';

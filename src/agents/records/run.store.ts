@@ -7,6 +7,7 @@ import { createRunCoordinationQueries, type RunCoordinationQueries } from '../co
 import { createRunCountQueries, type RunCountQueries } from './run-counts.store.js';
 import { createRunSpendQueries, type RunSpendQueries } from '../budgets/run-spend.store.js';
 import type {
+  ChangedRunsFilter,
   ListRunsFilter,
   NewRunRecord,
   PromptLog,
@@ -15,6 +16,7 @@ import type {
   RunRecord,
   StepRecord,
 } from './run.types.js';
+import { ACTIVE_RUN_STATUSES } from './run.types.js';
 
 /** Persistence of runs, their steps and their event logs. A run is written at start and at its end; a step once, when it ends. */
 export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSpendQueries, BudgetQueries {
@@ -33,6 +35,8 @@ export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSp
   listSteps(runId: string): Promise<StepRecord[]>;
   /** Newest first. */
   listRuns(filter: ListRunsFilter): Promise<RunRecord[]>;
+  /** Runs running or paused, started at or after `since`, or named in `runIds`; newest first (the runs change feed). */
+  listChangedRuns(filter: ChangedRunsFilter): Promise<RunRecord[]>;
   /** The persisted event log of a finished run; undefined when none was written. */
   getEventLog(runId: string): Promise<RunEvent[] | undefined>;
 }
@@ -113,15 +117,35 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
         .execute();
       return rows.map(mapStep);
     },
-    async listRuns({ agentName, status, limit, offset }) {
+    async listRuns({ agentName, status, source, since, until, limit, offset }) {
       let query = db.selectFrom('runs').selectAll();
       if (agentName !== undefined) query = query.where('agent_name', '=', agentName);
       if (status !== undefined) query = query.where('status', '=', status);
+      if (source !== undefined) query = query.where('source', '=', source);
+      if (since !== undefined) query = query.where('started_at', '>=', since);
+      if (until !== undefined) query = query.where('started_at', '<', until);
       const rows = await query
         .orderBy('started_at', 'desc')
         .orderBy('run_id', 'desc')
         .limit(limit)
         .offset(offset)
+        .execute();
+      return rows.map(mapRun);
+    },
+    async listChangedRuns({ since, runIds, limit }) {
+      // Every branch has an index (status, started_at, the key): no scan of the whole table per tick.
+      const rows = await db
+        .selectFrom('runs')
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb('status', 'in', [...ACTIVE_RUN_STATUSES]),
+            eb('started_at', '>=', since),
+            ...(runIds.length > 0 ? [eb('run_id', 'in', runIds)] : []),
+          ]),
+        )
+        .orderBy('started_at', 'desc')
+        .limit(limit)
         .execute();
       return rows.map(mapRun);
     },

@@ -98,6 +98,18 @@ export interface AgentRunCounts {
 export interface ListRunsFilter {
   agentName?: string;
   status?: RunStatus;
+  source?: RunsTable['source'];
+  /** Started at or after (canonical ISO). */
+  since?: string;
+  /** Started before (canonical ISO). */
+  until?: string;
   limit: number;
   offset: number;
+}
+
+/** What the runs change feed reads each tick: runs still active, started since `since`, or among `runIds`. */
+export interface ChangedRunsFilter {
+  since: string;
+  runIds: string[];
+  limit: number;
 }

@@ -21,6 +21,7 @@ import * as curatedSamples from './2026-11-24-102-limits-curated-samples.js';
 import * as missionExecutionLease from './2026-11-24-103-mission-execution-lease.js';
 import * as a2aTokenRestrictions from './2026-11-24-101-a2a-token-restrictions.js';
 import * as a2aPush from './2026-11-24-201-a2a-push.js';
+import * as dashboardLoginCodes from './2026-11-24-201-dashboard-login-codes.js';
 
 /** Every migration in order. Names sort by date; a new one is appended, never edited once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -46,4 +47,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-102-limits-curated-samples': curatedSamples,
   '2026-11-24-103-mission-execution-lease': missionExecutionLease,
   '2026-11-24-201-a2a-push': a2aPush,
+  '2026-11-24-201-dashboard-login-codes': dashboardLoginCodes,
 };

@@ -2,8 +2,17 @@ import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
 import { api } from '../api';
 import { formatCount, StatusBadge, Time } from '../format';
+import { DataTable, type Column } from '../data-table';
 import { QueryView } from '../states';
 import type { AgentSummary } from '../types';
+
+const COLUMNS: Column<AgentSummary>[] = [
+  { header: 'Name', cell: (agent) => <Link href={`/agents/${encodeURIComponent(agent.name)}`}>{agent.name}</Link> },
+  { header: 'Model', cell: (agent) => agent.model, className: 'mono' },
+  { header: 'Status', cell: (agent) => <StatusBadge status={agent.status} /> },
+  { header: 'Runs', cell: (agent) => formatCount(agent.total_runs, 'runs'), numeric: true },
+  { header: 'Registered', cell: (agent) => <Time iso={agent.registered_at} /> },
+];
 
 export function AgentsPage() {
   const agents = useQuery({
@@ -15,40 +24,7 @@ export function AgentsPage() {
     <>
       <h1>Agents</h1>
       <QueryView query={agents} what="agents" empty="No agents are configured.">
-        {(data) => (
-          <div className="table-wrap">
-            <table aria-label="Agents">
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Model</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="num">
-                    Runs
-                  </th>
-                  <th scope="col">Registered</th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((agent) => (
-                  <tr key={agent.name}>
-                    <td>
-                      <Link href={`/agents/${encodeURIComponent(agent.name)}`}>{agent.name}</Link>
-                    </td>
-                    <td className="mono">{agent.model}</td>
-                    <td>
-                      <StatusBadge status={agent.status} />
-                    </td>
-                    <td className="num">{formatCount(agent.total_runs, 'runs')}</td>
-                    <td>
-                      <Time iso={agent.registered_at} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        {(data) => <DataTable label="Agents" columns={COLUMNS} rows={data} rowKey={(agent) => agent.name} />}
       </QueryView>
     </>
   );

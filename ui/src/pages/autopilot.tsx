@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { useState, type FormEvent } from 'react';
+import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { api, ApiError } from '../api';
 import { StatusBadge, Time } from '../format';
@@ -116,6 +116,7 @@ export function AutopilotPage() {
 function GoalBox() {
   const client = useQueryClient();
   const [goal, setGoal] = useState('');
+  const goalId = useId();
   const route = useMutation({
     mutationFn: (text: string) =>
       api<RoutingResult>('/api/v1/autopilot/goal', { method: 'POST', body: { goal: text } }),
@@ -142,10 +143,11 @@ function GoalBox() {
     <section aria-label="Goal routing">
       <h2>Route a goal</h2>
       <form className="form-row" onSubmit={submit}>
-        <label style={{ flex: 1 }}>
-          Goal
-          <textarea rows={2} value={goal} onChange={(event) => setGoal(event.target.value)} required />
-        </label>
+        {/* Labelled by id, not by wrapping: a wrapped textarea's text would become part of its name. */}
+        <div className="field" style={{ flex: 1 }}>
+          <label htmlFor={goalId}>Goal</label>
+          <textarea id={goalId} rows={2} value={goal} onChange={(event) => setGoal(event.target.value)} required />
+        </div>
         <button type="submit" disabled={route.isPending}>
           {route.isPending ? 'Routing…' : 'Route'}
         </button>

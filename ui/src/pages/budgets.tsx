@@ -1,8 +1,19 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api';
 import { formatCount, formatUsd } from '../format';
+import { DataTable, type Column } from '../data-table';
 import { QueryView } from '../states';
 import type { Budget } from '../types';
+
+const COLUMNS: Column<Budget>[] = [
+  { header: 'Account', cell: (budget) => budget.subject },
+  { header: 'Kind', cell: (budget) => (budget.kind === 'agent_daily' ? 'agent, daily' : 'access token') },
+  { header: 'Limit', cell: (budget) => formatUsd(budget.limit_usd), numeric: true },
+  { header: 'Spent', cell: (budget) => formatUsd(budget.spent_usd), numeric: true },
+  { header: 'Reserved', cell: (budget) => formatUsd(budget.reserved_usd), numeric: true },
+  { header: 'Remaining', cell: (budget) => formatUsd(budget.remaining_usd), numeric: true },
+  { header: 'Runs holding', cell: (budget) => formatCount(budget.runs_holding, 'runs'), numeric: true },
+];
 
 export function BudgetsPage() {
   const budgets = useQuery({
@@ -18,46 +29,7 @@ export function BudgetsPage() {
         what="budgets"
         empty="No budgets: no agent has a daily budget and no token with a spending cap has been used."
       >
-        {(data) => (
-          <div className="table-wrap">
-            <table aria-label="Budgets">
-              <thead>
-                <tr>
-                  <th scope="col">Account</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col" className="num">
-                    Limit
-                  </th>
-                  <th scope="col" className="num">
-                    Spent
-                  </th>
-                  <th scope="col" className="num">
-                    Reserved
-                  </th>
-                  <th scope="col" className="num">
-                    Remaining
-                  </th>
-                  <th scope="col" className="num">
-                    Runs holding
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.map((budget) => (
-                  <tr key={budget.account}>
-                    <td>{budget.subject}</td>
-                    <td>{budget.kind === 'agent_daily' ? 'agent, daily' : 'access token'}</td>
-                    <td className="num">{formatUsd(budget.limit_usd)}</td>
-                    <td className="num">{formatUsd(budget.spent_usd)}</td>
-                    <td className="num">{formatUsd(budget.reserved_usd)}</td>
-                    <td className="num">{formatUsd(budget.remaining_usd)}</td>
-                    <td className="num">{formatCount(budget.runs_holding, 'runs')}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-        )}
+        {(data) => <DataTable label="Budgets" columns={COLUMNS} rows={data} rowKey={(budget) => budget.account} />}
       </QueryView>
     </>
   );

@@ -5,7 +5,7 @@ import { api, query } from '../api';
 import { TimeChart } from '../chart';
 import { formatCount, formatDuration, formatTokens, formatUsd, startOfDay, StatusBadge, Time } from '../format';
 import { QueryView } from '../states';
-import type { AgentSummary, CostReport, RunItem, SystemStatus, UsageReport } from '../types';
+import type { AgentSummary, CostReport, RunItem, RunSeries, SystemStatus, UsageReport } from '../types';
 
 const REFRESH_MS = 5000;
 
@@ -110,39 +110,34 @@ function TodayVsYesterday() {
   );
 }
 
-const HOUR = 3_600_000;
-
-/** Runs, cost and failures per hour, from the newest 500 runs (the public API has no time series of runs). */
+/** Runs, cost and failures per hour over the last 24 hours, counted by the server over every run. */
 function Last24Hours() {
-  const runs = useQuery({
-    queryKey: ['runs-24h'],
-    queryFn: () => api<RunItem[]>(`/api/v1/admin/runs${query({ limit: 500 })}`),
+  const series = useQuery({
+    queryKey: ['runs-timeseries', 'hour'],
+    queryFn: () => api<RunSeries>('/api/v1/admin/runs/timeseries?bucket=hour'),
     refetchInterval: REFRESH_MS,
   });
   const chart = useMemo(() => {
-    const end = Math.ceil(Date.now() / HOUR) * HOUR;
-    const x = Array.from({ length: 24 }, (_, index) => (end - (24 - index) * HOUR) / 1000);
-    const count = new Array<number>(24).fill(0);
-    const cost = new Array<number>(24).fill(0);
-    const failed = new Array<number>(24).fill(0);
-    for (const run of runs.data ?? []) {
-      const bucket = 23 - Math.floor((end - 1 - new Date(run.started_at).getTime()) / HOUR);
-      if (bucket < 0 || bucket > 23) continue;
-      count[bucket] += 1;
-      cost[bucket] += run.cost_usd;
-      if (run.status === 'failed') failed[bucket] += 1;
-    }
+    const points = series.data?.points ?? [];
     return {
-      x,
+      x: points.map((point) => Date.parse(point.start) / 1000),
       series: [
-        { label: 'Runs', values: count, format: (value: number) => formatCount(value, 'runs') },
-        { label: 'Cost', values: cost, format: formatUsd },
-        { label: 'Failed runs', values: failed, format: (value: number) => formatCount(value, 'failed') },
+        {
+          label: 'Runs',
+          values: points.map((point) => point.runs),
+          format: (value: number) => formatCount(value, 'runs'),
+        },
+        { label: 'Cost', values: points.map((point) => point.cost_usd), format: formatUsd },
+        {
+          label: 'Failed runs',
+          values: points.map((point) => point.failed),
+          format: (value: number) => formatCount(value, 'failed'),
+        },
       ],
     };
-  }, [runs.data]);
+  }, [series.data]);
   return (
-    <QueryView query={runs} what="runs of the last 24 hours">
+    <QueryView query={series} what="runs of the last 24 hours">
       {() => <TimeChart title="Runs, cost and failures per hour" x={chart.x} series={chart.series} dual />}
     </QueryView>
   );

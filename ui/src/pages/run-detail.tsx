@@ -4,17 +4,21 @@ import { Link } from 'wouter';
 import { api, ApiError } from '../api';
 import { formatMs, formatTokens, formatUsd, StatusBadge, Time } from '../format';
 import { LogView } from '../log-view';
+import { useRunChanges } from '../run-changes';
 import { QueryView } from '../states';
 import type { RunDetail } from '../types';
 
 const LIVE = new Set(['running', 'paused']);
+const STEPS_POLL_MS = 3000;
 
 export function RunDetailPage({ runId }: { runId: string }) {
   const client = useQueryClient();
+  // Status changes come on the runs event stream (which refreshes this query); steps written meanwhile by a poll.
+  useRunChanges();
   const run = useQuery({
     queryKey: ['run', runId],
     queryFn: () => api<RunDetail>(`/api/v1/admin/runs/${encodeURIComponent(runId)}`),
-    refetchInterval: (current) => (current.state.data && !LIVE.has(current.state.data.status) ? false : 1000),
+    refetchInterval: (current) => (current.state.data && !LIVE.has(current.state.data.status) ? false : STEPS_POLL_MS),
   });
   const control = useMutation({
     mutationFn: (command: 'pause' | 'resume' | 'cancel') =>

@@ -3,6 +3,8 @@ import { useState } from 'react';
 import { Link } from 'wouter';
 import { api, query } from '../api';
 import { formatCount, formatTokens, formatUsd, StatusBadge, Time } from '../format';
+import { useRunChanges } from '../run-changes';
+import { DataTable, type Column } from '../data-table';
 import { QueryView } from '../states';
 import type { AgentSummary, RunItem } from '../types';
 
@@ -15,8 +17,6 @@ const PERIODS: [string, string, number][] = [
   ['24h', 'Last 24 hours', 86_400_000],
   ['7d', 'Last 7 days', 604_800_000],
 ];
-/** The admin API has no event stream of runs: the table polls, so new runs and status changes show within a second. */
-const POLL_MS = 1000;
 
 export function RunsPage() {
   const [agent, setAgent] = useState('');
@@ -25,20 +25,19 @@ export function RunsPage() {
   const [period, setPeriod] = useState('');
   const [page, setPage] = useState(0);
   const agents = useQuery({ queryKey: ['agents'], queryFn: () => api<AgentSummary[]>('/api/v1/admin/agents') });
+  // New runs and status changes arrive on the runs event stream, which refreshes this query.
+  const { live } = useRunChanges();
+  const span = PERIODS.find(([key]) => key === period)?.[2] ?? 0;
   const runs = useQuery({
-    queryKey: ['runs', { agent, status, page }],
-    queryFn: () =>
-      api<RunItem[]>(
-        `/api/v1/admin/runs${query({ agent_name: agent, status, limit: PAGE_SIZE, offset: page * PAGE_SIZE })}`,
-      ),
-    refetchInterval: POLL_MS,
+    queryKey: ['runs', { agent, status, source, period, page }],
+    queryFn: () => {
+      // "Last hour" means the hour before each read: the bound moves with the refreshes.
+      const since = span ? new Date(Date.now() - span).toISOString() : undefined;
+      const filters = { agent_name: agent, status, source, since };
+      return api<RunItem[]>(`/api/v1/admin/runs${query({ ...filters, limit: PAGE_SIZE, offset: page * PAGE_SIZE })}`);
+    },
     placeholderData: keepPreviousData,
   });
-  const since = PERIODS.find(([key]) => key === period)?.[2] ?? 0;
-  // Source and time are filtered in the browser, within the page: the API filters by agent and status only.
-  const visible = (runs.data ?? []).filter(
-    (run) => (!source || run.source === source) && (!since || Date.now() - new Date(run.started_at).getTime() <= since),
-  );
   const reset =
     <T,>(set: (value: T) => void) =>
     (value: T) => {
@@ -48,6 +47,9 @@ export function RunsPage() {
   return (
     <>
       <h1>Runs</h1>
+      <p className="live-state" data-testid="live-state">
+        {live ? '● Live: new runs and status changes appear as they happen' : 'Connecting to the runs stream…'}
+      </p>
       <div className="filters" role="group" aria-label="Filters">
         <label>
           Agent
@@ -69,7 +71,7 @@ export function RunsPage() {
         </label>
         <label>
           Source
-          <select value={source} onChange={(event) => setSource(event.target.value)}>
+          <select value={source} onChange={(event) => reset(setSource)(event.target.value)}>
             <option value="">Any source</option>
             {SOURCES.map((item) => (
               <option key={item}>{item}</option>
@@ -78,7 +80,7 @@ export function RunsPage() {
         </label>
         <label>
           Started
-          <select value={period} onChange={(event) => setPeriod(event.target.value)}>
+          <select value={period} onChange={(event) => reset(setPeriod)(event.target.value)}>
             {PERIODS.map(([key, label]) => (
               <option key={key} value={key}>
                 {label}
@@ -88,7 +90,7 @@ export function RunsPage() {
         </label>
       </div>
       <QueryView query={runs} what="runs">
-        {() => (visible.length === 0 ? <p className="state empty">No runs match.</p> : <RunsTable runs={visible} />)}
+        {(data) => (data.length === 0 ? <p className="state empty">No runs match.</p> : <RunsTable runs={data} />)}
       </QueryView>
       <div className="actions">
         <button type="button" className="secondary" disabled={page === 0} onClick={() => setPage(page - 1)}>
@@ -108,51 +110,32 @@ export function RunsPage() {
   );
 }
 
+const COLUMNS: Column<RunItem>[] = [
+  {
+    header: 'Run',
+    cell: (run) => (
+      <Link href={`/runs/${run.run_id}`} className="mono">
+        {run.run_id}
+      </Link>
+    ),
+  },
+  { header: 'Agent', cell: (run) => run.agent_name },
+  { header: 'Status', cell: (run) => <StatusBadge status={run.status} /> },
+  { header: 'Source', cell: (run) => run.source },
+  { header: 'Started', cell: (run) => <Time iso={run.started_at} /> },
+  { header: 'Steps', cell: (run) => formatCount(run.steps, 'steps'), numeric: true },
+  { header: 'Tokens', cell: (run) => formatTokens(run.total_tokens), numeric: true },
+  { header: 'Cost', cell: (run) => formatUsd(run.cost_usd), numeric: true },
+];
+
 export function RunsTable({ runs }: { runs: RunItem[] }) {
   return (
-    <div className="table-wrap">
-      <table aria-label="Runs">
-        <thead>
-          <tr>
-            <th scope="col">Run</th>
-            <th scope="col">Agent</th>
-            <th scope="col">Status</th>
-            <th scope="col">Source</th>
-            <th scope="col">Started</th>
-            <th scope="col" className="num">
-              Steps
-            </th>
-            <th scope="col" className="num">
-              Tokens
-            </th>
-            <th scope="col" className="num">
-              Cost
-            </th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((run) => (
-            <tr key={run.run_id} data-run-id={run.run_id}>
-              <td>
-                <Link href={`/runs/${run.run_id}`} className="mono">
-                  {run.run_id}
-                </Link>
-              </td>
-              <td>{run.agent_name}</td>
-              <td>
-                <StatusBadge status={run.status} />
-              </td>
-              <td>{run.source}</td>
-              <td>
-                <Time iso={run.started_at} />
-              </td>
-              <td className="num">{formatCount(run.steps, 'steps')}</td>
-              <td className="num">{formatTokens(run.total_tokens)}</td>
-              <td className="num">{formatUsd(run.cost_usd)}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    </div>
+    <DataTable
+      label="Runs"
+      columns={COLUMNS}
+      rows={runs}
+      rowKey={(run) => run.run_id}
+      rowProps={(run) => ({ 'data-run-id': run.run_id })}
+    />
   );
 }

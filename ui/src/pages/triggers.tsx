@@ -131,10 +131,10 @@ export function TriggersPage() {
                     <td>
                       <Time iso={delivery.received_at} />
                     </td>
-                    <td>
+                    <td className="run-links">
                       {delivery.run_ids.map((id) => (
                         <Link key={id} href={`/runs/${id}`} className="mono">
-                          {id}{' '}
+                          {id}
                         </Link>
                       ))}
                     </td>
