@@ -15,7 +15,8 @@ import {
   type Dialect,
   type MigrationProvider,
 } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
 import { createDirectWrites, createGroupCommit, type WriteQueue } from './write-queue.js';
@@ -163,7 +164,9 @@ class ImmediateTransactionSqliteDriver extends SqliteDriver {
 }
 
 function openPostgres(url: string, maxConnections = 10): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: maxConnections });
+  // pg loads only for PostgreSQL, not at every start on SQLite.
+  const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
+  const pool = new Pool({ connectionString: url, max: maxConnections });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });

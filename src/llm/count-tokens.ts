@@ -1,5 +1,16 @@
-import { countTokens } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
 import type { ChatMessage, ToolCall, ToolDefinition } from './types.js';
+
+type CountTokens = typeof import('gpt-tokenizer').countTokens;
+let countTokens: CountTokens | undefined;
+/**
+ * gpt-tokenizer (its o200k table) takes longer to load than the rest of the server, and only calls whose
+ * provider reports no usage need it: it loads on the first count, not at start-up.
+ */
+function tokenizer(): CountTokens {
+  countTokens ??= (createRequire(import.meta.url)('gpt-tokenizer') as typeof import('gpt-tokenizer')).countTokens;
+  return countTokens;
+}
 
 // Special-token text such as `<|endoftext|>` is ordinary user text here, so nothing is disallowed.
 const NO_SPECIAL_CHECK = { disallowedSpecial: new Set<string>() };
@@ -9,7 +20,7 @@ const REPLY_PRIMING_TOKENS = 3;
 
 /** Counts tokens with the o200k_base encoding, a close estimate for most current models. */
 export function countTextTokens(text: string): number {
-  return text ? countTokens(text, NO_SPECIAL_CHECK) : 0;
+  return text ? tokenizer()(text, NO_SPECIAL_CHECK) : 0;
 }
 
 function countToolCalls(toolCalls: ToolCall[] = []): number {
