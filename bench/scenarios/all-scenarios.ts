@@ -2,6 +2,7 @@ import { aguiFanoutScenario } from './agui-fanout.scenario.js';
 import { analyticsScenario } from './analytics.scenario.js';
 import { memoryScenario } from './memory.scenario.js';
 import { nonStreamScenario } from './non-stream.scenario.js';
+import { postgresScenario } from './postgres.scenario.js';
 import { profileScenario } from './profile.scenario.js';
 import type { Scenario } from './scenario.js';
 import { scriptScenario } from './script.scenario.js';
@@ -18,6 +19,7 @@ import { webhooksScenario } from './webhooks.scenario.js';
 export const DEFAULT_SCENARIOS: Scenario[] = [
   startupScenario,
   nonStreamScenario,
+  postgresScenario,
   streamScenario,
   aguiFanoutScenario,
   webhooksScenario,

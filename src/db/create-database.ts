@@ -19,7 +19,7 @@ import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
-import { createDirectWrites, createGroupCommit, type WriteQueue } from './write-queue.js';
+import { createGroupCommit, type WriteQueue } from './write-queue.js';
 
 export type DatabaseEngine = 'sqlite' | 'postgres';
 
@@ -171,7 +171,9 @@ function openPostgres(url: string, maxConnections = 10): DatabaseHandle {
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const location = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-  const writes = createDirectWrites(db);
+  // Group commit here too: every commit waits for a WAL flush, so the hot-path writes of one event-loop turn
+  // (run inserts, steps, run ends) share one transaction and one flush (bench/README.md, optimisation log).
+  const writes = createGroupCommit(db);
   return {
     db,
     engine: 'postgres',
