@@ -12,6 +12,7 @@ import { summarizeHttpRounds } from './summarize-http.js';
 
 /** The machine's PostgreSQL (trust auth on loopback) and Redis, as the tests use them. */
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+// BENCH_REDIS_URL=none leaves Redis out (in-process bus and counters): what Redis costs, by difference.
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? 'redis://127.0.0.1:6379/14';
 const CONCURRENCY = 32;
 
@@ -36,7 +37,7 @@ export const postgresScenario: Scenario = {
       upstreams: services.upstreams,
       guardrails: false,
       name: 'gateway (PostgreSQL + Redis)',
-      env: { DATABASE_URL: databaseUrl, REDIS_URL },
+      env: { DATABASE_URL: databaseUrl, ...(REDIS_URL === 'none' ? {} : { REDIS_URL }) },
     });
     try {
       const targets: BenchTarget[] = [
