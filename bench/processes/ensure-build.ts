@@ -14,20 +14,21 @@ export interface GatewayRuntime {
 }
 
 /**
- * Runs `npm run build` (incremental, so quick when nothing changed) and returns how to start the gateway.
+ * Builds what changed (`scripts/build-if-stale.mjs`, as `npm start` does: nothing when dist/ is current) and
+ * returns how to start the gateway.
  * tsc still emits when a type error stops it, so a failed build is reported but the emitted JS is used.
  */
 export function ensureBuild(options: { skip: boolean; log: (line: string) => void }): GatewayRuntime {
   let note: string;
   if (options.skip) note = 'build skipped (--no-build): existing dist/';
   else {
-    options.log('building the gateway (npm run build)…');
+    options.log('building the gateway where sources changed (scripts/build-if-stale.mjs)…');
     const started = performance.now();
-    const build = spawnSync('npm', ['run', 'build', '--silent'], { cwd: REPO_ROOT, encoding: 'utf8' });
+    const build = spawnSync(process.execPath, ['scripts/build-if-stale.mjs'], { cwd: REPO_ROOT, encoding: 'utf8' });
     const seconds = ((performance.now() - started) / 1000).toFixed(1);
-    if (build.status === 0) note = `built with npm run build in ${seconds} s`;
+    if (build.status === 0) note = `build checked (scripts/build-if-stale.mjs) in ${seconds} s`;
     else {
-      note = `npm run build failed (exit ${build.status}) in ${seconds} s; using what tsc emitted`;
+      note = `the build failed (exit ${build.status}) in ${seconds} s; using what tsc emitted`;
       options.log(`${note}:\n${(build.stdout + build.stderr).split('\n').slice(0, 10).join('\n')}`);
     }
   }

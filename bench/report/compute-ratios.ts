@@ -8,6 +8,9 @@ export const RATIO_PAIRS: [string, string][] = [
   ['ours+guardrails', 'direct'],
   ['ours+guardrails', 'portkey'],
   ['portkey', 'direct'],
+  // The PostgreSQL + Redis deployment against the SQLite one (issue 20: at least 60 % of its requests/s).
+  ['ours+pg', 'ours'],
+  ['ours+pg', 'portkey'],
 ];
 
 /** Ratios of `metrics` between every pair of targets measured in the same case (so in the same rounds). */

@@ -1,7 +1,7 @@
 import { BENCH_API_KEY, type UpstreamProfile } from '../bench-settings.js';
 import type { Upstreams } from './start-upstreams.js';
 
-export type TargetName = 'direct' | 'ours' | 'ours+guardrails' | 'portkey';
+export type TargetName = 'direct' | 'ours' | 'ours+guardrails' | 'portkey' | 'ours+pg';
 
 /** Where one chat completion goes, and with which headers and model, for one target. */
 export interface TargetRequest {
@@ -32,7 +32,11 @@ export function createDirectTarget(upstreams: Upstreams): BenchTarget {
 }
 
 /** Our gateway: the agent `bench-<profile>` has no tools and calls the matching upstream. */
-export function createGatewayTarget(name: 'ours' | 'ours+guardrails', url: string, pid: number): BenchTarget {
+export function createGatewayTarget(
+  name: 'ours' | 'ours+guardrails' | 'ours+pg',
+  url: string,
+  pid: number,
+): BenchTarget {
   return {
     name,
     pid,

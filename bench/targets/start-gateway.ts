@@ -27,6 +27,10 @@ export interface StartGatewayOptions {
   guardrails: boolean;
   /** Writes a V8 CPU profile into this directory when the gateway exits. */
   cpuProfileDir?: string;
+  /** More environment, e.g. DATABASE_URL and REDIS_URL for the PostgreSQL + Redis deployment. */
+  env?: Record<string, string>;
+  /** The name in the bench's logs. */
+  name?: string;
 }
 
 /** `agent-gateway serve --config bench/gateway.yaml` on a fresh SQLite data dir, timed from spawn. */
@@ -36,7 +40,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
   const url = `http://127.0.0.1:${port}`;
   try {
     const process = await spawnService({
-      name: options.guardrails ? 'gateway (guardrails on)' : 'gateway',
+      name: options.name ?? (options.guardrails ? 'gateway (guardrails on)' : 'gateway'),
       nodeArgs: [
         ...(options.cpuProfileDir ? ['--cpu-prof', `--cpu-prof-dir=${options.cpuProfileDir}`] : []),
         ...(options.cli ? [options.cli] : options.runtime.nodeArgs),
@@ -55,6 +59,7 @@ export async function startGateway(options: StartGatewayOptions): Promise<Gatewa
         BENCH_UPSTREAM_PACED: options.upstreams.paced.url,
         BENCH_UPSTREAM_SLOW: options.upstreams.slow.url,
         ...(options.hugeUpstreamUrl ? { BENCH_UPSTREAM_HUGE: options.hugeUpstreamUrl } : {}),
+        ...options.env,
       },
       readyLine: /^listening on (http:\/\/\S+)$/,
       healthUrl: `${url}/healthz`,

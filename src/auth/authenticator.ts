@@ -1,5 +1,4 @@
 import { hash, timingSafeEqual } from 'node:crypto';
-import { errors as joseErrors, jwtVerify } from 'jose';
 import type { AuthConfig } from '../config/index.js';
 import { AuthenticationError } from '../errors.js';
 import type { Principal } from './principal.js';
@@ -26,6 +25,8 @@ export function createAuthenticator({ config, apiKeys, tokens }: AuthenticatorOp
 
   async function verifyJwt(credential: string): Promise<Principal | AuthenticationError> {
     if (!jwtSecret) return new AuthenticationError('JWT authentication is not configured', 'invalid_credentials');
+    // jose loads with the first JWT, so a deployment on API keys never loads it (start-up time, idle memory).
+    const { errors: joseErrors, jwtVerify } = await import('jose');
     try {
       const { payload } = await jwtVerify(credential, jwtSecret, {
         algorithms: ['HS256'],

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 
 /** How long a request may wait on a counter before the limiter lets it through uncounted. */
 const COMMAND_TIMEOUT_MS = 500;
@@ -66,7 +67,7 @@ export interface RedisRateLimitCounterOptions {
  */
 export function createRedisRateLimitCounter(options: RedisRateLimitCounterOptions): SharedRateLimitCounter {
   const prefix = options.keyPrefix ?? 'agent-gateway:rate-limit:';
-  const redis = new Redis(options.redisUrl, {
+  const redis = new (loadRedis())(options.redisUrl, {
     connectionName: `${prefix}counters`,
     maxRetriesPerRequest: 0,
     connectTimeout: 1000,
@@ -103,4 +104,9 @@ export function createRedisRateLimitCounter(options: RedisRateLimitCounterOption
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+}
+
+/** ioredis loads when Redis is configured, not at every start (start-up time and idle memory). */
+function loadRedis(): typeof Redis {
+  return (createRequire(import.meta.url)('ioredis') as typeof import('ioredis')).Redis;
 }

@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import { UnavailableError } from '../errors.js';
 import { ControlHandlers } from './control-handlers.js';
 import type { RunEvent, RunEventBody } from './events.js';
@@ -46,7 +47,7 @@ export function createRedisRunEventBus(options: RedisRunEventBusOptions): RunEve
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   const keys = createRedisKeys(keyPrefix);
   // Named connections show up in CLIENT LIST, so an operator can tell what each one is for.
-  const command = new Redis(options.redisUrl, {
+  const command = new (loadRedis())(options.redisUrl, {
     enableAutoPipelining: true,
     connectionName: `${keyPrefix}bus-commands`,
   });
@@ -128,4 +129,9 @@ export function createRedisRunEventBus(options: RedisRunEventBusOptions): RunEve
       await Promise.all([endConnection(subscriber), endConnection(command)]);
     },
   };
+}
+
+/** ioredis loads when Redis is configured, not at every start (start-up time and idle memory). */
+function loadRedis(): typeof Redis {
+  return (createRequire(import.meta.url)('ioredis') as typeof import('ioredis')).Redis;
 }

@@ -15,10 +15,11 @@ import {
   type Dialect,
   type MigrationProvider,
 } from 'kysely';
-import pg from 'pg';
+import { createRequire } from 'node:module';
+import type pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
-import { createDirectWrites, createGroupCommit, type WriteQueue } from './write-queue.js';
+import { createGroupCommit, type WriteQueue } from './write-queue.js';
 
 export type DatabaseEngine = 'sqlite' | 'postgres';
 
@@ -163,12 +164,16 @@ class ImmediateTransactionSqliteDriver extends SqliteDriver {
 }
 
 function openPostgres(url: string, maxConnections = 10): DatabaseHandle {
-  const pool = new pg.Pool({ connectionString: url, max: maxConnections });
+  // pg loads only for PostgreSQL, not at every start on SQLite.
+  const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
+  const pool = new Pool({ connectionString: url, max: maxConnections });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const location = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
-  const writes = createDirectWrites(db);
+  // Group commit here too: every commit waits for a WAL flush, so the hot-path writes of one event-loop turn
+  // (run inserts, steps, run ends) share one transaction and one flush (bench/README.md, optimisation log).
+  const writes = createGroupCommit(db);
   return {
     db,
     engine: 'postgres',

@@ -1,5 +1,16 @@
-import { countTokens } from 'gpt-tokenizer';
+import { createRequire } from 'node:module';
 import type { ChatMessage, ToolCall, ToolDefinition } from './types.js';
+
+type CountTokens = typeof import('gpt-tokenizer').countTokens;
+let countTokens: CountTokens | undefined;
+/**
+ * gpt-tokenizer (its o200k table) takes longer to load than the rest of the server, and only calls whose
+ * provider reports no usage need it: it loads on the first count, not at start-up.
+ */
+function tokenizer(): CountTokens {
+  countTokens ??= (createRequire(import.meta.url)('gpt-tokenizer') as typeof import('gpt-tokenizer')).countTokens;
+  return countTokens;
+}
 
 // Special-token text such as `<|endoftext|>` is ordinary user text here, so nothing is disallowed.
 const NO_SPECIAL_CHECK = { disallowedSpecial: new Set<string>() };
@@ -43,7 +54,7 @@ function countPieces(text: string, from: number, to: number): number {
   let total = 0;
   for (let start = from; start < to;) {
     const end = pieceEnd(text, start, to);
-    total += countTokens(start === 0 && end === text.length ? text : text.slice(start, end), NO_SPECIAL_CHECK);
+    total += tokenizer()(start === 0 && end === text.length ? text : text.slice(start, end), NO_SPECIAL_CHECK);
     start = end;
   }
   return total;

@@ -1,4 +1,15 @@
-import { calcPrice, type PriceOptions, type Provider as CatalogProvider } from '@pydantic/genai-prices';
+import { createRequire } from 'node:module';
+import type { PriceOptions, Provider as CatalogProvider } from '@pydantic/genai-prices';
+
+type CalcPrice = typeof import('@pydantic/genai-prices').calcPrice;
+let loadedCalcPrice: CalcPrice | undefined;
+/** The price catalogue (a few MB of data) loads with the first price looked up, not at start-up. */
+function calcPrice(...args: Parameters<CalcPrice>): ReturnType<CalcPrice> {
+  loadedCalcPrice ??= (
+    createRequire(import.meta.url)('@pydantic/genai-prices') as typeof import('@pydantic/genai-prices')
+  ).calcPrice;
+  return loadedCalcPrice(...args);
+}
 import type { PricingConfig } from '../config/index.js';
 import type { ModelInfo, Usage } from './types.js';
 

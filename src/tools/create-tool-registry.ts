@@ -7,7 +7,7 @@ import { createCurrentTimeTool } from './current-time.tool.js';
 import { createDelegateToAgentTool } from './a2a/delegate-to-agent.tool.js';
 import { createHttpRequestTool } from './http/http-request.tool.js';
 import { createHttpTool } from './http/http-tool.js';
-import { startMcpServer, type McpBackoff, type McpServer } from './mcp/mcp-server.js';
+import type { McpBackoff, McpServer } from './mcp/mcp-server.js';
 import type { RegisteredTool } from './registered-tool.js';
 import { ToolExecutionError, type ToolRegistry } from './types.js';
 import { SILENT_LOGGER, type Logger } from '../logger.js';
@@ -59,7 +59,11 @@ export async function createToolRegistry({
   }
 
   const configured = config.filter((entry): entry is McpToolConfig => 'mcp' in entry);
-  const servers = await Promise.all(configured.map((server) => startMcpServer(server, logger, version, mcpBackoff)));
+  // The MCP SDK loads only when a server is configured (start-up time and idle memory).
+  const { startMcpServer } = configured.length > 0 ? await import('./mcp/mcp-server.js') : { startMcpServer: null };
+  const servers = startMcpServer
+    ? await Promise.all(configured.map((server) => startMcpServer(server, logger, version, mcpBackoff)))
+    : [];
   // The names each server holds in `entries`, so a new listing replaces exactly its own tools.
   const namesOf = new Map<McpServer, string[]>();
   const syncServer = (server: McpServer) => {

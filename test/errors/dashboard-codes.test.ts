@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createAuthenticator } from '../../src/auth/index.js';
-import { dashboardRoutes } from '../../src/dashboard/index.js';
+import { createLoginCodeStore, dashboardRoutes, LOGIN_CODE_TTL_MS } from '../../src/dashboard/index.js';
 import { createServer } from '../../src/http/index.js';
 import { BASE_YAML, startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
 
@@ -49,7 +49,12 @@ describe('the dashboard routes name their catalog codes', () => {
         apiKeys: [TEST_API_KEY],
         tokens: app.tokens,
       });
-      await server.register(dashboardRoutes, { authenticator, cookiePolicy: { allowedOrigins: [] }, root: empty });
+      await server.register(dashboardRoutes, {
+        authenticator,
+        cookiePolicy: { allowedOrigins: [] },
+        loginCodes: createLoginCodeStore(app.database.db, { ttlMs: LOGIN_CODE_TTL_MS }),
+        root: empty,
+      });
       base = await server.listen({ host: '127.0.0.1', port: 0 });
     });
     afterAll(async () => {

@@ -18,6 +18,10 @@ export type FakeResponse =
       chunkDelayMs?: number;
       delayMs?: number; /* before headers */
       model?: string /* the `model` the answer names; the requested one by default */;
+      /** stream: these exact chunks instead of `chunks` pieces of `text` (which must be their concatenation) */
+      pieces?: string[];
+      /** stream: the answer's end (finish chunk, usage, [DONE]) waits for this, after every piece is sent */
+      holdEnd?: Promise<void>;
     }
   | {
       kind: 'tool_calls';
@@ -360,10 +364,11 @@ async function answer(
       if (response.delayMs) await sleep(response.delayMs);
       if (!exchange.stream) return exchange.completion({ content: response.text }, 'stop', usage);
       exchange.startStream();
-      for (const piece of split(response.text, response.chunks ?? 3)) {
+      for (const piece of response.pieces ?? split(response.text, response.chunks ?? 3)) {
         if (response.chunkDelayMs) await sleep(response.chunkDelayMs);
         if (piece) exchange.chunk({ content: piece });
       }
+      if (response.holdEnd) await response.holdEnd;
       exchange.chunk({}, 'stop');
       return exchange.endStream(usage);
     }

@@ -36,25 +36,36 @@ export function screenInput(ctx: RunSetup, messages: Iterable<ChatMessage>): Map
 
 /**
  * The output side of one model call. PII redaction runs on the stream itself (an address split across
- * deltas is still caught); when a hit could block, the whole text is held until it is checked, since
- * text already sent cannot be withdrawn. Every hit is flagged once, from the call's whole text.
+ * deltas is still caught). When a hit could block, text is released through the guardrails' hold-back
+ * window (the longest hit they can find) and held from a possible hit on, since text already sent cannot be
+ * withdrawn; the whole text is checked when the call ends. Every hit is flagged once, from the whole text.
  */
 export function createOutputScreen(
   guardrails: Guardrails | undefined,
   flag: (verdicts: readonly GuardrailVerdict[]) => void,
 ): OutputScreen {
   if (!guardrails) return PASS_THROUGH;
+  const redactor = guardrails.createStreamRedactor();
   if (guardrails.blocksOutput) {
+    const blocker = guardrails.createStreamBlocker();
+    let streamed = false;
     return {
-      push: () => '',
+      push(delta) {
+        const released = blocker.push(delta);
+        if (!released) return '';
+        streamed = true;
+        return redactor.push(released);
+      },
       finish(text) {
         const result = guardrails.checkOutput(text);
         flag(result.verdicts);
-        return result.blocked ? { text: '', blocked: true } : { text: result.text, blocked: false };
+        if (result.blocked) return { text: '', blocked: true };
+        // Nothing left yet (an answer shorter than the window): the whole text, redacted at once.
+        if (!streamed) return { text: result.text, blocked: false };
+        return { text: redactor.push(blocker.flush()) + redactor.flush(), blocked: false };
       },
     };
   }
-  const redactor = guardrails.createStreamRedactor();
   return {
     push: (delta) => redactor.push(delta),
     finish(text) {

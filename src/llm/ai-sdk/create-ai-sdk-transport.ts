@@ -1,5 +1,3 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
 import type { LanguageModelV3, SharedV3Warning } from '@ai-sdk/provider';
 import type { ProviderConfig } from '../../config/index.js';
 import { createTracedFetch } from '../../telemetry/index.js';
@@ -18,13 +16,18 @@ export interface AiSdkTransportOptions {
   logger?: Logger;
 }
 
-function createModelFactory(
+/**
+ * The provider's model factory. The AI SDK provider packages load on the first call, so a config that does not
+ * use them (the bundled one: dev only) never loads them (start-up time and idle memory).
+ */
+async function createModelFactory(
   name: string,
   config: AiSdkProviderConfig,
   fetchImpl: typeof fetch | undefined,
-): (modelId: string) => LanguageModelV3 {
+): Promise<(modelId: string) => LanguageModelV3> {
   switch (config.type) {
     case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
       const provider = createOpenAI({
         name,
         apiKey: config.api_key,
@@ -37,6 +40,7 @@ function createModelFactory(
       return (modelId) => provider.chat(modelId);
     }
     case 'anthropic': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
       const provider = createAnthropic({
         name,
         apiKey: config.api_key,
@@ -61,14 +65,15 @@ export function createAiSdkTransport(
   config: AiSdkProviderConfig,
   options: AiSdkTransportOptions = {},
 ): ModelTransport {
-  const factory = createModelFactory(name, config, createTracedFetch(options.fetch));
+  let factory: Promise<(modelId: string) => LanguageModelV3> | undefined;
   const models = new Map<string, LanguageModelV3>();
   const reportedWarnings = new Set<string>();
 
-  function modelFor(modelId: string): LanguageModelV3 {
+  async function modelFor(modelId: string): Promise<LanguageModelV3> {
     let model = models.get(modelId);
     if (!model) {
-      model = factory(modelId);
+      factory ??= createModelFactory(name, config, createTracedFetch(options.fetch));
+      model = (await factory)(modelId);
       models.set(modelId, model);
     }
     return model;
@@ -94,7 +99,9 @@ export function createAiSdkTransport(
   return {
     async openStream(modelId, request, signal) {
       const tools = convertToTools(request.tools);
-      const { stream } = await modelFor(modelId).doStream({
+      const { stream } = await (
+        await modelFor(modelId)
+      ).doStream({
         prompt: convertToPrompt(request.messages),
         temperature: request.temperature,
         maxOutputTokens: request.maxTokens,

@@ -1,5 +1,7 @@
 import type { A2aConfig, A2aRemoteConfig } from '../../config/index.js';
-import { fetchAgentCard, sendA2aTask, type RawAgentCard } from './a2a-client.js';
+import type { RawAgentCard } from './a2a-client.js';
+// The A2A client SDK loads on the first delegation, not at start-up.
+const loadClient = () => import('./a2a-client.js');
 import type { RegisteredTool } from '../registered-tool.js';
 import { ToolExecutionError } from '../types.js';
 
@@ -29,7 +31,7 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
     const cached = cards.get(remote.name);
     if (cached && now() - cached.fetchedAt < config.card_ttl_ms) return cached.card;
     try {
-      const card = await fetchAgentCard(remote.url, signal);
+      const card = await (await loadClient()).fetchAgentCard(remote.url, signal);
       cards.set(remote.name, { card, fetchedAt: now() });
       return card;
     } catch (error) {
@@ -85,7 +87,9 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
       const card = await cardOf(remote, stop);
       let result;
       try {
-        result = await sendA2aTask({
+        result = await (
+          await loadClient()
+        ).sendA2aTask({
           card,
           task: String(args.task),
           token: remote.token,

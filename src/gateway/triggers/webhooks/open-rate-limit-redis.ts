@@ -1,4 +1,5 @@
-import { Redis } from 'ioredis';
+import { createRequire } from 'node:module';
+import type { Redis } from 'ioredis';
 import type { Logger } from '../../../logger.js';
 
 /** How long a request may wait on the counter before it is let through uncounted. */
@@ -10,7 +11,7 @@ const COMMAND_TIMEOUT_MS = 500;
  * COMMAND_TIMEOUT_MS, and the limiter then lets the request through (skipOnError).
  */
 export function openRateLimitRedis(url: string, logger: Logger): { redis: Redis; close(): Promise<void> } {
-  const redis = new Redis(url, {
+  const redis = new (loadRedis())(url, {
     connectionName: 'agent-gateway:webhook-rate-limit',
     maxRetriesPerRequest: 0,
     connectTimeout: 1000,
@@ -33,4 +34,9 @@ export function openRateLimitRedis(url: string, logger: Logger): { redis: Redis;
       await redis.quit().catch(() => redis.disconnect());
     },
   };
+}
+
+/** ioredis loads when Redis is configured, not at every start (start-up time and idle memory). */
+function loadRedis(): typeof Redis {
+  return (createRequire(import.meta.url)('ioredis') as typeof import('ioredis')).Redis;
 }
