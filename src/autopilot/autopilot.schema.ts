@@ -31,7 +31,10 @@ export const statusResponse = z.object({
   enrolled: z.boolean(),
 });
 
-export const goalBody = z.strictObject({ goal: z.string().trim().min(1, 'goal must not be empty').max(4000) });
+/** A goal is trimmed; one of only whitespace is refused, and the documented pattern says so. */
+const goalText = () => z.string().regex(/\S/, 'goal must not be empty').trim().max(4000);
+
+export const goalBody = z.strictObject({ goal: goalText() });
 
 const slots = z.record(z.string(), z.unknown());
 const candidate = z.object({
@@ -295,11 +298,7 @@ export const validateBlueprintBody = z.strictObject({
 
 export const pickBody = z.strictObject({
   n: z.number().int().min(1).describe('1-based position in the picker'),
-  goal: z
-    .string()
-    .trim()
-    .min(1)
-    .max(4000)
+  goal: goalText()
     .optional()
     .describe("Route this goal first and pick from its picker; unset: the project's last picker"),
 });

@@ -55,31 +55,6 @@ export const KNOWN_FAILURES: KnownFailure[] = [
       );
     },
   },
-  ...['POST /api/v1/autopilot/goal', 'POST /api/v1/autopilot/synthesize', 'POST /api/v1/autopilot/pick'].map(
-    (operation) => ({
-      operation,
-      defect:
-        `${operation}: the document gives goal minLength 1, but the route trims it first, so a goal of only whitespace ` +
-        '(which the document accepts) is refused with 400 naming body.goal; the document could say pattern "\\S"',
-      matches: (request: FuzzRequest, answer: Answer) => {
-        const body = typeof request.body === 'string' ? request.body : '';
-        let goal: unknown;
-        try {
-          goal = (JSON.parse(body) as { goal?: unknown }).goal;
-        } catch {
-          return false;
-        }
-        return (
-          answer.status === 400 &&
-          typeof goal === 'string' &&
-          goal.trim() === '' &&
-          /^body\.goal: (goal must not be empty|Too small: expected string to have >=1 characters)$/.test(
-            problemsOf(answer).join('; '),
-          )
-        );
-      },
-    }),
-  ),
 ];
 
 /** Hits per defect in this run, printed at the end so the allow-list never hides silently. */
