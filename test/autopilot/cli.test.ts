@@ -27,11 +27,10 @@ const autopilot = (...args: string[]) =>
 /** The `autopilot` bin itself, with --token. */
 function autopilotBin(...args: string[]): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ['dist/cli/autopilot-main.js', ...args, ...client, '--token', TEST_API_KEY],
-      { cwd: REPO_ROOT, env: cliEnv({ DATA_DIR: empty.dataDir }) },
-    );
+    const child = spawn(process.execPath, ['dist/cli/autopilot-main.js', ...args, ...client, '--token', TEST_API_KEY], {
+      cwd: REPO_ROOT,
+      env: cliEnv({ DATA_DIR: empty.dataDir }),
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
