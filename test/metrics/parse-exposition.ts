@@ -73,7 +73,8 @@ function parseLabels(text: string, fail: (why: string) => never): Record<string,
 function parseValue(text: string, fail: (why: string) => never): number {
   if (text === '+Inf') return Infinity;
   if (text === '-Inf') return -Infinity;
-  if (text === 'NaN') return NaN;
+  // Prometheus reads NaN in any case; prom-client writes `Nan` (an event-loop lag histogram with no sample yet).
+  if (text.toLowerCase() === 'nan') return NaN;
   const value = Number(text);
   return Number.isNaN(value) ? fail('bad value') : value;
 }

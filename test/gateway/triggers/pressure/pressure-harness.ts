@@ -159,17 +159,14 @@ export async function waitForDone(
   ids: Set<string>,
   timeout: number,
 ): Promise<ListedDelivery[]> {
-  let done: ListedDelivery[] = [];
+  const listDone = async () =>
+    (await listDeliveries(baseUrl, { status: 'done', kind })).filter((delivery) => ids.has(delivery.id));
+  // Distinct ids: while deliveries still finish, one that turns done between two pages shifts the next page, so a
+  // listing can hold one delivery twice and miss another. Once all are done the listing is stable: read it again.
   await expect
-    .poll(
-      async () => {
-        done = (await listDeliveries(baseUrl, { status: 'done', kind })).filter((delivery) => ids.has(delivery.id));
-        return done.length;
-      },
-      { timeout, interval: 250 },
-    )
+    .poll(async () => new Set((await listDone()).map((delivery) => delivery.id)).size, { timeout, interval: 250 })
     .toBe(ids.size);
-  return done;
+  return listDone();
 }
 
 /** Ids that appear more than once in a list. */

@@ -169,7 +169,7 @@ describe('event names and handlers', () => {
     await harness.worker.processDue();
     expect(runsOf(response.body.delivery_id as string)).toEqual([['triage', 'push to refs/heads/main']]);
     expect(await harness.store.get(response.body.delivery_id as string)).toMatchObject({
-      payload: json,
+      payload: { ref: 'refs/heads/main' },
       headers: { 'x-github-event': 'push', 'x-github-delivery': 'd-form' },
     });
   });
