@@ -165,8 +165,9 @@ describe('guardrails in the runtime', () => {
       model: 'timekeeper',
       messages: [{ role: 'user', content: 'And now?' }],
     });
+    // Risk events are stored with the run's other records, just after the answer is sent: wait for the flag.
+    await expect.poll(async () => (await risks()).hallucination_flags - before.hallucination_flags).toBe(1);
     const after = await risks();
-    expect(after.hallucination_flags - before.hallucination_flags).toBe(1);
     // Redacted: the non-streamed answer, the streamed one, the input; blocked: the strict agent's input.
     expect(after.pii_events).toBe(4);
     // Blocked: two inputs and one answer; warned: the relaxed agent's input and answer.
