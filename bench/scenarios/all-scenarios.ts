@@ -34,7 +34,7 @@ const SCRIPT_SCENARIOS: Scenario[] = [
     'telemetry-span-cost.ts',
     "CPU time of one request's telemetry work, off vs on (in-process)",
   ),
-  scriptScenario('telemetry', 'telemetry-overhead.ts', 'telemetry off vs on: req/s and CPU per request at c=32'),
+  scriptScenario('telemetry', 'telemetry.ts', 'telemetry off vs on: req/s and CPU per request at c=32'),
   scriptScenario('replicas', 'replicas.ts', 'replicas on PostgreSQL + Redis (bench/replicas.ts)'),
 ];
 
