@@ -3,9 +3,8 @@ import { defineConfig } from 'vitest/config';
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
-    // Spawned servers and CLIs run dist/, and the dashboard tests serve dist/ui: each built here once when its
-    // sources changed since the last build.
-    globalSetup: ['test/support/ensure-server-built.ts', 'test/dashboard/ensure-ui-built.ts'],
+    // Spawned servers and CLIs run dist/, and the dashboard tests serve dist/ui: built here once when stale.
+    globalSetup: ['test/support/ensure-built.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',

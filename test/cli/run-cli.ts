@@ -2,7 +2,7 @@ import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** Built by the test run's global setup (test/support/ensure-server-built.ts) when src/ changed. */
+/** Built by the test run's global setup (test/support/ensure-built.ts) when src/ changed. */
 const MAIN = 'dist/cli/main.js';
 
 export interface CliResult {
