@@ -41,7 +41,7 @@ function start(
   args: string[],
   env: NodeJS.ProcessEnv = {},
 ): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
+  const child = spawn(process.execPath, args[0].endsWith('.ts') ? ['--import', 'tsx', ...args] : args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -91,13 +91,24 @@ agents:
 ${telemetry}`;
 }
 
-/** The telemetry scenario: two gateways from `src/`, loaded in turn; children are stopped before it returns. */
+/** The telemetry scenario: two built gateways (`dist/`), loaded in turn; children are stopped before it returns. */
 export async function runTelemetryBench(options: TelemetryBenchOptions = {}): Promise<TelemetryBenchResult> {
   const children: ChildProcess[] = [];
   try {
     return await measure(children, options);
   } finally {
-    for (const child of children) child.kill();
+    // SIGINT: a graceful stop, so a --cpu-prof profile is written.
+    await Promise.all(
+      children.map(
+        (child) =>
+          new Promise<void>((resolve) => {
+            if (child.exitCode !== null) return resolve();
+            child.once('exit', () => resolve());
+            child.kill('SIGINT');
+            setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+          }),
+      ),
+    );
   }
 }
 
@@ -125,7 +136,15 @@ async function measure(children: ChildProcess[], options: TelemetryBenchOptions)
   ] as const) {
     const file = join(temp, `${name}.yaml`);
     writeFileSync(file, yaml(upstream.url, join(temp, name), telemetry));
-    const gateway = await start(children, ['src/cli/main.ts', 'serve', '--config', file]);
+    // The built gateway, as users start it; BENCH_CPU_PROF_DIR adds a CPU profile of each (written at exit).
+    const profile = process.env.BENCH_CPU_PROF_DIR
+      ? [
+          '--cpu-prof',
+          `--cpu-prof-dir=${process.env.BENCH_CPU_PROF_DIR}`,
+          `--cpu-prof-name=telemetry-${name}.cpuprofile`,
+        ]
+      : [];
+    const gateway = await start(children, [...profile, 'dist/cli/main.js', 'serve', '--config', file]);
     gateways.push({ name, url: gateway.url, pid: gateway.child.pid!, requests: 0, seconds: 0, cpu: 0 });
   }
   for (const gateway of gateways) await load(gateway.url, 2);
