@@ -246,7 +246,10 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
         stalledTimeoutMs,
         push: {
           store: createA2aPushStore(database.db),
-          guard: createOutboundGuard(config.a2a.push_notifications.allow_private),
+          guard: createOutboundGuard(
+            config.a2a.push_notifications.allow_private,
+            'a2a.push_notifications.allow_private',
+          ),
           settings: config.a2a.push_notifications,
         },
       });

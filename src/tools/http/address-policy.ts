@@ -7,12 +7,15 @@ export interface AddressPolicy {
 }
 
 /**
- * Only public unicast addresses, plus the ranges the tool's `allow_private` names. Everything else —
+ * Only public unicast addresses, plus the ranges `allowPrivate` names (`setting` is where users list them). Everything else —
  * loopback, private, link-local (cloud metadata), unique-local, carrier-grade NAT, multicast, broadcast,
  * unspecified, reserved, and IPv6 forms that embed an IPv4 address (6to4, NAT64, Teredo) — is refused.
  * IPv4-mapped IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it maps.
  */
-export function createAddressPolicy(allowPrivate: readonly string[]): AddressPolicy {
+export function createAddressPolicy(
+  allowPrivate: readonly string[],
+  setting = "the tool's allow_private",
+): AddressPolicy {
   const allowed = allowPrivate.map(parseRange);
   return {
     refusal(address) {
@@ -22,7 +25,7 @@ export function createAddressPolicy(allowPrivate: readonly string[]): AddressPol
         return undefined;
       const range = parsed.range();
       if (range === 'unicast') return undefined;
-      return `${parsed.toString()} is a ${range} address; list it (or its range) in the tool's allow_private to reach it`;
+      return `${parsed.toString()} is a ${range} address; list it (or its range) in ${setting} to reach it`;
     },
   };
 }

@@ -12,9 +12,12 @@ export interface OutboundGuard {
   post(url: string, request: { headers: Record<string, string>; body: string; timeoutMs: number }): Promise<number>;
 }
 
-/** Only public unicast addresses plus the ranges `allowPrivate` names, as for the HTTP tools. */
-export function createOutboundGuard(allowPrivate: readonly string[]): OutboundGuard {
-  const policy = createAddressPolicy(allowPrivate);
+/**
+ * Only public unicast addresses plus the ranges `allowPrivate` names, as for the HTTP tools; a refusal names
+ * `setting`, the config key that lists them.
+ */
+export function createOutboundGuard(allowPrivate: readonly string[], setting: string): OutboundGuard {
+  const policy = createAddressPolicy(allowPrivate, setting);
   const dispatcher = createGuardedAgent(policy);
   return {
     async refusal(url) {

@@ -124,6 +124,20 @@ describe('A2A push notifications', () => {
             ),
           ).rejects.toThrow(/refused/);
         }
+        // The refusal names the setting that would allow a private address.
+        await expect(
+          client.createTaskPushNotificationConfig(
+            {
+              tenant: '',
+              id: 'bad',
+              taskId: task.id,
+              url: 'http://10.1.2.3/hook',
+              token: '',
+              authentication: undefined,
+            },
+            bearer(token.token),
+          ),
+        ).rejects.toThrow(/a2a\.push_notifications\.allow_private/);
         await expect(
           client.listTaskPushNotificationConfig(
             { tenant: '', taskId: task.id, pageSize: 0, pageToken: '' },
