@@ -1,4 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
 import type { AxeResults, RunOptions } from 'axe-core';
@@ -10,7 +12,11 @@ import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.j
 
 export const CHROMIUM = '/usr/bin/chromium';
 export const WEBHOOK_SECRET = 'dashboard-webhook-secret';
-export const SCREENSHOTS_DIR = fileURLToPath(new URL('../../docs/screenshots/', import.meta.url));
+// The committed screenshots are refreshed on request only, so a test run leaves the tree clean.
+export const SCREENSHOTS_DIR =
+  process.env.UPDATE_SCREENSHOTS === '1'
+    ? fileURLToPath(new URL('../../docs/screenshots/', import.meta.url))
+    : join(tmpdir(), 'agent-gateway-screenshots/');
 
 /** Why the browser tests cannot run here, or undefined. Under CI they must run: a missing browser is a failure there. */
 export function browserSkipReason(): string | undefined {
