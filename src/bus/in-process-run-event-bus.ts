@@ -56,17 +56,23 @@ export function createInProcessRunEventBus(options: InProcessRunEventBusOptions 
     if (closed) throw new UnavailableError('The run event bus is closed', 'bus_closed');
   }
 
-  async function* subscribe(runId: string, subscribeOptions: SubscribeOptions = {}): AsyncGenerator<RunEvent> {
-    assertOpen();
+  function subscribe(runId: string, subscribeOptions: SubscribeOptions = {}): AsyncIterable<RunEvent> {
+    // As an async generator did, a closed bus fails the first read, not the call.
+    if (closed) return failed();
     const entry = entryFor(runId);
-    entry.readers += 1;
-    try {
-      yield* entry.log.read(subscribeOptions.afterSeq ?? 0, subscribeOptions.signal);
-    } finally {
-      entry.readers -= 1;
-      // A reader waiting on a run that never published must not leave an empty entry behind.
-      if (entry.readers === 0 && entry.log.lastSeq === 0 && runs.get(runId) === entry) runs.delete(runId);
-    }
+    return entry.log.read(subscribeOptions.afterSeq ?? 0, subscribeOptions.signal, {
+      onStart: () => (entry.readers += 1),
+      onEnd: () => {
+        entry.readers -= 1;
+        // A reader waiting on a run that never published must not leave an empty entry behind.
+        if (entry.readers === 0 && entry.log.lastSeq === 0 && runs.get(runId) === entry) runs.delete(runId);
+      },
+    });
+  }
+
+  // eslint-disable-next-line require-yield -- it only throws, as a subscription of a closed bus does
+  async function* failed(): AsyncGenerator<RunEvent> {
+    assertOpen();
   }
 
   return {
