@@ -57,9 +57,20 @@ export function createInProcessRunEventBus(options: InProcessRunEventBusOptions 
   }
 
   function subscribe(runId: string, subscribeOptions: SubscribeOptions = {}): AsyncIterable<RunEvent> {
-    // As an async generator did, a closed bus fails the first read, not the call.
-    if (closed) return failed();
-    const entry = entryFor(runId);
+    const entry = runs.get(runId);
+    // A run nobody published to yet gets its entry on the first read, as before, so a subscription that is
+    // never read leaves nothing behind; a closed bus fails that first read, not the call.
+    if (closed || !entry) return subscribeLater(runId, subscribeOptions);
+    return readerOf(runId, entry, subscribeOptions);
+  }
+
+  async function* subscribeLater(runId: string, subscribeOptions: SubscribeOptions): AsyncGenerator<RunEvent> {
+    assertOpen();
+    yield* readerOf(runId, entryFor(runId), subscribeOptions);
+  }
+
+  /** The log's own reader: readable without a promise per event (the AG-UI fan-out's synchronous pass). */
+  function readerOf(runId: string, entry: RunEntry, subscribeOptions: SubscribeOptions): AsyncIterable<RunEvent> {
     return entry.log.read(subscribeOptions.afterSeq ?? 0, subscribeOptions.signal, {
       onStart: () => (entry.readers += 1),
       onEnd: () => {
@@ -68,11 +79,6 @@ export function createInProcessRunEventBus(options: InProcessRunEventBusOptions 
         if (entry.readers === 0 && entry.log.lastSeq === 0 && runs.get(runId) === entry) runs.delete(runId);
       },
     });
-  }
-
-  // eslint-disable-next-line require-yield -- it only throws, as a subscription of a closed bus does
-  async function* failed(): AsyncGenerator<RunEvent> {
-    assertOpen();
   }
 
   return {

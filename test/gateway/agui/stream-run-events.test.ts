@@ -63,6 +63,9 @@ describe('streamRunEvents', () => {
   it('writes an event to every subscriber of the in-process bus within the publish that brought it', async () => {
     const bus = createInProcessRunEventBus();
     const frames = createRunFrameCache();
+    const [first, ...rest] = runEvents('run_abc', TEXT_RUN);
+    // Subscribers attach to a run under way (the live run's log exists), as GET /agui/ws?run_id= does.
+    await bus.publish('run_abc', first);
     const written: number[][] = [[], [], []];
     const streams = written.map((seqs) =>
       streamRunEvents(bus.subscribe('run_abc'), frames.open({ runId: 'run_abc', format: 'agui' }), {
@@ -70,7 +73,8 @@ describe('streamRunEvents', () => {
         write: (frame: RunFrame) => void seqs.push(frame.seq!),
       }),
     );
-    for (const event of runEvents('run_abc', TEXT_RUN)) {
+    for (const seqs of written) expect(seqs).toEqual([1]);
+    for (const event of rest) {
       // Not awaited: no microtask runs between the publish and the check.
       void bus.publish('run_abc', event);
       for (const seqs of written) expect(seqs.at(-1)).toBe(event.seq);
