@@ -1,102 +1,113 @@
-import { Agent, request, type IncomingMessage } from 'node:http';
+import { request, type IncomingMessage } from 'node:http';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { nowMs, parseStamps } from '../upstream/chunk-text.js';
 import type { FanoutJob, FanoutResult } from './load-jobs.js';
-
-interface Stream {
-  chunks: number;
-  ended: Promise<boolean>;
-}
+import { openRawSse, stampArrivals, type RawSseStream } from './sse-raw-client.js';
 
 /**
- * Starts one AG-UI run, attaches `subscribers` SSE clients to it, and records how late each stamped chunk
- * reaches each of them. Only chunks the upstream sent after the last subscriber was attached count: earlier
- * ones are replayed from the run log, which measures the replay, not the fan-out.
+ * Attaches `subscribers` SSE clients to a run already under way and records when each stamped chunk reached
+ * each of them. The bench spreads the subscribers over several load processes: one process reading a
+ * thousand sockets spent 25 µs of CPU per delivery in Node's HTTP client, so the last of a thousand reads of
+ * one chunk waited about 25 ms on the client's own event loop, which the old bench charged to the gateway.
+ * The client's CPU and event-loop delay are reported beside the lag, so a saturated client shows.
  */
 export async function runFanoutLoad(job: FanoutJob): Promise<FanoutResult> {
-  const agent = new Agent({ keepAlive: false, maxSockets: Infinity });
   const headers = { authorization: `Bearer ${job.apiKey}` };
-  let attachedAt = Number.POSITIVE_INFINITY;
-  const lagMs: number[] = [];
-  const ownerLagMs: number[] = [];
-  const owner = await open(
-    `${job.baseUrl}/agui/runs`,
-    'POST',
-    { ...headers, 'content-type': 'application/json' },
-    JSON.stringify({ agent_name: job.agent, message: job.message }),
-    agent,
-  );
-  const runId = String(owner.headers['x-run-id']);
-  const ownerStream = consume(owner, (stamp, at) => stamp >= attachedAt && ownerLagMs.push(at - stamp));
-  const streams: Stream[] = [];
+  const path = `/agui/ws?run_id=${encodeURIComponent(job.runId)}`;
+  const streams: RawSseStream[] = [];
   let failed = 0;
-  const attachStarted = nowMs();
+  const attachStartedAt = nowMs();
   for (let start = 0; start < job.subscribers; start += job.attachBatch) {
     const batch = Array.from({ length: Math.min(job.attachBatch, job.subscribers - start) }, () =>
-      open(`${job.baseUrl}/agui/ws?run_id=${encodeURIComponent(runId)}`, 'GET', headers, undefined, agent).then(
-        (res) => streams.push(consume(res, (stamp, at) => stamp >= attachedAt && lagMs.push(at - stamp))),
+      openRawSse(job.baseUrl, path, headers).then(
+        (stream) => streams.push(stream),
         () => (failed += 1),
       ),
     );
     await Promise.all(batch);
   }
-  attachedAt = nowMs();
-  const timeout = new Promise<'timeout'>((resolve) => setTimeout(() => resolve('timeout'), job.timeoutMs).unref());
-  const ends = await Promise.race([
-    Promise.all([ownerStream.ended, ...streams.map((stream) => stream.ended)]),
-    timeout,
-  ]);
-  agent.destroy();
-  const counts = streams.map((stream) => stream.chunks);
+  const attachedAt = nowMs();
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  delay.enable();
+  const cpuBefore = process.cpuUsage();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((resolve) => (timer = setTimeout(() => resolve('timeout'), job.timeoutMs)));
+  const ends = await Promise.race([Promise.all(streams.map((stream) => stream.ended)), timeout]);
+  clearTimeout(timer);
+  const cpu = process.cpuUsage(cpuBefore);
+  const deliveryMs = nowMs() - attachedAt;
+  delay.disable();
+  for (const stream of streams) stream.socket.destroy();
+  // The bench counts only chunks stamped after the last subscriber of every process attached; this process's
+  // own last attach is an earlier bound, so nothing it drops here could count.
+  const deliveries: number[] = [];
+  const counts = streams.map((stream) => {
+    const arrivals = stampArrivals(stream);
+    for (const [stamp, at] of arrivals) if (stamp >= attachedAt) deliveries.push(stamp, at);
+    return arrivals.length;
+  });
   return {
-    runId,
     attached: streams.length,
     failed,
-    attachMs: attachedAt - attachStarted,
-    lagMs,
-    ownerLagMs,
+    attachStartedAt,
+    attachedAt,
+    deliveries,
     chunksPerSubscriber: { min: counts.length ? Math.min(...counts) : 0, max: counts.length ? Math.max(...counts) : 0 },
-    dropped: ends === 'timeout' ? streams.length : ends.slice(1).filter((clean) => !clean).length,
+    dropped: ends === 'timeout' ? streams.length : ends.filter((end) => !end.clean).length,
+    client: {
+      cpuMs: (cpu.user + cpu.system) / 1000,
+      deliveryMs,
+      eventLoopDelayP50Ms: delay.percentile(50) / 1e6,
+      eventLoopDelayP99Ms: delay.percentile(99) / 1e6,
+      eventLoopDelayMaxMs: delay.max / 1e6,
+    },
   };
 }
 
-function open(
-  url: string,
-  method: string,
-  headers: Record<string, string>,
-  body: string | undefined,
-  agent: Agent,
-): Promise<IncomingMessage> {
-  return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers, agent }, (res) => {
-      if (res.statusCode === 200) return resolve(res);
-      res.resume();
-      reject(new Error(`${method} ${url}: status ${res.statusCode}`));
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
+export interface OwnerStream {
+  runId: string;
+  /** [stamp, receivedAt] of every stamped chunk of the run's own stream. */
+  arrivals: Array<[number, number]>;
+  /** True for a clean end. */
+  ended: Promise<boolean>;
 }
 
-/** Reads whole SSE events and calls `onStamp` for each stamp in them; `ended` is true for a clean end. */
-function consume(res: IncomingMessage, onStamp: (stamp: number, receivedAt: number) => unknown): Stream {
-  const stream: Stream = { chunks: 0, ended: Promise.resolve(true) };
-  let pending = '';
-  res.setEncoding('utf8');
-  res.on('data', (text: string) => {
-    const receivedAt = nowMs();
-    pending += text;
-    const end = pending.lastIndexOf('\n\n');
-    if (end < 0) return;
-    for (const stamp of parseStamps(pending.slice(0, end))) {
-      stream.chunks += 1;
-      onStamp(stamp, receivedAt);
-    }
-    pending = pending.slice(end + 2);
+/** POST /agui/runs: the run the subscribers attach to, read by its own (single) client as it streams. */
+export function startOwnerStream(
+  baseUrl: string,
+  apiKey: string,
+  agent: string,
+  message: string,
+): Promise<OwnerStream> {
+  return new Promise((resolve, reject) => {
+    const req = request(
+      `${baseUrl}/agui/runs`,
+      { method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' } },
+      (res: IncomingMessage) => {
+        if (res.statusCode !== 200) {
+          res.resume();
+          return reject(new Error(`POST /agui/runs: status ${res.statusCode}`));
+        }
+        const arrivals: Array<[number, number]> = [];
+        let pending = '';
+        res.setEncoding('utf8');
+        res.on('data', (text: string) => {
+          const receivedAt = nowMs();
+          pending += text;
+          const end = pending.lastIndexOf('\n\n');
+          if (end < 0) return;
+          for (const stamp of parseStamps(pending.slice(0, end))) arrivals.push([stamp, receivedAt]);
+          pending = pending.slice(end + 2);
+        });
+        const ended = new Promise<boolean>((done) => {
+          res.on('end', () => done(true));
+          res.on('error', () => done(false));
+          res.on('close', () => done(res.complete));
+        });
+        resolve({ runId: String(res.headers['x-run-id']), arrivals, ended });
+      },
+    );
+    req.on('error', reject);
+    req.end(JSON.stringify({ agent_name: agent, message }));
   });
-  stream.ended = new Promise((resolve) => {
-    res.on('end', () => resolve(true));
-    res.on('error', () => resolve(false));
-    res.on('close', () => resolve(res.complete));
-  });
-  return stream;
 }

@@ -49,32 +49,38 @@ export interface StreamLoadResult {
   chunks: number;
 }
 
-/** One AG-UI run started with POST /agui/runs, and `subscribers` SSE clients attached with GET /agui/ws?run_id=. */
+/** `subscribers` SSE clients attached with GET /agui/ws?run_id= to a run the bench started with POST /agui/runs. */
 export interface FanoutJob {
   kind: 'fanout';
   baseUrl: string;
   apiKey: string;
-  agent: string;
-  message: string;
+  runId: string;
   subscribers: number;
+  /** Attach requests in flight at once, in this process. */
   attachBatch: number;
   timeoutMs: number;
 }
 
 export interface FanoutResult {
-  runId: string;
   attached: number;
   failed: number;
-  /** From the first attach request to the last subscriber's 200. */
-  attachMs: number;
-  /** Delivery lag of the chunks the upstream sent after every subscriber was attached, all subscribers together. */
-  lagMs: number[];
-  /** The same for the client that started the run (one stream, for comparison). */
-  ownerLagMs: number[];
+  /** Epoch ms (comparable across processes): the first attach request, the last subscriber's 200. */
+  attachStartedAt: number;
+  attachedAt: number;
+  /** Stamp and arrival (epoch ms) of every chunk stamped after this process's last attach, flattened: [stamp, at, stamp, at, …]. */
+  deliveries: number[];
   /** Stamped chunks each subscriber received, fewest and most. */
   chunksPerSubscriber: { min: number; max: number };
   /** Subscriber streams that ended before the run did, or errored. */
   dropped: number;
+  /** The load process itself from the last attach to the last stream's end: a saturated client shows here. */
+  client: {
+    cpuMs: number;
+    deliveryMs: number;
+    eventLoopDelayP50Ms: number;
+    eventLoopDelayP99Ms: number;
+    eventLoopDelayMaxMs: number;
+  };
 }
 
 export type LoadJob = HttpLoadJob | StreamLoadJob | FanoutJob;

@@ -56,17 +56,29 @@ export function createInProcessRunEventBus(options: InProcessRunEventBusOptions 
     if (closed) throw new UnavailableError('The run event bus is closed', 'bus_closed');
   }
 
-  async function* subscribe(runId: string, subscribeOptions: SubscribeOptions = {}): AsyncGenerator<RunEvent> {
+  function subscribe(runId: string, subscribeOptions: SubscribeOptions = {}): AsyncIterable<RunEvent> {
+    const entry = runs.get(runId);
+    // A run nobody published to yet gets its entry on the first read, as before, so a subscription that is
+    // never read leaves nothing behind; a closed bus fails that first read, not the call.
+    if (closed || !entry) return subscribeLater(runId, subscribeOptions);
+    return readerOf(runId, entry, subscribeOptions);
+  }
+
+  async function* subscribeLater(runId: string, subscribeOptions: SubscribeOptions): AsyncGenerator<RunEvent> {
     assertOpen();
-    const entry = entryFor(runId);
-    entry.readers += 1;
-    try {
-      yield* entry.log.read(subscribeOptions.afterSeq ?? 0, subscribeOptions.signal);
-    } finally {
-      entry.readers -= 1;
-      // A reader waiting on a run that never published must not leave an empty entry behind.
-      if (entry.readers === 0 && entry.log.lastSeq === 0 && runs.get(runId) === entry) runs.delete(runId);
-    }
+    yield* readerOf(runId, entryFor(runId), subscribeOptions);
+  }
+
+  /** The log's own reader: readable without a promise per event (the AG-UI fan-out's synchronous pass). */
+  function readerOf(runId: string, entry: RunEntry, subscribeOptions: SubscribeOptions): AsyncIterable<RunEvent> {
+    return entry.log.read(subscribeOptions.afterSeq ?? 0, subscribeOptions.signal, {
+      onStart: () => (entry.readers += 1),
+      onEnd: () => {
+        entry.readers -= 1;
+        // A reader waiting on a run that never published must not leave an empty entry behind.
+        if (entry.readers === 0 && entry.log.lastSeq === 0 && runs.get(runId) === entry) runs.delete(runId);
+      },
+    });
   }
 
   return {

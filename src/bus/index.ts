@@ -1,4 +1,5 @@
 export { isTerminalEvent, type RunEvent, type RunEventBody, type RunSource } from './events.js';
+export { isSyncRunEventSource, NOT_YET, type SyncRunEventSource } from './run-event-source.js';
 export { createRunEventBus } from './create-run-event-bus.js';
 export { createBusErrorLog } from './create-bus-error-log.js';
 export {

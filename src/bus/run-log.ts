@@ -1,4 +1,5 @@
 import { isTerminalEvent, type RunEvent } from './events.js';
+import { NOT_YET, type SyncRunEventSource } from './run-event-source.js';
 import { createSubscriberLagError } from './subscriber-lag-error.js';
 
 /**
@@ -67,46 +68,173 @@ export class RunLog {
     this.wakeAll();
   }
 
-  /** Events after `afterSeq` (clamped to the window), then live ones; ends after the terminal event. */
-  async *read(afterSeq: number, signal?: AbortSignal): AsyncGenerator<RunEvent> {
-    let cursor = Math.max(afterSeq, this.firstAvailableSeq - 1);
-    // A reader that starts with a backlog (a late attach replaying the window) may stay that far behind.
-    const allowedLag = Math.max(this.lagLimit, this.lastSeq - cursor);
-    let wake: (() => void) | undefined;
-    const onAbort = (): void => wake?.();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    try {
-      while (!signal?.aborted) {
-        if (this.failure) throw this.failure;
-        if (cursor >= this.lastSeq) {
-          if (this.closed || (this.terminalSeq !== undefined && cursor >= this.terminalSeq)) return;
-          const waiter = new Promise<void>((resolve) => {
-            wake = resolve;
-            this.waiters.add(resolve);
-          });
-          await waiter;
-          // An abort wakes only this reader, so its resolver may still sit in the shared set.
-          if (wake) this.waiters.delete(wake);
-          wake = undefined;
-          continue;
-        }
-        const index = cursor + 1 - this.firstAvailableSeq;
-        if (index < 0 || this.lastSeq - cursor > allowedLag) throw createSubscriberLagError(this.runId, allowedLag);
-        const event = this.events[index];
-        cursor = event.seq;
-        yield event;
-        if (isTerminalEvent(event)) return;
-      }
-    } finally {
-      signal?.removeEventListener('abort', onAbort);
-      if (wake) this.waiters.delete(wake);
-    }
+  /**
+   * Events after `afterSeq` (clamped to the window), then live ones; ends after the terminal event. Reading
+   * starts with the first take(), onReadable() or next(): `hooks.onStart` runs then, and `hooks.onEnd` once
+   * the reader is done (ended, aborted, failed or closed).
+   */
+  read(afterSeq: number, signal?: AbortSignal, hooks: ReaderHooks = {}): SyncRunEventSource {
+    return new RunLogReader(this, afterSeq, signal, hooks);
   }
 
+  /** @internal The reader's view of the log. */
+  entry(index: number): RunEvent | undefined {
+    return this.events[index];
+  }
+
+  /** @internal True when nothing after `cursor` will ever come. */
+  endsAt(cursor: number): boolean {
+    return this.closed || (this.terminalSeq !== undefined && cursor >= this.terminalSeq);
+  }
+
+  /** @internal */
+  get error(): Error | undefined {
+    return this.failure;
+  }
+
+  /** @internal */
+  addWaiter(wake: () => void): void {
+    this.waiters.add(wake);
+  }
+
+  /** @internal */
+  removeWaiter(wake: () => void): void {
+    this.waiters.delete(wake);
+  }
+
+  /**
+   * Wakes every waiting reader synchronously. A reader of the AG-UI fan-out writes its frame from here, so
+   * one throwing must not leave the others asleep: all are woken, then the first error is rethrown.
+   */
   private wakeAll(): void {
     if (this.waiters.size === 0) return;
     const waiters = this.waiters;
     this.waiters = new Set();
-    for (const wake of waiters) wake();
+    let failure: { error: unknown } | undefined;
+    for (const wake of waiters) {
+      try {
+        wake();
+      } catch (error) {
+        failure ??= { error };
+      }
+    }
+    if (failure) throw failure.error;
+  }
+}
+
+export interface ReaderHooks {
+  onStart?: () => void;
+  onEnd?: () => void;
+}
+
+/** One reader's cursor into a RunLog, readable with take() (no promise) or as an async iterator. */
+class RunLogReader implements SyncRunEventSource {
+  private readonly log: RunLog;
+  private readonly signal: AbortSignal | undefined;
+  private readonly hooks: ReaderHooks;
+  private cursor: number;
+  private allowedLag = 0;
+  private started = false;
+  private done = false;
+  private aborted = false;
+  /** The wake-up registered with the log, if any (an abort or close must remove it). */
+  private wake: (() => void) | undefined;
+  private readonly onAbort = (): void => {
+    this.aborted = true;
+    const wake = this.wake;
+    if (wake) {
+      this.log.removeWaiter(wake);
+      wake();
+    }
+  };
+
+  constructor(log: RunLog, afterSeq: number, signal: AbortSignal | undefined, hooks: ReaderHooks) {
+    this.log = log;
+    this.signal = signal;
+    this.hooks = hooks;
+    this.cursor = afterSeq;
+  }
+
+  take(): RunEvent | undefined | typeof NOT_YET {
+    if (this.done) return undefined;
+    if (!this.started) this.start();
+    if (this.aborted) return this.end();
+    const log = this.log;
+    if (log.error) {
+      this.end();
+      throw log.error;
+    }
+    const cursor = this.cursor;
+    if (cursor >= log.lastSeq) return log.endsAt(cursor) ? this.end() : NOT_YET;
+    const index = cursor + 1 - log.firstAvailableSeq;
+    if (index < 0 || log.lastSeq - cursor > this.allowedLag) {
+      this.end();
+      throw createSubscriberLagError(log.runId, this.allowedLag);
+    }
+    const event = log.entry(index)!;
+    this.cursor = event.seq;
+    if (isTerminalEvent(event)) this.end();
+    return event;
+  }
+
+  onReadable(wake: () => void): void {
+    if (this.done || this.aborted) return wake();
+    if (!this.started) this.start();
+    if (this.wake) this.log.removeWaiter(this.wake);
+    // A wake-up superseded or dropped (an abort or close woke the reader already) must not run again.
+    const once = (): void => {
+      if (this.wake !== once) return;
+      this.wake = undefined;
+      wake();
+    };
+    this.wake = once;
+    this.log.addWaiter(once);
+  }
+
+  close(): void {
+    if (!this.done) this.end();
+  }
+
+  async next(): Promise<IteratorResult<RunEvent>> {
+    for (;;) {
+      const event = this.take();
+      if (event === undefined) return { done: true, value: undefined };
+      if (event !== NOT_YET) return { done: false, value: event };
+      await new Promise<void>((resolve) => this.onReadable(resolve));
+    }
+  }
+
+  async return(): Promise<IteratorResult<RunEvent>> {
+    this.close();
+    return { done: true, value: undefined };
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+
+  /** The window is clamped and the allowed lag fixed on the first read, as a generator's body would. */
+  private start(): void {
+    this.started = true;
+    this.hooks.onStart?.();
+    const log = this.log;
+    this.cursor = Math.max(this.cursor, log.firstAvailableSeq - 1);
+    // A reader that starts with a backlog (a late attach replaying the window) may stay that far behind.
+    this.allowedLag = Math.max(log.lagLimit, log.lastSeq - this.cursor);
+    if (this.signal?.aborted) this.aborted = true;
+    else this.signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  private end(): undefined {
+    this.done = true;
+    const wake = this.wake;
+    if (wake) this.log.removeWaiter(wake);
+    if (this.started) {
+      this.signal?.removeEventListener('abort', this.onAbort);
+      this.hooks.onEnd?.();
+    }
+    // Whoever waits for the next event (a next() closed from elsewhere) learns that there is none.
+    wake?.();
+    return undefined;
   }
 }

@@ -50,7 +50,7 @@ export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, s
         format: request.query.format,
         identity: { threadId: input.threadId, runId: input.runId },
       });
-      await streamRunEvents(run, framer, createSseSink(sse), { beforeTerminal: () => run.result });
+      await streamRunEvents(run, framer, createSseSink(sse, reply.raw), { beforeTerminal: () => run.result });
       sse.end();
       return reply;
     },

@@ -46,7 +46,7 @@ export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, set
       sse.onClientGone((reason) => run.control.cancel(reason === 'stalled' ? CLIENT_STALLED() : CLIENT_CLOSED()));
       sse.open();
       const framer = frames.open({ runId: run.runId, format: request.query.format });
-      await streamRunEvents(run, framer, createSseSink(sse), {
+      await streamRunEvents(run, framer, createSseSink(sse, reply.raw), {
         beforeTerminal: () => run.result,
       });
       sse.end();

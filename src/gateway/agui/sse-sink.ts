@@ -1,12 +1,32 @@
+import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { createReplySseWriter, type SseWriter } from '../../http/index.js';
 import type { AguiRouteSettings } from './agui-routes-options.js';
 import type { EventSink } from './stream-run-events.js';
 
-/** An AG-UI stream over SSE: the frame's SSE block (`id:` + `event:` + `data:`, LF framing) in one write. */
-export function createSseSink(sse: SseWriter): EventSink {
+const NOTHING = Buffer.alloc(0);
+
+/**
+ * An AG-UI stream over SSE: the frame's SSE block (`id:` + `event:` + `data:`, LF framing) in one write.
+ *
+ * With `res` (the response under the SSE writer), an open chunked response whose socket takes more goes the
+ * short way: the frame's ready-made HTTP chunk straight onto the socket, one write (and one syscall, now)
+ * per subscriber, where ServerResponse#write corks the socket, writes size, block and CRLF and uncorks on
+ * the next tick. Everything still passes through the socket's own queue, so it stays in order with what the
+ * SSE writer writes (headers, heartbeats, the end). When that write fills the socket's buffer, the SSE
+ * writer's wait takes over through an empty write: the same drain, stall timeout and client-gone handling
+ * as every other write.
+ */
+export function createSseSink(sse: SseWriter, res?: ServerResponse): EventSink {
   return {
-    write: (frame) => (frame.events.length > 0 ? sse.write(frame.sse) : undefined),
+    write: (frame) => {
+      if (frame.events.length === 0) return undefined;
+      const socket = res?.socket;
+      if (!res || !socket || !sse.opened || sse.closed || !res.chunkedEncoding || socket.writableNeedDrain)
+        return sse.write(frame.sse);
+      if (socket.write(frame.chunk)) return undefined;
+      return sse.write(NOTHING);
+    },
     get closed() {
       return sse.closed;
     },

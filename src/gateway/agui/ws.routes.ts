@@ -71,9 +71,14 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, setti
       const sse = createAguiSseWriter(reply, settings);
       sse.onClientGone(() => detach.abort());
       sse.open();
-      await streamRunEvents(source, frames.open({ runId, format: request.query.format }), createSseSink(sse), {
-        afterSeq: lastEventId(request),
-      });
+      await streamRunEvents(
+        source,
+        frames.open({ runId, format: request.query.format }),
+        createSseSink(sse, reply.raw),
+        {
+          afterSeq: lastEventId(request),
+        },
+      );
       sse.end();
       detach.abort();
       return reply;

@@ -4,6 +4,7 @@ import type { RunFrame } from '../../../src/gateway/agui/run-frame.js';
 import { streamRunEvents } from '../../../src/gateway/agui/stream-run-events.js';
 import type { StreamEvent } from '../../../src/gateway/agui/agui-event.js';
 import type { RunEvent } from '../../../src/bus/index.js';
+import { createInProcessRunEventBus } from '../../../src/bus/in-process-run-event-bus.js';
 import { runEvents, TEXT_RUN } from './run-events.fixture.js';
 
 async function* replay(events: RunEvent[]): AsyncGenerator<RunEvent> {
@@ -57,5 +58,30 @@ describe('streamRunEvents', () => {
       { afterSeq: 2 },
     );
     expect(resumed.at(-1)?.type).toBe('RUN_FINISHED');
+  });
+
+  it('writes an event to every subscriber of the in-process bus within the publish that brought it', async () => {
+    const bus = createInProcessRunEventBus();
+    const frames = createRunFrameCache();
+    const [first, ...rest] = runEvents('run_abc', TEXT_RUN);
+    // Subscribers attach to a run under way (the live run's log exists), as GET /agui/ws?run_id= does.
+    await bus.publish('run_abc', first);
+    const written: number[][] = [[], [], []];
+    const streams = written.map((seqs) =>
+      streamRunEvents(bus.subscribe('run_abc'), frames.open({ runId: 'run_abc', format: 'agui' }), {
+        closed: false,
+        write: (frame: RunFrame) => void seqs.push(frame.seq!),
+      }),
+    );
+    for (const seqs of written) expect(seqs).toEqual([1]);
+    for (const event of rest) {
+      // Not awaited: no microtask runs between the publish and the check.
+      void bus.publish('run_abc', event);
+      for (const seqs of written) expect(seqs.at(-1)).toBe(event.seq);
+    }
+    await Promise.all(streams);
+    expect(written[0]).toEqual(runEvents('run_abc', TEXT_RUN).map((event) => event.seq));
+    expect(frames.size).toBe(0);
+    await bus.close();
   });
 });
