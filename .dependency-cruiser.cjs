@@ -88,10 +88,17 @@ module.exports = {
     },
     {
       name: 'otel-sdk-loaded-lazily',
-      comment: 'only telemetry-sdk.ts (imported with await import() when telemetry is on) loads the SDK and exporters',
+      comment: 'only telemetry/sdk/ (imported with await import() when telemetry is on) loads the SDK and exporters',
       severity: 'error',
-      from: { path: '^src/', pathNot: '^src/telemetry/telemetry-sdk\\.ts$' },
+      from: { path: '^src/', pathNot: '^src/telemetry/sdk/' },
       to: { path: 'node_modules/@opentelemetry/(?!api/)' },
+    },
+    {
+      name: 'otel-sdk-folder-imported-dynamically',
+      comment: 'telemetry/sdk/ is reached only through import(), so telemetry off loads none of it',
+      severity: 'error',
+      from: { path: '^src/', pathNot: '^src/telemetry/sdk/' },
+      to: { path: '^src/telemetry/sdk/', dependencyTypesNot: ['dynamic-import'] },
     },
     {
       name: 'otel-sdk-only-in-telemetry',

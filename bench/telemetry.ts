@@ -2,7 +2,7 @@
 // with non-streamed chat completions at c=32 against a fake upstream that answers at once. Reports requests
 // per second and the gateway's CPU time per request (from /proc), so the added microseconds show.
 // As a scenario: `runTelemetryBench()`; alone: `npx tsx bench/telemetry.ts` (BENCH_ROUND_SECONDS, default 8;
-// BENCH_ROUNDS, default 2).
+// BENCH_ROUNDS, default 2; BENCH_VARIANTS=on-proto,off-als adds gateways).
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -14,12 +14,27 @@ import autocannon from 'autocannon';
 const CONNECTIONS = 32;
 const API_KEY = 'bench-key-0123456789';
 
+/**
+ * A preload for the `off-als` variant: an AsyncLocalStorage made active, as the OpenTelemetry context
+ * manager makes it, so Node runs its promise hooks for every promise (written out: the gateway runs plain node).
+ */
+export function alsPreload(): string {
+  const file = join(tmpdir(), 'agent-gateway-bench-als-preload.mjs');
+  writeFileSync(
+    file,
+    "import { AsyncLocalStorage } from 'node:async_hooks';\nnew AsyncLocalStorage().enterWith({});\n",
+  );
+  return file;
+}
+
 export interface TelemetryBenchOptions {
   /** Seconds of load per gateway per round (default 8). */
   roundSeconds?: number;
   /** Rounds, the order of the two gateways alternating (default 2). */
   rounds?: number;
   log?: (line: string) => void;
+  /** More gateways to load in the same rounds (BENCH_VARIANTS=on-proto,off-als). */
+  extraVariants?: Variant[];
 }
 
 export interface TelemetryBenchResult {
@@ -34,6 +49,15 @@ export interface TelemetryBenchResult {
   /** OTLP export requests the collector received (0 would mean nothing was exported). */
   otlp_exports: number;
   connections: number;
+  /** Every gateway loaded: off, on and the extra variants. */
+  variants: {
+    name: string;
+    rps: number;
+    cpu_us_per_request: number;
+    /** Median over rounds of this gateway's CPU µs per request minus off's in the same round. */
+    added_cpu_us_per_request: number;
+    rounds_cpu_us_per_request: number[];
+  }[];
 }
 
 function start(
@@ -112,6 +136,44 @@ export async function runTelemetryBench(options: TelemetryBenchOptions = {}): Pr
   }
 }
 
+/**
+ * A gateway to load: `off` and `on` always; BENCH_VARIANTS adds `on-proto` (OTLP protobuf) and `off-als` (telemetry off,
+ * an AsyncLocalStorage made active by a preload: what Node's per-promise hooks cost alone).
+ */
+type Variant = 'off' | 'on' | 'on-proto' | 'off-als';
+
+function variantArgs(variant: Variant, collectorUrl: string): { telemetry: string; node: string[] } {
+  const on = (protocol: string) =>
+    `telemetry: { enabled: true, endpoint: "${collectorUrl}", export_interval_ms: 5000, protocol: ${protocol} }`;
+  switch (variant) {
+    case 'off':
+      return { telemetry: '', node: [] };
+    case 'on':
+      return { telemetry: on('http/json'), node: [] };
+    case 'on-proto':
+      return { telemetry: on('http/protobuf'), node: [] };
+    case 'off-als':
+      return { telemetry: '', node: ['--import', alsPreload()] };
+  }
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
+}
+
+interface Measured {
+  name: Variant;
+  url: string;
+  pid: number;
+  requests: number;
+  seconds: number;
+  cpu: number;
+  /** CPU µs per request of each round, for the paired (same round) differences. */
+  perRound: number[];
+}
+
 async function measure(children: ChildProcess[], options: TelemetryBenchOptions): Promise<TelemetryBenchResult> {
   const roundSeconds = options.roundSeconds ?? 8;
   const rounds = options.rounds ?? 2;
@@ -128,12 +190,10 @@ async function measure(children: ChildProcess[], options: TelemetryBenchOptions)
   const collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
   const upstream = await start(children, ['bench/fake-upstream-server.ts', '--port', '0']);
   const temp = mkdtempSync(join(tmpdir(), 'otel-bench-'));
-  const telemetryOn = `telemetry: { enabled: true, endpoint: "${collectorUrl}", export_interval_ms: 5000 }`;
-  const gateways: { name: string; url: string; pid: number; requests: number; seconds: number; cpu: number }[] = [];
-  for (const [name, telemetry] of [
-    ['off', ''],
-    ['on', telemetryOn],
-  ] as const) {
+  const variants: Variant[] = ['off', 'on', ...(options.extraVariants ?? [])];
+  const gateways: Measured[] = [];
+  for (const name of variants) {
+    const { telemetry, node } = variantArgs(name, collectorUrl);
     const file = join(temp, `${name}.yaml`);
     writeFileSync(file, yaml(upstream.url, join(temp, name), telemetry));
     // The built gateway, as users start it; BENCH_CPU_PROF_DIR adds a CPU profile of each (written at exit).
@@ -144,8 +204,8 @@ async function measure(children: ChildProcess[], options: TelemetryBenchOptions)
           `--cpu-prof-name=telemetry-${name}.cpuprofile`,
         ]
       : [];
-    const gateway = await start(children, [...profile, 'dist/cli/main.js', 'serve', '--config', file]);
-    gateways.push({ name, url: gateway.url, pid: gateway.child.pid!, requests: 0, seconds: 0, cpu: 0 });
+    const gateway = await start(children, [...node, ...profile, 'dist/cli/main.js', 'serve', '--config', file]);
+    gateways.push({ name, url: gateway.url, pid: gateway.child.pid!, requests: 0, seconds: 0, cpu: 0, perRound: [] });
   }
   for (const gateway of gateways) await load(gateway.url, 2);
   for (let round = 0; round < rounds; round += 1) {
@@ -154,9 +214,12 @@ async function measure(children: ChildProcess[], options: TelemetryBenchOptions)
       const cpuBefore = cpuMicros(gateway.pid);
       const started = performance.now();
       options.log?.(`telemetry ${gateway.name}: round ${round + 1} of ${rounds}`);
-      gateway.requests += await load(gateway.url, roundSeconds);
+      const requests = await load(gateway.url, roundSeconds);
+      const cpu = cpuMicros(gateway.pid) - cpuBefore;
+      gateway.requests += requests;
       gateway.seconds += (performance.now() - started) / 1000;
-      gateway.cpu += cpuMicros(gateway.pid) - cpuBefore;
+      gateway.cpu += cpu;
+      gateway.perRound.push(cpu / requests);
     }
   }
   collector.close();
@@ -164,14 +227,24 @@ async function measure(children: ChildProcess[], options: TelemetryBenchOptions)
   const [off, on] = gateways;
   const cpuOff = off.cpu / off.requests;
   const cpuOn = on.cpu / on.requests;
+  // The median of the rounds' differences: a neighbour's burst in one round moves one pair, not the result.
+  const added = (gateway: Measured) =>
+    Math.round(median(gateway.perRound.map((cpu, round) => cpu - off.perRound[round])));
   return {
     rps_off: Math.round(off.requests / off.seconds),
     rps_on: Math.round(on.requests / on.seconds),
-    cpu_us_per_request: Math.round(cpuOn - cpuOff),
+    cpu_us_per_request: added(on),
     cpu_us_per_request_off: Math.round(cpuOff),
     cpu_us_per_request_on: Math.round(cpuOn),
     otlp_exports: exports,
     connections: CONNECTIONS,
+    variants: gateways.map((gateway) => ({
+      name: gateway.name,
+      rps: Math.round(gateway.requests / gateway.seconds),
+      cpu_us_per_request: Math.round(gateway.cpu / gateway.requests),
+      added_cpu_us_per_request: added(gateway),
+      rounds_cpu_us_per_request: gateway.perRound.map(Math.round),
+    })),
   };
 }
 
@@ -180,13 +253,18 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const result = await runTelemetryBench({
     roundSeconds: Number(process.env.BENCH_ROUND_SECONDS ?? 8),
     rounds: Number(process.env.BENCH_ROUNDS ?? 2),
+    extraVariants: (process.env.BENCH_VARIANTS ?? '').split(',').filter(Boolean) as Variant[],
     log: (line) => process.stderr.write(`${line}\n`),
   });
-  console.log(`| telemetry | requests/s at c=${result.connections} | gateway CPU µs per request |`);
-  console.log('|---|---|---|');
-  console.log(`| off | ${result.rps_off} | ${result.cpu_us_per_request_off} |`);
-  console.log(`| on | ${result.rps_on} | ${result.cpu_us_per_request_on} |`);
   console.log(
-    `\nadded CPU per request: ${result.cpu_us_per_request} µs; OTLP exports received: ${result.otlp_exports}`,
+    `| gateway | requests/s at c=${result.connections} | CPU µs per request | added (median of rounds) | rounds |`,
+  );
+  console.log('|---|---:|---:|---:|---|');
+  for (const variant of result.variants)
+    console.log(
+      `| ${variant.name} | ${variant.rps} | ${variant.cpu_us_per_request} | ${variant.added_cpu_us_per_request} | ${variant.rounds_cpu_us_per_request.join(', ')} |`,
+    );
+  console.log(
+    `\nadded CPU per request (on): ${result.cpu_us_per_request} µs; OTLP exports received: ${result.otlp_exports}`,
   );
 }

@@ -71,7 +71,7 @@ import {
 import { BudgetExceededError } from './errors.js';
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
-import { createGenAiMetrics, startTelemetry, type Telemetry } from './telemetry/index.js';
+import { startTelemetry, type Telemetry } from './telemetry/index.js';
 import { createOutboundGuard, createToolRegistry, toolsRoutes, type ToolRegistry } from './tools/index.js';
 import type { Logger } from './logger.js';
 
@@ -176,7 +176,11 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       activeRuns: () => runs.active().length,
       activeSessions: () => sessions.countActive(activeSince(config)),
       inboxStats: () => triggers.operations.inboxStats(),
-      mirror: telemetry.enabled ? createGenAiMetrics(() => triggers.operations.inboxStats()) : undefined,
+    });
+    // OTLP reads the same registry when it exports: one recording per observation, the same values.
+    telemetry.exportMetrics({
+      registry: metrics.registry,
+      providerType: (provider) => config.providers[provider]?.type ?? provider,
     });
     const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(database.db, database.writes) });
     const usage = meterUsage(

@@ -11,7 +11,6 @@ export {
   OTHER_LABEL,
   type InboxObservation,
   type Metrics,
-  type MetricsMirror,
   type MetricsOptions,
   type UsageObservation,
 } from './metrics.js';

@@ -18,16 +18,6 @@ export interface MetricsOptions {
   activeSessions(): Promise<number>;
   /** The trigger inbox's stored items per source, read when scraped. */
   inboxStats?(): Promise<InboxObservation[]>;
-  /** Receives every observation too (app.ts: the OpenTelemetry instruments, when telemetry is on). */
-  mirror?: MetricsMirror;
-}
-
-/** The OpenTelemetry side of the same observations (a shape, so http/ needs no telemetry types). */
-export interface MetricsMirror {
-  observeModelCall(call: UsageObservation & { provider: string; provider_type: string }): void;
-  observeRunEnd(agentName: string, status: string, error?: RunEndError): void;
-  observeOverhead(route: string, seconds: number): void;
-  observeRateLimitRejection(rejection: RateLimitRejection): void;
 }
 
 /** Why a run failed, as far as metrics tell it: its error code, and for budget_exceeded which budget refused it. */
@@ -81,7 +71,9 @@ const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10
 const GEN_AI_DURATION_BUCKETS = [
   0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92,
 ];
-const GEN_AI_TOKEN_BUCKETS = [1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304];
+const GEN_AI_TOKEN_BUCKETS = [
+  1, 4, 16, 64, 256, 1024, 4096, 16384, 65536, 262144, 1048576, 4194304, 16777216, 67108864,
+];
 const TPOT_BUCKETS = [0.01, 0.025, 0.05, 0.075, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.75, 1, 2.5];
 // The gateway's own share is meant to be sub-millisecond to a few milliseconds.
 const OVERHEAD_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1];
@@ -232,7 +224,6 @@ export function createMetrics(options: MetricsOptions): Metrics {
 
   const agentLabel = boundedLabel(new Set(options.agentNames), 0);
   const modelLabel = boundedLabel(new Set(), options.maxModels ?? 64);
-  const { mirror } = options;
   return {
     registry,
     observeRequest(method, route, status, seconds) {
@@ -242,11 +233,9 @@ export function createMetrics(options: MetricsOptions): Metrics {
     observeRateLimitRejection(rejection) {
       const agent = rejection.agent === undefined ? '' : agentLabel(rejection.agent);
       rateLimited.inc({ route: rejection.route, agent, subject: rejection.subject, reason: rejection.limit });
-      mirror?.observeRateLimitRejection(rejection);
     },
     observeOverhead(route, seconds) {
       overhead.observe({ route }, seconds);
-      mirror?.observeOverhead(route, seconds);
     },
     observeUsage(usage) {
       const labels = { agent: agentLabel(usage.agent_name), model: modelLabel(usage.model) };
@@ -264,7 +253,6 @@ export function createMetrics(options: MetricsOptions): Metrics {
         if (usage.output_tokens > 1)
           tpot.observe(labels, (usage.latency_ms - usage.ttft_ms) / 1000 / (usage.output_tokens - 1));
       }
-      mirror?.observeModelCall(usage);
     },
     observeRisk: (event) => risks.inc({ agent: agentLabel(event.agent_name), type: event.type, action: event.action }),
     observeRunEnd(agentName, status, error) {
@@ -272,7 +260,6 @@ export function createMetrics(options: MetricsOptions): Metrics {
       runs.inc({ agent, status });
       if (error?.code === 'budget_exceeded')
         rejections.inc({ agent, budget: error.refusal?.budget ?? 'unknown', stage: error.refusal?.stage ?? 'unknown' });
-      mirror?.observeRunEnd(agentName, status, error);
     },
   };
 }

@@ -1,5 +1,5 @@
 export { startTelemetry } from './start-telemetry.js';
-export type { Telemetry } from './telemetry.types.js';
+export type { PrometheusMetricSource, Telemetry } from './telemetry.types.js';
 export { registerHttpServerSpans, requestTraceFields } from './http-server-spans.js';
 export { startRunSpan, setRunId, endRunSpan, type RunSpanStart, type RunSpanEnd } from './run-span.js';
 export { startChatSpan, endChatSpan, type ChatSpanStart, type ChatSpanEnd } from './chat-span.js';
@@ -17,10 +17,4 @@ export {
   traceLogFields,
   withSpan,
 } from './trace-context.js';
-export {
-  createGenAiMetrics,
-  type GenAiMetrics,
-  type InboxGaugeObservation,
-  type ModelCallObservation,
-} from './gen-ai-metrics.js';
 export { GEN_AI, GATEWAY } from './gen-ai-attributes.js';

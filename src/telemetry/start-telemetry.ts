@@ -3,6 +3,7 @@ import type { Telemetry } from './telemetry.types.js';
 
 const DISABLED: Telemetry = {
   enabled: false,
+  exportMetrics: () => undefined,
   flush: () => Promise.resolve(),
   shutdown: () => Promise.resolve(),
 };
@@ -13,6 +14,6 @@ const DISABLED: Telemetry = {
  */
 export async function startTelemetry(config: TelemetryConfig, version: string): Promise<Telemetry> {
   if (!config.enabled) return DISABLED;
-  const { startSdk } = await import('./telemetry-sdk.js');
+  const { startSdk } = await import('./sdk/index.js');
   return startSdk(config, version);
 }

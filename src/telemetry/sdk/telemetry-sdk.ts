@@ -14,9 +14,10 @@ import {
   type Sampler,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
-import type { TelemetryConfig, TelemetrySampler } from '../config/index.js';
-import type { Telemetry } from './telemetry.types.js';
-import { resetTracer, telemetrySettings } from './tracer.js';
+import type { TelemetryConfig, TelemetrySampler } from '../../config/index.js';
+import { PrometheusMetricProducer } from './prometheus-metric-producer.js';
+import type { Telemetry } from '../telemetry.types.js';
+import { resetTracer, telemetrySettings } from '../tracer.js';
 
 const DEFAULT_ENDPOINT = 'http://localhost:4318';
 const SHUTDOWN_TIMEOUT_MS = 2_000;
@@ -24,6 +25,7 @@ const SHUTDOWN_TIMEOUT_MS = 2_000;
 interface Sdk {
   tracerProvider: NodeTracerProvider;
   meterProvider: MeterProvider;
+  metricProducer: PrometheusMetricProducer;
   users: number;
 }
 
@@ -37,14 +39,19 @@ export function startSdk(config: TelemetryConfig, version: string): Telemetry {
   Object.assign(telemetrySettings, { enabled: true, captureContent: config.capture_content });
   resetTracer();
   let stopped = false;
+  const removeSources: (() => void)[] = [];
   return {
     enabled: true,
+    exportMetrics(source) {
+      if (!stopped) removeSources.push(sdk.metricProducer.add(source));
+    },
     async flush() {
       await Promise.all([sdk.tracerProvider.forceFlush(), sdk.meterProvider.forceFlush()]);
     },
     async shutdown() {
       if (stopped) return;
       stopped = true;
+      for (const remove of removeSources) remove();
       sdk.users -= 1;
       if (sdk.users > 0) return;
       shared = undefined;
@@ -78,6 +85,9 @@ function createSdk(config: TelemetryConfig, version: string): Sdk {
   });
   // Sets the AsyncLocalStorage context manager and the W3C trace context + baggage propagator.
   tracerProvider.register();
+  // The gateway's own metrics come from the Prometheus registries (recorded once per observation); the
+  // meter provider stays global for libraries that record through the API.
+  const metricProducer = new PrometheusMetricProducer(resource);
   const meterProvider = new MeterProvider({
     resource,
     readers: [
@@ -85,11 +95,12 @@ function createSdk(config: TelemetryConfig, version: string): Sdk {
         exporter: new OTLPMetricExporter({ url: `${endpoint}/v1/metrics`, headers: config.headers }),
         exportIntervalMillis: config.export_interval_ms,
         exportTimeoutMillis: Math.min(30_000, config.export_interval_ms),
+        metricProducers: [metricProducer],
       }),
     ],
   });
   metrics.setGlobalMeterProvider(meterProvider);
-  return { tracerProvider, meterProvider, users: 0 };
+  return { tracerProvider, meterProvider, metricProducer, users: 0 };
 }
 
 function createTraceExporter(config: TelemetryConfig, url: string) {
