@@ -1,4 +1,4 @@
-// Gateway CPU per request of two builds, A/B interleaved in one run: non-streamed chat completions at c=32
+// Gateway CPU per request of two (or more) builds, A/B interleaved in one run: non-streamed chat completions at c=32
 // (BENCH_AB_CONNECTIONS) against a fake upstream that answers at once, each gateway its own process on its
 // own store. CPU is utime+stime from /proc divided by requests, which a shared machine disturbs far less than
 // requests/s.
@@ -21,7 +21,11 @@ const ENGINE = process.env.BENCH_AB_ENGINE ?? 'sqlite';
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL;
 
-function start(children: ChildProcess[], args: string[], env: NodeJS.ProcessEnv = {}): Promise<{ child: ChildProcess; url: string }> {
+function start(
+  children: ChildProcess[],
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, args[0].endsWith('.ts') ? ['--import', 'tsx', ...args] : args, {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -29,7 +33,7 @@ function start(children: ChildProcess[], args: string[], env: NodeJS.ProcessEnv 
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
       if (match) resolve({ child, url: match[1] });
@@ -62,8 +66,8 @@ function load(url: string, seconds: number): Promise<{ ok: number; latencyMs: nu
   });
 }
 
-const [cliA, cliB] = process.argv.slice(2);
-if (!cliA || !cliB) throw new Error('usage: tsx bench/ab-cpu.ts <cli-a> <cli-b>');
+const clis = process.argv.slice(2);
+if (clis.length < 2) throw new Error('usage: tsx bench/ab-cpu.ts <cli-a> <cli-b> [<cli-c> ...]');
 const children: ChildProcess[] = [];
 const databases: string[] = [];
 const temp = mkdtempSync(join(tmpdir(), 'ab-cpu-'));
@@ -71,11 +75,17 @@ const admin = ENGINE === 'postgres' ? new pg.Client({ connectionString: POSTGRES
 try {
   await admin?.connect();
   const upstream = await start(children, ['bench/fake-upstream-server.ts', '--port', '0']);
-  const gateways: { name: string; url: string; pid: number; ok: number; seconds: number; cpu: number; latency: number[] }[] = [];
-  for (const [name, cli] of [
-    ['A', cliA],
-    ['B', cliB],
-  ] as const) {
+  const gateways: {
+    name: string;
+    url: string;
+    pid: number;
+    ok: number;
+    seconds: number;
+    cpu: number;
+    latency: number[];
+  }[] = [];
+  for (const [index, cli] of clis.entries()) {
+    const name = String.fromCharCode(65 + index);
     const env: NodeJS.ProcessEnv = { NODE_OPTIONS: process.env.BENCH_AB_NODE_OPTIONS ?? '' };
     if (admin) {
       const database = `ab_${name.toLowerCase()}_${process.pid}_${Date.now()}`;
@@ -96,12 +106,13 @@ agents:
 `,
     );
     const gateway = await start(children, [cli, 'serve', '--config', file], env);
-    gateways.push({ name, url: gateway.url, pid: gateway.child.pid!, ok: 0, seconds: 0, cpu: 0, latency: [] });
+    gateways.push({ name, cli, url: gateway.url, pid: gateway.child.pid!, ok: 0, seconds: 0, cpu: 0, latency: [] });
   }
   for (const gateway of gateways) await load(gateway.url, 3);
   const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
   const seconds = Number(process.env.BENCH_ROUND_SECONDS ?? 8);
   for (let round = 0; round < rounds; round += 1) {
+    // Each round in another order, so no build always runs right after the same other one.
     for (const gateway of round % 2 === 0 ? gateways : [...gateways].reverse()) {
       const cpuBefore = cpuMicros(gateway.pid);
       const started = performance.now();
@@ -118,7 +129,7 @@ agents:
   for (const gateway of gateways) {
     const latency = gateway.latency.reduce((sum, value) => sum + value, 0) / gateway.latency.length;
     console.log(
-      `| ${gateway.name} ${gateway.name === 'A' ? cliA : cliB} | ${gateway.ok} | ${Math.round(gateway.ok / gateway.seconds)} | ${Math.round(gateway.cpu / gateway.ok)} | ${latency.toFixed(2)} |`,
+      `| ${gateway.name} ${gateway.cli} | ${gateway.ok} | ${Math.round(gateway.ok / gateway.seconds)} | ${Math.round(gateway.cpu / gateway.ok)} | ${latency.toFixed(2)} |`,
     );
   }
 } finally {
