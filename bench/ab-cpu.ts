@@ -77,6 +77,7 @@ try {
   const upstream = await start(children, ['bench/fake-upstream-server.ts', '--port', '0']);
   const gateways: {
     name: string;
+    cli: string;
     url: string;
     pid: number;
     ok: number;
