@@ -361,7 +361,7 @@ function buildRuntime(
   deps: RuntimeDeps,
 ) {
   const models = createModelClient({ providers: config.providers, logger: log });
-  const sessions = createSessionService({ store: createSessionStore(database.db) });
+  const sessions = createSessionService({ store: createSessionStore(database.db, database.writes) });
   const providerTypes = Object.fromEntries(
     Object.entries(config.providers).map(([name, provider]) => [name, provider.type]),
   );

@@ -7,6 +7,11 @@ export interface BatcherOptions<T> {
   maxBatch: number;
   /** How long the first item of a batch waits for company. 0 (default): the next turn of the event loop. */
   delayMs?: number;
+  /**
+   * Batches written at once at most. Default 1: one after another (SQLite has one writer). More keeps
+   * a server database's connections busy while each batch waits on its round trips.
+   */
+  concurrency?: number;
 }
 
 export interface Batcher<T> {
@@ -30,30 +35,36 @@ interface Pending<T> {
 export function createBatcher<T>(options: BatcherOptions<T>): Batcher<T> {
   const maxBatch = Math.max(1, options.maxBatch);
   const delayMs = options.delayMs ?? 0;
+  const concurrency = Math.max(1, options.concurrency ?? 1);
   const queue: Pending<T>[] = [];
+  const writing = new Set<Promise<void>>();
   let scheduled: { cancel(): void } | undefined;
-  let writing: Promise<void> = Promise.resolve();
 
   function schedule(): void {
     if (delayMs > 0) {
-      const timer = setTimeout(() => void writeSoon(), delayMs);
+      const timer = setTimeout(writeSoon, delayMs);
       scheduled = { cancel: () => clearTimeout(timer) };
     } else {
-      const immediate = setImmediate(() => void writeSoon());
+      const immediate = setImmediate(writeSoon);
       scheduled = { cancel: () => clearImmediate(immediate) };
     }
   }
 
-  function writeSoon(): Promise<void> {
+  // Starts batches while fewer than `concurrency` are being written; the rest wait for one to end.
+  function writeSoon(): void {
     scheduled?.cancel();
     scheduled = undefined;
-    writing = writing.then(writeOneBatch);
-    return writing;
+    while (writing.size < concurrency && queue.length > 0) {
+      const done = writeOneBatch(queue.splice(0, maxBatch)).finally(() => {
+        writing.delete(done);
+        // What arrived during this write has already waited as long as a write takes.
+        if (queue.length > 0) writeSoon();
+      });
+      writing.add(done);
+    }
   }
 
-  async function writeOneBatch(): Promise<void> {
-    const batch = queue.splice(0, maxBatch);
-    if (batch.length === 0) return;
+  async function writeOneBatch(batch: Pending<T>[]): Promise<void> {
     try {
       await options.writeBatch(batch.map((pending) => pending.item));
       for (const pending of batch) pending.resolve();
@@ -63,22 +74,22 @@ export function createBatcher<T>(options: BatcherOptions<T>): Batcher<T> {
         else pending.reject(error);
       }
     }
-    // What arrived during this write has already waited as long as a write takes.
-    if (queue.length > 0) void writeSoon();
   }
 
   return {
     add(item) {
       return new Promise<void>((resolve, reject) => {
         queue.push({ item, resolve, reject });
-        if (queue.length >= maxBatch) void writeSoon();
+        if (queue.length >= maxBatch && writing.size < concurrency) writeSoon();
         // setImmediate still gathers every item of the current turn (a burst of concurrent callers).
-        else if (!scheduled) schedule();
+        else if (!scheduled && writing.size < concurrency) schedule();
       });
     },
     async flush() {
-      while (queue.length > 0) await writeSoon();
-      await writing;
+      while (queue.length > 0 || writing.size > 0) {
+        writeSoon();
+        await Promise.allSettled([...writing]);
+      }
     },
   };
 }

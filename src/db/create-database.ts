@@ -163,6 +163,9 @@ class ImmediateTransactionSqliteDriver extends SqliteDriver {
   }
 }
 
+/** Group-commit transactions at once on PostgreSQL (chosen by measurement: bench/README.md, optimisation log). */
+export const POSTGRES_WRITE_CONCURRENCY = 4;
+
 function openPostgres(url: string, maxConnections = 10): DatabaseHandle {
   // pg loads only for PostgreSQL, not at every start on SQLite.
   const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
@@ -173,7 +176,9 @@ function openPostgres(url: string, maxConnections = 10): DatabaseHandle {
   const location = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
   // Group commit here too: every commit waits for a WAL flush, so the hot-path writes of one event-loop turn
   // (run inserts, steps, run ends) share one transaction and one flush (bench/README.md, optimisation log).
-  const writes = createGroupCommit(db);
+  // Each statement is a round trip, so one batch at a time left the pool idle while requests queued behind
+  // it: up to POSTGRES_WRITE_CONCURRENCY batches go at once, leaving the rest of the pool to reads.
+  const writes = createGroupCommit(db, { concurrency: Math.min(POSTGRES_WRITE_CONCURRENCY, maxConnections) });
   return {
     db,
     engine: 'postgres',

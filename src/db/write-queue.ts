@@ -39,6 +39,8 @@ export function createDirectWrites(db: Kysely<Database>): WriteQueue {
 export interface GroupCommitOptions {
   /** Writes per transaction at most. Default 256. */
   maxBatch?: number;
+  /** Transactions at once at most (each on its own connection). Default 1, what SQLite's one writer allows. */
+  concurrency?: number;
 }
 
 /**
@@ -49,6 +51,7 @@ export interface GroupCommitOptions {
 export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}): WriteQueue {
   const batcher = createBatcher<Write>({
     maxBatch: options.maxBatch ?? 256,
+    concurrency: options.concurrency,
     writeBatch: (writes) =>
       db.transaction().execute(async (trx) => {
         for (const write of writes) await write(trx);

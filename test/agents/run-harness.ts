@@ -122,6 +122,6 @@ interface RunServiceDeps
 }
 
 function buildRunService({ database, wrapStore = (store) => store, ...deps }: RunServiceDeps): RunService {
-  const sessions = createSessionService({ store: createSessionStore(database.db) });
+  const sessions = createSessionService({ store: createSessionStore(database.db, database.writes) });
   return createRunService({ ...deps, runStore: wrapStore(createRunStore(database.db, database.writes)), sessions });
 }

@@ -7,7 +7,7 @@ import {
   createUsageRecorder,
   type AnalyticsWriteStore,
 } from '../../src/analytics/index.js';
-import type { DatabaseHandle } from '../../src/db/index.js';
+import { createGroupCommit, type DatabaseHandle, type Write, type WriteQueue } from '../../src/db/index.js';
 import { describeEachDialect, type TestDatabase } from '../support/databases.js';
 import { openAnalyticsDatabase, usage } from './analytics-fixtures.js';
 
@@ -93,6 +93,29 @@ await describeEachDialect('usage recorder', (dialect) => {
     const fromTotals = await createAnalyticsService({ store }).agents(filter);
     expect(fromTotals).toEqual(await createAnalyticsService({ store, dailyTotals: false }).agents(filter));
     expect(fromTotals.reduce((total, agent) => total + agent.request_count, 0)).toBe(100);
+  });
+
+  it('queues records on the write queue at once, one write for those of a turn', async () => {
+    const group = createGroupCommit(handle.db);
+    const queued: Write[] = [];
+    const writes: WriteQueue = {
+      write: (write, options) => (queued.push(write), group.write(write, options)),
+      flush: () => group.flush(),
+    };
+    const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(handle.db, writes) });
+    const first = [
+      recorder.record(usage({ run_id: 'run_joined' })),
+      recorder.record(usage({ run_id: 'run_joined' })),
+      recorder.recordRisk({ run_id: 'run_joined', agent_name: 'helper', type: 'pii', entity: 'email', action: 'log' }),
+    ];
+    // Queued before this turn ends: the group commit's transaction of this turn takes them, no turn of its own.
+    expect(queued).toHaveLength(1);
+    await Promise.all(first);
+    await recorder.record(usage({ run_id: 'run_joined' }));
+    expect(queued).toHaveLength(2);
+    expect(await countRows('usage_records', 'run_joined')).toBe(3);
+    expect(await countRows('risk_events', 'run_joined')).toBe(1);
+    await recorder.close();
   });
 
   it('writes a lone record without waiting for company by default', async () => {

@@ -11,6 +11,11 @@ export interface StartRunRequest {
   source: RunSource;
   /** Keeps the conversation server-side: stored history is merged with `messages`. */
   sessionId?: string;
+  /**
+   * `sessionId` was generated for this request and nobody else knows it: the session is created with the
+   * run, without the upsert and read of an existing one. Never set for an id a client sent.
+   */
+  newSession?: boolean;
   /** Who starts the run (auth ownerOf): a `sessionId` must be theirs, or is created as theirs; unset: `anonymous`. */
   owner?: string;
   /** Overrides the agent's temperature / max_tokens for this run. */

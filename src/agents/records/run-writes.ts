@@ -1,4 +1,5 @@
 import type { RunEvent } from '../../bus/index.js';
+import type { Write } from '../../db/index.js';
 import type { RunStore } from './run.store.js';
 import type { NewRunRecord, ResumeInput, RunEnd, StepRecord } from './run.types.js';
 
@@ -10,13 +11,19 @@ import type { NewRunRecord, ResumeInput, RunEnd, StepRecord } from './run.types.
 export interface RunWrites {
   /** The run's own insert; rejects when the run could not be recorded. */
   readonly inserted: Promise<void>;
-  /** Queues the run's insert (a new run; called once, before any model call). */
-  readonly insert: (run: NewRunRecord, resume?: ResumeInput) => void;
+  /**
+   * Queues the run's insert (a new run; called once, before any model call); `before` commits with it,
+   * ahead of it (a new session's insert).
+   */
+  readonly insert: (run: NewRunRecord, resume?: ResumeInput, before?: Write) => void;
   readonly insertStep: (step: StepRecord) => Promise<void>;
   /** Stores running/paused, one write after the other (a pause and a quick resume must land in that order). */
   readonly writeStatus: (status: 'running' | 'paused') => Promise<void>;
-  /** Rejects when the run was taken over by another process meanwhile (its attempt moved on): nothing is written. */
-  readonly finish: (end: RunEnd, events: RunEvent[]) => Promise<void>;
+  /**
+   * Rejects when the run was taken over by another process meanwhile (its attempt moved on): nothing is
+   * written. `after` commits with the end (a session's new turns).
+   */
+  readonly finish: (end: RunEnd, events: RunEvent[], after?: Write) => Promise<void>;
 }
 
 /**
@@ -39,15 +46,15 @@ export function createRunWrites(
   let statusWrites: Promise<void> = inserted;
   return {
     inserted,
-    insert: (run, resume) => begin(store.insertRun(run, resume)),
+    insert: (run, resume, before) => begin(store.insertRun(run, resume, { before })),
     insertStep: (step) => inserted.then(() => store.insertStep(step)),
     writeStatus: (status) => {
       statusWrites = statusWrites.catch(() => undefined).then(() => store.setActiveStatus(runId, status));
       return statusWrites;
     },
-    finish: async (end, events) => {
+    finish: async (end, events, after) => {
       await inserted;
-      if (!(await store.finishRun(runId, end, events, { attempt })))
+      if (!(await store.finishRun(runId, end, events, { attempt, after })))
         throw new Error(
           `run ${runId} was taken over by another process after attempt ${attempt}: its end was not written`,
         );

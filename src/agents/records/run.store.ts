@@ -1,6 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { RunEvent } from '../../bus/index.js';
-import { createDirectWrites, prepareQuery, type Database, type WriteQueue } from '../../db/index.js';
+import { createDirectWrites, prepareQuery, type Database, type Write, type WriteQueue } from '../../db/index.js';
 import { isoNow } from '../../ids.js';
 import { createBudgetQueries, type BudgetQueries } from '../budgets/budget.store.js';
 import { createRunCoordinationQueries, type RunCoordinationQueries } from '../control/run-coordination.store.js';
@@ -20,15 +20,24 @@ import { ACTIVE_RUN_STATUSES } from './run.types.js';
 
 /** Persistence of runs, their steps and their event logs. A run is written at start and at its end; a step once, when it ends. */
 export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSpendQueries, BudgetQueries {
-  /** `resume`: what a takeover needs to continue the run (runs.resume), stored with it. */
-  insertRun(run: NewRunRecord, resume?: ResumeInput): Promise<void>;
+  /**
+   * `resume`: what a takeover needs to continue the run (runs.resume), stored with it. `before`: a write
+   * committed with the run's insert, ahead of it (the insert of the run's new session): both or neither.
+   */
+  insertRun(run: NewRunRecord, resume?: ResumeInput, options?: { before?: Write }): Promise<void>;
   /**
    * Writes the run's end and, in the same transaction, its event log: a run that reads as ended has its log.
    * With `attempt`, only while the run is still on that attempt: a process that stalled past its lease
    * (GC, SIGSTOP) and was taken over must not write its end over the new owner's. Resolves to false when
-   * nothing was written.
+   * nothing was written. `after`: a write committed with the end, only when the end is written (a session's
+   * new turns).
    */
-  finishRun(runId: string, end: RunEnd, events?: RunEvent[], options?: { attempt?: number }): Promise<boolean>;
+  finishRun(
+    runId: string,
+    end: RunEnd,
+    events?: RunEvent[],
+    options?: { attempt?: number; after?: Write },
+  ): Promise<boolean>;
   insertStep(step: StepRecord): Promise<void>;
   getRun(runId: string): Promise<RunRecord | undefined>;
   /** A run's steps in order, with their prompt logs. */
@@ -70,14 +79,22 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
     ...createRunCountQueries(db),
     ...createRunSpendQueries(db),
     ...createBudgetQueries(db),
-    insertRun(run, resume) {
+    insertRun(run, resume, options = {}) {
       const row = {
         ...run,
         control_request: null,
         heartbeat_at: run.started_at,
         resume_input: resume ? JSON.stringify(resume) : null,
       };
-      return writes.write(async (trx) => void (await insertRunRow(trx, row)));
+      const { before } = options;
+      if (!before) return writes.write(async (trx) => void (await insertRunRow(trx, row)));
+      return writes.write(
+        async (trx) => {
+          await before(trx);
+          await insertRunRow(trx, row);
+        },
+        { atomic: true },
+      );
     },
     async finishRun(runId, end, events, options = {}) {
       const log =
@@ -95,6 +112,7 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
           written = Number(result.numAffectedRows ?? 0) > 0;
           // The log goes with the end: a refused end leaves the new owner's log alone too.
           if (written && log) await upsertEventLog(trx, log);
+          if (written && options.after) await options.after(trx);
         },
         { atomic: true },
       );

@@ -154,6 +154,12 @@ async function persistEnd(
       execution.log?.warn({ err: error, run_id: execution.runId }, 'could not read the run event log to persist it');
       return [];
     });
+    // A completed run's turns commit with its end, in one transaction (one group commit on SQLite).
+    const session = execution.session;
+    const turns =
+      session && result.status === 'completed'
+        ? session.service.appendWrite(session.id, [...session.pending, answerOf(result, loop)])
+        : undefined;
     await execution.writes.finish(
       {
         // The run's part is done either way; `input_required` tells an operator it stopped to ask its caller.
@@ -169,16 +175,16 @@ async function persistEnd(
         error_message: failed?.message ?? null,
       },
       events,
+      turns,
     );
-    const session = execution.session;
-    if (session && result.status === 'completed') {
-      const toolCalls = loop?.clientToolCalls;
-      const answer: ChatMessage = toolCalls
-        ? { role: 'assistant', content: result.output, tool_calls: toolCalls }
-        : { role: 'assistant', content: result.output };
-      await session.service.append(session.id, [...session.pending, answer]);
-    }
   } catch (error) {
     execution.log?.error({ err: error, run_id: execution.runId }, 'could not record the end of the run');
   }
+}
+
+function answerOf(result: RunResult, loop: LoopOutcome | undefined): ChatMessage {
+  const toolCalls = loop?.clientToolCalls;
+  return toolCalls
+    ? { role: 'assistant', content: result.output, tool_calls: toolCalls }
+    : { role: 'assistant', content: result.output };
 }

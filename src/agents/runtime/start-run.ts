@@ -18,9 +18,16 @@ import { firstLoopStart } from './runtime-loop.js';
  */
 export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Promise<LiveRun> {
   const agent = deps.agents.get(request.agentName);
-  const merged = request.sessionId
-    ? await deps.sessions.open(request.sessionId, agent.name, sessionOwner(request), request.messages)
-    : undefined;
+  // A session id generated for this request has nothing stored to check or merge: its session is created
+  // with the run's insert below instead of being upserted and read back first.
+  const created =
+    request.sessionId && request.newSession
+      ? deps.sessions.create(request.sessionId, agent.name, sessionOwner(request))
+      : undefined;
+  const merged =
+    request.sessionId && !created
+      ? await deps.sessions.open(request.sessionId, agent.name, sessionOwner(request), request.messages)
+      : undefined;
   const conversation = merged?.conversation ?? request.messages;
   const runId = createId('run');
   const settings = runSettings(agent, request, conversation);
@@ -33,10 +40,15 @@ export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Pro
     source: settings.source,
     sessionId: settings.sessionId,
   });
-  const screened = screen(run.setup, conversation, merged?.pending);
+  // A new session's turns are the whole request, as merging with an empty history gives.
+  const screened = screen(run.setup, conversation, created ? request.messages : merged?.pending);
   // The first model call starts while the insert commits; startRun resolves only after it, so nobody
-  // outside learns of a run that is not stored.
-  writes.insert(initialRecord(runId, agent, request), deps.durable ? resumeInput(settings, screened) : undefined);
+  // outside learns of a run that is not stored. A new session commits with it, ahead of it.
+  writes.insert(
+    initialRecord(runId, agent, request),
+    deps.durable ? resumeInput(settings, screened) : undefined,
+    created?.insert,
+  );
   const budgets = deps.budgets;
   const result = executeRun({
     runId,

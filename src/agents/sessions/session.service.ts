@@ -1,5 +1,6 @@
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
+import type { Write } from '../../db/index.js';
 import type { ChatMessage } from '../../llm/index.js';
 import { mergeSessionHistory, type MergedConversation } from './merge-session-history.js';
 import type { SessionRecord, SessionStore } from './session.store.js';
@@ -13,8 +14,16 @@ export interface SessionService {
    * caller's own session with another agent.
    */
   open(sessionId: string, agentName: string, owner: string, messages: ChatMessage[]): Promise<MergedConversation>;
+  /**
+   * A session under an id generated for this request, which nobody else can know yet: nothing to check or
+   * merge, so nothing is read. Its record is built here; `insert` is the write that stores it, committed
+   * with the run's insert (start-run.ts), so the run is not stored without its session.
+   */
+  create(sessionId: string, agentName: string, owner: string): { session: SessionRecord; insert: Write };
   /** Stores the turns of a completed run. */
   append(sessionId: string, messages: ChatMessage[]): Promise<void>;
+  /** The same, as a write committed with another (the run's end: run-execution.ts). */
+  appendWrite(sessionId: string, messages: ChatMessage[]): Write;
   find(sessionId: string): Promise<SessionRecord | undefined>;
   /** The stored turns, oldest first (for operators: no ownership check). */
   messages(sessionId: string): Promise<ChatMessage[]>;
@@ -44,6 +53,19 @@ export function createSessionService({
       const stored = session.message_count > 0 ? await store.messages(sessionId) : [];
       return mergeSessionHistory(stored, messages);
     },
+    create(sessionId, agentName, owner) {
+      const at = isoNow(now());
+      const session = {
+        session_id: sessionId,
+        agent_name: agentName,
+        owner,
+        created_at: at,
+        last_active: at,
+        message_count: 0,
+      };
+      return { session, insert: store.insertNew(session) };
+    },
+    appendWrite: (sessionId, messages) => store.appendWrite(sessionId, messages, isoNow(now())),
     append: (sessionId, messages) => store.append(sessionId, messages, isoNow(now())),
     find: (sessionId) => store.find(sessionId),
     messages: (sessionId) => store.messages(sessionId),

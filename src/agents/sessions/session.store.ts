@@ -1,5 +1,5 @@
-import type { Kysely, Selectable } from 'kysely';
-import type { Database } from '../../db/index.js';
+import type { Insertable, Kysely, Selectable } from 'kysely';
+import { createDirectWrites, prepareQuery, type Database, type Write, type WriteQueue } from '../../db/index.js';
 import type { ChatMessage } from '../../llm/index.js';
 
 /** A session as stored; `owner` is the principal that created it (see auth ownerOf). */
@@ -13,15 +13,55 @@ export interface SessionStore {
    */
   open(sessionId: string, agentName: string, owner: string, now: string): Promise<SessionRecord>;
   messages(sessionId: string): Promise<ChatMessage[]>;
+  /**
+   * The insert of a session nobody can know yet (an id generated for this request), as a write to run
+   * with the run's own insert: no upsert and no read back.
+   */
+  insertNew(session: SessionRecord): Write;
   /** Appends after the last stored message and bumps message_count and last_active atomically. */
   append(sessionId: string, messages: ChatMessage[], now: string): Promise<void>;
+  /** The same append as a write, to commit with another (a run's end); a no-op for no messages. */
+  appendWrite(sessionId: string, messages: ChatMessage[], now: string): Write;
   find(sessionId: string): Promise<SessionRecord | undefined>;
   /** Sessions active at or after `since`, most recent first (ties by id); one page of them with `page`. */
   listActive(since: string, page?: { limit: number; offset: number }): Promise<SessionRecord[]>;
   countActive(since: string): Promise<number>;
 }
 
-export function createSessionStore(db: Kysely<Database>): SessionStore {
+/** `writes` carries the request path's writes (app.ts: the database's group commit), like the run store's. */
+export function createSessionStore(db: Kysely<Database>, writes: WriteQueue = createDirectWrites(db)): SessionStore {
+  // Every chat completion writes these: compiled once (db/prepared-query.ts).
+  const insertSession = prepareQuery((trx, row: SessionRecord) => trx.insertInto('sessions').values(row));
+  const countMessages = prepareQuery(
+    (trx, { session_id, added, last_active }: { session_id: string; added: number; last_active: string }) =>
+      trx
+        .updateTable('sessions')
+        .set((eb) => ({ message_count: eb('message_count', '+', added), last_active }))
+        .where('session_id', '=', session_id)
+        .returning('message_count'),
+  );
+  const insertMessages = prepareQuery((trx, rows: Insertable<Database['session_messages']>[]) =>
+    trx.insertInto('session_messages').values(rows),
+  );
+  const appendWrite = (sessionId: string, messages: ChatMessage[], now: string): Write => {
+    return async (trx) => {
+      if (messages.length === 0) return;
+      // The update locks the session row (PostgreSQL), so concurrent appends get distinct seq ranges.
+      const updated = await countMessages(trx, { session_id: sessionId, added: messages.length, last_active: now });
+      const row = updated.rows[0] as { message_count: number | string } | undefined;
+      if (!row) throw new Error(`session ${sessionId} is not stored: its messages cannot be appended`);
+      const first = Number(row.message_count) - messages.length;
+      await insertMessages(
+        trx,
+        messages.map((message, index) => ({
+          session_id: sessionId,
+          seq: first + index,
+          message: JSON.stringify(message),
+          created_at: now,
+        })),
+      );
+    };
+  };
   const find = async (sessionId: string) => {
     const row = await db.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
     return row && { ...row, message_count: Number(row.message_count) };
@@ -59,30 +99,12 @@ export function createSessionStore(db: Kysely<Database>): SessionStore {
         .execute();
       return rows.map((row) => JSON.parse(row.message) as ChatMessage);
     },
+    insertNew: (session) => async (trx) => void (await insertSession(trx, session)),
     async append(sessionId, messages, now) {
       if (messages.length === 0) return;
-      await db.transaction().execute(async (trx) => {
-        // The update locks the session row (PostgreSQL), so concurrent appends get distinct seq ranges.
-        const updated = await trx
-          .updateTable('sessions')
-          .set((eb) => ({ message_count: eb('message_count', '+', messages.length), last_active: now }))
-          .where('session_id', '=', sessionId)
-          .returning('message_count')
-          .executeTakeFirstOrThrow();
-        const first = Number(updated.message_count) - messages.length;
-        await trx
-          .insertInto('session_messages')
-          .values(
-            messages.map((message, index) => ({
-              session_id: sessionId,
-              seq: first + index,
-              message: JSON.stringify(message),
-              created_at: now,
-            })),
-          )
-          .execute();
-      });
+      await writes.write(appendWrite(sessionId, messages, now), { atomic: true });
     },
+    appendWrite,
     find,
     async listActive(since, page) {
       let query = db

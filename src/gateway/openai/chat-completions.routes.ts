@@ -39,7 +39,8 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
       const { body } = request;
       if (!agents.has(body.model)) throw modelNotFound(body.model);
       // Every conversation is a session its caller owns; without X-Session-Id a new one starts, and its id comes back.
-      const sessionId = request.headers['x-session-id'] ?? createId('ses');
+      const clientSessionId = request.headers['x-session-id'];
+      const sessionId = clientSessionId ?? createId('ses');
       const principal = request.principal;
       // No abort signal: a non-streamed run outlives its client; a streamed one is cancelled by the stream.
       const run = await runs.start({
@@ -47,6 +48,7 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
         messages: convertToChatMessages(body.messages),
         source: 'chat',
         sessionId,
+        newSession: clientSessionId === undefined,
         owner: principal && ownerOf(principal),
         temperature: body.temperature ?? undefined,
         maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,

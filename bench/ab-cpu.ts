@@ -1,0 +1,212 @@
+// Gateway CPU per request of two (or more) builds, A/B interleaved in one run: non-streamed chat completions at c=32
+// (BENCH_AB_CONNECTIONS) against a fake upstream that answers at once, each gateway its own process on its
+// own store. CPU is utime+stime from /proc divided by requests, which a shared machine disturbs far less than
+// requests/s.
+//
+//   npx tsx bench/ab-cpu.ts <cli-a> <cli-b> ...   e.g. /work/main/dist/cli/main.js dist/cli/main.js
+//   (`<cli>?NAME=value&...` starts that build with these environment variables)
+//
+// BENCH_AB_ENGINE=sqlite (default) | postgres (a fresh database per gateway on TEST_POSTGRES_URL's server);
+// BENCH_REDIS_URL adds Redis to the postgres engine; BENCH_ROUND_SECONDS (default 8), BENCH_ROUNDS (default 3);
+// BENCH_AB_NODE_OPTIONS is passed to the gateways as NODE_OPTIONS (a --require preload, --cpu-prof, ...).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import pg from 'pg';
+
+const API_KEY = 'bench-key-0123456789';
+const CONNECTIONS = Number(process.env.BENCH_AB_CONNECTIONS ?? 32);
+const ENGINE = process.env.BENCH_AB_ENGINE ?? 'sqlite';
+const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const REDIS_URL = process.env.BENCH_REDIS_URL;
+
+function start(
+  children: ChildProcess[],
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, args.some((arg) => arg.endsWith('.ts')) ? ['--import', 'tsx', ...args] : args, {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.push(child);
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const match = /listening on (http:\/\/\S+)/.exec(out);
+      if (match) resolve({ child, url: match[1] });
+    });
+    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
+  });
+}
+
+function cpuMicros(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/**
+ * CPU per process of what serves one gateway: the PostgreSQL backends connected to its database (their
+ * command line names it) and the Redis server, in microseconds. What a request costs them counts too on a
+ * machine they share with the gateway. Other clients of the same Redis add to it.
+ */
+function serverCpuMicros(database: string | undefined): Map<string, number> {
+  const cpu = new Map<string, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+      const ours =
+        name === 'redis-server' ||
+        (database !== undefined && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(` ${database} `));
+      if (!ours) continue;
+      const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
+      cpu.set(entry, (Number(fields[11]) + Number(fields[12])) * 10_000);
+    } catch {
+      // The process ended meanwhile.
+    }
+  }
+  return cpu;
+}
+
+/** CPU the processes spent between two snapshots (a process started meanwhile counts from 0). */
+function spent(before: Map<string, number>, after: Map<string, number>): number {
+  let total = 0;
+  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
+  return total;
+}
+
+function load(url: string, seconds: number): Promise<{ ok: number; latencyMs: number }> {
+  return new Promise((resolve, reject) => {
+    autocannon(
+      {
+        url: `${url}/v1/chat/completions`,
+        method: 'POST',
+        connections: CONNECTIONS,
+        duration: seconds,
+        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ model: 'bench-fast', messages: [{ role: 'user', content: 'Hello' }] }),
+      },
+      (error, result) =>
+        error
+          ? reject(error instanceof Error ? error : new Error(String(error)))
+          : resolve({ ok: result['2xx'], latencyMs: result.latency.average }),
+    );
+  });
+}
+
+const clis = process.argv.slice(2);
+if (clis.length < 2) throw new Error('usage: tsx bench/ab-cpu.ts <cli-a> <cli-b> [<cli-c> ...]');
+const children: ChildProcess[] = [];
+const databases: string[] = [];
+const temp = mkdtempSync(join(tmpdir(), 'ab-cpu-'));
+// Connected when any build may run on PostgreSQL: BENCH_AB_ENGINE=postgres, or `engine=postgres` in a build's query.
+const admin =
+  clis.some((build) => build.includes('engine=postgres')) || ENGINE === 'postgres'
+    ? new pg.Client({ connectionString: POSTGRES_ADMIN_URL })
+    : undefined;
+try {
+  await admin?.connect();
+  const upstream = await start(children, ['bench/fake-upstream-server.ts', '--port', '0']);
+  const gateways: {
+    name: string;
+    cli: string;
+    url: string;
+    pid: number;
+    ok: number;
+    seconds: number;
+    cpu: number;
+    serverCpu: number;
+    database?: string;
+    latency: number[];
+  }[] = [];
+  for (const [index, build] of clis.entries()) {
+    const name = String.fromCharCode(65 + index);
+    // `<cli>?NAME=value&...`: the same build with other environment variables.
+    const [cli, query] = build.split('?');
+    // `engine=sqlite|postgres` in the query overrides BENCH_AB_ENGINE for that build.
+    const { engine = ENGINE, ...variables } = Object.fromEntries(new URLSearchParams(query ?? ''));
+    const env: NodeJS.ProcessEnv = { NODE_OPTIONS: process.env.BENCH_AB_NODE_OPTIONS ?? '', ...variables };
+    let database: string | undefined;
+    if (engine === 'postgres' && admin) {
+      database = `ab_${name.toLowerCase()}_${process.pid}_${Date.now()}`;
+      await admin.query(`create database ${database}`);
+      databases.push(database);
+      env.DATABASE_URL = POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${database}`);
+      if (REDIS_URL && REDIS_URL !== 'none') env.REDIS_URL = REDIS_URL;
+    }
+    const file = join(temp, `${name}.yaml`);
+    writeFileSync(
+      file,
+      `server: { host: 127.0.0.1, port: 0, data_dir: "${join(temp, name)}", log_level: info }
+auth: { api_keys: ["${API_KEY}"] }
+providers:
+  fast: { type: openai-compatible, base_url: "${upstream.url}/v1", api_key: bench }
+agents:
+  - { name: bench-fast, model: fast/bench-model }
+`,
+    );
+    // BENCH_AB_NODE_ARGS: node flags NODE_OPTIONS refuses (--cpu-prof --cpu-prof-dir=...).
+    const nodeArgs = (process.env.BENCH_AB_NODE_ARGS ?? '').split(' ').filter(Boolean);
+    const gateway = await start(children, [...nodeArgs, cli, 'serve', '--config', file], env);
+    gateways.push({
+      name,
+      cli: build,
+      url: gateway.url,
+      pid: gateway.child.pid!,
+      serverCpu: 0,
+      database,
+      ok: 0,
+      seconds: 0,
+      cpu: 0,
+      latency: [],
+    });
+  }
+  for (const gateway of gateways) await load(gateway.url, 3);
+  const rounds = Number(process.env.BENCH_ROUNDS ?? 3);
+  const seconds = Number(process.env.BENCH_ROUND_SECONDS ?? 8);
+  for (let round = 0; round < rounds; round += 1) {
+    // Each round in another order, so no build always runs right after the same other one.
+    for (const gateway of round % 2 === 0 ? gateways : [...gateways].reverse()) {
+      const cpuBefore = cpuMicros(gateway.pid);
+      const serverBefore = serverCpuMicros(gateway.database);
+      const started = performance.now();
+      const result = await load(gateway.url, seconds);
+      gateway.seconds += (performance.now() - started) / 1000;
+      gateway.cpu += cpuMicros(gateway.pid) - cpuBefore;
+      gateway.serverCpu += spent(serverBefore, serverCpuMicros(gateway.database));
+      gateway.ok += result.ok;
+      gateway.latency.push(result.latencyMs);
+    }
+  }
+  console.log(
+    `engine ${ENGINE} (unless a build sets engine=)${REDIS_URL ? `, PostgreSQL with ${REDIS_URL}` : ''}, c=${CONNECTIONS}, ${rounds}x${seconds}s`,
+  );
+  console.log('| build | 2xx | req/s | CPU µs/request | PostgreSQL+Redis CPU µs/request | mean latency ms |');
+  console.log('|---|---|---|---|---|---|');
+  for (const gateway of gateways) {
+    const latency = gateway.latency.reduce((sum, value) => sum + value, 0) / gateway.latency.length;
+    console.log(
+      `| ${gateway.name} ${gateway.cli} | ${gateway.ok} | ${Math.round(gateway.ok / gateway.seconds)} | ${Math.round(gateway.cpu / gateway.ok)} | ${Math.round(gateway.serverCpu / gateway.ok)} | ${latency.toFixed(2)} |`,
+    );
+  }
+} finally {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGINT');
+          setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+        }),
+    ),
+  );
+  for (const database of databases) await admin?.query(`drop database if exists ${database} with (force)`);
+  await admin?.end();
+  rmSync(temp, { recursive: true, force: true });
+}
