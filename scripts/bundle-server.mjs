@@ -4,8 +4,8 @@
 // it is a dozen chunks. Dynamic imports (`await import(...)`) stay separate chunks, loaded on first use.
 // No type checking here: `npm run typecheck` (part of `npm test`) does that.
 /* global URL -- Node's global: this file is plain JavaScript, outside the TypeScript project */
-import { readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { join, relative } from 'node:path';
+import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
@@ -46,11 +46,8 @@ const keepImportMetaUrl = {
   },
 };
 
-// The previous build's files (tsc's one-file-per-module output included), but not the dashboard's build.
-for (const entry of await readdir(dist).catch(() => []))
-  if (entry !== 'ui') await rm(join(dist, entry), { recursive: true, force: true });
-
-await build({
+// Built in memory first: a failed build (a syntax error) leaves the previous dist/ in place.
+const result = await build({
   absWorkingDir: root,
   entryPoints: ['src/cli/main.ts', 'src/cli/autopilot-main.ts'],
   outbase: 'src',
@@ -72,21 +69,26 @@ await build({
   // Names stay as written when two bundled modules use the same one: errors.ts names each error after its
   // class (new.target.name), and Fastify names plugins after their functions.
   keepNames: true,
+  write: false,
   logLevel: 'warning',
 });
+
+// The previous build's files (tsc's one-file-per-module output included), but not the dashboard's build.
+for (const entry of await readdir(dist).catch(() => []))
+  if (entry !== 'ui') await rm(join(dist, entry), { recursive: true, force: true });
 
 // V8 keeps each module's source text in memory as one string, Latin-1 (a byte a character) only when every
 // character fits: a single curly quote in a regular expression made the 2 MB app chunk two bytes a character.
 // esbuild escapes non-ASCII in strings but not in regular expressions; a \uXXXX escape means the same there
 // (and in strings, templates and comments). Astral characters are left alone (their escape differs without /u).
 // (Escaping shifts the source map's columns after such a character on its line: a profile's attribution only.)
-const chunks = join(dist, 'chunks');
-for (const name of await readdir(chunks)) {
-  if (!name.endsWith('.js')) continue;
-  const source = await readFile(join(chunks, name), 'utf8');
-  const escaped = source.replace(
-    /[\u0100-\uD7FF\uE000-\uFFFF]/g,
-    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-  );
-  if (escaped !== source) await writeFile(join(chunks, name), escaped);
+for (const file of result.outputFiles) {
+  const text = file.path.endsWith('.js')
+    ? file.text.replace(
+        /[\u0100-\uD7FF\uE000-\uFFFF]/g,
+        (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      )
+    : file.contents;
+  await mkdir(dirname(file.path), { recursive: true });
+  await writeFile(file.path, text);
 }
