@@ -14,11 +14,12 @@ const shared = ['package.json', 'package-lock.json', 'tsconfig.json'];
 const parts = [
   {
     name: 'server',
-    inputs: ['src', 'tsconfig.build.json', ...shared],
+    inputs: ['src', 'scripts/bundle-server.mjs', ...shared],
     stamp: 'dist/.server-build-stamp',
     // Also the output the stamp vouches for: a deleted dist/ must rebuild.
     output: 'dist/cli/main.js',
-    command: ['npx', ['tsc', '-p', 'tsconfig.build.json']],
+    // esbuild, no type check (npm run typecheck does that): a bundle that starts in a fraction of the time.
+    command: [process.execPath, ['scripts/bundle-server.mjs']],
   },
   {
     name: 'dashboard',

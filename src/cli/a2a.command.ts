@@ -1,5 +1,4 @@
 import { Command } from 'commander';
-import { fetchAgentCard, sendA2aTask } from '../tools/index.js';
 import { CliError } from './api-client.js';
 import { parsePositiveInt } from './tokens.command.js';
 
@@ -12,6 +11,7 @@ export function a2aCommand(): Command {
     .description("print an agent's card (its A2A base URL, e.g. http://host:8000/a2a/helper, or the card URL)")
     .argument('<url>')
     .action(async (url: string) => {
+      const { fetchAgentCard } = await loadA2aClient();
       const card = await fetchAgentCard(url).catch((error: unknown) => {
         throw new CliError(`cannot read the agent card: ${describe(error)}`);
       });
@@ -34,6 +34,7 @@ export function a2aCommand(): Command {
         process.stdout.write(text);
       };
       const result = await (async () => {
+        const { fetchAgentCard, sendA2aTask } = await loadA2aClient();
         const card = await fetchAgentCard(flags.url, signal);
         return sendA2aTask({ card, task, token: flags.token, signal, onText: flags.json ? undefined : onText });
       })().catch((error: unknown) => {
@@ -52,6 +53,14 @@ export function a2aCommand(): Command {
     });
 
   return a2a;
+}
+
+/**
+ * The A2A SDK client, undici and the rest of tools/ load when an a2a verb runs: every other verb, `serve`
+ * included, starts without them.
+ */
+function loadA2aClient() {
+  return import('../tools/index.js');
 }
 
 function describe(error: unknown): string {

@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config/index.js';
+import { releaseYoungGeneration } from './young-generation.js';
 
 interface ServeFlags {
   config?: string;
@@ -41,6 +42,7 @@ export function serveCommand(): Command {
         );
       }
       const url = await app.listen();
+      releaseYoungGeneration();
       console.log(`listening on ${url}`);
       registerShutdown(
         () => app.close(),

@@ -1,6 +1,5 @@
 import cors from '@fastify/cors';
 import swagger from '@fastify/swagger';
-import swaggerUi from '@fastify/swagger-ui';
 import Fastify, {
   LogController,
   type FastifyInstance,
@@ -16,6 +15,7 @@ import { registerHttpServerSpans, requestTraceFields, traceLogFields } from '../
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './error-handler.js';
 import { findForbiddenKey } from './find-forbidden-key.js';
 import { exceedsJsonDepth } from './exceeds-json-depth.js';
+import { registerLazySwaggerUi } from './lazy-swagger-ui.js';
 
 export interface ServerOptions {
   logLevel: string;
@@ -155,7 +155,7 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     if (route.url.startsWith('/docs') || route.url === '/openapi.json')
       route.config = { ...route.config, auth: 'public' };
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  registerLazySwaggerUi(app, '/docs');
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
   return app;
 }

@@ -21,16 +21,22 @@ const addFormats = addFormatsModule as unknown as (ajv: Ajv | Ajv2020) => void;
 
 export function createArgumentsValidator(): ArgumentsValidator {
   const options = { allErrors: true, strict: false, useDefaults: true } as const;
-  const draft07 = new Ajv(options);
-  const draft2020 = new Ajv2020(options);
-  addFormats(draft07);
-  addFormats(draft2020);
+  // Built when the first schema of their dialect compiles, not at start-up.
+  let draft07: Ajv | undefined;
+  let draft2020: Ajv2020 | undefined;
+  const withFormats = <T extends Ajv | Ajv2020>(ajv: T): T => {
+    addFormats(ajv);
+    return ajv;
+  };
 
   return {
     compile(toolName, schema) {
       // $schema picks the dialect; $id is dropped so two tools may share one without clashing in the cache.
       const { $schema, $id: _id, ...rest } = schema;
-      const ajv = typeof $schema === 'string' && /2019-09|2020-12/.test($schema) ? draft2020 : draft07;
+      const ajv =
+        typeof $schema === 'string' && /2019-09|2020-12/.test($schema)
+          ? (draft2020 ??= withFormats(new Ajv2020(options)))
+          : (draft07 ??= withFormats(new Ajv(options)));
       const validate = ajv.compile(rest);
       return (args) => {
         const value = parseArguments(toolName, args);

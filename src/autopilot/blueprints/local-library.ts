@@ -1,6 +1,6 @@
 import { NotFoundError } from '../../errors.js';
 import type { LocalBlueprint } from './local-blueprints.js';
-import { createLocalRanker } from '../routing/rank-local-blueprints.js';
+import { createLocalRanker, type LocalRanker } from '../routing/rank-local-blueprints.js';
 
 /** A routing candidate from the local library: the hosted service's shape plus where it came from. */
 export interface LocalCandidate {
@@ -21,7 +21,9 @@ export interface LocalLibrary {
 
 export function createLocalLibrary(entries: LocalBlueprint[]): LocalLibrary {
   const byId = new Map(entries.map((entry) => [entry.blueprint.id, entry]));
-  const rank = createLocalRanker(entries.map((entry) => entry.blueprint));
+  // Built on the first goal, not at start-up: indexing and calibrating the bundled library costs about 0.1 s.
+  let rank: LocalRanker | undefined;
+  const ranker = () => (rank ??= createLocalRanker(entries.map((entry) => entry.blueprint)));
   return {
     list: () => [...entries],
     get(id) {
@@ -30,7 +32,7 @@ export function createLocalLibrary(entries: LocalBlueprint[]): LocalLibrary {
       return entry;
     },
     candidates: (goal) =>
-      rank(goal).map(({ id, score }) => ({
+      ranker()(goal).map(({ id, score }) => ({
         blueprint_json: byId.get(id)!.json,
         score,
         source: 'local' as const,
