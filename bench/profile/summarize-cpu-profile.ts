@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
+import { SourceMap, type SourceMapPayload } from 'node:module';
+import { fileURLToPath } from 'node:url';
 
 interface ProfileNode {
   id: number;
-  callFrame: { functionName: string; url: string; lineNumber: number };
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   children?: number[];
 }
 
@@ -37,7 +39,8 @@ export interface ProfileSummary {
 export function summarizeCpuProfile(file: string, options: { skipMs?: number; top?: number } = {}): ProfileSummary {
   const top = options.top ?? 15;
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
-  const byId = new Map(profile.nodes.map((node) => [node.id, node]));
+  // The server is an esbuild bundle (dist/chunks/…): frames are mapped back to their source files.
+  const byId = new Map(profile.nodes.map((node) => [node.id, withOriginalFrame(node)]));
   const parents = new Map<number, number>();
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id);
   const selfUs = new Map<number, number>();
@@ -67,6 +70,25 @@ export function summarizeCpuProfile(file: string, options: { skipMs?: number; to
       .sort((a, b) => b.selfMs - a.selfMs)
       .slice(0, top);
   return { totalMs: Math.round(totalUs / 1000), functions: finish(functions), modules: finish(modules) };
+}
+
+const sourceMaps = new Map<string, SourceMap | undefined>();
+
+/** The frame as it reads in the source, through the bundle's source map (`<file>.js.map`) when there is one. */
+function withOriginalFrame(node: ProfileNode): ProfileNode {
+  const { url, lineNumber, columnNumber } = node.callFrame;
+  if (!url.startsWith('file://') || !url.includes('/dist/')) return node;
+  if (!sourceMaps.has(url)) {
+    const file = `${fileURLToPath(url)}.map`;
+    sourceMaps.set(
+      url,
+      existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8')) as SourceMapPayload) : undefined,
+    );
+  }
+  const entry = sourceMaps.get(url)?.findEntry(lineNumber, columnNumber);
+  if (!entry || !('originalSource' in entry) || !entry.originalSource) return node;
+  const original = entry.originalSource.replace(/^(\.\.\/)+/, '/');
+  return { ...node, callFrame: { ...node.callFrame, url: original, lineNumber: entry.originalLine } };
 }
 
 function nearestUrl(id: number, byId: Map<number, ProfileNode>, parents: Map<number, number>): string {
