@@ -34,7 +34,13 @@ export const BENCH_SETTINGS = {
     sampleMs: 250,
   },
   /** The issue's 5-minute load for the memory target; only run when named (`npm run bench -- soak`). */
-  soak: { seconds: envNumber('BENCH_SOAK_SECONDS', 300), connections: 32, settleSeconds: 30, sampleMs: 1_000 },
+  // 300 s (the issue's 5 minutes) when the soak is named alone; 60 s inside the full run, to fit its time budget.
+  soak: {
+    seconds: envNumber('BENCH_SOAK_SECONDS', process.argv.includes('soak') ? 300 : 60),
+    connections: 32,
+    settleSeconds: 30,
+    sampleMs: 1_000,
+  },
 } as const;
 
 /** The fake upstream's three behaviours, each its own process so that one never waits on another. */

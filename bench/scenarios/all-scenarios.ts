@@ -12,22 +12,7 @@ import { startupScenario } from './startup.scenario.js';
 import { streamScenario } from './stream.scenario.js';
 import { webhooksScenario } from './webhooks.scenario.js';
 
-/**
- * In run order: start-up before any load, memory after every other load (its "after" reading covers them),
- * analytics last because it needs no gateway and loads the disk.
- */
-export const DEFAULT_SCENARIOS: Scenario[] = [
-  startupScenario,
-  nonStreamScenario,
-  postgresScenario,
-  streamScenario,
-  aguiFanoutScenario,
-  webhooksScenario,
-  memoryScenario,
-  analyticsScenario,
-];
-
-/** Scenarios that are standalone scripts (issue 17's telemetry, the replicas one): run by name. */
+/** Scenarios that are standalone scripts (the telemetry ones, the replicas one). */
 const SCRIPT_SCENARIOS: Scenario[] = [
   scriptScenario(
     'telemetry-span-cost',
@@ -38,11 +23,23 @@ const SCRIPT_SCENARIOS: Scenario[] = [
   scriptScenario('replicas', 'replicas.ts', 'replicas on PostgreSQL + Redis (bench/replicas.ts)'),
 ];
 
-/** `profile`, `soak`, `stalled-readers` and the script scenarios only run when named: they start gateways of their own and would not fit the time budget. */
-export const ALL_SCENARIOS: Scenario[] = [
-  ...DEFAULT_SCENARIOS,
-  profileScenario,
-  soakScenario,
+/**
+ * Every scenario, in run order: start-up before any load; the ones with processes of their own (stalled
+ * readers, telemetry, replicas, profile, soak) after the shared load scenarios; memory after every other
+ * load (its "after" reading covers them); analytics last because it needs no gateway and loads the disk.
+ * The soak runs 60 s in the full run and 300 s when named alone (bench-settings.ts).
+ */
+export const SCENARIOS: Scenario[] = [
+  startupScenario,
+  nonStreamScenario,
+  postgresScenario,
+  streamScenario,
+  aguiFanoutScenario,
+  webhooksScenario,
   stalledReadersScenario,
   ...SCRIPT_SCENARIOS,
+  profileScenario,
+  soakScenario,
+  memoryScenario,
+  analyticsScenario,
 ];

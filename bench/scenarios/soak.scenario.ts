@@ -11,8 +11,8 @@ import { requireServices, type Scenario } from './scenario.js';
 const { seconds, connections, settleSeconds, sampleMs } = BENCH_SETTINGS.soak;
 
 /**
- * Not part of the default run (it takes `seconds` + `settleSeconds`): the issue's memory target, RSS back
- * within 10 % of idle after a 5-minute load, on a fresh gateway that only this load touches.
+ * The issue's memory target, RSS back within 10 % of idle after a 5-minute load (`npm run bench -- soak`;
+ * 60 s in the full run), on a fresh gateway that only this load touches.
  */
 export const soakScenario: Scenario = {
   name: 'soak',
