@@ -16,6 +16,8 @@ guardrails:
 telemetry:
   enabled: true
   endpoint: "\${OTLP_URL}"
+  # The test receiver decodes OTLP JSON (the default is protobuf).
+  protocol: http/json
   capture_content: true
 `;
 
