@@ -14,14 +14,13 @@ import {
   startRunSpan,
   startTelemetry,
   traceLogFields,
-  withSpan,
 } from '../src/telemetry/index.js';
 import { extractTraceContext } from '../src/telemetry/trace-context.js';
 import { tracer } from '../src/telemetry/tracer.js';
 
 const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 20_000);
-/** `http/json` (default) or `http/protobuf`: the trace exporter's encoding. */
-const PROTOCOL = process.env.BENCH_PROTOCOL ?? 'http/json';
+/** `http/protobuf` (the default) or `http/json`: the trace exporter's encoding. */
+const PROTOCOL = process.env.BENCH_PROTOCOL ?? 'http/protobuf';
 const HEADERS = { traceparent: '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01' };
 
 function oneRequest(): void {
@@ -41,30 +40,31 @@ function oneRequest(): void {
     },
     extractTraceContext(HEADERS),
   );
-  withSpan(server, () => {
-    traceLogFields();
-    const run = startRunSpan({ agentName: 'bench-fast', source: 'chat' });
-    withSpan(run, () => {
-      const chat = startChatSpan(() => ({
-        provider: 'fast',
-        providerType: 'openai-compatible',
-        modelId: 'bench-model',
-        temperature: 0.7,
-      }));
-      withSpan(chat, () => injectTraceHeaders({ 'content-type': 'application/json' }));
-      endChatSpan(chat, {
-        stepId: 'stp_1',
-        modelId: 'bench-model',
-        finishReason: 'stop',
-        inputTokens: 12,
-        outputTokens: 128,
-        costUsd: 0.0001,
-        ttftMs: 3,
-      });
-    });
-    endRunSpan(run, { runId: 'run_1', status: 'completed', costUsd: 0.0001, inputTokens: 12, outputTokens: 128 });
-    traceLogFields();
+  // The parents are passed explicitly, as the gateway does (no context manager); the log fields are bound
+  // once per request and per run, on their child loggers.
+  traceLogFields(server);
+  const run = startRunSpan({ agentName: 'bench-fast', source: 'chat' }, server);
+  traceLogFields(run);
+  const chat = startChatSpan(
+    () => ({
+      provider: 'fast',
+      providerType: 'openai-compatible',
+      modelId: 'bench-model',
+      temperature: 0.7,
+    }),
+    run,
+  );
+  injectTraceHeaders({ 'content-type': 'application/json' }, chat);
+  endChatSpan(chat, {
+    stepId: 'stp_1',
+    modelId: 'bench-model',
+    finishReason: 'stop',
+    inputTokens: 12,
+    outputTokens: 128,
+    costUsd: 0.0001,
+    ttftMs: 3,
   });
+  endRunSpan(run, { runId: 'run_1', status: 'completed', costUsd: 0.0001, inputTokens: 12, outputTokens: 128 });
   server.setAttribute('http.response.status_code', 200);
   server.end();
 }

@@ -7,6 +7,8 @@ export interface Logger {
   info(details: object, message: string): void;
   warn(details: object, message: string): void;
   error(details: object, message: string): void;
+  /** A logger whose every line carries `bindings` (a traced run's trace ids); pino's own. */
+  child?(bindings: Record<string, unknown>): Logger;
 }
 
 /** A Logger that drops everything, for callers that were given none. */

@@ -1,10 +1,9 @@
 import type { Metrics } from '../http/index.js';
-import { addGuardrailEvent } from '../telemetry/index.js';
 import type { UsageRecorder } from './usage-recorder.js';
 
 /**
  * Usage and risk records go to the analytics recorder (group commit) and are counted for /metrics (and
- * OpenTelemetry) on the way; a guardrail hit is also an event on the current span.
+ * OpenTelemetry) on the way (the run reporter adds a guardrail hit to its span).
  */
 export function meterUsage(
   recorder: Pick<UsageRecorder, 'record' | 'recordRisk'>,
@@ -29,7 +28,6 @@ export function meterUsage(
     },
     recordRisk(event) {
       metrics.observeRisk(event);
-      addGuardrailEvent(event);
       return recorder.recordRisk(event);
     },
   };

@@ -1,3 +1,4 @@
+import { requestSpan } from '../telemetry/index.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
@@ -78,7 +79,8 @@ export const autopilotRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = asy
         response: { 200: routingResult },
       },
     },
-    (request) => autopilot.routeGoal(resolveProjectId(request.headers['x-project-id']), request.body.goal),
+    (request) =>
+      autopilot.routeGoal(resolveProjectId(request.headers['x-project-id']), request.body.goal, requestSpan(request)),
   );
 
   routes.post(
@@ -93,7 +95,9 @@ export const autopilotRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = asy
     },
     async (request) => {
       const projectId = resolveProjectId(request.headers['x-project-id']);
-      return autopilot.missions.view(await autopilot.pick(projectId, request.body.n, request.body.goal));
+      return autopilot.missions.view(
+        await autopilot.pick(projectId, request.body.n, request.body.goal, requestSpan(request)),
+      );
     },
   );
 
@@ -109,7 +113,7 @@ export const autopilotRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = asy
     },
     async (request) => {
       const projectId = resolveProjectId(request.headers['x-project-id']);
-      const result = await autopilot.synthesize(projectId, request.body.goal);
+      const result = await autopilot.synthesize(projectId, request.body.goal, requestSpan(request));
       const detail = await autopilot.missions.view(result.mission);
       return { ...detail, source: result.source, confidence: result.confidence };
     },

@@ -13,7 +13,7 @@ const PROTOCOLS = ['http/json', 'http/protobuf'] as const;
 
 const DEFAULTS = {
   enabled: false,
-  protocol: 'http/json' as const,
+  protocol: 'http/protobuf' as const,
   service_name: 'agent-gateway',
   sampler: 'parentbased_always_on' as const,
   sampler_arg: 1,

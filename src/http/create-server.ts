@@ -11,7 +11,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import { DEFAULT_MAX_JSON_DEPTH } from '../config/index.js';
 import { JsonTooDeepError, UnavailableError, ValidationError } from '../errors.js';
 import { createId } from '../ids.js';
-import { registerHttpServerSpans, requestTraceFields, traceLogFields } from '../telemetry/index.js';
+import { registerHttpServerSpans } from '../telemetry/index.js';
 import { answerClientError, answerFrameworkError, registerErrorHandler } from './error-handler.js';
 import { findForbiddenKey } from './find-forbidden-key.js';
 import { exceedsJsonDepth } from './exceeds-json-depth.js';
@@ -64,7 +64,6 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
       }),
     },
     ...(options.logStream ? { stream: options.logStream } : {}),
-    ...(options.tracing && { mixin: traceLogFields }),
   };
   const app = Fastify({
     logger,
@@ -169,14 +168,9 @@ class OneLinePerRequest extends LogController {
   override incomingRequest(): void {}
 
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply): void {
-    // A response ended outside the request's span context (a stream's end) gets the trace id from the request.
-    const trace = traceLogFields().trace_id ? {} : requestTraceFields(request);
     if (error)
-      reply.log.error(
-        { req: request, res: reply, err: error, responseTime: reply.elapsedTime, ...trace },
-        'request errored',
-      );
-    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime, ...trace }, 'request completed');
+      reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
+    else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
 }
 

@@ -1,3 +1,4 @@
+import type { TraceSpan } from '../telemetry/index.js';
 /** The narrow seam between the agent runtime and model providers. Only llm/ knows the AI SDK. */
 
 /** A JSON-schema object describing a tool's arguments (`type: "object"`). */
@@ -52,6 +53,8 @@ export interface ModelCallRequest {
   maxTokens?: number;
   /** Aborts the upstream request at once (run cancel, client gone). */
   signal?: AbortSignal;
+  /** The call's `chat` span: its trace context is sent upstream (`traceparent`). */
+  trace?: TraceSpan;
 }
 
 /** Token counts as the provider reported them; a missing count is estimated later. */

@@ -1,6 +1,7 @@
 import { SpanKind, type Span } from '@opentelemetry/api';
 import { GATEWAY, GEN_AI } from './gen-ai-attributes.js';
 import { recordSpanError } from './record-error.js';
+import { contextOf, type TraceSpan } from './trace-context.js';
 import { NOOP_SPAN, telemetrySettings, tracer } from './tracer.js';
 
 export interface ChatSpanStart {
@@ -33,19 +34,23 @@ export interface ChatSpanEnd {
 }
 
 /** `chat {model}`: one per model call, a CLIENT span around the upstream request. `describe` runs only when telemetry is on. */
-export function startChatSpan(describe: () => ChatSpanStart): Span {
+export function startChatSpan(describe: () => ChatSpanStart, parent: TraceSpan): Span {
   if (!telemetrySettings.enabled) return NOOP_SPAN;
   const start = describe();
-  const span = tracer().startSpan(`chat ${start.modelId}`, {
-    kind: SpanKind.CLIENT,
-    attributes: {
-      [GEN_AI.OPERATION_NAME]: 'chat',
-      [GEN_AI.PROVIDER_NAME]: mapProviderName(start.provider, start.providerType),
-      [GEN_AI.REQUEST_MODEL]: start.modelId,
-      ...(start.temperature !== undefined && { [GEN_AI.REQUEST_TEMPERATURE]: start.temperature }),
-      ...(start.maxTokens !== undefined && { [GEN_AI.REQUEST_MAX_TOKENS]: start.maxTokens }),
+  const span = tracer().startSpan(
+    `chat ${start.modelId}`,
+    {
+      kind: SpanKind.CLIENT,
+      attributes: {
+        [GEN_AI.OPERATION_NAME]: 'chat',
+        [GEN_AI.PROVIDER_NAME]: mapProviderName(start.provider, start.providerType),
+        [GEN_AI.REQUEST_MODEL]: start.modelId,
+        ...(start.temperature !== undefined && { [GEN_AI.REQUEST_TEMPERATURE]: start.temperature }),
+        ...(start.maxTokens !== undefined && { [GEN_AI.REQUEST_MAX_TOKENS]: start.maxTokens }),
+      },
     },
-  });
+    contextOf(parent),
+  );
   if (telemetrySettings.captureContent && start.messages && span.isRecording())
     span.setAttribute(GEN_AI.INPUT_MESSAGES, JSON.stringify(start.messages));
   return span;

@@ -1,4 +1,4 @@
-import { context, propagation, ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
+import { propagation, ROOT_CONTEXT, SpanKind, type Span } from '@opentelemetry/api';
 import { GATEWAY } from './gen-ai-attributes.js';
 import { recordSpanError } from './record-error.js';
 import { telemetrySettings, tracer } from './tracer.js';
@@ -18,12 +18,15 @@ export interface ConsumerSpanStart {
 }
 
 /**
- * Runs `fn` inside a CONSUMER span (messaging conventions) that is the current span while the work is stored,
+ * Runs `fn` with a CONSUMER span (messaging conventions), handed to it to store the work with (no span when telemetry is off),
  * so the inbox item keeps its `traceparent` and the runs it starts link to it. The span continues a producer's
  * trace carried in `carrier`, else starts a trace of its own (never a child of whatever happened to be current).
  */
-export async function withConsumerSpan<T>(start: ConsumerSpanStart, fn: () => Promise<T>): Promise<T> {
-  if (!telemetrySettings.enabled) return fn();
+export async function withConsumerSpan<T>(
+  start: ConsumerSpanStart,
+  fn: (span: Span | undefined) => Promise<T>,
+): Promise<T> {
+  if (!telemetrySettings.enabled) return fn(undefined);
   const parent = start.carrier ? propagation.extract(ROOT_CONTEXT, start.carrier) : ROOT_CONTEXT;
   const span = tracer().startSpan(
     `${start.operation} ${start.trigger}`,
@@ -41,7 +44,7 @@ export async function withConsumerSpan<T>(start: ConsumerSpanStart, fn: () => Pr
     parent,
   );
   try {
-    return await context.with(trace.setSpan(parent, span), fn);
+    return await fn(span);
   } catch (error) {
     recordSpanError(span, error);
     throw error;

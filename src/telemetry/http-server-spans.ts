@@ -1,24 +1,31 @@
-import { context, SpanKind, SpanStatusCode, trace, type Context, type Span } from '@opentelemetry/api';
+import { SpanKind, SpanStatusCode, type Span } from '@opentelemetry/api';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ERROR_TYPE } from './gen-ai-attributes.js';
-import { extractTraceContext } from './trace-context.js';
+import { extractTraceContext, traceLogFields } from './trace-context.js';
 import { tracer } from './tracer.js';
 
 interface Traced {
   span: Span;
-  context: Context;
   errorType?: string;
 }
 
-const traced = new WeakMap<FastifyRequest, Traced>();
+// Kept on the request itself (a symbol-keyed property, not a WeakMap look-up): the request is what travels with
+// the work, and handlers hand its span on explicitly (no context manager is registered).
+const TRACED = Symbol('agent-gateway.traced');
+type TracedRequest = FastifyRequest & { [TRACED]?: Traced };
+
+/** The request's SERVER span: the parent of the runs it starts; undefined when telemetry is off. */
+export function requestSpan(request: FastifyRequest): Span | undefined {
+  return (request as TracedRequest)[TRACED]?.span;
+}
 
 /**
  * A SERVER span per request, named `{method} {route template}` (never the raw path, which holds ids), that
- * continues an incoming `traceparent`. The handler runs with the span current, so runs started by the
- * request (and the upstream calls they make) are its children. Registered only when telemetry is on.
+ * continues an incoming `traceparent`. The request's logger gets the span's trace and span ids bound, so
+ * every line logged for the request carries them. Registered only when telemetry is on.
  */
 export function registerHttpServerSpans(app: FastifyInstance): void {
-  app.addHook('onRequest', (request, _reply, done) => {
+  app.addHook('onRequest', (request, reply, done) => {
     const route = request.routeOptions.url;
     const span = tracer().startSpan(
       route ? `${request.method} ${route}` : request.method,
@@ -35,18 +42,13 @@ export function registerHttpServerSpans(app: FastifyInstance): void {
       },
       extractTraceContext(request.headers),
     );
-    const spanContext = trace.setSpan(context.active(), span);
-    traced.set(request, { span, context: spanContext });
-    context.with(spanContext, done);
-  });
-  // A body is read in the socket's own async context: the span is made current again for the handler.
-  app.addHook('preHandler', (request, _reply, done) => {
-    const entry = traced.get(request);
-    if (entry) context.with(entry.context, done);
-    else done();
+    (request as TracedRequest)[TRACED] = { span };
+    const fields = traceLogFields(span);
+    if (fields.trace_id) reply.log = request.log = request.log.child(fields);
+    done();
   });
   app.addHook('onError', (request, _reply, error, done) => {
-    const entry = traced.get(request);
+    const entry = (request as TracedRequest)[TRACED];
     if (entry) {
       entry.span.recordException(error);
       entry.errorType = (error as { code?: string }).code ?? error.name;
@@ -54,7 +56,7 @@ export function registerHttpServerSpans(app: FastifyInstance): void {
     done();
   });
   app.addHook('onResponse', (request, reply, done) => {
-    const entry = traced.get(request);
+    const entry = (request as TracedRequest)[TRACED];
     if (entry) {
       const { span } = entry;
       span.setAttribute('http.response.status_code', reply.statusCode);
@@ -67,12 +69,4 @@ export function registerHttpServerSpans(app: FastifyInstance): void {
     }
     done();
   });
-}
-
-/** The request's trace fields for its log line written after the response (outside the span's context). */
-export function requestTraceFields(request: FastifyRequest): { trace_id?: string; span_id?: string } {
-  const span = traced.get(request)?.span;
-  if (!span) return {};
-  const { traceId, spanId } = span.spanContext();
-  return { trace_id: traceId, span_id: spanId };
 }

@@ -1,6 +1,7 @@
 import { SpanKind, type Link, type Span } from '@opentelemetry/api';
 import { GATEWAY, GEN_AI } from './gen-ai-attributes.js';
 import { recordSpanError } from './record-error.js';
+import { contextOf, type TraceSpan } from './trace-context.js';
 import { NOOP_SPAN, telemetrySettings, tracer } from './tracer.js';
 
 export interface RunSpanStart {
@@ -21,22 +22,26 @@ export interface RunSpanEnd {
   error?: unknown;
 }
 
-/** `invoke_agent {agent}`: one per run, the parent of its `chat` and `execute_tool` spans. */
-export function startRunSpan(start: RunSpanStart): Span {
+/** `invoke_agent {agent}`: one per run, the parent of its `chat` and `execute_tool` spans; a child of `parent` (the request's span). */
+export function startRunSpan(start: RunSpanStart, parent?: TraceSpan): Span {
   if (!telemetrySettings.enabled) return NOOP_SPAN;
-  return tracer().startSpan(`invoke_agent ${start.agentName}`, {
-    kind: SpanKind.INTERNAL,
-    // Stored work (a delivery, a mission step) runs in a trace of its own, linked to the one that stored it,
-    // not inside whatever request happened to wake the worker.
-    root: (start.links?.length ?? 0) > 0,
-    links: start.links,
-    attributes: {
-      [GEN_AI.OPERATION_NAME]: 'invoke_agent',
-      [GEN_AI.AGENT_NAME]: start.agentName,
-      [GATEWAY.RUN_SOURCE]: start.source,
-      ...(start.sessionId && { [GEN_AI.CONVERSATION_ID]: start.sessionId }),
+  return tracer().startSpan(
+    `invoke_agent ${start.agentName}`,
+    {
+      kind: SpanKind.INTERNAL,
+      // Stored work (a delivery, a mission step) runs in a trace of its own, linked to the one that stored it,
+      // not inside whatever request happened to wake the worker.
+      root: (start.links?.length ?? 0) > 0,
+      links: start.links,
+      attributes: {
+        [GEN_AI.OPERATION_NAME]: 'invoke_agent',
+        [GEN_AI.AGENT_NAME]: start.agentName,
+        [GATEWAY.RUN_SOURCE]: start.source,
+        ...(start.sessionId && { [GEN_AI.CONVERSATION_ID]: start.sessionId }),
+      },
     },
-  });
+    contextOf(parent),
+  );
 }
 
 /** The run's id, as soon as it has one (the span starts before the run is stored). */

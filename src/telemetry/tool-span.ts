@@ -1,6 +1,7 @@
 import { SpanKind, type Span } from '@opentelemetry/api';
 import { GATEWAY, GEN_AI } from './gen-ai-attributes.js';
 import { recordSpanError } from './record-error.js';
+import { contextOf, type TraceSpan } from './trace-context.js';
 import { NOOP_SPAN, telemetrySettings, tracer } from './tracer.js';
 
 export interface ToolSpanStart {
@@ -11,17 +12,21 @@ export interface ToolSpanStart {
 }
 
 /** `execute_tool {tool}`: one per tool call the model asked for. */
-export function startToolSpan(start: ToolSpanStart): Span {
+export function startToolSpan(start: ToolSpanStart, parent: TraceSpan): Span {
   if (!telemetrySettings.enabled) return NOOP_SPAN;
-  const span = tracer().startSpan(`execute_tool ${start.name}`, {
-    kind: SpanKind.INTERNAL,
-    attributes: {
-      [GEN_AI.OPERATION_NAME]: 'execute_tool',
-      [GEN_AI.TOOL_NAME]: start.name,
-      [GEN_AI.TOOL_CALL_ID]: start.callId,
-      [GEN_AI.TOOL_TYPE]: 'function',
+  const span = tracer().startSpan(
+    `execute_tool ${start.name}`,
+    {
+      kind: SpanKind.INTERNAL,
+      attributes: {
+        [GEN_AI.OPERATION_NAME]: 'execute_tool',
+        [GEN_AI.TOOL_NAME]: start.name,
+        [GEN_AI.TOOL_CALL_ID]: start.callId,
+        [GEN_AI.TOOL_TYPE]: 'function',
+      },
     },
-  });
+    contextOf(parent),
+  );
   if (telemetrySettings.captureContent && start.arguments !== undefined && span.isRecording())
     span.setAttribute(GEN_AI.TOOL_CALL_ARGUMENTS, start.arguments);
   return span;

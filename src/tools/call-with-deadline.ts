@@ -1,4 +1,4 @@
-import type { RegisteredTool } from './registered-tool.js';
+import type { RegisteredTool, ToolCallContext } from './registered-tool.js';
 import { ToolExecutionError } from './types.js';
 
 /**
@@ -9,7 +9,7 @@ export async function callWithDeadline(
   tool: RegisteredTool,
   args: Record<string, unknown>,
   outer?: AbortSignal,
-  call?: { runId?: string },
+  call?: ToolCallContext,
 ): Promise<string> {
   const name = tool.definition.name;
   if (outer?.aborted) throw new ToolExecutionError(`Tool "${name}" was aborted before it started`, 'aborted');

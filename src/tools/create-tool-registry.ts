@@ -121,7 +121,7 @@ export async function createToolRegistry({
       } catch (error) {
         throw toToolError(name, error);
       }
-      return callWithDeadline(entry.tool, checked, options?.signal, { runId: options?.runId });
+      return callWithDeadline(entry.tool, checked, options?.signal, { runId: options?.runId, trace: options?.trace });
     },
     mcpServers: () => servers.map((server) => server.status()),
     close() {

@@ -1,3 +1,4 @@
+import type { TraceSpan } from '../telemetry/index.js';
 import type { ToolErrorCode } from '../errors.js';
 import type { ToolDefinition } from '../llm/index.js';
 
@@ -5,6 +6,8 @@ export interface ToolExecutionOptions {
   signal?: AbortSignal;
   /** The run calling the tool, for tools that keep state per run. */
   runId?: string;
+  /** The call's `execute_tool` span: tools calling out over HTTP send its trace context. */
+  trace?: TraceSpan;
 }
 
 /** One registry for built-in, HTTP and MCP tools. */

@@ -29,6 +29,8 @@ webhooks:
 telemetry:
   enabled: true
   endpoint: "\${OTLP_URL}"
+  # The test receiver decodes OTLP JSON (the default is protobuf).
+  protocol: http/json
 `;
 
 const headers = { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' };

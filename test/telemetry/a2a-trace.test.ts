@@ -8,6 +8,8 @@ const telemetryYaml = `
 telemetry:
   enabled: true
   endpoint: "\${OTLP_URL}"
+  # The test receiver decodes OTLP JSON (the default is protobuf).
+  protocol: http/json
 `;
 
 /** Gateway B: a coordinator that delegates to gateway A's helper over A2A. */

@@ -16,6 +16,8 @@ guardrails:
 telemetry:
   enabled: true
   endpoint: "\${OTLP_URL}"
+  # The test receiver decodes OTLP JSON (the default is protobuf).
+  protocol: http/json
   capture_content: true
 `;
 
@@ -58,5 +60,16 @@ describe('telemetry.capture_content', () => {
     expect(output).toContain('about the plan');
     expect(input).not.toContain('jane.doe@example.com');
     expect(output).not.toContain('boss@example.com');
+    // Each redaction is an event on the span it happened under: the input's on the run span, the answer's
+    // on the model call's.
+    const guardrailEvents = (span: { events: { name: string; attributes: Record<string, unknown> }[] }) =>
+      span.events.filter((event) => event.name === 'agent_gateway.guardrail').map((event) => event.attributes);
+    const run = receiver.spans.find((span) => span.name === 'invoke_agent helper' && span.traceId === chat.traceId)!;
+    expect(guardrailEvents(run)).toContainEqual(
+      expect.objectContaining({ 'agent_gateway.guardrail.action': 'redact' }),
+    );
+    expect(guardrailEvents(chat)).toContainEqual(
+      expect.objectContaining({ 'agent_gateway.guardrail.action': 'redact' }),
+    );
   });
 });

@@ -9,7 +9,7 @@ describe('a mission traced step by step', () => {
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
     h = await startAutopilot({
-      extraYaml: `telemetry:\n  enabled: true\n  endpoint: "${receiver.url}"\n`,
+      extraYaml: `telemetry:\n  enabled: true\n  endpoint: "${receiver.url}"\n  protocol: http/json\n`,
     });
     await h.api('POST', '/enable', { tier: 'free' });
   });

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { context, createContextKey, ROOT_CONTEXT } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
 
@@ -9,7 +10,7 @@ interface Export {
   body: Buffer;
 }
 
-describe('spans exported as OTLP protobuf (telemetry.protocol: http/protobuf)', () => {
+describe('telemetry on with the defaults: OTLP protobuf, no context manager', () => {
   let collector: Server;
   const exports: Export[] = [];
   let app: TestApp;
@@ -32,7 +33,6 @@ agents: []
 telemetry:
   enabled: true
   endpoint: "${endpoint}"
-  protocol: http/protobuf
   service_name: proto-gateway
 `);
   });
@@ -61,5 +61,20 @@ telemetry:
     expect(first.body.includes(Buffer.from('proto-gateway'))).toBe(true);
     // Not JSON.
     expect(first.body[0]).not.toBe('{'.charCodeAt(0));
+  });
+
+  // The gateway passes trace context explicitly: a registered context manager (AsyncLocalStorage on Node 20)
+  // would run a promise hook for every promise of the process. The API's no-op manager keeps no context:
+  // `with` does not make its context the active one, before or after an await.
+  it('registers no context manager (no AsyncLocalStorage, no promise hook)', async () => {
+    const key = createContextKey('probe');
+    const seen = await context.with(ROOT_CONTEXT.setValue(key, 'set'), async () => {
+      const inside = context.active().getValue(key);
+      await Promise.resolve();
+      return [inside, context.active().getValue(key)];
+    });
+    expect(app.telemetry.enabled).toBe(true);
+    expect(seen).toEqual([undefined, undefined]);
+    expect(context.active()).toBe(ROOT_CONTEXT);
   });
 });

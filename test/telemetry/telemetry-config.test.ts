@@ -50,20 +50,20 @@ describe('telemetry configuration', () => {
     expect(() => applyEnvOverrides(base, { OTEL_TRACES_SAMPLER: 'sometimes' }, {})).toThrow(/OTEL_TRACES_SAMPLER/);
   });
 
-  it('exports spans as JSON by default, as protobuf when OTEL_EXPORTER_OTLP_PROTOCOL says so, never over gRPC', () => {
+  it('exports spans as protobuf by default (as in OpenTelemetry), as JSON when OTEL_EXPORTER_OTLP_PROTOCOL says so, never over gRPC', () => {
     const base = parseConfigText(YAML, 'test.yaml', {});
-    expect(base.telemetry.protocol).toBe('http/json');
-    expect(applyEnvOverrides(base, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf' }, {}).telemetry.protocol).toBe(
-      'http/protobuf',
+    expect(base.telemetry.protocol).toBe('http/protobuf');
+    expect(applyEnvOverrides(base, { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json' }, {}).telemetry.protocol).toBe(
+      'http/json',
     );
     // The traces' own variable wins over the general one.
     expect(
       applyEnvOverrides(
         base,
-        { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/protobuf', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/json' },
+        { OTEL_EXPORTER_OTLP_PROTOCOL: 'http/json', OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: 'http/protobuf' },
         {},
       ).telemetry.protocol,
-    ).toBe('http/json');
+    ).toBe('http/protobuf');
     expect(() => applyEnvOverrides(base, { OTEL_EXPORTER_OTLP_PROTOCOL: 'grpc' }, {})).toThrow(
       /OTEL_EXPORTER_OTLP_PROTOCOL: only OTLP over HTTP/,
     );

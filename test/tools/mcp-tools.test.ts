@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { trace } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createToolRegistry, ToolExecutionError, type ToolRegistry } from '../../src/tools/index.js';
 import { createFixtureMcpServer } from '../fixtures/mcp-fixture-server.js';
@@ -11,14 +12,21 @@ import { toolsConfig } from './support/tools-config.js';
 const STDIO_SERVER = fileURLToPath(new URL('../fixtures/mcp-stdio-server.ts', import.meta.url));
 const FIXTURE_TOOLS = ['add_tool', 'dotted_name', 'echo', 'env', 'exit', 'fail', 'greet', 'slow'];
 
+/** The `traceparent` header of each `tools/call` request the HTTP fixture received. */
+const callTraceparents: (string | undefined)[] = [];
+
 /** The fixture over streamable HTTP, stateless: a fresh server and transport per request. */
 async function startHttpMcpServer(): Promise<{ url: string; server: Server }> {
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || 'null') as { method?: string } | null;
+    if (body?.method === 'tools/call') callTraceparents.push(req.headers.traceparent as string | undefined);
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });
     const mcp = createFixtureMcpServer();
     res.on('close', () => void mcp.close());
     await mcp.connect(transport);
-    await transport.handleRequest(req, res);
+    await transport.handleRequest(req, res, body);
   };
   // A failure in a fake surfaces as an unhandled rejection, which vitest reports.
   const server = createServer((req, res) => void handle(req, res));
@@ -134,5 +142,15 @@ describe('MCP servers as tools', () => {
     } finally {
       await quick.close();
     }
+  });
+
+  it("sends the calling tool span's traceparent to an MCP server over HTTP, and none without a span", async () => {
+    const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
+    const spanId = '00f067aa0ba902b7';
+    const span = trace.wrapSpanContext({ traceId, spanId, traceFlags: 1 });
+    callTraceparents.length = 0;
+    expect(await registry.execute('web__echo', { text: 'traced' }, { trace: span })).toBe('traced');
+    expect(await registry.execute('web__echo', { text: 'untraced' })).toBe('untraced');
+    expect(callTraceparents).toEqual([`00-${traceId}-${spanId}-01`, undefined]);
   });
 });

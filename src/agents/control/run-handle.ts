@@ -1,3 +1,4 @@
+import type { TraceSpan } from '../../telemetry/index.js';
 import type { RunEvent, RunSource } from '../../bus/index.js';
 import type { ChatMessage, ToolDefinition } from '../../llm/index.js';
 import type { RunTiming } from '../runtime/run-timer.js';
@@ -39,6 +40,10 @@ export interface StartRunRequest {
   traceparent?: string | null;
   /** The run's trace id, stored with the run (set by the run service when telemetry is on). */
   traceId?: string | null;
+  /** The span of the request that starts the run (its SERVER span): the run's span is its child. */
+  parentSpan?: TraceSpan;
+  /** The run's own `invoke_agent` span (set by the run service when telemetry is on). */
+  runSpan?: TraceSpan;
 }
 
 /** A live run: its events (past ones replayed, then live), its control and its final result. */

@@ -1,6 +1,7 @@
 import type { RunEventBody, RunSource } from '../../bus/index.js';
 import type { GuardrailVerdict } from '../../guardrails/index.js';
 import { isoNow } from '../../ids.js';
+import { addGuardrailEvent, type TraceSpan } from '../../telemetry/index.js';
 
 import type { ModelUsageRecord, UsageSink } from './usage-sink.js';
 import type { Logger } from '../../logger.js';
@@ -23,8 +24,8 @@ export type CallUsage = Pick<
 /** One run's usage records and guardrail hits, written in the background and awaited once at the end. */
 export interface RunReporter {
   usage(call: CallUsage): void;
-  /** Each verdict becomes a `guardrail-flag` event and a risk event. */
-  flag: (verdicts: readonly GuardrailVerdict[]) => void;
+  /** Each verdict becomes a `guardrail-flag` event, a risk event and an event on `span` (the run's by default). */
+  flag: (verdicts: readonly GuardrailVerdict[], span?: TraceSpan) => void;
   /** Resolves once everything reported so far is committed; a failed write is logged, never thrown. */
   settled(): Promise<void>;
 }
@@ -41,9 +42,11 @@ export interface RunReporterOptions {
     model: string;
   };
   log?: Logger;
+  /** The run's span: guardrail hits are events on it unless a call's span is given. */
+  trace?: TraceSpan;
 }
 
-export function createRunReporter({ sink, emit, run, log }: RunReporterOptions): RunReporter {
+export function createRunReporter({ sink, emit, run, log, trace }: RunReporterOptions): RunReporter {
   const pending: Promise<void>[] = [];
   let reported = false;
   // The sink batches writes (group commit): a record costs no round trip of its own here.
@@ -60,9 +63,10 @@ export function createRunReporter({ sink, emit, run, log }: RunReporterOptions):
     usage(call) {
       if (sink) track(sink.record({ ...run, ...call, created_at: isoNow() }));
     },
-    flag(verdicts) {
+    flag(verdicts, span = trace) {
       for (const verdict of verdicts) {
         emit({ type: 'guardrail-flag', guardrail: verdict.type, entity: verdict.entity, action: verdict.action });
+        addGuardrailEvent(span, verdict);
         if (sink) {
           const event = {
             run_id: run.run_id,

@@ -7,7 +7,7 @@ import {
   type ToolCall,
   type Usage,
 } from '../../llm/index.js';
-import { endChatSpan, startChatSpan, withSpan } from '../../telemetry/index.js';
+import { endChatSpan, startChatSpan, type TraceSpan } from '../../telemetry/index.js';
 import { describeError, storeCheckpoint, type RunContext } from './run-context.js';
 import { createOutputScreen, type OutputScreen } from './run-guardrails.js';
 import type { OpenStep, StepCharge } from '../records/run-recorder.js';
@@ -35,13 +35,14 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
   const step = ctx.recorder.begin('model', ctx.agent.model);
   ctx.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'model' });
   const log = createPromptLog(ctx, messages);
-  const screen = createOutputScreen(ctx.guardrails, (verdicts) => ctx.reporter.flag(verdicts));
-  const received: Received = { raw: '', toolCalls: [] };
   const modelId = ctx.agent.model.slice(ctx.agent.model.indexOf('/') + 1);
-  const span = startChatSpan(() => chatSpanStart(ctx, modelId, messages));
+  const span = startChatSpan(() => chatSpanStart(ctx, modelId, messages), ctx.trace);
+  // Output checks are events on the call's span.
+  const screen = createOutputScreen(ctx.guardrails, (verdicts) => ctx.reporter.flag(verdicts, span));
+  const received: Received = { raw: '', toolCalls: [] };
   let end: ModelStepResult;
   try {
-    end = await withSpan(span, () => streamCall(ctx, messages, step, log, screen, received));
+    end = await streamCall(ctx, messages, step, log, screen, received, span);
   } catch (error) {
     const costUsd = await endFailedStep(ctx, messages, step, log, received, error);
     endChatSpan(span, { stepId: step.stepId, modelId, costUsd, ttftMs: log.ttft_ms, error });
@@ -140,6 +141,7 @@ async function streamCall(
   log: ModelPromptLog,
   screen: OutputScreen,
   received: Received,
+  span: TraceSpan,
 ): Promise<ModelStepResult> {
   const stream = ctx.models.stream({
     model: ctx.agent.model,
@@ -148,6 +150,7 @@ async function streamCall(
     temperature: ctx.temperature,
     maxTokens: ctx.maxTokens,
     signal: ctx.control.signal,
+    trace: span,
   });
   let end: ModelStepResult | undefined;
   for await (const part of stream) {

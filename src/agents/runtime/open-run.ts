@@ -1,3 +1,4 @@
+import { traceLogFields, type TraceSpan } from '../../telemetry/index.js';
 import type { RunEvent, RunEventBody, RunEventBus, RunSource } from '../../bus/index.js';
 import type { ModelClient, ToolDefinition } from '../../llm/index.js';
 import type { ToolRegistry } from '../../tools/index.js';
@@ -65,6 +66,8 @@ export interface OpenRunOptions {
   signal?: AbortSignal;
   /** A run taken over: the steps and text of its earlier attempts. */
   resumed?: { steps: readonly StepRecord[]; output: string };
+  /** The run's `invoke_agent` span: its trace and span ids are bound on the run's logger. */
+  trace?: TraceSpan;
 }
 
 /** A run's parts before it starts: its control, its event publisher and everything the loop needs. */
@@ -72,6 +75,8 @@ export interface OpenRun {
   readonly controller: RunController;
   readonly events: RunEventPublisher;
   readonly setup: RunSetup;
+  /** The run's logger (with its trace ids when traced). */
+  readonly log?: Logger;
   /** The LiveRun the service keeps, once the run's result is under way. */
   toLive(result: Promise<RunResult>): LiveRun;
 }
@@ -79,6 +84,8 @@ export interface OpenRun {
 export function openRun(deps: RuntimeDeps, options: OpenRunOptions): OpenRun {
   const { runId, agent, settings, writes } = options;
   const { beforeCheckpoint } = deps;
+  const traceFields = traceLogFields(options.trace);
+  const log = traceFields.trace_id && deps.log?.child ? deps.log.child(traceFields) : deps.log;
   const controller = createRunControl({
     signal: options.signal,
     beforeCheckpoint: beforeCheckpoint && (() => beforeCheckpoint(runId)),
@@ -89,7 +96,7 @@ export function openRun(deps: RuntimeDeps, options: OpenRunOptions): OpenRun {
     runId,
     bus: deps.bus,
     isHeld: () => controller.status === 'paused',
-    onError: reportOnce(deps.log, runId),
+    onError: reportOnce(log, runId),
     flow,
     maxOutputBytes: agent.max_output_bytes ?? deps.maxOutputBytes,
     output: options.resumed?.output,
@@ -122,17 +129,19 @@ export function openRun(deps: RuntimeDeps, options: OpenRunOptions): OpenRun {
       pricing: deps.pricing,
       stored: options.resumed?.steps,
     }),
-    reporter: createRunReporter({ sink: deps.usage, emit, run: record, log: deps.log }),
+    reporter: createRunReporter({ sink: deps.usage, emit, run: record, log, trace: options.trace }),
     guardrails: deps.guardrails?.(agent),
     sources: [...settings.sources],
     timer,
     durable: deps.durable ?? false,
     flow,
+    trace: options.trace,
     emit,
   };
   return {
     controller,
     events,
+    log,
     setup,
     toLive: (result) => ({
       runId,

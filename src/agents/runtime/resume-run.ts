@@ -103,7 +103,7 @@ export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise
       record.session_id && input.session_pending
         ? { id: record.session_id, pending: input.session_pending, service: deps.sessions }
         : undefined,
-    log: deps.log,
+    log: run.log,
   });
   return run.toLive(result);
 }

@@ -1,3 +1,4 @@
+import type { TraceSpan } from '../../telemetry/index.js';
 import { isAppError, type ErrorCode } from '../../errors.js';
 import type { RunEventBody } from '../../bus/index.js';
 import type { Guardrails } from '../../guardrails/index.js';
@@ -42,6 +43,8 @@ export interface RunSetup {
   readonly durable: boolean;
   /** Clients streaming the run: the model step waits on it before reading more of the upstream. */
   readonly flow?: RunFlow;
+  /** The run's `invoke_agent` span, parent of its model and tool calls' spans; undefined when not traced. */
+  readonly trace?: TraceSpan;
   emit(body: RunEventBody): void;
 }
 

@@ -32,7 +32,7 @@ export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Pro
   const runId = createId('run');
   const settings = runSettings(agent, request, conversation);
   const writes = createRunWrites(deps.runStore, runId);
-  const run = openRun(deps, { runId, agent, settings, writes, signal: request.signal });
+  const run = openRun(deps, { runId, agent, settings, writes, signal: request.signal, trace: request.runSpan });
   run.events.emit({
     type: 'run-start',
     agentName: agent.name,
@@ -73,7 +73,7 @@ export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Pro
       request.sessionId && screened.pending
         ? { id: request.sessionId, pending: screened.pending, service: deps.sessions }
         : undefined,
-    log: deps.log,
+    log: run.log,
   });
   try {
     await writes.inserted;

@@ -1,6 +1,7 @@
 import { AppError, type ErrorCode, type ToolErrorCode } from '../../errors.js';
 import type { ChatMessage, ToolCall } from '../../llm/index.js';
-import { endToolSpan, startToolSpan, withSpan } from '../../telemetry/index.js';
+
+import { endToolSpan, startToolSpan, type TraceSpan } from '../../telemetry/index.js';
 import { ToolExecutionError } from '../../tools/index.js';
 import type { RunContext } from './run-context.js';
 
@@ -23,9 +24,9 @@ export async function runToolStep(ctx: RunContext, call: ToolCall): Promise<Tool
   ctx.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
   let result: string;
   let failure: ToolFailure | undefined;
-  const span = startToolSpan({ name: call.name, callId: call.id, arguments: call.arguments });
+  const span = startToolSpan({ name: call.name, callId: call.id, arguments: call.arguments }, ctx.trace);
   try {
-    result = await withSpan(span, () => executeTool(ctx, call));
+    result = await executeTool(ctx, call, span);
     endToolSpan(span, { stepId: step.stepId, result });
   } catch (error) {
     failure = toolFailure(call.name, error);
@@ -48,7 +49,7 @@ export async function runToolStep(ctx: RunContext, call: ToolCall): Promise<Tool
   return { role: 'tool', content: result, tool_call_id: call.id, name: call.name };
 }
 
-async function executeTool(ctx: RunContext, call: ToolCall): Promise<string> {
+async function executeTool(ctx: RunContext, call: ToolCall, span: TraceSpan): Promise<string> {
   // The model may name any tool; only the agent's own tools ever run.
   if (!ctx.toolDefinitions.some((tool) => tool.name === call.name)) {
     const available = ctx.toolDefinitions.map((tool) => tool.name).join(', ') || 'none';
@@ -63,7 +64,7 @@ async function executeTool(ctx: RunContext, call: ToolCall): Promise<string> {
       'invalid_arguments',
     );
   }
-  return ctx.tools.execute(call.name, args, { signal: ctx.control.signal, runId: ctx.runId });
+  return ctx.tools.execute(call.name, args, { signal: ctx.control.signal, runId: ctx.runId, trace: span });
 }
 
 /** Only catalog codes reach the run's record (docs/api.md lists them); anything else a tool threw is `failed`. */

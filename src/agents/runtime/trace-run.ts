@@ -1,31 +1,27 @@
-import {
-  currentTraceId,
-  endRunSpan,
-  linksTo,
-  recordSpanError,
-  setRunId,
-  startRunSpan,
-  withSpan,
-} from '../../telemetry/index.js';
+import { endRunSpan, linksTo, recordSpanError, setRunId, spanTraceId, startRunSpan } from '../../telemetry/index.js';
 import type { LiveRun, StartRunRequest } from '../control/run-handle.js';
 
 /**
- * Starts a run inside its `invoke_agent` span: everything the run does (model and tool calls, their
- * upstream requests) happens in the span's context. The span ends with the run's result.
+ * Starts a run with its `invoke_agent` span, a child of the request's span: the span travels with the run
+ * (its setup), so its model and tool calls are the span's children and send its trace upstream. The span
+ * ends with the run's result.
  */
 export async function traceRun(
   request: StartRunRequest,
   start: (request: StartRunRequest) => Promise<LiveRun>,
 ): Promise<LiveRun> {
-  const span = startRunSpan({
-    agentName: request.agentName,
-    source: request.source,
-    sessionId: request.sessionId,
-    links: linksTo(request.traceparent),
-  });
+  const span = startRunSpan(
+    {
+      agentName: request.agentName,
+      source: request.source,
+      sessionId: request.sessionId,
+      links: linksTo(request.traceparent),
+    },
+    request.parentSpan,
+  );
   let run: LiveRun;
   try {
-    run = await withSpan(span, () => start({ ...request, traceId: currentTraceId() }));
+    run = await start({ ...request, runSpan: span, traceId: spanTraceId(span) });
   } catch (error) {
     recordSpanError(span, error);
     span.end();

@@ -1,3 +1,4 @@
+import type { TraceSpan } from '../../telemetry/index.js';
 import type { AutopilotInstanceStore } from '../autopilot-instance.store.js';
 import type { Blueprint } from '../blueprints/blueprint.schema.js';
 import { assertEnabled } from '../routing/goal-router.js';
@@ -14,7 +15,11 @@ export interface CreateMissionInput {
 }
 
 /** POST /missions: a draft from a picker choice or the user's own blueprint. */
-export type MissionCreator = (projectId: string, input: CreateMissionInput) => Promise<MissionRecord>;
+export type MissionCreator = (
+  projectId: string,
+  input: CreateMissionInput,
+  trace?: TraceSpan,
+) => Promise<MissionRecord>;
 
 export function createMissionCreator(options: {
   instances: AutopilotInstanceStore;
@@ -22,20 +27,24 @@ export function createMissionCreator(options: {
   parseBlueprint(text: string): Blueprint;
   slotExtractor?: SlotExtractor;
 }): MissionCreator {
-  return async (projectId, input) => {
+  return async (projectId, input, trace) => {
     await assertEnabled(options.instances);
     const json = typeof input.blueprint_json === 'string' ? input.blueprint_json : JSON.stringify(input.blueprint_json);
     const blueprint = options.parseBlueprint(json);
     const goal = input.goal ?? '';
     const slots = await resolveGoalSlots(blueprint, goal, goal ? options.slotExtractor : undefined, input.slots);
     const policy = { ...DEFAULT_SCHEDULE_POLICY, ...stripUndefined(input.schedule_policy ?? {}) };
-    return options.missions.createDraft(projectId, {
-      blueprint,
-      blueprintJson: json,
-      slots,
-      goal: input.goal ?? null,
-      policy,
-    });
+    return options.missions.createDraft(
+      projectId,
+      {
+        blueprint,
+        blueprintJson: json,
+        slots,
+        goal: input.goal ?? null,
+        policy,
+      },
+      trace,
+    );
   };
 }
 

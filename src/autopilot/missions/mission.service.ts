@@ -1,4 +1,4 @@
-import { currentTraceparent } from '../../telemetry/index.js';
+import { spanTraceparent, type TraceSpan } from '../../telemetry/index.js';
 import { ConflictError, NotFoundError } from '../../errors.js';
 import { createId } from '../../ids.js';
 import type { Clock } from '../autopilot.types.js';
@@ -35,7 +35,8 @@ export interface MissionServiceOptions {
 
 /** Missions of a project: drafts, approval, cancellation, manual runs and the detail view. */
 export interface MissionService {
-  createDraft(projectId: string, input: DraftInput): Promise<MissionRecord>;
+  /** `trace`: the creating request's span; the mission keeps its traceparent, its step runs link to it. */
+  createDraft(projectId: string, input: DraftInput, trace?: TraceSpan): Promise<MissionRecord>;
   list(projectId: string): Promise<MissionRecord[]>;
   get(projectId: string, missionId: string): Promise<MissionRecord>;
   detail(projectId: string, missionId: string): Promise<MissionDetail>;
@@ -135,10 +136,10 @@ export function createMissionService(options: MissionServiceOptions): MissionSer
   const transitions: TransitionDeps = { ...options, reload: (mission) => get(mission.project_id, mission.mission_id) };
 
   return {
-    async createDraft(projectId, input) {
+    async createDraft(projectId, input, trace) {
       const mission = {
         ...buildDraftMission(projectId, input, createId('mis'), options.clock().toISOString()),
-        traceparent: currentTraceparent(),
+        traceparent: spanTraceparent(trace),
       };
       await options.missions.insert(mission);
       return mission;

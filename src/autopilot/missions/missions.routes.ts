@@ -1,3 +1,4 @@
+import { requestSpan } from '../../telemetry/index.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
@@ -62,7 +63,7 @@ export const missionsRoutes: FastifyPluginAsync<{ autopilot: Autopilot }> = asyn
     },
     async (request) => {
       const projectId = resolveProjectId(request.headers['x-project-id']);
-      return missions.view(await autopilot.createMission(projectId, request.body));
+      return missions.view(await autopilot.createMission(projectId, request.body, requestSpan(request)));
     },
   );
 

@@ -1,3 +1,4 @@
+import type { TraceSpan } from '../../telemetry/index.js';
 import type { AutopilotConfig } from '../../config/index.js';
 import { AppError, ConflictError } from '../../errors.js';
 import type { AutopilotInstanceStore } from '../autopilot-instance.store.js';
@@ -59,7 +60,7 @@ export interface GoalRouterOptions {
   log?: Pick<Logger, 'warn'>;
 }
 
-export type GoalRouter = (projectId: string, goal: string) => Promise<RoutingResult>;
+export type GoalRouter = (projectId: string, goal: string, trace?: TraceSpan) => Promise<RoutingResult>;
 
 /** Refuses new goals while autopilot is disabled (409); scheduled and running missions are not affected. */
 export async function assertEnabled(instances: AutopilotInstanceStore): Promise<AutopilotTier> {
@@ -100,7 +101,7 @@ export function createGoalRouter(options: GoalRouterOptions): GoalRouter {
       });
   }
 
-  return async (projectId, goal) => {
+  return async (projectId, goal, trace) => {
     const tier = await assertEnabled(options.instances);
     const skipped: SkippedCandidate[] = [];
     const answer = await options.hosted.retrieve(goal, tier);
@@ -121,12 +122,16 @@ export function createGoalRouter(options: GoalRouterOptions): GoalRouter {
     if (!top) return { kind: 'synthesis_needed', goal, reason: gap ?? 'no_candidates', skipped };
     if (top.candidate.score >= config.auto_route_threshold) {
       const slots = await resolveGoalSlots(top.blueprint, goal, options.slotExtractor);
-      const mission = await options.missions.createDraft(projectId, {
-        blueprint: top.blueprint,
-        blueprintJson: top.candidate.blueprint_json,
-        slots,
-        goal,
-      });
+      const mission = await options.missions.createDraft(
+        projectId,
+        {
+          blueprint: top.blueprint,
+          blueprintJson: top.candidate.blueprint_json,
+          slots,
+          goal,
+        },
+        trace,
+      );
       const { preview, missingSlots } = options.missions.describe(mission);
       return {
         kind: 'auto_routed',

@@ -1,3 +1,4 @@
+import type { TraceSpan } from '../../telemetry/index.js';
 import { UnavailableError, UpstreamError } from '../../errors.js';
 import type { ModelClient } from '../../llm/index.js';
 import type { AutopilotInstanceStore } from '../autopilot-instance.store.js';
@@ -38,7 +39,7 @@ export interface SynthesizerOptions {
   log?: Pick<Logger, 'warn'>;
 }
 
-export type Synthesizer = (projectId: string, goal: string) => Promise<SynthesisResult>;
+export type Synthesizer = (projectId: string, goal: string, trace?: TraceSpan) => Promise<SynthesisResult>;
 
 interface Written {
   blueprint: Blueprint;
@@ -113,7 +114,7 @@ export function createSynthesizer(options: SynthesizerOptions): Synthesizer {
     });
   }
 
-  return async (projectId, goal) => {
+  return async (projectId, goal, trace) => {
     const tier = await assertEnabled(options.instances);
     const hosted = await fromService(goal, projectId, tier);
     const local = 'blueprint' in hosted ? undefined : fromLocal(goal);
@@ -124,12 +125,16 @@ export function createSynthesizer(options: SynthesizerOptions): Synthesizer {
           ? { ...local, source: 'local' }
           : { ...(await fromModel(goal, hosted.gap)), source: 'model' };
     const slots = await resolveGoalSlots(written.blueprint, goal, options.slotExtractor);
-    const mission = await options.missions.createDraft(projectId, {
-      blueprint: written.blueprint,
-      blueprintJson: written.json,
-      slots,
-      goal,
-    });
+    const mission = await options.missions.createDraft(
+      projectId,
+      {
+        blueprint: written.blueprint,
+        blueprintJson: written.json,
+        slots,
+        goal,
+      },
+      trace,
+    );
     return { mission, source: written.source, confidence: written.confidence };
   };
 }

@@ -1,6 +1,7 @@
 import { Extensions } from '@a2a-js/sdk';
 import { ServerCallContext, type User } from '@a2a-js/sdk/server';
 import { ownerOf, readsEverything, type A2aRestrictions, type Principal } from '../../auth/index.js';
+import type { TraceSpan } from '../../telemetry/index.js';
 import type { TaskVisibility } from './a2a-task.store.js';
 
 /** The caller our auth hook authenticated, as the SDK's User; the executor reads the access token from it. */
@@ -27,6 +28,8 @@ export interface CallContextInput {
   headers: Record<string, string | string[] | undefined>;
   /** The agent's public A2A endpoint as this request reaches it (for the extended card). */
   endpoint?: string;
+  /** The request's SERVER span: the runs the call starts are its children. */
+  trace?: TraceSpan;
 }
 
 export function createCallContext(input: CallContextInput): ServerCallContext {
@@ -37,8 +40,14 @@ export function createCallContext(input: CallContextInput): ServerCallContext {
     state: new Map<string, unknown>([
       ['headers', input.headers],
       ['endpoint', input.endpoint],
+      ['trace', input.trace],
     ]),
   });
+}
+
+/** The span of the request that made the call (undefined when telemetry is off). */
+export function traceOf(context: ServerCallContext | undefined): TraceSpan {
+  return context?.state.get('trace') as TraceSpan;
 }
 
 /** The access token that sent the task, so its run counts against that token. */

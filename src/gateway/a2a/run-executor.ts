@@ -10,7 +10,7 @@ import type { ChatMessage, RunHandle, RunService, ToolDefinition } from '../../a
 import { isAppError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
 import type { BufferedTaskStore } from './buffered-task-store.js';
-import { ownerOfContext, tokenIdOf } from './call-context.js';
+import { ownerOfContext, tokenIdOf, traceOf } from './call-context.js';
 import { contextSessionId } from './context-session-id.js';
 import { extractMessageText } from './extract-message-text.js';
 import { createInputRequiredStatus, pendingInputOf, readQuestion, type PendingInput } from './input-tools.js';
@@ -137,6 +137,7 @@ export function createRunExecutor({
         sessionId: contextSessionId(agentName, owner, ids.contextId),
         owner,
         tokenId: tokenIdOf(request.context),
+        parentSpan: traceOf(request.context),
         clientTools: inputTools.length > 0 ? inputTools : undefined,
       });
       executing.set(ids.taskId, run);

@@ -1,3 +1,4 @@
+import { requestSpan } from '../../telemetry/index.js';
 import { RunAgentInputSchema } from '@ag-ui/core/schemas';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -37,6 +38,7 @@ export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, s
         messages,
         clientTools,
         source: 'agui',
+        parentSpan: requestSpan(request),
         tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
         tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
         context: (input.context ?? []).map((item) => `${item.description}: ${item.value}`),

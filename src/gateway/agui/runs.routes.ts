@@ -1,3 +1,4 @@
+import { requestSpan } from '../../telemetry/index.js';
 import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { CLIENT_CLOSED, CLIENT_STALLED } from '../../agents/index.js';
@@ -36,6 +37,7 @@ export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, set
         messages: [{ role: 'user', content: body.message }],
         source: 'agui',
         sessionId,
+        parentSpan: requestSpan(request),
         owner: principal && ownerOf(principal),
         tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
         tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,

@@ -1,3 +1,4 @@
+import type { TraceSpan } from '../../telemetry/index.js';
 import type { RawData, WebSocket } from 'ws';
 import { cancelledError, CLIENT_CLOSED, CLIENT_STALLED, type RunHandle, type RunService } from '../../agents/index.js';
 import { AppError, isAppError, ValidationError } from '../../errors.js';
@@ -25,6 +26,8 @@ export interface WsSessionOptions {
   /** The run's frames, shared with any SSE stream attached to the same run. */
   frames: RunFrameCache;
   log: Pick<Logger, 'error'>;
+  /** The upgrade request's span: the socket's runs are its children. */
+  trace?: TraceSpan;
 }
 
 /** The error frame a bad frame (or a run that cannot start) gets: the socket stays open. */
@@ -68,6 +71,7 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
         sessionId,
         owner: options.owner,
         tokenId: options.tokenId,
+        parentSpan: options.trace,
         tokenMaxCostUsd: options.tokenMaxCostUsd,
       });
     } finally {

@@ -1,3 +1,4 @@
+import { requestSpan } from '../../telemetry/index.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ownerOf } from '../../auth/index.js';
@@ -97,6 +98,7 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, setti
         stalledTimeoutMs: settings.stalledTimeoutMs,
         frames,
         log: request.log,
+        trace: requestSpan(request),
       });
     },
   });

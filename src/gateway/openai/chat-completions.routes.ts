@@ -1,3 +1,4 @@
+import { requestSpan } from '../../telemetry/index.js';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AgentRegistry, RunService } from '../../agents/index.js';
@@ -49,6 +50,7 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
         source: 'chat',
         sessionId,
         newSession: clientSessionId === undefined,
+        parentSpan: requestSpan(request),
         owner: principal && ownerOf(principal),
         temperature: body.temperature ?? undefined,
         maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,

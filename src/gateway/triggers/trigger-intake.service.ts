@@ -1,4 +1,4 @@
-import { currentTraceparent } from '../../telemetry/index.js';
+import { spanTraceparent, traceLogFields, type TraceSpan } from '../../telemetry/index.js';
 import { createId, isoNow } from '../../ids.js';
 import { matchHandlers, type EventHandler } from './templates/index.js';
 import type { InboxItem, InboxStore } from './inbox/index.js';
@@ -13,6 +13,8 @@ export interface IncomingTriggerEvent {
   payload: unknown;
   /** What makes a redelivery a duplicate (broker message id, id field, poller item id); none when unknown. */
   dedupeKey?: string;
+  /** The poll's or message's `poll`/`receive` span: the item keeps its traceparent, its runs link to it. */
+  trace?: TraceSpan;
 }
 
 /** Per-trigger counters since this process started, for the operators' trigger list. */
@@ -59,7 +61,7 @@ export function createTriggerIntake(options: TriggerIntakeOptions): TriggerIntak
   };
 
   return {
-    async receive({ trigger, event, payload, dedupeKey }) {
+    async receive({ trigger, event, payload, dedupeKey, trace }) {
       const receivedAt = isoNow(now());
       const matched = matchHandlers(handlersOf(options.handlers, trigger) ?? [], event);
       const stored = await options.store.insert({
@@ -71,7 +73,7 @@ export function createTriggerIntake(options: TriggerIntakeOptions): TriggerIntak
         payload: JSON.stringify(payload),
         status: matched.length > 0 ? 'pending' : 'ignored',
         received_at: receivedAt,
-        traceparent: currentTraceparent(),
+        traceparent: spanTraceparent(trace),
       });
       const counts = countersOf(trigger);
       counts.received += 1;
@@ -85,6 +87,7 @@ export function createTriggerIntake(options: TriggerIntakeOptions): TriggerIntak
           event,
           duplicate: stored.duplicate,
           status: stored.item.status,
+          ...traceLogFields(trace),
         },
         'trigger event stored',
       );

@@ -1,6 +1,6 @@
 import type { LanguageModelV3, SharedV3Warning } from '@ai-sdk/provider';
 import type { ProviderConfig } from '../../config/index.js';
-import { createTracedFetch } from '../../telemetry/index.js';
+import { injectTraceHeaders } from '../../telemetry/index.js';
 import { createDevModel } from '../dev/dev-model.js';
 import type { ModelTransport } from '../model-transport.js';
 
@@ -72,7 +72,7 @@ export function createAiSdkTransport(
   async function modelFor(modelId: string): Promise<LanguageModelV3> {
     let model = models.get(modelId);
     if (!model) {
-      factory ??= createModelFactory(name, config, createTracedFetch(options.fetch));
+      factory ??= createModelFactory(name, config, options.fetch);
       model = (await factory)(modelId);
       models.set(modelId, model);
     }
@@ -107,6 +107,8 @@ export function createAiSdkTransport(
         maxOutputTokens: request.maxTokens,
         ...(tools ? { tools, toolChoice: { type: 'auto' as const } } : {}),
         abortSignal: signal,
+        // Per call: the trace context is the call's own span, not the provider's.
+        headers: injectTraceHeaders({}, request.trace),
       });
       return createAiSdkPartReader(stream, (warnings) => reportWarnings(modelId, warnings));
     },

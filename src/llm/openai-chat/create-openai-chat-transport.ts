@@ -35,7 +35,7 @@ export function createOpenAiChatTransport(config: OpenAiCompatibleConfig): Model
       const response = await pool.request({
         method: 'POST',
         path,
-        headers: injectTraceHeaders(headers),
+        headers: injectTraceHeaders(headers, request.trace),
         body: JSON.stringify(requestBody),
         signal,
       });

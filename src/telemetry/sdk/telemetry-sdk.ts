@@ -32,7 +32,7 @@ interface Sdk {
 // The API's providers are process-wide: a second app in the same process (tests) shares the first one's SDK.
 let shared: Sdk | undefined;
 
-/** Registers a tracer and a meter provider exporting over OTLP/HTTP (JSON bodies). Loaded only when telemetry is on. */
+/** Registers a tracer and a meter provider exporting over OTLP/HTTP. Loaded only when telemetry is on. */
 export function startSdk(config: TelemetryConfig, version: string): Telemetry {
   const sdk = (shared ??= createSdk(config, version));
   sdk.users += 1;
@@ -83,8 +83,10 @@ function createSdk(config: TelemetryConfig, version: string): Sdk {
     sampler: createSampler(config.sampler, config.sampler_arg),
     spanProcessors: [new BatchSpanProcessor(createTraceExporter(config, `${endpoint}/v1/traces`))],
   });
-  // Sets the AsyncLocalStorage context manager and the W3C trace context + baggage propagator.
-  tracerProvider.register();
+  // The global tracer provider and the W3C trace context + baggage propagator, but no context manager: the
+  // gateway starts every span itself and hands the parent on explicitly (docs/decisions.md). The default one,
+  // AsyncLocalStorage, turns on a promise hook that runs for every promise of the process (hundreds per request).
+  tracerProvider.register({ contextManager: null });
   // The gateway's own metrics come from the Prometheus registries (recorded once per observation); the
   // meter provider stays global for libraries that record through the API.
   const metricProducer = new PrometheusMetricProducer(resource);

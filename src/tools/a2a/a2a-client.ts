@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { injectTraceHeaders } from '../../telemetry/index.js';
+import { injectTraceHeaders, type TraceSpan } from '../../telemetry/index.js';
 import {
   A2A_PROTOCOL_VERSION,
   A2A_VERSION_HEADER,
@@ -38,10 +38,10 @@ export function resolveCardUrl(url: string): string {
 }
 
 /** Fetches an agent card (cards are public: no credential is sent), asking for the A2A 1.0 shape. */
-export async function fetchAgentCard(url: string, signal?: AbortSignal): Promise<RawAgentCard> {
+export async function fetchAgentCard(url: string, signal?: AbortSignal, trace?: TraceSpan): Promise<RawAgentCard> {
   const cardUrl = resolveCardUrl(url);
   const response = await fetch(cardUrl, {
-    headers: injectTraceHeaders({ accept: 'application/json', [A2A_VERSION_HEADER]: A2A_PROTOCOL_VERSION }),
+    headers: injectTraceHeaders({ accept: 'application/json', [A2A_VERSION_HEADER]: A2A_PROTOCOL_VERSION }, trace),
     signal,
   });
   if (!response.ok) throw new Error(`fetching the agent card ${cardUrl} answered HTTP ${response.status}`);
@@ -66,6 +66,8 @@ export interface SendA2aTaskOptions {
   /** Continues a conversation (contextId) or answers a task waiting for input (taskId). */
   contextId?: string;
   taskId?: string;
+  /** The delegating tool call's span: the remote continues its trace. */
+  trace?: TraceSpan;
 }
 
 /**
@@ -77,7 +79,10 @@ export async function sendA2aTask(options: SendA2aTaskOptions): Promise<A2aTaskR
   const client = await factory.createFromAgentCard(options.card as unknown as AgentCard);
   const call = {
     signal: options.signal,
-    serviceParameters: injectTraceHeaders(options.token ? { Authorization: `Bearer ${options.token}` } : {}),
+    serviceParameters: injectTraceHeaders(
+      options.token ? { Authorization: `Bearer ${options.token}` } : {},
+      options.trace,
+    ),
   };
   const request = SendMessageRequest.fromJSON({
     message: {

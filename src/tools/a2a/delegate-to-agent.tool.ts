@@ -1,3 +1,4 @@
+import type { TraceSpan } from '../../telemetry/index.js';
 import type { A2aConfig, A2aRemoteConfig } from '../../config/index.js';
 import type { RawAgentCard } from './a2a-client.js';
 // The A2A client SDK loads on the first delegation, not at start-up.
@@ -27,11 +28,11 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
     if (contexts.size > MAX_REMEMBERED_CONTEXTS) contexts.delete(contexts.keys().next().value!);
   };
 
-  async function cardOf(remote: A2aRemoteConfig, signal: AbortSignal): Promise<RawAgentCard> {
+  async function cardOf(remote: A2aRemoteConfig, signal: AbortSignal, trace: TraceSpan): Promise<RawAgentCard> {
     const cached = cards.get(remote.name);
     if (cached && now() - cached.fetchedAt < config.card_ttl_ms) return cached.card;
     try {
-      const card = await (await loadClient()).fetchAgentCard(remote.url, signal);
+      const card = await (await loadClient()).fetchAgentCard(remote.url, signal, trace);
       cards.set(remote.name, { card, fetchedAt: now() });
       return card;
     } catch (error) {
@@ -84,7 +85,7 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
       const contextId = givenContext ?? (contextKey ? contexts.get(contextKey) : undefined);
       const deadline = AbortSignal.timeout(config.timeout_ms);
       const stop = AbortSignal.any([signal, deadline]);
-      const card = await cardOf(remote, stop);
+      const card = await cardOf(remote, stop, call?.trace);
       let result;
       try {
         result = await (
@@ -96,6 +97,7 @@ export function createDelegateToAgentTool(config: A2aConfig, now: () => number =
           signal: stop,
           taskId: typeof args.task_id === 'string' && args.task_id ? args.task_id : undefined,
           contextId,
+          trace: call?.trace,
         });
       } catch (error) {
         // The endpoint may have moved: the next delegation reads the card again.

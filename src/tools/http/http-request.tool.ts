@@ -42,14 +42,14 @@ export function createHttpRequestTool(settings?: BuiltinToolConfig): RegisteredT
     },
     timeoutMs: settings?.timeout_ms ?? DEFAULT_TIMEOUT_MS,
     idempotent: settings?.idempotent ?? false,
-    async run(args, signal) {
+    async run(args, signal, call) {
       let url = parseUrl(String(args.url));
       if (!isHostAllowed(url, allowedHosts)) throw refused(url, allowedHosts, 'invalid_arguments');
       let method = args.method === 'POST' ? 'POST' : 'GET';
       const headers = new Headers(args.headers as Record<string, string> | undefined);
       // The allow-list is checked on the URL's host; a Host header must not point the request elsewhere.
       headers.delete('host');
-      setTraceHeaders(headers);
+      setTraceHeaders(headers, call?.trace);
       let body = method === 'POST' ? encodeBody(args.body, headers) : undefined;
 
       for (let hop = 0; ; hop++) {

@@ -21,7 +21,7 @@ export function createHttpTool(config: HttpToolConfig): RegisteredTool {
     definition: { name: config.name, description: config.description, parameters: config.parameters },
     timeoutMs: config.timeout_ms,
     idempotent: config.idempotent,
-    async run(args, signal) {
+    async run(args, signal, call) {
       const { url, rest } = expandUrlTemplate(config.url, args);
       let target: URL;
       try {
@@ -42,7 +42,7 @@ export function createHttpTool(config: HttpToolConfig): RegisteredTool {
         if (!headers.has('content-type')) headers.set('content-type', 'application/json');
       }
 
-      setTraceHeaders(headers);
+      setTraceHeaders(headers, call?.trace);
       const response = await fetch(target, { method: config.method, headers, body, signal, dispatcher }).catch(
         (error: unknown) => {
           const refused = refusedAddressOf(error);

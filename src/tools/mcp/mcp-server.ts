@@ -1,5 +1,5 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { createTracedFetch } from '../../telemetry/index.js';
+import { spanTraceparent, type TraceSpan } from '../../telemetry/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -145,7 +145,13 @@ export async function startMcpServer(
     retryTimer.unref();
   }
 
-  async function callTool(tool: Tool, name: string, args: Record<string, unknown>, signal: AbortSignal) {
+  async function callTool(
+    tool: Tool,
+    name: string,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    trace?: TraceSpan,
+  ) {
     const current = client;
     if (state !== 'connected' || !current)
       throw new ToolExecutionError(
@@ -153,7 +159,11 @@ export async function startMcpServer(
         'unavailable',
       );
     try {
-      const result = await current.callTool({ name: tool.name, arguments: args }, undefined, {
+      // The trace context rides in the request's `_meta` (MCP's place for it); over HTTP the transport's fetch
+      // also sends it as a header (the fetch is the connection's, so it can only learn it from the body).
+      const traceparent = spanTraceparent(trace);
+      const params = { name: tool.name, arguments: args, ...(traceparent && { _meta: { traceparent } }) };
+      const result = await current.callTool(params, undefined, {
         signal,
         timeout: config.timeout_ms + SDK_TIMEOUT_MARGIN_MS,
       });
@@ -212,7 +222,7 @@ function createTransport(config: McpToolConfig, logger: Logger): Transport {
   if ('url' in server)
     return new StreamableHTTPClientTransport(new URL(server.url), {
       requestInit: { headers: server.headers },
-      fetch: createTracedFetch(),
+      fetch: sendTraceparentHeader,
     });
   const transport = new StdioClientTransport({
     command: server.command,
@@ -239,7 +249,13 @@ async function listAllTools(client: Client, timeout: number): Promise<Tool[]> {
   return tools;
 }
 
-type CallTool = (tool: Tool, name: string, args: Record<string, unknown>, signal: AbortSignal) => Promise<string>;
+type CallTool = (
+  tool: Tool,
+  name: string,
+  args: Record<string, unknown>,
+  signal: AbortSignal,
+  trace?: TraceSpan,
+) => Promise<string>;
 
 function mapTools(config: McpToolConfig, listed: Tool[], logger: Logger, call: CallTool): RegisteredTool[] {
   const tools: RegisteredTool[] = [];
@@ -261,8 +277,19 @@ function mapTools(config: McpToolConfig, listed: Tool[], logger: Logger, call: C
       },
       timeoutMs: config.timeout_ms,
       idempotent: config.idempotent,
-      run: (args, signal) => call(tool, name, args, signal),
+      run: (args, signal, context) => call(tool, name, args, signal, context?.trace),
     });
   }
   return tools;
 }
+
+const BODY_TRACEPARENT = /"traceparent":"(00-[\da-f]{32}-[\da-f]{16}-[\da-f]{2})"/;
+
+/** Copies a tool call's `_meta.traceparent` to the `traceparent` header, so an HTTP server's own tracing sees it. */
+const sendTraceparentHeader: typeof fetch = (input, init) => {
+  const traceparent = typeof init?.body === 'string' ? BODY_TRACEPARENT.exec(init.body)?.[1] : undefined;
+  if (!traceparent) return fetch(input, init);
+  const headers = new Headers(init?.headers);
+  headers.set('traceparent', traceparent);
+  return fetch(input, { ...init, headers });
+};

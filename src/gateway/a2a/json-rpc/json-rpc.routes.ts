@@ -1,3 +1,4 @@
+import { requestSpan } from '../../../telemetry/index.js';
 import { A2A_VERSION_HEADER, HTTP_EXTENSION_HEADER } from '@a2a-js/sdk';
 import { LEGACY_HTTP_EXTENSION_HEADER } from '@a2a-js/sdk/compat/v0_3';
 import type { ServerCallContext } from '@a2a-js/sdk/server';
@@ -149,6 +150,7 @@ function callContextOf(request: FastifyRequest, endpoint: string): { context: Se
       extensions,
       headers: request.headers,
       endpoint,
+      trace: requestSpan(request),
     }),
     legacy,
   };

@@ -1,5 +1,5 @@
 import type { ListenerConfig, TriggerSettings } from '../../../config/index.js';
-import { withConsumerSpan } from '../../../telemetry/index.js';
+import { withConsumerSpan, type TraceSpan } from '../../../telemetry/index.js';
 import { decodeMessage } from '../decode-message.js';
 import { abortableSleep, sourceBackoffMs, type Sleep } from '../source-backoff.js';
 import { createSourceState } from '../source-state.js';
@@ -38,7 +38,7 @@ export function createListener(options: ListenerOptions): TriggerSource {
   let controller: AbortController | undefined;
   let loop: Promise<void> | undefined;
 
-  const store: Deliver = async (message) => {
+  const store = async (message: Parameters<Deliver>[0], trace: TraceSpan): Promise<void> => {
     const decoded = decodeMessage(message, { ...listener, maxJsonDepth: options.maxJsonDepth });
     if (!decoded.ok) return intake.reject(ref, decoded.reason);
     await intake.receive({
@@ -46,6 +46,7 @@ export function createListener(options: ListenerOptions): TriggerSource {
       event: decoded.event,
       payload: decoded.payload,
       dedupeKey: decoded.dedupeKey,
+      trace,
     });
   };
   // Each message is stored inside its own `receive` span: the inbox item keeps its traceparent, the runs link to it.
@@ -61,7 +62,7 @@ export function createListener(options: ListenerOptions): TriggerSource {
         messageId: message.messageId,
         carrier: message.traceCarrier,
       },
-      () => store(message),
+      (span) => store(message, span),
     );
 
   async function run(signal: AbortSignal): Promise<void> {

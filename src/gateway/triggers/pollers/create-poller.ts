@@ -1,5 +1,5 @@
 import type { PollerConfig, TriggerSettings } from '../../../config/index.js';
-import { withConsumerSpan } from '../../../telemetry/index.js';
+import { withConsumerSpan, type TraceSpan } from '../../../telemetry/index.js';
 import { readKey } from '../read-path.js';
 import { abortableSleep, sourceBackoffMs, type Sleep } from '../source-backoff.js';
 import { createSourceState } from '../source-state.js';
@@ -43,10 +43,10 @@ export function createPoller(options: PollerOptions): TriggerSource {
     system: 'http',
     destination: new URL(poller.http.url).pathname,
   } as const;
-  const pollOnce = (signal: AbortSignal) => withConsumerSpan(pollSpan, () => storeNewItems(signal));
+  const pollOnce = (signal: AbortSignal) => withConsumerSpan(pollSpan, (span) => storeNewItems(signal, span));
 
-  async function storeNewItems(signal: AbortSignal): Promise<void> {
-    const items = await fetchPollItems(poller.http, fetchImpl, signal);
+  async function storeNewItems(signal: AbortSignal, trace: TraceSpan): Promise<void> {
+    const items = await fetchPollItems(poller.http, fetchImpl, signal, trace);
     const fresh = new Map<string, unknown>();
     for (const item of items) {
       const id = readKey(item, poller.id_field);
@@ -58,7 +58,7 @@ export function createPoller(options: PollerOptions): TriggerSource {
     for (const [key, item] of fresh) {
       if (signal.aborted) return;
       if (!known.has(key))
-        await intake.receive({ trigger: ref, event: POLLER_ITEM_EVENT, payload: item, dedupeKey: key });
+        await intake.receive({ trigger: ref, event: POLLER_ITEM_EVENT, payload: item, dedupeKey: key, trace });
     }
   }
 

@@ -1,5 +1,5 @@
 import type { PollerConfig } from '../../../config/index.js';
-import { injectTraceHeaders } from '../../../telemetry/index.js';
+import { injectTraceHeaders, type TraceSpan } from '../../../telemetry/index.js';
 import { readPath } from '../read-path.js';
 
 /** Fetches one poll's response and returns its items; throws on a network error, non-2xx answer or unexpected shape. */
@@ -7,11 +7,12 @@ export async function fetchPollItems(
   http: PollerConfig['http'],
   fetchImpl: typeof fetch,
   signal: AbortSignal,
+  trace?: TraceSpan,
 ): Promise<unknown[]> {
   const response = await fetchImpl(http.url, {
     method: http.method,
     // The poll span's trace context goes along, so a traced endpoint joins the poll's trace.
-    headers: injectTraceHeaders({ accept: 'application/json', ...http.headers }),
+    headers: injectTraceHeaders({ accept: 'application/json', ...http.headers }, trace),
     signal: AbortSignal.any([signal, AbortSignal.timeout(http.timeout_seconds * 1000)]),
   });
   if (!response.ok) {

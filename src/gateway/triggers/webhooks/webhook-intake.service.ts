@@ -1,4 +1,4 @@
-import { currentTraceparent } from '../../../telemetry/index.js';
+import { spanTraceparent, traceLogFields, type TraceSpan } from '../../../telemetry/index.js';
 import { DEFAULT_MAX_JSON_DEPTH, type WebhooksConfig } from '../../../config/index.js';
 import { AuthenticationError, NotFoundError } from '../../../errors.js';
 import { createId, isoNow } from '../../../ids.js';
@@ -50,7 +50,8 @@ export interface WebhookIntake {
    * Verifies, parses and stores one request. Throws NotFoundError for an unknown webhook,
    * AuthenticationError when verification fails (nothing stored) and ValidationError for a bad body.
    */
-  receive(name: string, request: SignedRequest): Promise<IntakeResult>;
+  /** `trace`: the request's span; the delivery keeps its traceparent, its runs link to it. */
+  receive(name: string, request: SignedRequest, trace?: TraceSpan): Promise<IntakeResult>;
   stats(): WebhookIntakeStats[];
 }
 
@@ -79,7 +80,7 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
     has: (name) => webhooks.has(name),
     stats: () => [...stats.values()].map((entry) => ({ ...entry })),
 
-    async receive(name, request) {
+    async receive(name, request, trace) {
       const webhook = webhooks.get(name);
       if (!webhook) throw new NotFoundError(`No webhook named "${name}"`, 'webhook_not_found');
       const counters = stats.get(name)!;
@@ -116,14 +117,21 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
         headers: keptHeaders(request),
         status: matchHandlers(webhook.handlers, event).length > 0 ? 'pending' : 'ignored',
         received_at: isoNow(receivedAt),
-        traceparent: currentTraceparent(),
+        traceparent: spanTraceparent(trace),
       });
       counters.received += 1;
       counters.last_received_at = isoNow(receivedAt);
       if (duplicate) counters.duplicates += 1;
       else if (delivery.status === 'pending') options.onAccepted?.(delivery);
       options.logger.info(
-        { webhook: name, delivery_id: delivery.item_id, event: delivery.event, duplicate, status: delivery.status },
+        {
+          webhook: name,
+          delivery_id: delivery.item_id,
+          event: delivery.event,
+          duplicate,
+          status: delivery.status,
+          ...traceLogFields(trace),
+        },
         'webhook delivery accepted',
       );
       return { kind: 'accepted', delivery_id: delivery.item_id, event: delivery.event, duplicate };

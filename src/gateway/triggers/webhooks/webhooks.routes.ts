@@ -1,3 +1,4 @@
+import { requestSpan } from '../../../telemetry/index.js';
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -85,7 +86,11 @@ export const webhooksRoutes: FastifyPluginAsync<WebhooksRoutesOptions> = async (
     },
     async (request, reply) => {
       const body = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const result = await intake.receive(request.params.name, { headers: request.headers, body });
+      const result = await intake.receive(
+        request.params.name,
+        { headers: request.headers, body },
+        requestSpan(request),
+      );
       if (result.kind === 'challenge') return reply.code(200).send({ challenge: result.challenge });
       const { kind: _kind, ...accepted } = result;
       return reply.code(202).send(accepted);
