@@ -9,44 +9,19 @@
 // BENCH_AB_ENGINE=sqlite (default) | postgres (a fresh database per gateway on TEST_POSTGRES_URL's server);
 // BENCH_REDIS_URL adds Redis to the postgres engine; BENCH_ROUND_SECONDS (default 8), BENCH_ROUNDS (default 3);
 // BENCH_AB_NODE_OPTIONS is passed to the gateways as NODE_OPTIONS (a --require preload, --cpu-prof, ...).
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { cpuMicros, startListening } from './processes/start-listening.js';
 
 const API_KEY = 'bench-key-0123456789';
 const CONNECTIONS = Number(process.env.BENCH_AB_CONNECTIONS ?? 32);
 const ENGINE = process.env.BENCH_AB_ENGINE ?? 'sqlite';
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const REDIS_URL = process.env.BENCH_REDIS_URL;
-
-function start(
-  children: ChildProcess[],
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args.some((arg) => arg.endsWith('.ts')) ? ['--import', 'tsx', ...args] : args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  });
-}
-
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
-}
 
 /**
  * CPU per process of what serves one gateway: the PostgreSQL backends connected to its database (their
@@ -111,7 +86,7 @@ const admin =
     : undefined;
 try {
   await admin?.connect();
-  const upstream = await start(children, ['bench/fake-upstream-server.ts', '--port', '0']);
+  const upstream = await startListening(children, ['bench/fake-upstream-server.ts', '--port', '0']);
   const gateways: {
     name: string;
     cli: string;
@@ -152,7 +127,7 @@ agents:
     );
     // BENCH_AB_NODE_ARGS: node flags NODE_OPTIONS refuses (--cpu-prof --cpu-prof-dir=...).
     const nodeArgs = (process.env.BENCH_AB_NODE_ARGS ?? '').split(' ').filter(Boolean);
-    const gateway = await start(children, [...nodeArgs, cli, 'serve', '--config', file], env);
+    const gateway = await startListening(children, [...nodeArgs, cli, 'serve', '--config', file], env);
     gateways.push({
       name,
       cli: build,

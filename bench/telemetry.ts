@@ -3,13 +3,14 @@
 // per second and the gateway's CPU time per request (from /proc), so the added microseconds show.
 // As a scenario: `runTelemetryBench()`; alone: `npx tsx bench/telemetry.ts` (BENCH_ROUND_SECONDS, default 8;
 // BENCH_ROUNDS, default 2; BENCH_VARIANTS=on-proto,off-als adds gateways).
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { cpuMicros, startListening } from './processes/start-listening.js';
 
 const CONNECTIONS = 32;
 const API_KEY = 'bench-key-0123456789';
@@ -58,33 +59,6 @@ export interface TelemetryBenchResult {
     added_cpu_us_per_request: number;
     rounds_cpu_us_per_request: number[];
   }[];
-}
-
-function start(
-  children: ChildProcess[],
-  args: string[],
-  env: NodeJS.ProcessEnv = {},
-): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, args[0].endsWith('.ts') ? ['--import', 'tsx', ...args] : args, {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.push(child);
-  return new Promise((resolve, reject) => {
-    let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ child, url: match[1] });
-    });
-    child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
-  });
-}
-
-/** utime + stime of a process, in microseconds (clock ticks are 1/100 s on Linux). */
-function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
 function load(url: string, seconds: number): Promise<number> {
@@ -188,7 +162,7 @@ async function measure(children: ChildProcess[], options: TelemetryBenchOptions)
   });
   await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
   const collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
-  const upstream = await start(children, ['bench/fake-upstream-server.ts', '--port', '0']);
+  const upstream = await startListening(children, ['bench/fake-upstream-server.ts', '--port', '0']);
   const temp = mkdtempSync(join(tmpdir(), 'otel-bench-'));
   const variants: Variant[] = ['off', 'on', ...(options.extraVariants ?? [])];
   const gateways: Measured[] = [];
@@ -204,7 +178,14 @@ async function measure(children: ChildProcess[], options: TelemetryBenchOptions)
           `--cpu-prof-name=telemetry-${name}.cpuprofile`,
         ]
       : [];
-    const gateway = await start(children, [...node, ...profile, 'dist/cli/main.js', 'serve', '--config', file]);
+    const gateway = await startListening(children, [
+      ...node,
+      ...profile,
+      'dist/cli/main.js',
+      'serve',
+      '--config',
+      file,
+    ]);
     gateways.push({ name, url: gateway.url, pid: gateway.child.pid!, requests: 0, seconds: 0, cpu: 0, perRound: [] });
   }
   for (const gateway of gateways) await load(gateway.url, 2);
