@@ -13,11 +13,10 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import { BENCH_API_KEY, loadChatCompletions } from './load/chat-load.js';
 import pg from 'pg';
 import { cpuMicros, startListening } from './processes/start-listening.js';
 
-const API_KEY = 'bench-key-0123456789';
 const CONNECTIONS = Number(process.env.BENCH_AB_CONNECTIONS ?? 32);
 const ENGINE = process.env.BENCH_AB_ENGINE ?? 'sqlite';
 const POSTGRES_ADMIN_URL = process.env.TEST_POSTGRES_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -55,23 +54,9 @@ function spent(before: Map<string, number>, after: Map<string, number>): number 
   return total;
 }
 
-function load(url: string, seconds: number): Promise<{ ok: number; latencyMs: number }> {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url: `${url}/v1/chat/completions`,
-        method: 'POST',
-        connections: CONNECTIONS,
-        duration: seconds,
-        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'bench-fast', messages: [{ role: 'user', content: 'Hello' }] }),
-      },
-      (error, result) =>
-        error
-          ? reject(error instanceof Error ? error : new Error(String(error)))
-          : resolve({ ok: result['2xx'], latencyMs: result.latency.average }),
-    );
-  });
+async function load(url: string, seconds: number): Promise<{ ok: number; latencyMs: number }> {
+  const result = await loadChatCompletions(url, seconds, CONNECTIONS);
+  return { ok: result['2xx'], latencyMs: result.latency.average };
 }
 
 const clis = process.argv.slice(2);
@@ -118,7 +103,7 @@ try {
     writeFileSync(
       file,
       `server: { host: 127.0.0.1, port: 0, data_dir: "${join(temp, name)}", log_level: info }
-auth: { api_keys: ["${API_KEY}"] }
+auth: { api_keys: ["${BENCH_API_KEY}"] }
 providers:
   fast: { type: openai-compatible, base_url: "${upstream.url}/v1", api_key: bench }
 agents:

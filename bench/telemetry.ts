@@ -9,11 +9,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import autocannon from 'autocannon';
+import { BENCH_API_KEY, loadChatCompletions } from './load/chat-load.js';
 import { cpuMicros, startListening } from './processes/start-listening.js';
 
 const CONNECTIONS = 32;
-const API_KEY = 'bench-key-0123456789';
 
 /**
  * A preload for the `off-als` variant: an AsyncLocalStorage made active, as the OpenTelemetry context
@@ -61,27 +60,14 @@ export interface TelemetryBenchResult {
   }[];
 }
 
-function load(url: string, seconds: number): Promise<number> {
-  return new Promise((resolve, reject) => {
-    autocannon(
-      {
-        url: `${url}/v1/chat/completions`,
-        method: 'POST',
-        connections: CONNECTIONS,
-        duration: seconds,
-        headers: { authorization: `Bearer ${API_KEY}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ model: 'bench-fast', messages: [{ role: 'user', content: 'Hello' }] }),
-      },
-      (error, result) =>
-        error ? reject(error instanceof Error ? error : new Error(String(error))) : resolve(result.requests.total),
-    );
-  });
+async function load(url: string, seconds: number): Promise<number> {
+  return (await loadChatCompletions(url, seconds, CONNECTIONS)).requests.total;
 }
 
 function yaml(upstream: string, dataDir: string, telemetry: string): string {
   return `
 server: { host: 127.0.0.1, port: 0, data_dir: "${dataDir}", log_level: info }
-auth: { api_keys: ["${API_KEY}"] }
+auth: { api_keys: ["${BENCH_API_KEY}"] }
 providers:
   fast: { type: openai-compatible, base_url: "${upstream}/v1", api_key: bench }
 agents:
