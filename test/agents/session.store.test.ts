@@ -96,7 +96,7 @@ await describeEachDialect('session store', (dialect) => {
 
   it("answers 404 to another owner, never merging the owner's history, and leaves the session untouched", async () => {
     await sessions.open('s-4', 'helper', 'token:a', []);
-    await sessions.append('s-4', [{ role: 'user', content: 'private' }]);
+    await store.append('s-4', [{ role: 'user', content: 'private' }], '2026-01-01T00:00:03.000Z');
     const before = await store.find('s-4');
     await expect(sessions.open('s-4', 'helper', 'token:b', [{ role: 'user', content: 'who?' }])).rejects.toMatchObject({
       status: 404,

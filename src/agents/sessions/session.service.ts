@@ -20,9 +20,7 @@ export interface SessionService {
    * with the run's insert (start-run.ts), so the run is not stored without its session.
    */
   create(sessionId: string, agentName: string, owner: string): { session: SessionRecord; insert: Write };
-  /** Stores the turns of a completed run. */
-  append(sessionId: string, messages: ChatMessage[]): Promise<void>;
-  /** The same, as a write committed with another (the run's end: run-execution.ts). */
+  /** The turns of a completed run, as a write committed with the run's end (run-execution.ts). */
   appendWrite(sessionId: string, messages: ChatMessage[]): Write;
   find(sessionId: string): Promise<SessionRecord | undefined>;
   /** The stored turns, oldest first (for operators: no ownership check). */
@@ -66,7 +64,6 @@ export function createSessionService({
       return { session, insert: store.insertNew(session) };
     },
     appendWrite: (sessionId, messages) => store.appendWrite(sessionId, messages, isoNow(now())),
-    append: (sessionId, messages) => store.append(sessionId, messages, isoNow(now())),
     find: (sessionId) => store.find(sessionId),
     messages: (sessionId) => store.messages(sessionId),
     listActive: (since, page) => store.listActive(since, page),
