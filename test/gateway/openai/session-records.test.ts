@@ -44,6 +44,27 @@ await describeEachDialect('session records', (dialect) => {
     ]);
   });
 
+  it('stores every session and its turns before answering when many completions share the group commit', async () => {
+    // 60 at once: the runs' inserts and ends are written in shared batches (several at once on PostgreSQL).
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, async (_, index) => {
+        const { response } = await gateway.client.chat.completions
+          .create({ model: 'helper', messages: [{ role: 'user', content: `burst ${index}` }] })
+          .withResponse();
+        const sessionId = response.headers.get('x-session-id')!;
+        // Read as soon as this answer arrives, while the other completions are still being written.
+        return { index, session: await stored.find(sessionId), messages: await stored.messages(sessionId) };
+      }),
+    );
+    for (const { index, session, messages } of answers) {
+      expect(session?.message_count).toBe(2);
+      expect(messages).toEqual([
+        { role: 'user', content: `burst ${index}` },
+        { role: 'assistant', content: `echo: burst ${index}` },
+      ]);
+    }
+  });
+
   it('stores the turns of a streamed answer before its last chunk', async () => {
     const { data, response } = await gateway.client.chat.completions
       .create({ model: 'helper', messages: [{ role: 'user', content: 'streamed' }], stream: true })
