@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { BENCH_SETTINGS, UPSTREAM_PROFILES } from '../bench-settings.js';
 import { startLoadWorker } from '../load/load-worker-client.js';
 import { readRssMb } from '../processes/read-rss.js';
@@ -5,6 +6,9 @@ import { sampleRss } from '../processes/sample-rss.js';
 import type { Measurement } from '../report/bench-results.js';
 import { measureFanout } from './agui-fanout-measure.js';
 import { requireServices, type Scenario } from './scenario.js';
+import { spawnService } from '../processes/spawn-service.js';
+
+const FLOOR_SERVER = fileURLToPath(new URL('../targets/fanout-floor-server.ts', import.meta.url));
 
 const { subscribers, attachBatch } = BENCH_SETTINGS.fanout;
 const slow = UPSTREAM_PROFILES.slow;
@@ -22,35 +26,48 @@ export const aguiFanoutScenario: Scenario = {
     const workers = [services.worker, ...extra];
     const measurements: Measurement[] = [];
     try {
-      for (const [target, gateway] of [
+      // The floor: plain node:http writing each chunk to the same subscribers (bench/targets/fanout-floor-server.ts).
+      const floor = await spawnService({
+        name: 'fanout-floor',
+        nodeArgs: ['--import', 'tsx', FLOOR_SERVER],
+        readyLine: /^listening on (http:\/\/\S+)$/,
+        ipc: true,
+      });
+      const targets = [
         ['ours', services.ours],
         ['ours+guardrails', services.guarded],
-      ] as const) {
-        await services.settle();
-        const rssBefore = readRssMb(gateway.process.pid) ?? null;
-        const rss = sampleRss(gateway.process.pid, BENCH_SETTINGS.memory.sampleMs);
-        const { metrics } = await measureFanout({
-          baseUrl: gateway.url,
-          gatewayPid: gateway.process.pid,
-          workers,
-          subscribers,
-          attachBatch,
-        });
-        const rssPeak = rss.stop();
-        measurements.push({
-          case: `${subscribers} subscribers`,
-          target,
-          metrics: { ...metrics, rss_before_mb: rssBefore, rss_peak_mb: rssPeak },
-        });
-        context.log(
-          `  ${target.padEnd(16)} attached ${metrics.subscribers_attached} in ${metrics.attach_ms} ms  lag p50 ${metrics.lag_p50_ms} / p99 ${metrics.lag_p99_ms} ms over ${metrics.deliveries} deliveries  dropped ${metrics.dropped_streams}  client CPU ${metrics.client_cpu_pct} %, event-loop delay p99 ${metrics.client_eld_p99_ms} ms`,
-        );
+        ['floor (node:http)', { url: floor.ready[1], process: { pid: floor.pid } }],
+      ] as const;
+      try {
+        for (const [target, gateway] of targets) {
+          await services.settle();
+          const rssBefore = readRssMb(gateway.process.pid) ?? null;
+          const rss = sampleRss(gateway.process.pid, BENCH_SETTINGS.memory.sampleMs);
+          const { metrics } = await measureFanout({
+            baseUrl: gateway.url,
+            gatewayPid: gateway.process.pid,
+            workers,
+            subscribers,
+            attachBatch,
+          });
+          const rssPeak = rss.stop();
+          measurements.push({
+            case: `${subscribers} subscribers`,
+            target,
+            metrics: { ...metrics, rss_before_mb: rssBefore, rss_peak_mb: rssPeak },
+          });
+          context.log(
+            `  ${target.padEnd(18)} attached ${metrics.subscribers_attached} in ${metrics.attach_ms} ms  lag p50 ${metrics.lag_p50_ms} / p99 ${metrics.lag_p99_ms} ms over ${metrics.deliveries} deliveries  dropped ${metrics.dropped_streams}  client CPU ${metrics.client_cpu_pct} %, event-loop delay p99 ${metrics.client_eld_p99_ms} ms`,
+          );
+        }
+      } finally {
+        await floor.stop();
       }
     } finally {
       await Promise.all(extra.map((worker) => worker.close()));
     }
     const notes = [
-      'Neither the upstream nor Portkey has an AG-UI run to attach to: this scenario has no baseline, only the target (issue 20: p99 ≤ 20 ms).',
+      'Neither the upstream nor Portkey has an AG-UI run to attach to (issue 20: p99 ≤ 20 ms). The baseline is the floor: plain node:http writing each chunk, encoded once, to the same subscribers in a loop (bench/targets/fanout-floor-server.ts; no auth, run, bus or upstream hop, its chunks stamped by itself).',
       `The subscribers are raw-socket SSE clients spread over ${LOAD_PROCESSES} load processes (BENCH_FANOUT_WORKERS); client_cpu_pct and client_eld_* show whether the clients themselves kept up.`,
     ];
     return { measurements, ratios: [], notes };
