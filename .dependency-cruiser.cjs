@@ -16,7 +16,7 @@ const ALLOWED = {
   tools: ['llm', 'db', 'http', 'telemetry', 'config'],
   guardrails: ['llm', 'config'],
   agents: ['llm', 'tools', 'guardrails', 'bus', 'db', 'http', 'telemetry', 'config'],
-  analytics: ['bus', 'db', 'http', 'telemetry', 'config'],
+  analytics: ['bus', 'db', 'http', 'config'],
   // gateway adapters keep their own inboxes and task stores (*.store.ts) in the database.
   gateway: ['agents', 'auth', 'bus', 'db', 'http', 'telemetry', 'config'],
   admin: ['agents', 'analytics', 'tools', 'auth', 'http', 'config'],
