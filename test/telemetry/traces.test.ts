@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { json, startLoopbackServer, type LoopbackServer } from '../tools/support/loopback-server.js';
 import { startOtlpReceiver, treeOf, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 const YAML = `
@@ -13,7 +14,13 @@ agents:
   - name: helper
     model: upstream/test-model
     system_prompt: Answer briefly.
-    tools: [get_current_time]
+    tools: [get_current_time, lookup_order]
+tools:
+  - name: lookup_order
+    description: An order by id
+    url: "\${TOOL_URL}/orders/{{id}}"
+    allow_private: ["127.0.0.1"]
+    parameters: { type: object, properties: { id: { type: string } }, required: [id] }
 webhooks:
   - name: orders
     verification: hmac-sha256
@@ -37,13 +44,23 @@ describe('OpenTelemetry traces', () => {
   let receiver: OtlpReceiver;
   let upstream: FakeUpstream;
   let app: TestApp;
+  let toolServer: LoopbackServer;
+  const toolTraceparents: string[] = [];
   beforeAll(async () => {
     receiver = await startOtlpReceiver();
     upstream = await startFakeUpstream();
-    app = await startTestApp(YAML, { env: { UPSTREAM_URL: upstream.url, OTLP_URL: receiver.url } });
+    toolServer = await startLoopbackServer();
+    toolServer.route('/orders/o-17', (request, response) => {
+      toolTraceparents.push(String(request.headers.traceparent));
+      json(response, 200, { id: 'o-17', status: 'shipped' });
+    });
+    app = await startTestApp(YAML, {
+      env: { UPSTREAM_URL: upstream.url, OTLP_URL: receiver.url, TOOL_URL: toolServer.origin },
+    });
   });
   afterAll(async () => {
     await app?.stop();
+    await toolServer?.close();
     await upstream?.close();
     await receiver?.close();
   });
@@ -145,6 +162,17 @@ describe('OpenTelemetry traces', () => {
       .map((line) => JSON.parse(line) as { req?: { url: string }; trace_id?: string })
       .filter((line) => line.req?.url === '/v1/chat/completions');
     expect(requestLines.at(-1)).toMatchObject({ trace_id: CALLER_TRACE });
+  });
+
+  it('hands an HTTP tool call its execute_tool span as the traceparent of the request it makes', async () => {
+    upstream.enqueue(
+      { kind: 'tool_calls', calls: [{ id: 'call_order_1', name: 'lookup_order', arguments: { id: 'o-17' } }] },
+      { kind: 'text', text: 'Shipped.' },
+    );
+    await chat(false, `00-${CALLER_TRACE}-${CALLER_SPAN}-01`);
+    const spans = await traceOf(CALLER_TRACE, /^execute_tool lookup_order$/, 1);
+    const tool = byName(spans, 'execute_tool lookup_order')[0];
+    expect(toolTraceparents.map((header) => TRACEPARENT.exec(header)?.slice(1))).toEqual([[CALLER_TRACE, tool.spanId]]);
   });
 
   it('traces a streamed completion with a tool call the same way', async () => {
