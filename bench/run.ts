@@ -7,6 +7,7 @@ import { ensureBuild } from './processes/ensure-build.js';
 import type { BenchResults, ScenarioResult } from './report/bench-results.js';
 import { loadAverage, machineInfo, packageVersions } from './report/machine-info.js';
 import { renderReport } from './report/render-report.js';
+import { checkTargets } from './report/targets.js';
 import { writeResults } from './report/write-results.js';
 import { SCENARIOS } from './scenarios/all-scenarios.js';
 import type { BenchContext } from './scenarios/scenario.js';
@@ -71,6 +72,7 @@ async function main(): Promise<void> {
     failures,
     total_seconds: Math.round((performance.now() - started) / 1000),
   };
+  results.targets = checkTargets(results);
   process.stdout.write(renderReport(results, false));
   const written = writeResults(results, positionals.length === 0);
   log(`\nwrote ${written.join(', ')}`);

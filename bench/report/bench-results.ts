@@ -1,3 +1,5 @@
+import type { TargetCheck } from './targets.js';
+
 /** One target (or process) in one case of a scenario, e.g. `portkey` in `closed loop c=32`. */
 export interface Measurement {
   case: string;
@@ -42,4 +44,6 @@ export interface BenchResults {
   /** Scenarios that failed, with their error: the rest still ran. */
   failures: { scenario: string; error: string }[];
   total_seconds: number;
+  /** The issues' targets, each with what this run measured of it (report/targets.ts). */
+  targets?: TargetCheck[];
 }

@@ -18,6 +18,16 @@ export function renderReport(results: BenchResults, markdown: boolean): string {
     `Gateway: ${results.gateway_runtime}.`,
     '',
   ];
+  if (results.targets?.length) {
+    lines.push(heading(2, 'Targets'), '');
+    const rows: Cell[][] = results.targets.map((check) => [
+      `#${check.issue}`,
+      check.target,
+      check.measured,
+      check.met === null ? '–' : check.met ? 'met' : 'not met',
+    ]);
+    lines.push(formatTable(['issue', 'target', 'this run', 'status'], rows, markdown), '');
+  }
   for (const scenario of results.scenarios) lines.push(...renderScenario(scenario, markdown, heading), '');
   if (results.failures.length > 0) {
     lines.push(heading(2, 'Failed scenarios'), '');
