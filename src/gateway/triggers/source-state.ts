@@ -1,5 +1,5 @@
 import { isoNow } from '../../ids.js';
-import type { TriggerSourceState, TriggerSourceStatus } from './trigger-source.js';
+import type { TriggerSource, TriggerSourceState, TriggerSourceStatus } from './trigger-source.js';
 import type { Logger } from '../../logger.js';
 
 /** Tracks one source's state and failure count, and logs each change once. */
@@ -72,4 +72,31 @@ export function createSourceState(fields: Record<string, unknown>, logger: Logge
 function describe(error: unknown): string {
   if (error instanceof Error) return error.message || error.name;
   return String(error);
+}
+
+/**
+ * start/stop/status of a source whose work is one loop until its signal aborts: start() begins the loop
+ * once, stop() aborts it and resolves when it has returned.
+ */
+export function sourceLifecycle(
+  state: SourceState,
+  run: (signal: AbortSignal) => Promise<void>,
+): Pick<TriggerSource, 'start' | 'stop' | 'status'> {
+  let controller: AbortController | undefined;
+  let loop: Promise<void> | undefined;
+  return {
+    start() {
+      if (loop) return;
+      controller = new AbortController();
+      state.connecting();
+      loop = run(controller.signal);
+    },
+    async stop() {
+      controller?.abort();
+      await loop;
+      loop = undefined;
+      state.stopped();
+    },
+    status: () => state.status(),
+  };
 }

@@ -2,7 +2,7 @@ import type { ListenerConfig, TriggerSettings } from '../../../config/index.js';
 import { withConsumerSpan, type TraceSpan } from '../../../telemetry/index.js';
 import { decodeMessage } from '../decode-message.js';
 import { abortableSleep, sourceBackoffMs, type Sleep } from '../source-backoff.js';
-import { createSourceState } from '../source-state.js';
+import { createSourceState, sourceLifecycle } from '../source-state.js';
 import type { TriggerIntake } from '../trigger-intake.service.js';
 import { PermanentSourceError, type TriggerSource } from '../trigger-source.js';
 import type { TriggerRef } from '../trigger.types.js';
@@ -35,8 +35,6 @@ export function createListener(options: ListenerOptions): TriggerSource {
   const sleep = options.sleep ?? abortableSleep;
   const fields = { trigger: `listener:${listener.name}`, source: listener.source };
   const state = createSourceState(fields, options.logger);
-  let controller: AbortController | undefined;
-  let loop: Promise<void> | undefined;
 
   const store = async (message: Parameters<Deliver>[0], trace: TraceSpan): Promise<void> => {
     const decoded = decodeMessage(message, { ...listener, maxJsonDepth: options.maxJsonDepth });
@@ -108,19 +106,7 @@ export function createListener(options: ListenerOptions): TriggerSource {
     kind: 'listener',
     name: listener.name,
     source: listener.source,
-    start() {
-      if (loop) return;
-      controller = new AbortController();
-      state.connecting();
-      loop = run(controller.signal);
-    },
-    async stop() {
-      controller?.abort();
-      await loop;
-      loop = undefined;
-      state.stopped();
-    },
-    status: () => state.status(),
+    ...sourceLifecycle(state, run),
   };
 }
 

@@ -2,7 +2,7 @@ import type { PollerConfig, TriggerSettings } from '../../../config/index.js';
 import { withConsumerSpan, type TraceSpan } from '../../../telemetry/index.js';
 import { readKey } from '../read-path.js';
 import { abortableSleep, sourceBackoffMs, type Sleep } from '../source-backoff.js';
-import { createSourceState } from '../source-state.js';
+import { createSourceState, sourceLifecycle } from '../source-state.js';
 import type { TriggerIntake } from '../trigger-intake.service.js';
 import { POLLER_ITEM_EVENT } from '../trigger-handlers.js';
 import type { TriggerSource } from '../trigger-source.js';
@@ -33,8 +33,6 @@ export function createPoller(options: PollerOptions): TriggerSource {
   const fetchImpl = options.fetch ?? fetch;
   const state = createSourceState({ trigger: `poller:${poller.name}` }, options.logger);
   const intervalMs = Math.round(poller.interval_minutes * 60_000);
-  let controller: AbortController | undefined;
-  let loop: Promise<void> | undefined;
 
   // Each tick is a `poll` span of its own: the items it stores keep its traceparent, and their runs link to it.
   const pollSpan = {
@@ -83,18 +81,6 @@ export function createPoller(options: PollerOptions): TriggerSource {
     kind: 'poller',
     name: poller.name,
     source: 'http',
-    start() {
-      if (loop) return;
-      controller = new AbortController();
-      state.connecting();
-      loop = run(controller.signal);
-    },
-    async stop() {
-      controller?.abort();
-      await loop;
-      loop = undefined;
-      state.stopped();
-    },
-    status: () => state.status(),
+    ...sourceLifecycle(state, run),
   };
 }
