@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { RunEvent, RunEventBus } from '../../src/bus/index.js';
+import { runRecord } from '../support/run-record.js';
 import { agentConfig, createRunHarness, type RunHarness } from './run-harness.js';
 
 /** Two run services on one database and one bus (an in-process stand-in for Redis): two replicas. */
@@ -99,25 +100,9 @@ describe('run control across processes', () => {
       { multiProcess: true, lease: { intervalMs: 60_000, staleMs: 60_000 } },
     );
     const old = new Date(Date.now() - 120_000).toISOString();
-    const record = {
-      agent_name: 'helper',
-      status: 'running' as const,
-      source: 'chat' as const,
-      session_id: null,
-      model: 'up/test-model',
-      finished_at: null,
-      total_tokens: 0,
-      input_tokens: 0,
-      output_tokens: 0,
-      cost_usd: 0,
-      steps: 0,
-      output: null,
-      error_code: null,
-      error_message: null,
-      token_id: null,
-    };
-    await harness.runStore.insertRun({ ...record, run_id: 'run_orphan', started_at: old });
-    await harness.runStore.insertRun({ ...record, run_id: 'run_alive', started_at: new Date().toISOString() });
+    const model = 'up/test-model';
+    await harness.runStore.insertRun(runRecord('run_orphan', { model, started_at: old }));
+    await harness.runStore.insertRun(runRecord('run_alive', { model, started_at: new Date().toISOString() }));
     expect(await harness.peer().recoverInterrupted()).toBe(1);
     expect((await harness.runStore.getRun('run_orphan'))?.status).toBe('interrupted');
     expect((await harness.runStore.getRun('run_alive'))?.status).toBe('running');

@@ -1,32 +1,12 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { createRunStore, type RunRecord, type RunStore } from '../../src/agents/index.js';
+import { createRunStore, type RunStore } from '../../src/agents/index.js';
 import { createRunWrites } from '../../src/agents/records/run-writes.js';
 import type { RunEvent } from '../../src/bus/index.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { describeEachDialect, type TestDatabase } from '../support/databases.js';
+import { runRecord } from '../support/run-record.js';
 
-const run = (id: string, overrides: Partial<RunRecord> = {}): RunRecord => ({
-  run_id: id,
-  agent_name: 'helper',
-  status: 'running',
-  source: 'chat',
-  session_id: null,
-  model: 'up/m',
-  started_at: '2026-01-01T00:00:00.000Z',
-  finished_at: null,
-  total_tokens: 0,
-  input_tokens: 0,
-  output_tokens: 0,
-  cost_usd: 0,
-  steps: 0,
-  output: null,
-  error_code: null,
-  error_message: null,
-  token_id: null,
-  attempts: 1,
-  resumed_from_step: null,
-  ...overrides,
-});
+const run = runRecord;
 
 const step = (runId: string, index: number, tokens: [number, number], costUsd: number) => ({
   step_id: `step_${runId}_${index}`,

@@ -1,27 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelPromptLog, StepRecord } from '../../src/agents/index.js';
+import { runRecord } from '../support/run-record.js';
 import { agentConfig, createRunHarness, type RunHarness } from './run-harness.js';
 
-const record = (runId: string) => ({
-  run_id: runId,
-  agent_name: 'buyer',
-  status: 'running' as const,
-  source: 'chat' as const,
-  session_id: null,
-  model: 'up/test-model',
-  // The process that wrote it stopped beating long ago.
-  started_at: '2026-01-01T00:00:00.000Z',
-  finished_at: null,
-  total_tokens: 0,
-  input_tokens: 0,
-  output_tokens: 0,
-  cost_usd: 0,
-  steps: 0,
-  output: null,
-  error_code: null,
-  error_message: null,
-  token_id: null,
-});
+// The process that wrote it stopped beating long ago (started_at is in 2026-01-01).
+const record = (runId: string) => runRecord(runId, { agent_name: 'buyer', model: 'up/test-model' });
 
 const input = {
   messages: [{ role: 'user' as const, content: 'buy one' }],
