@@ -41,6 +41,8 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** Transactions at once at most (each on its own connection). Default 1, what SQLite's one writer allows. */
   concurrency?: number;
+  /** Called after each transaction commits (SQLite: wakes the WAL checkpoint thread). */
+  onCommit?: () => void;
 }
 
 /**
@@ -52,11 +54,16 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
   const batcher = createBatcher<Write>({
     maxBatch: options.maxBatch ?? 256,
     concurrency: options.concurrency,
-    writeBatch: (writes) =>
-      db.transaction().execute(async (trx) => {
+    writeBatch: async (writes) => {
+      await db.transaction().execute(async (trx) => {
         for (const write of writes) await write(trx);
-      }),
-    writeOne: (write) => db.transaction().execute((trx) => write(trx)),
+      });
+      options.onCommit?.();
+    },
+    writeOne: async (write) => {
+      await db.transaction().execute((trx) => write(trx));
+      options.onCommit?.();
+    },
   });
   return { write: (write) => batcher.add(write), flush: () => batcher.flush() };
 }
