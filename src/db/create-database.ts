@@ -75,12 +75,18 @@ function openSqlite(dataDir: string): DatabaseHandle {
   // WAL checkpoints move to a thread of their own with the first hot-path write (a gateway that only starts
   // needs none); from then on the writer's own checkpoint is only the backstop (wal-checkpointer.ts).
   let checkpointer: WalCheckpointer | undefined;
+  let unavailable = false;
   const onCommit = () => {
-    if (!checkpointer) {
-      checkpointer = startWalCheckpointer(file);
-      sqlite.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
+    if (!checkpointer && !unavailable) {
+      try {
+        checkpointer = startWalCheckpointer(file);
+        sqlite.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
+      } catch {
+        // No thread (none could start): SQLite's own checkpoint goes on as before.
+        unavailable = true;
+      }
     }
-    checkpointer.committed();
+    checkpointer?.committed();
   };
   const writes = createGroupCommit(db, { onCommit });
   return {

@@ -51,6 +51,14 @@ export interface GroupCommitOptions {
  * writes is retried alone, so one bad write fails only its own caller.
  */
 export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}): WriteQueue {
+  // After a commit nothing may fail the batch: a failed batch is written again write by write.
+  const committed = () => {
+    try {
+      options.onCommit?.();
+    } catch {
+      // The hook's own problem; the writes are committed.
+    }
+  };
   const batcher = createBatcher<Write>({
     maxBatch: options.maxBatch ?? 256,
     concurrency: options.concurrency,
@@ -58,11 +66,11 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
       await db.transaction().execute(async (trx) => {
         for (const write of writes) await write(trx);
       });
-      options.onCommit?.();
+      committed();
     },
     writeOne: async (write) => {
       await db.transaction().execute((trx) => write(trx));
-      options.onCommit?.();
+      committed();
     },
   });
   return { write: (write) => batcher.add(write), flush: () => batcher.flush() };
