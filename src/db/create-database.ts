@@ -19,6 +19,7 @@ import { createRequire } from 'node:module';
 import type pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import type { Database } from './schema.js';
+import { startWalCheckpointer, WRITER_CHECKPOINT_PAGES, type WalCheckpointer } from './wal-checkpointer.js';
 import { createGroupCommit, type WriteQueue } from './write-queue.js';
 
 export type DatabaseEngine = 'sqlite' | 'postgres';
@@ -71,7 +72,23 @@ function openSqlite(dataDir: string): DatabaseHandle {
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('foreign_keys = ON');
   const db = new Kysely<Database>({ dialect: createSqliteDialect(withStatementCache(sqlite)) });
-  const writes = createGroupCommit(db);
+  // WAL checkpoints move to a thread of their own with the first hot-path write (a gateway that only starts
+  // needs none); from then on the writer's own checkpoint is only the backstop (wal-checkpointer.ts).
+  let checkpointer: WalCheckpointer | undefined;
+  let unavailable = false;
+  const onCommit = () => {
+    if (!checkpointer && !unavailable) {
+      try {
+        checkpointer = startWalCheckpointer(file);
+        sqlite.pragma(`wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`);
+      } catch {
+        // No thread (none could start): SQLite's own checkpoint goes on as before.
+        unavailable = true;
+      }
+    }
+    checkpointer?.committed();
+  };
+  const writes = createGroupCommit(db, { onCommit });
   return {
     db,
     engine: 'sqlite',
@@ -87,6 +104,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
     },
     close: async () => {
       await writes.flush();
+      await checkpointer?.close();
       await db.destroy();
     },
   };

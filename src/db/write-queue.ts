@@ -41,6 +41,8 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** Transactions at once at most (each on its own connection). Default 1, what SQLite's one writer allows. */
   concurrency?: number;
+  /** Called after each transaction commits (SQLite: wakes the WAL checkpoint thread). */
+  onCommit?: () => void;
 }
 
 /**
@@ -49,14 +51,27 @@ export interface GroupCommitOptions {
  * writes is retried alone, so one bad write fails only its own caller.
  */
 export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}): WriteQueue {
+  // After a commit nothing may fail the batch: a failed batch is written again write by write.
+  const committed = () => {
+    try {
+      options.onCommit?.();
+    } catch {
+      // The hook's own problem; the writes are committed.
+    }
+  };
   const batcher = createBatcher<Write>({
     maxBatch: options.maxBatch ?? 256,
     concurrency: options.concurrency,
-    writeBatch: (writes) =>
-      db.transaction().execute(async (trx) => {
+    writeBatch: async (writes) => {
+      await db.transaction().execute(async (trx) => {
         for (const write of writes) await write(trx);
-      }),
-    writeOne: (write) => db.transaction().execute((trx) => write(trx)),
+      });
+      committed();
+    },
+    writeOne: async (write) => {
+      await db.transaction().execute((trx) => write(trx));
+      committed();
+    },
   });
   return { write: (write) => batcher.add(write), flush: () => batcher.flush() };
 }

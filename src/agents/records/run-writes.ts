@@ -46,7 +46,10 @@ export function createRunWrites(
   let statusWrites: Promise<void> = inserted;
   return {
     inserted,
-    insert: (run, resume, before) => begin(store.insertRun(run, resume, { before })),
+    // Queued from the check phase: undici writes a request on an idle keep-alive socket only there (a
+    // setImmediate of its own), and the group commit, queued at once, would commit synchronously ahead of it.
+    // Queued one turn later, the commit runs after the model request is on the wire, while the upstream works.
+    insert: (run, resume, before) => void setImmediate(() => begin(store.insertRun(run, resume, { before }))),
     insertStep: (step) => inserted.then(() => store.insertStep(step)),
     writeStatus: (status) => {
       statusWrites = statusWrites.catch(() => undefined).then(() => store.setActiveStatus(runId, status));
