@@ -75,6 +75,12 @@ describe('the compile cache of the bundled server', () => {
     expect(run({ NODE_OPTIONS: '--max-old-space-size=100' })).toEqual({ answer: 'six', hits: 0, misses: 1 });
   });
 
+  it('reads a file that is not ASCII as UTF-8 (the build escapes non-ASCII, a hand-edited file may not)', () => {
+    writeChunk('café ☕');
+    expect(run()).toMatchObject({ answer: 'café ☕' });
+    expect(run()).toEqual({ answer: 'café ☕', hits: 1, misses: 0 });
+  });
+
   it('is off with AGENT_GATEWAY_COMPILE_CACHE=0', () => {
     rmSync(cacheDir(), { recursive: true, force: true });
     writeChunk('ten');
