@@ -2,12 +2,15 @@
 // the chunks they share (dist/chunks/), with src/ and its npm dependencies bundled in. Start-up was mostly
 // module loading: about 1,200 files (resolving, reading, compiling each) before the first request; bundled,
 // it is a dozen chunks. Dynamic imports (`await import(...)`) stay separate chunks, loaded on first use.
+// The output is CommonJS (dist/package.json says so): esbuild splits only ES modules, so each file is
+// converted after the build. Node 20 compiles ES modules without any cache, but CommonJS through
+// src/cli/compile-cache.ts with V8's code cache.
 // No type checking here: `npm run typecheck` (part of `npm test`) does that.
 /* global URL -- Node's global: this file is plain JavaScript, outside the TypeScript project */
 import { mkdir, readFile, readdir, rm, writeFile } from 'node:fs/promises';
-import { dirname, join, relative } from 'node:path';
+import { basename, dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
+import { build, transform } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const dist = join(root, 'dist');
@@ -19,13 +22,9 @@ const dist = join(root, 'dist');
  */
 const EXTERNAL = ['better-sqlite3', 'pino', 'thread-stream', '@fastify/swagger-ui', 'ioredis', 'pg'];
 
-// Every output file sits one folder below dist/ (dist/cli/, dist/chunks/), so `new URL('../', import.meta.url)`
-// is dist/ in each. `require` is for the CommonJS packages bundled into ESM (their require('node:…') calls).
-const BANNER = [
-  "import { createRequire as __agentGatewayCreateRequire } from 'node:module';",
-  'const require = __agentGatewayCreateRequire(import.meta.url);',
-  "const __agentGatewayDist = new URL('../', import.meta.url);",
-].join('\n');
+// Every output file sits one folder below dist/ (dist/cli/, dist/chunks/), so `../` is dist/ in each.
+const BANNER =
+  "const __agentGatewayDist=require('node:url').pathToFileURL(require('node:path').join(__dirname,'..')+'/');";
 
 /**
  * `import.meta.url` as the unbundled file had it (dist/<path>.js): src/ finds package.json, config/ and dist/ui/
@@ -59,9 +58,9 @@ const result = await build({
   platform: 'node',
   target: 'node20',
   external: EXTERNAL,
-  banner: { js: BANNER },
   plugins: [keepImportMetaUrl],
-  sourcemap: 'linked',
+  // Inline, for the conversion below to carry on (it writes the final, linked maps).
+  sourcemap: 'inline',
   // Less source to read and parse at start (2.2 MB instead of 3.4 MB for the main chunk); names are kept, and
   // the source maps lead back to src/ and node_modules/.
   minifyWhitespace: true,
@@ -81,14 +80,30 @@ for (const entry of await readdir(dist).catch(() => []))
 // character fits: a single curly quote in a regular expression made the 2 MB app chunk two bytes a character.
 // esbuild escapes non-ASCII in strings but not in regular expressions; a \uXXXX escape means the same there
 // (and in strings, templates and comments). Astral characters are left alone (their escape differs without /u).
+// Everything above ASCII is escaped, so that compile-cache.ts can read a file as Latin-1, faster than UTF-8.
 // (Escaping shifts the source map's columns after such a character on its line: a profile's attribution only.)
 for (const file of result.outputFiles) {
-  const text = file.path.endsWith('.js')
-    ? file.text.replace(
-        /[\u0100-\uD7FF\uE000-\uFFFF]/g,
-        (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
-      )
-    : file.contents;
+  if (!file.path.endsWith('.js')) continue;
+  const converted = await transform(file.text, {
+    format: 'cjs',
+    platform: 'node',
+    target: 'node20',
+    banner: BANNER,
+    // import() of a chunk (or an external package) becomes a require() on first use: still loaded lazily,
+    // and through the compile cache.
+    supported: { 'dynamic-import': false },
+    minifyWhitespace: true,
+    minifySyntax: true,
+    sourcemap: 'external',
+    sourcefile: basename(file.path),
+    logLevel: 'warning',
+  });
+  const text = converted.code.replace(
+    /[\u0080-\uD7FF\uE000-\uFFFF]/g,
+    (char) => `\\u${char.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
   await mkdir(dirname(file.path), { recursive: true });
-  await writeFile(file.path, text);
+  await writeFile(file.path, `${text}//# sourceMappingURL=${basename(file.path)}.map\n`);
+  await writeFile(`${file.path}.map`, converted.map);
 }
+await writeFile(join(dist, 'package.json'), `${JSON.stringify({ type: 'commonjs' })}\n`);

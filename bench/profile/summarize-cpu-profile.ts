@@ -77,9 +77,10 @@ const sourceMaps = new Map<string, SourceMap | undefined>();
 /** The frame as it reads in the source, through the bundle's source map (`<file>.js.map`) when there is one. */
 function withOriginalFrame(node: ProfileNode): ProfileNode {
   const { url, lineNumber, columnNumber } = node.callFrame;
-  if (!url.startsWith('file://') || !url.includes('/dist/')) return node;
+  // CommonJS frames (the bundle is CommonJS) carry the plain path, ES modules a file: URL.
+  if (!(url.startsWith('file://') || url.startsWith('/')) || !url.includes('/dist/')) return node;
   if (!sourceMaps.has(url)) {
-    const file = `${fileURLToPath(url)}.map`;
+    const file = `${url.startsWith('/') ? url : fileURLToPath(url)}.map`;
     sourceMaps.set(
       url,
       existsSync(file) ? new SourceMap(JSON.parse(readFileSync(file, 'utf8')) as SourceMapPayload) : undefined,

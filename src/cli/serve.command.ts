@@ -1,5 +1,6 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { loadConfig } from '../config/index.js';
+import { saveCompileCache } from './compile-cache.js';
 import { releaseYoungGeneration } from './young-generation.js';
 
 interface ServeFlags {
@@ -41,6 +42,9 @@ export function serveCommand(): Command {
           `\nNo API key or JWT secret is configured, so an admin API key was generated:\n\n  ${app.generatedAdminKey.key}\n\nIt is stored in ${app.generatedAdminKey.path} (mode 0600). Send it as X-API-Key or Authorization: Bearer.\n\n`,
         );
       }
+      // Before listen() changes V8's flags (the young generation's, --expose-gc): the cache must carry the
+      // flags the chunks are compiled under. Writes only what had no cache (the first start after a build).
+      saveCompileCache();
       const url = await app.listen();
       releaseYoungGeneration();
       console.log(`listening on ${url}`);
