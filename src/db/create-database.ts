@@ -178,7 +178,11 @@ function openPostgres(url: string, maxConnections = 10): DatabaseHandle {
   // (run inserts, steps, run ends) share one transaction and one flush (bench/README.md, optimisation log).
   // Each statement is a round trip, so one batch at a time left the pool idle while requests queued behind
   // it: up to POSTGRES_WRITE_CONCURRENCY batches go at once, leaving the rest of the pool to reads.
-  const writes = createGroupCommit(db, { concurrency: Math.min(POSTGRES_WRITE_CONCURRENCY, maxConnections) });
+  // Within a batch, the INSERTs of one text go as one multi-row INSERT (db/merged-inserts.ts).
+  const writes = createGroupCommit(db, {
+    concurrency: Math.min(POSTGRES_WRITE_CONCURRENCY, maxConnections),
+    mergeInserts: true,
+  });
   return {
     db,
     engine: 'postgres',

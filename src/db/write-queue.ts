@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { createBatcher } from './batcher.js';
+import { runWritesMerged } from './merged-inserts.js';
 import type { Database } from './schema.js';
 
 /** A write: one or more statements, run against the executor it is given. It must not wait for another queued write. */
@@ -41,6 +42,11 @@ export interface GroupCommitOptions {
   maxBatch?: number;
   /** Transactions at once at most (each on its own connection). Default 1, what SQLite's one writer allows. */
   concurrency?: number;
+  /**
+   * A batch's writes run side by side and their INSERTs of one text go as one multi-row INSERT
+   * (db/merged-inserts.ts): for PostgreSQL, where each statement is a round trip. SQLite runs them one by one.
+   */
+  mergeInserts?: boolean;
 }
 
 /**
@@ -54,6 +60,7 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     concurrency: options.concurrency,
     writeBatch: (writes) =>
       db.transaction().execute(async (trx) => {
+        if (options.mergeInserts) return runWritesMerged(trx, writes);
         for (const write of writes) await write(trx);
       }),
     writeOne: (write) => db.transaction().execute((trx) => write(trx)),
