@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { createBatcher } from './batcher.js';
-import { runWritesMerged } from './merged-inserts.js';
+import { runWritesMerged } from './merged-writes.js';
 import type { Database } from './schema.js';
 
 /** A write: one or more statements, run against the executor it is given. It must not wait for another queued write. */
@@ -43,10 +43,10 @@ export interface GroupCommitOptions {
   /** Transactions at once at most (each on its own connection). Default 1, what SQLite's one writer allows. */
   concurrency?: number;
   /**
-   * A batch's writes run side by side and their INSERTs of one text go as one multi-row INSERT
-   * (db/merged-inserts.ts): for PostgreSQL, where each statement is a round trip. SQLite runs them one by one.
+   * A batch's writes run side by side and their INSERTs and keyed UPDATEs of one text go as one statement
+   * (db/merged-writes.ts): for PostgreSQL, where each statement is a round trip. SQLite runs them one by one.
    */
-  mergeInserts?: boolean;
+  mergeStatements?: boolean;
 }
 
 /**
@@ -60,7 +60,7 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     concurrency: options.concurrency,
     writeBatch: (writes) =>
       db.transaction().execute(async (trx) => {
-        if (options.mergeInserts) return runWritesMerged(trx, writes);
+        if (options.mergeStatements) return runWritesMerged(trx, writes);
         for (const write of writes) await write(trx);
       }),
     writeOne: (write) => db.transaction().execute((trx) => write(trx)),

@@ -62,7 +62,7 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
       .insertInto('run_event_logs')
       .values(row)
       // `excluded`, not the values again: the statement takes rows only, so a batch's logs merge into one
-      // multi-row INSERT on PostgreSQL (db/merged-inserts.ts).
+      // multi-row INSERT on PostgreSQL (db/merged-writes.ts).
       .onConflict((oc) =>
         oc.column('run_id').doUpdateSet((eb) => ({
           events: eb.ref('excluded.events'),

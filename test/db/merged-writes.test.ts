@@ -19,8 +19,19 @@ const upsertKv = prepareQuery((db, row: { key: string; value: string; updated_at
     ),
 );
 const at = '2026-11-24T00:00:00.000Z';
+// The shapes of the run end's and the session append's updates (run.store.ts, session.store.ts).
+const setValue = prepareQuery((db, row: { key: string; value: string; updated_at: string }) =>
+  db.updateTable('kv').set({ value: row.value }).where('key', '=', row.key).where('updated_at', '=', row.updated_at),
+);
+const addTurns = prepareQuery((db, row: { session_id: string; added: number }) =>
+  db
+    .updateTable('sessions')
+    .set((eb) => ({ message_count: eb('message_count', '+', row.added) }))
+    .where('session_id', '=', row.session_id)
+    .returning('message_count'),
+);
 
-// PostgreSQL's group commit sends the INSERTs of one batch's writes as multi-row INSERTs (db/merged-inserts.ts).
+// PostgreSQL's group commit sends the INSERTs of one batch's writes as multi-row INSERTs (db/merged-writes.ts).
 describe.skipIf(skip !== undefined)(`PostgreSQL group commit${skip ? ` (skipped: ${skip})` : ''}`, () => {
   const cleanups: Array<() => Promise<unknown>> = [];
   afterEach(async () => {
@@ -76,6 +87,59 @@ describe.skipIf(skip !== undefined)(`PostgreSQL group commit${skip ? ` (skipped:
     await Promise.all(['first', 'second', 'third'].map((value) => handle.writes.write(write(value))));
     const row = await handle.db.selectFrom('kv').select('value').where('key', '=', 'same').executeTakeFirst();
     expect(row?.value).toBe('third');
+  });
+
+  it('updates rows by key in one statement, each write told whether its row matched', async () => {
+    const { handle, statements } = await open();
+    const keys = Array.from({ length: 12 }, (_, index) => `key-${index}`);
+    await handle.db
+      .insertInto('kv')
+      .values(keys.map((key) => ({ key, value: 'old', updated_at: at })))
+      .execute();
+    statements();
+    const matched: number[] = [];
+    await Promise.all(
+      [...keys, 'key-missing'].map((key, index) =>
+        handle.writes.write(async (db) => {
+          // One write's row no longer has this updated_at (as a run taken over has another attempt).
+          const result = await setValue(db, { key, value: `new-${index}`, updated_at: index === 3 ? 'other' : at });
+          matched[index] = Number(result.numAffectedRows);
+        }),
+      ),
+    );
+    expect(matched).toEqual([...keys.map((_, index) => (index === 3 ? 0 : 1)), 0]);
+    const rows = await handle.db.selectFrom('kv').select(['key', 'value']).where('key', 'like', 'key-%').execute();
+    expect(Object.fromEntries(rows.map((row) => [row.key, row.value]))).toEqual(
+      Object.fromEntries(keys.map((key, index) => [key, index === 3 ? 'old' : `new-${index}`])),
+    );
+    expect(statements().filter((text) => text.startsWith('update')).length).toBeLessThanOrEqual(2 * 4);
+  });
+
+  it('gives concurrent increments of one row distinct results, in the order queued', async () => {
+    const { handle } = await open();
+    await handle.db
+      .insertInto('sessions')
+      .values(
+        ['s1', 's2'].map((session_id) => ({
+          session_id,
+          agent_name: 'helper',
+          owner: null,
+          created_at: at,
+          last_active: at,
+          message_count: 0,
+        })),
+      )
+      .execute();
+    const counts: Record<string, number[]> = { s1: [], s2: [] };
+    await Promise.all(
+      ['s1', 's2', 's1', 's2', 's1'].map((session_id) =>
+        handle.writes.write(async (db) => {
+          const result = await addTurns(db, { session_id, added: 2 });
+          counts[session_id].push(Number((result.rows[0] as { message_count: number }).message_count));
+        }),
+      ),
+    );
+    expect(counts).toEqual({ s1: [2, 4, 6], s2: [2, 4] });
   });
 
   it('fails only the write that failed; the others of its batch are committed', async () => {
