@@ -189,6 +189,8 @@ function parseInsert(query: CompiledQuery): Mergeable | undefined {
  * An UPDATE of one row by key whose values are plain parameters (or added to the column): merged as
  * `update "t" set "a" = v."a", "b" = "t"."b" + v."b" from json_populate_recordset(null::"t", $1) v where "t"."k" =
  * v."k" returning "t"."k", …`, the rows as JSON typed by the table itself, each write given the rows of its key.
+ * Our tables keep JSON documents in text columns: a json/jsonb column would take a string value as a JSON
+ * string here, where the statement alone would parse it, so such a table must not be updated this way.
  */
 function parseUpdate(query: CompiledQuery): Mergeable | undefined {
   const match = UPDATE.exec(query.sql);
