@@ -7,7 +7,7 @@
 //   (`<cli>?NAME=value&...` starts that build with these environment variables)
 //
 // BENCH_AB_ENGINE=sqlite (default) | postgres (a fresh database per gateway on TEST_POSTGRES_URL's server);
-// BENCH_REDIS_URL adds Redis to the postgres engine; BENCH_ROUND_SECONDS (default 8), BENCH_ROUNDS (default 3);
+// BENCH_REDIS_URL adds Redis to the postgres engine (`redis=none` in a build's query leaves it out for that build); BENCH_ROUND_SECONDS (default 8), BENCH_ROUNDS (default 3);
 // BENCH_AB_NODE_OPTIONS is passed to the gateways as NODE_OPTIONS (a --require preload, --cpu-prof, ...).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,8 +24,9 @@ const REDIS_URL = process.env.BENCH_REDIS_URL;
 
 /**
  * CPU per process of what serves one gateway: the PostgreSQL backends connected to its database (their
- * command line names it) and the Redis server, in microseconds. What a request costs them counts too on a
- * machine they share with the gateway. Other clients of the same Redis add to it.
+ * command line names it) and the Redis server, in microseconds, keyed `pg:<pid>` and `redis:<pid>`. What a
+ * request costs them counts too on a machine they share with the gateway. Other clients of the same Redis
+ * add to it.
  */
 function serverCpuMicros(database: string | undefined): Map<string, number> {
   const cpu = new Map<string, number>();
@@ -34,12 +35,15 @@ function serverCpuMicros(database: string | undefined): Map<string, number> {
     try {
       const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
       const name = stat.slice(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
-      const ours =
-        name === 'redis-server' ||
-        (database !== undefined && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(` ${database} `));
-      if (!ours) continue;
+      const kind =
+        name === 'redis-server'
+          ? 'redis'
+          : database !== undefined && readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(` ${database} `)
+            ? 'pg'
+            : undefined;
+      if (!kind) continue;
       const fields = stat.slice(stat.lastIndexOf(') ') + 2).split(' ');
-      cpu.set(entry, (Number(fields[11]) + Number(fields[12])) * 10_000);
+      cpu.set(`${kind}:${entry}`, (Number(fields[11]) + Number(fields[12])) * 10_000);
     } catch {
       // The process ended meanwhile.
     }
@@ -47,10 +51,10 @@ function serverCpuMicros(database: string | undefined): Map<string, number> {
   return cpu;
 }
 
-/** CPU the processes spent between two snapshots (a process started meanwhile counts from 0). */
-function spent(before: Map<string, number>, after: Map<string, number>): number {
+/** CPU the processes of one kind spent between two snapshots (a process started meanwhile counts from 0). */
+function spent(before: Map<string, number>, after: Map<string, number>, kind: 'pg' | 'redis'): number {
   let total = 0;
-  for (const [pid, micros] of after) total += micros - (before.get(pid) ?? 0);
+  for (const [key, micros] of after) if (key.startsWith(`${kind}:`)) total += micros - (before.get(key) ?? 0);
   return total;
 }
 
@@ -80,7 +84,8 @@ try {
     ok: number;
     seconds: number;
     cpu: number;
-    serverCpu: number;
+    pgCpu: number;
+    redisCpu: number;
     database?: string;
     latency: number[];
   }[] = [];
@@ -89,7 +94,7 @@ try {
     // `<cli>?NAME=value&...`: the same build with other environment variables.
     const [cli, query] = build.split('?');
     // `engine=sqlite|postgres` in the query overrides BENCH_AB_ENGINE for that build.
-    const { engine = ENGINE, ...variables } = Object.fromEntries(new URLSearchParams(query ?? ''));
+    const { engine = ENGINE, redis, ...variables } = Object.fromEntries(new URLSearchParams(query ?? ''));
     const env: NodeJS.ProcessEnv = { NODE_OPTIONS: process.env.BENCH_AB_NODE_OPTIONS ?? '', ...variables };
     let database: string | undefined;
     if (engine === 'postgres' && admin) {
@@ -97,7 +102,7 @@ try {
       await admin.query(`create database ${database}`);
       databases.push(database);
       env.DATABASE_URL = POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${database}`);
-      if (REDIS_URL && REDIS_URL !== 'none') env.REDIS_URL = REDIS_URL;
+      if (REDIS_URL && REDIS_URL !== 'none' && redis !== 'none') env.REDIS_URL = REDIS_URL;
     }
     const file = join(temp, `${name}.yaml`);
     writeFileSync(
@@ -118,7 +123,8 @@ agents:
       cli: build,
       url: gateway.url,
       pid: gateway.child.pid!,
-      serverCpu: 0,
+      pgCpu: 0,
+      redisCpu: 0,
       database,
       ok: 0,
       seconds: 0,
@@ -138,7 +144,9 @@ agents:
       const result = await load(gateway.url, seconds);
       gateway.seconds += (performance.now() - started) / 1000;
       gateway.cpu += cpuMicros(gateway.pid) - cpuBefore;
-      gateway.serverCpu += spent(serverBefore, serverCpuMicros(gateway.database));
+      const serverAfter = serverCpuMicros(gateway.database);
+      gateway.pgCpu += spent(serverBefore, serverAfter, 'pg');
+      gateway.redisCpu += spent(serverBefore, serverAfter, 'redis');
       gateway.ok += result.ok;
       gateway.latency.push(result.latencyMs);
     }
@@ -146,12 +154,14 @@ agents:
   console.log(
     `engine ${ENGINE} (unless a build sets engine=)${REDIS_URL ? `, PostgreSQL with ${REDIS_URL}` : ''}, c=${CONNECTIONS}, ${rounds}x${seconds}s`,
   );
-  console.log('| build | 2xx | req/s | CPU µs/request | PostgreSQL+Redis CPU µs/request | mean latency ms |');
-  console.log('|---|---|---|---|---|---|');
+  console.log(
+    '| build | 2xx | req/s | CPU µs/request | PostgreSQL backends CPU µs/request | Redis CPU µs/request | mean latency ms |',
+  );
+  console.log('|---|---|---|---|---|---|---|');
   for (const gateway of gateways) {
     const latency = gateway.latency.reduce((sum, value) => sum + value, 0) / gateway.latency.length;
     console.log(
-      `| ${gateway.name} ${gateway.cli} | ${gateway.ok} | ${Math.round(gateway.ok / gateway.seconds)} | ${Math.round(gateway.cpu / gateway.ok)} | ${Math.round(gateway.serverCpu / gateway.ok)} | ${latency.toFixed(2)} |`,
+      `| ${gateway.name} ${gateway.cli} | ${gateway.ok} | ${Math.round(gateway.ok / gateway.seconds)} | ${Math.round(gateway.cpu / gateway.ok)} | ${Math.round(gateway.pgCpu / gateway.ok)} | ${Math.round(gateway.redisCpu / gateway.ok)} | ${latency.toFixed(2)} |`,
     );
   }
 } finally {

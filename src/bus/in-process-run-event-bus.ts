@@ -82,6 +82,7 @@ export function createInProcessRunEventBus(options: InProcessRunEventBusOptions 
   }
 
   return {
+    logLimit,
     async publish(runId: string, body: RunEventBody): Promise<RunEvent> {
       assertOpen();
       const entry = entryFor(runId);

@@ -101,6 +101,7 @@ export function createRedisRunEventBus(options: RedisRunEventBusOptions): RunEve
   }
 
   return {
+    logLimit,
     async publish(runId: string, body: RunEventBody): Promise<RunEvent> {
       assertOpen();
       return stream.append(runId, body);

@@ -16,6 +16,8 @@ export interface SubscribeOptions {
  * In-process by default, Redis when configured: callers only ever see this interface.
  */
 export interface RunEventBus {
+  /** Events a run's log keeps (history() returns at most these, the newest). Default DEFAULT_LOG_LIMIT. */
+  readonly logLimit?: number;
   /** Appends an event to the run's ordered, bounded log (assigning seq and at) and delivers it to live subscribers. */
   publish(runId: string, body: RunEventBody): Promise<RunEvent>;
   /**

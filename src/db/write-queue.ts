@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { createBatcher } from './batcher.js';
+import { runWritesMerged } from './merged-writes.js';
 import type { Database } from './schema.js';
 
 /** A write: one or more statements, run against the executor it is given. It must not wait for another queued write. */
@@ -43,6 +44,11 @@ export interface GroupCommitOptions {
   concurrency?: number;
   /** Called after each transaction commits (SQLite: wakes the WAL checkpoint thread). */
   onCommit?: () => void;
+  /**
+   * A batch's writes run side by side and their INSERTs and keyed UPDATEs of one text go as one statement
+   * (db/merged-writes.ts): for PostgreSQL, where each statement is a round trip. SQLite runs them one by one.
+   */
+  mergeStatements?: boolean;
 }
 
 /**
@@ -64,6 +70,7 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     concurrency: options.concurrency,
     writeBatch: async (writes) => {
       await db.transaction().execute(async (trx) => {
+        if (options.mergeStatements) return runWritesMerged(trx, writes);
         for (const write of writes) await write(trx);
       });
       committed();

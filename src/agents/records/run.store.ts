@@ -61,10 +61,14 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
     trx
       .insertInto('run_event_logs')
       .values(row)
+      // `excluded`, not the values again: the statement takes rows only, so a batch's logs merge into one
+      // multi-row INSERT on PostgreSQL (db/merged-writes.ts).
       .onConflict((oc) =>
-        oc
-          .column('run_id')
-          .doUpdateSet({ events: row.events, event_count: row.event_count, persisted_at: row.persisted_at }),
+        oc.column('run_id').doUpdateSet((eb) => ({
+          events: eb.ref('excluded.events'),
+          event_count: eb.ref('excluded.event_count'),
+          persisted_at: eb.ref('excluded.persisted_at'),
+        })),
       ),
   );
   const updateRunEnd = prepareQuery((trx, { run_id, ...end }: RunEnd & { run_id: string }) =>

@@ -100,6 +100,9 @@ export function openRun(deps: RuntimeDeps, options: OpenRunOptions): OpenRun {
     flow,
     maxOutputBytes: agent.max_output_bytes ?? deps.maxOutputBytes,
     output: options.resumed?.output,
+    // A takeover's earlier attempts published from another process: its log is read back from the bus.
+    continued: options.resumed !== undefined,
+    logLimit: deps.bus.logLimit,
   });
   controller.onChange((status) => status !== 'paused' && events.release());
   const emit = (body: RunEventBody) => events.emit(body);

@@ -1,4 +1,4 @@
-import type { RunEventBody, RunEventBus } from '../../bus/index.js';
+import { DEFAULT_LOG_LIMIT, type RunEvent, type RunEventBody, type RunEventBus } from '../../bus/index.js';
 import { createError, type AppError } from '../../errors.js';
 import type { RunFlow } from './run-flow.js';
 
@@ -15,6 +15,12 @@ export interface RunEventPublisher {
   readonly output: string;
   /** Resolves once every event published so far reached the bus (or failed to). */
   settled(): Promise<void>;
+  /**
+   * The run's log as this publisher wrote it to the bus (after `settled()`): the newest events, at most the
+   * bus's log limit, oldest first. Undefined when the log holds events this publisher did not write (a run
+   * taken over: its earlier attempts published from another process), so the bus has to be read back.
+   */
+  log(): RunEvent[] | undefined;
 }
 
 export interface RunEventPublisherOptions {
@@ -29,6 +35,10 @@ export interface RunEventPublisherOptions {
   maxOutputBytes?: number;
   /** A run taken over: the text its earlier attempts said (the output goes on from it). */
   output?: string;
+  /** Events of this run already on the bus from elsewhere (a takeover): log() then returns undefined. */
+  continued?: boolean;
+  /** Events log() keeps at most: the bus's own log limit. Default DEFAULT_LOG_LIMIT. */
+  logLimit?: number;
 }
 
 /** The run said more than its cap: it fails rather than holding an unbounded answer in memory. */
@@ -42,10 +52,25 @@ export function createRunEventPublisher(options: RunEventPublisherOptions): RunE
   let output = options.output ?? '';
   let outputBytes = Buffer.byteLength(output);
   let last: Promise<unknown> = Promise.resolve();
-  const published = flow && ((body: RunEventBody) => flow.published(body));
+  // What reached the bus, kept for the run's persisted log: reading it back from Redis at the run's end
+  // cost a round trip and the decoding of every entry (bench/README.md, optimisation log).
+  const logLimit = options.logLimit ?? DEFAULT_LOG_LIMIT;
+  let kept: RunEvent[] | undefined = options.continued ? undefined : [];
+  let unordered = false;
+  const keep = (event: RunEvent) => {
+    if (!kept) return;
+    if (kept.length > 0 && kept[kept.length - 1].seq > event.seq) unordered = true;
+    kept.push(event);
+    // Trimmed in chunks rather than one shift per event once the log is full.
+    if (kept.length >= 2 * logLimit) kept = kept.slice(-logLimit);
+  };
   // Not awaited one by one: the bus keeps publishes in call order (Redis pipelines them), so a delta costs no round trip here.
   const publish = (body: RunEventBody) => {
-    last = Promise.all([last, bus.publish(runId, body).then(published && (() => published(body)), onError)]);
+    const reached = bus.publish(runId, body).then((event) => {
+      keep(event);
+      flow?.published(body);
+    }, onError);
+    last = Promise.all([last, reached]);
   };
   return {
     emit(body) {
@@ -67,6 +92,11 @@ export function createRunEventPublisher(options: RunEventPublisherOptions): RunE
     },
     async settled() {
       await last;
+    },
+    log() {
+      if (!kept) return undefined;
+      const events = unordered ? [...kept].sort((a, b) => a.seq - b.seq) : kept;
+      return events.length > logLimit ? events.slice(-logLimit) : events;
     },
   };
 }
