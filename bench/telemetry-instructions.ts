@@ -1,12 +1,12 @@
 // Telemetry off vs on in instructions: each built gateway runs under valgrind's callgrind, which counts the
 // instructions the process executes (all threads, user space) whatever else the machine does. Per run: start
 // uninstrumented, warm up (BENCH_WARMUP non-streamed chat completions at c=32), switch instrumentation on
-// (`callgrind_control -i on`), send BENCH_REQUESTS more at c=32, dump the counts, stop. The gateways run with
-// `--single-threaded` (V8's garbage collection and compilation on the main thread instead of helper threads,
-// the same work in a fixed order): with helper threads the same gateway counted 6.8–8.1 M per request.
-// The difference is converted to µs with the off gateway's native CPU time per instruction (measured here too).
+// (`callgrind_control -i on`), send BENCH_REQUESTS more at c=32, dump the counts, stop. NODE_FLAGS below say
+// what keeps two runs alike. The difference is converted to µs with the off gateway's native CPU time per
+// instruction (measured here too, BENCH_NATIVE_ROUNDS of BENCH_NATIVE_REQUESTS; 0 rounds skips it).
 // `npx tsx bench/telemetry-instructions.ts` (BENCH_RUNS, default 2; BENCH_WARMUP, 2000; BENCH_REQUESTS, 1000;
-// BENCH_VARIANTS, default `off,on`; also `on-json`). Needs `valgrind` and a built gateway (`npm run build`).
+// BENCH_VARIANTS, default `off,on`; also `on-json`, `on-batch<N>`; BENCH_DUMP_DIR keeps the callgrind files).
+// Needs `valgrind` and a built gateway (`npm run build`). About 30 min on a busy 2-core machine.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
