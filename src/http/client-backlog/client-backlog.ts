@@ -16,6 +16,9 @@ export interface ClientBacklog {
 /** The backlog's limit for a client that holds a run back: the size of the run's flow window. */
 export const CLIENT_BACKLOG_BYTES = 256 * 1024;
 
+/** The most a client that keeps up may be ahead of its last sample (one that stops reading then costs this once). */
+const MAX_BUDGET_BYTES = 4 * 1024 * 1024;
+
 let sharedPoller: SendQueuePoller | undefined;
 
 /**
@@ -38,34 +41,22 @@ export function watchClientBacklog(
   if (!poller || !connection) return { settled: () => undefined };
   // Bytes the client acknowledged, as of the last sample; the socket's count only grows, so this never goes back.
   let acked = 0;
-  let sampling: Promise<void> | undefined;
+  // How far ahead the writer may go before the next sample: doubled by each sample that finds the client caught
+  // up, back to the limit once one finds it behind. A read of the kernel's table costs milliseconds with a few
+  // thousand sockets, so a client that keeps up is sampled every few MB, not every 256 KiB.
+  let budget = limitBytes;
   let waiting: Promise<void> | undefined;
   const ahead = () => socket.bytesWritten - acked;
-  const sampled = (sample: number) => {
-    acked = Math.max(acked, sample);
-  };
   return {
     settled() {
       if (waiting) return waiting;
-      if (socket.destroyed) return undefined;
-      const bytes = ahead();
-      if (bytes <= limitBytes / 2) return undefined;
-      if (bytes <= limitBytes) {
-        // Half way: a sample in the background, so that a client that keeps reading is never waited for.
-        sampling ??= poller
-          .until(connection, socket, (sample) => {
-            sampled(sample);
-            return true;
-          })
-          .finally(() => {
-            sampling = undefined;
-          });
-        return undefined;
-      }
+      if (socket.destroyed || ahead() <= budget) return undefined;
       waiting = poller
         .until(connection, socket, (sample) => {
-          sampled(sample);
-          return socket.destroyed || ahead() <= limitBytes;
+          const caughtUp = ahead() - (sample - acked) <= limitBytes / 4;
+          acked = Math.max(acked, sample);
+          budget = caughtUp ? Math.min(budget * 2, MAX_BUDGET_BYTES) : limitBytes;
+          return socket.destroyed || ahead() <= budget;
         })
         .finally(() => {
           waiting = undefined;

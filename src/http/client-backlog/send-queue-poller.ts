@@ -16,9 +16,9 @@ export interface PolledSocket {
 export interface SendQueuePollerOptions {
   read?: TcpTableReader;
   /**
-   * The first sample is taken at once; the delay to the next doubles from 1 ms for each sample that finds the
+   * The first sample is taken at once; the delay to the next doubles from 5 ms for each sample that finds the
    * waiter still behind, up to `fastDelayMs`, and is `slowDelayMs` once it has waited `slowAfterMs` (a client that
-   * stopped reading). Defaults 25 ms, 250 ms, 1 s.
+   * stopped reading). Defaults 40 ms, 250 ms, 1 s.
    */
   fastDelayMs?: number;
   slowDelayMs?: number;
@@ -50,7 +50,7 @@ interface Waiter {
 }
 
 export function createSendQueuePoller(options: SendQueuePollerOptions = {}): SendQueuePoller {
-  const { read = readProcTcpTable, fastDelayMs = 25, slowDelayMs = 250, slowAfterMs = 1_000 } = options;
+  const { read = readProcTcpTable, fastDelayMs = 40, slowDelayMs = 250, slowAfterMs = 1_000 } = options;
   const waiters = new Set<Waiter>();
   let unreadable = false;
   let reading = false;
@@ -103,7 +103,7 @@ export function createSendQueuePoller(options: SendQueuePollerOptions = {}): Sen
         finish(waiter);
         continue;
       }
-      waiter.delayMs = now - waiter.since >= slowAfterMs ? slowDelayMs : Math.min(waiter.delayMs * 2 || 1, fastDelayMs);
+      waiter.delayMs = now - waiter.since >= slowAfterMs ? slowDelayMs : Math.min(waiter.delayMs * 2 || 5, fastDelayMs);
       waiter.dueAt = now + waiter.delayMs;
     }
     schedule();
