@@ -7,6 +7,7 @@ export {
 } from './send-queue-poller.js';
 export {
   parseSendQueues,
+  readProcTcpTable,
   tcpConnectionKey,
   type TcpConnectionKey,
   type TcpTable,
