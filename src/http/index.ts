@@ -15,6 +15,7 @@ export {
   type UsageObservation,
 } from './metrics.js';
 export { registerMetrics } from './metrics.routes.js';
+export { CLIENT_BACKLOG_BYTES, watchClientBacklog, type ClientBacklog } from './client-backlog/index.js';
 export { startIdleHeapTrim, type IdleHeapTrimOptions } from './idle-heap-trim.js';
 export {
   createReplySseWriter,

@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import { watchClientBacklog } from './client-backlog/index.js';
 
 export type SseHeaders = Record<string, string | string[] | number | undefined>;
 
@@ -18,6 +19,13 @@ export interface SseWriterOptions {
    * destroyed and onClientGone listeners hear `stalled`. Unset: a write waits as long as the connection lives.
    */
   stalledTimeoutMs?: number;
+  /**
+   * For a stream that holds a run back: a write also waits while more than this many bytes written are not yet
+   * acknowledged by the client's TCP stack (the kernel's send queue takes MBs of a client that stopped reading;
+   * http/client-backlog). The wait counts toward the stall timeout like a wait for 'drain'. Unset: only Node's
+   * buffer counts.
+   */
+  backlogBytes?: number;
 }
 
 /**
@@ -34,9 +42,12 @@ export interface SseWriter {
   open(): void;
   /**
    * Writes framed text (opening the stream first if needed). Returns a promise only while the socket
-   * buffer is full: it resolves on 'drain', or once the client is gone. Await it before the next write.
+   * buffer is full (or, with `backlogBytes`, the client is that far behind): it resolves on 'drain' (once the
+   * client caught up), or once the client is gone. Await it before the next write.
    */
   write(chunk: string | Buffer): Promise<void> | undefined;
+  /** What write() would wait for after bytes written to the socket past this writer; undefined: nothing. */
+  settle(): Promise<void> | undefined;
   /** Writes `last` (an error event, `[DONE]`) if the client is still there, then ends the response. */
   end(last?: string): void;
   /** Calls `listener` once if the client goes away before end() (at once if it already has). */
@@ -65,6 +76,7 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions =
   let stalled = false;
   let heartbeat: NodeJS.Timeout | undefined;
   let draining: Promise<void> | undefined;
+  let backlog: ReturnType<typeof watchClientBacklog> | undefined;
   const gone = () => ended || res.destroyed || res.writableEnded;
 
   // A write racing a closed socket must not become an unhandled 'error' event.
@@ -77,19 +89,24 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions =
     for (const listener of listeners.splice(0)) listener(goneReason);
   });
 
-  // One wait per full buffer, shared by every write that finds it full; ends the response if it outlasts the stall timeout.
-  const waitForDrain = (): Promise<void> => {
+  // One wait at a time, shared by every write that finds the client behind: the socket's 'drain', or the client
+  // acknowledging its backlog. It ends the response if it outlasts the stall timeout.
+  const waitFor = (caughtUp: (done: () => void) => () => void): Promise<void> => {
     draining ??= new Promise<void>((resolve) => {
       let timer: NodeJS.Timeout | undefined;
+      let stop: (() => void) | undefined;
+      let finished = false;
       const done = () => {
+        if (finished) return;
+        finished = true;
         clearTimeout(timer);
-        res.off('drain', done);
+        stop?.();
         res.off('close', done);
         draining = undefined;
         resolve();
       };
-      res.on('drain', done);
       res.on('close', done);
+      stop = caughtUp(done);
       if (options.stalledTimeoutMs !== undefined) {
         timer = setTimeout(() => {
           stalled = true;
@@ -99,6 +116,20 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions =
       }
     });
     return draining;
+  };
+  const waitForDrain = () =>
+    waitFor((done) => {
+      res.on('drain', done);
+      return () => res.off('drain', done);
+    });
+  const settle = (): Promise<void> | undefined => {
+    if (draining) return draining;
+    const behind = backlog?.settled();
+    if (!behind) return undefined;
+    return waitFor((done) => {
+      void behind.then(done);
+      return () => undefined;
+    });
   };
 
   const open = () => {
@@ -110,6 +141,8 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions =
     );
     res.writeHead(200, { ...headers, ...SSE_HEADERS });
     res.flushHeaders();
+    if (options.backlogBytes !== undefined && res.socket)
+      backlog = watchClientBacklog(res.socket, options.backlogBytes);
     if (options.heartbeatMs) {
       // No ping is queued behind a full buffer: the client is not reading what is already there.
       heartbeat = setInterval(() => {
@@ -123,7 +156,8 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions =
     if (gone()) return undefined;
     open();
     if (draining) return draining.then(() => write(chunk));
-    return res.write(chunk) ? undefined : waitForDrain();
+    // After 'drain' the kernel may still hold more than the backlog allows: Node's buffer is only its first part.
+    return res.write(chunk) ? settle() : waitForDrain().then(settle);
   };
 
   return {
@@ -136,6 +170,7 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions =
     signal: aborted.signal,
     open,
     write,
+    settle,
     end(last) {
       clearInterval(heartbeat);
       if (gone()) return;

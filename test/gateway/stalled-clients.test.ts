@@ -104,6 +104,13 @@ async function heldBack(app: TestApp, run: RunHandle, stats: FirehoseStats): Pro
   return 'held back';
 }
 
+/** The text a run read from its upstream and published: what the gateway holds of its answer. */
+async function textRead(app: TestApp, run: RunHandle): Promise<number> {
+  let bytes = 0;
+  for (const event of await app.bus.history(run.runId)) if (event.type === 'text-delta') bytes += event.delta.length;
+  return bytes;
+}
+
 async function liveRun(app: TestApp): Promise<RunHandle> {
   await vi.waitFor(() => expect(app.runs.active()).toHaveLength(1), { timeout: 10_000, interval: 10 });
   return app.runs.active()[0];
@@ -174,5 +181,54 @@ describe.each(ROUTES)('a client of $name that stops reading', (route) => {
         client.destroy();
       }
     });
+  });
+});
+
+/**
+ * The kernel takes several MB of a client that stopped reading (Linux grows a loopback socket's send buffer
+ * to net.ipv4.tcp_wmem's 4 MB): a run that counted what it handed to the socket as read by its client went
+ * on reading that much of its upstream, and kept its text, for every stalled client (issue 22's bench:
+ * 100 clients, 1 GiB). The run reads no further ahead of what the client's TCP stack acknowledged than
+ * its flow window (256 KiB) and the backlog the socket may hold (256 KiB), plus the client's own receive
+ * buffer.
+ */
+describe.each(ROUTES)('five clients of $name that never read', (route) => {
+  let gateway: { app: TestApp; upstream: FakeUpstream };
+  beforeAll(async () => {
+    gateway = await startGateway(600);
+  });
+  afterAll(async () => {
+    await gateway.app.stop();
+    await gateway.upstream.close();
+  });
+
+  it('each hold their run to a bounded read of the upstream (at most 2 MiB of text), wherever the kernel buffers', async () => {
+    const clients: StalledClient[] = [];
+    try {
+      for (let index = 0; index < 5; index += 1) {
+        gateway.upstream.enqueue({
+          kind: 'firehose',
+          chunks: CHUNKS,
+          chunkBytes: CHUNK_BYTES,
+          stats: createFirehoseStats(),
+        });
+        clients.push(await route.open(gateway.app.url));
+      }
+      await vi.waitFor(() => expect(gateway.app.runs.active()).toHaveLength(5), { timeout: 10_000, interval: 10 });
+      const runs = gateway.app.runs.active();
+      const read: number[] = [];
+      for (const run of runs) {
+        // Held back, not ended: a run that read on would end past its output cap.
+        const outcome = await Promise.race([
+          run.result.then((result) => result.status),
+          heldBack(gateway.app, run, createFirehoseStats()),
+        ]);
+        expect(outcome).toBe('held back');
+        read.push(await textRead(gateway.app, run));
+      }
+      for (const bytes of read) expect(bytes).toBeLessThanOrEqual(2 * 1024 * 1024);
+    } finally {
+      for (const client of clients) client.destroy();
+    }
   });
 });

@@ -44,7 +44,7 @@ export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, s
         context: (input.context ?? []).map((item) => `${item.description}: ${item.value}`),
       });
       void reply.header('x-run-id', run.runId);
-      const sse = createAguiSseWriter(reply, settings);
+      const sse = createAguiSseWriter(reply, settings, true);
       sse.onClientGone((reason) => run.control.cancel(reason === 'stalled' ? CLIENT_STALLED() : CLIENT_CLOSED()));
       sse.open();
       const framer = frames.open({

@@ -44,7 +44,7 @@ export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, set
       });
       void reply.header('x-run-id', run.runId);
       void reply.header('x-session-id', sessionId);
-      const sse = createAguiSseWriter(reply, settings);
+      const sse = createAguiSseWriter(reply, settings, true);
       sse.onClientGone((reason) => run.control.cancel(reason === 'stalled' ? CLIENT_STALLED() : CLIENT_CLOSED()));
       sse.open();
       const framer = frames.open({ runId: run.runId, format: request.query.format });

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
-import { createReplySseWriter, type SseWriter } from '../../http/index.js';
+import { CLIENT_BACKLOG_BYTES, createReplySseWriter, type SseWriter } from '../../http/index.js';
 import type { AguiRouteSettings } from './agui-routes-options.js';
 import type { EventSink } from './stream-run-events.js';
 
@@ -15,7 +15,7 @@ const NOTHING = Buffer.alloc(0);
  * the next tick. Everything still passes through the socket's own queue, so it stays in order with what the
  * SSE writer writes (headers, heartbeats, the end). When that write fills the socket's buffer, the SSE
  * writer's wait takes over through an empty write: the same drain, stall timeout and client-gone handling
- * as every other write.
+ * as every other write; so does its wait for a client behind on acknowledgements (`backlogBytes`).
  */
 export function createSseSink(sse: SseWriter, res?: ServerResponse): EventSink {
   return {
@@ -24,7 +24,8 @@ export function createSseSink(sse: SseWriter, res?: ServerResponse): EventSink {
       const socket = res?.socket;
       if (!res || !socket || !sse.opened || sse.closed || !res.chunkedEncoding || socket.writableNeedDrain)
         return sse.write(frame.sse);
-      if (socket.write(frame.chunk)) return undefined;
+      // The writer's backlog wait (a stream that holds its run) covers these bytes too.
+      if (socket.write(frame.chunk)) return sse.settle();
       return sse.write(NOTHING);
     },
     get closed() {
@@ -33,13 +34,19 @@ export function createSseSink(sse: SseWriter, res?: ServerResponse): EventSink {
   };
 }
 
-/** The SSE writer of an AG-UI route: its heartbeat and stall timeout from the plugin's settings. */
+/**
+ * The SSE writer of an AG-UI route: its heartbeat and stall timeout from the plugin's settings. A stream that
+ * holds its run (`holdsRun`: the client that started it) also waits for the client's acknowledgements, so that
+ * the run reads its upstream no further ahead of the client than its flow window (CLIENT_BACKLOG_BYTES).
+ */
 export function createAguiSseWriter(
   reply: FastifyReply,
   settings: Pick<AguiRouteSettings, 'heartbeatMs' | 'stalledTimeoutMs'>,
+  holdsRun = false,
 ): SseWriter {
   return createReplySseWriter(reply, {
     heartbeatMs: settings.heartbeatMs,
     stalledTimeoutMs: settings.stalledTimeoutMs,
+    ...(holdsRun && { backlogBytes: CLIENT_BACKLOG_BYTES }),
   });
 }

@@ -1,5 +1,7 @@
+import type { Socket } from 'node:net';
 import type { TraceSpan } from '../../telemetry/index.js';
 import type { RawData, WebSocket } from 'ws';
+import { CLIENT_BACKLOG_BYTES, watchClientBacklog, type ClientBacklog } from '../../http/index.js';
 import { cancelledError, CLIENT_CLOSED, CLIENT_STALLED, type RunHandle, type RunService } from '../../agents/index.js';
 import { AppError, isAppError, ValidationError } from '../../errors.js';
 import { createId } from '../../ids.js';
@@ -28,6 +30,11 @@ export interface WsSessionOptions {
   log: Pick<Logger, 'error'>;
   /** The upgrade request's span: the socket's runs are its children. */
   trace?: TraceSpan;
+  /**
+   * The TCP connection under the WebSocket: a write also waits while its client has not acknowledged more than
+   * CLIENT_BACKLOG_BYTES (the kernel takes MBs of a client that stopped reading; http/client-backlog).
+   */
+  connection?: Socket;
 }
 
 /** The error frame a bad frame (or a run that cannot start) gets: the socket stays open. */
@@ -51,7 +58,8 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
     if (socket.readyState === socket.OPEN) socket.send(JSON.stringify(frame));
   };
   let stalled = false;
-  const sink = createWsSink(socket, options.stalledTimeoutMs, () => {
+  const backlog = options.connection && watchClientBacklog(options.connection, CLIENT_BACKLOG_BYTES);
+  const sink = createWsSink(socket, options.stalledTimeoutMs, backlog, () => {
     stalled = true;
     socket.terminate();
   });
@@ -156,16 +164,45 @@ const WS_HIGH_WATER_BYTES = 64 * 1024;
 /**
  * One text frame per event (the JSON text an SSE stream of the run sends as `data:` too). The socket's
  * queue is bounded: a write that leaves more than WS_HIGH_WATER_BYTES queued returns a promise, so the run
- * waits for a client that reads slowly; one that reads nothing for `stalledTimeoutMs` is given up.
+ * waits for a client that reads slowly; so does a write that leaves the client more than the backlog's limit
+ * behind on acknowledgements. One that reads nothing for `stalledTimeoutMs` is given up.
  */
 function createWsSink(
   socket: WebSocket,
   stalledTimeoutMs: number | undefined,
+  backlog: ClientBacklog | undefined,
   onStalled: () => void,
 ): EventSink & { readonly waiting: boolean; readonly frames: number } {
   const open = () => socket.readyState === socket.OPEN;
   let waiting = false;
   let frames = 0;
+  /** A wait that `start` ends by calling done (or the socket's close does); past the stall timeout the socket is given up. */
+  const wait = (start: (done: () => void) => void) => {
+    waiting = true;
+    return new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      let finished = false;
+      const done = () => {
+        if (finished) return;
+        finished = true;
+        waiting = false;
+        clearTimeout(timer);
+        socket.off('close', done);
+        resolve();
+      };
+      socket.on('close', done);
+      if (stalledTimeoutMs !== undefined) {
+        timer = setTimeout(onStalled, stalledTimeoutMs);
+        timer.unref();
+      }
+      start(done);
+    });
+  };
+  const caughtUp = (done: () => void) => {
+    const behind = backlog?.settled();
+    if (behind) void behind.then(done);
+    else done();
+  };
   return {
     write(frame) {
       const texts = frame.json;
@@ -175,25 +212,10 @@ function createWsSink(
       const last = texts.at(-1)!;
       if (socket.bufferedAmount + last.length <= WS_HIGH_WATER_BYTES) {
         socket.send(last);
-        return undefined;
+        return backlog?.settled() && wait(caughtUp);
       }
-      waiting = true;
-      return new Promise<void>((resolve) => {
-        let timer: NodeJS.Timeout | undefined;
-        const done = () => {
-          waiting = false;
-          clearTimeout(timer);
-          socket.off('close', done);
-          resolve();
-        };
-        socket.on('close', done);
-        if (stalledTimeoutMs !== undefined) {
-          timer = setTimeout(onStalled, stalledTimeoutMs);
-          timer.unref();
-        }
-        // Called once the frame left for the kernel, or with an error when the socket closed first.
-        socket.send(last, done);
-      });
+      // The send's callback comes once the frame left for the kernel, or with an error when the socket closed first.
+      return wait((done) => socket.send(last, () => caughtUp(done)));
     },
     get closed() {
       return !open();

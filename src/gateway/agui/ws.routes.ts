@@ -99,6 +99,7 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, setti
         frames,
         log: request.log,
         trace: requestSpan(request),
+        connection: request.raw.socket,
       });
     },
   });

@@ -4,7 +4,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AgentRegistry, RunService } from '../../agents/index.js';
 import { ownerOf } from '../../auth/index.js';
 import type { AppError } from '../../errors.js';
-import { createReplySseWriter, GATEWAY_OVERHEAD_HEADER } from '../../http/index.js';
+import { CLIENT_BACKLOG_BYTES, createReplySseWriter, GATEWAY_OVERHEAD_HEADER } from '../../http/index.js';
 import { createId } from '../../ids.js';
 import { createChatCompletion, createCompletionIdentity } from './chat-completion.js';
 import { streamChatCompletion } from './chat-completion-stream.js';
@@ -65,7 +65,8 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
           setOverheadHeader(reply, run.timing.upstreamMsAtFirstText ?? run.timing.upstreamMs);
           return {};
         };
-        const sse = createReplySseWriter(reply, { headers, stalledTimeoutMs });
+        // The client holds its run back: the run reads no further ahead of what the client acknowledged than its window.
+        const sse = createReplySseWriter(reply, { headers, stalledTimeoutMs, backlogBytes: CLIENT_BACKLOG_BYTES });
         const failure = await streamChatCompletion(run, sse, {
           identity,
           includeUsage: body.stream_options?.include_usage === true,
