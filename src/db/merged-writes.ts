@@ -1,5 +1,5 @@
 import { CompiledQuery, type Kysely, type QueryResult } from 'kysely';
-import type { Write } from './write-queue.js';
+import type { Write } from './write.js';
 import type { Database } from './schema.js';
 
 /**

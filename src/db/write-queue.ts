@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { createBatcher } from './batcher.js';
 import { runWritesMerged } from './merged-writes.js';
 import type { Database } from './schema.js';
+import type { Write } from './write.js';
 
-/** A write: one or more statements, run against the executor it is given. It must not wait for another queued write. */
-export type Write = (db: Kysely<Database>) => Promise<void>;
+export type { Write } from './write.js';
 
 export interface WriteOptions {
   /** The statements must commit together or not at all (always true inside a shared SQLite transaction). */
