@@ -66,12 +66,15 @@ describe('failed steps recorded on a run carry catalog codes', () => {
       headers: { ...admin, 'content-type': 'application/json' },
       body: JSON.stringify({ model: 'clock', messages: [{ role: 'user', content: 'wait' }], stream: true }),
     });
+    // The run is stored while the upstream works on the request (its insert commits after the request went out).
+    const runId = await vi.waitFor(async () => {
+      const listed = (await (
+        await fetch(`${app.url}/api/v1/admin/runs?status=running`, { headers: admin })
+      ).json()) as { run_id: string }[];
+      expect(listed[0]?.run_id).toMatch(/^run_/);
+      return listed[0].run_id;
+    });
     await vi.waitFor(() => expect(upstream.openConnections()).toBe(1));
-    const listed = (await (await fetch(`${app.url}/api/v1/admin/runs?status=running`, { headers: admin })).json()) as {
-      run_id: string;
-    }[];
-    const runId = listed[0]?.run_id;
-    expect(runId).toMatch(/^run_/);
     const cancelled = await fetch(`${app.url}/api/v1/admin/runs/${runId}/cancel`, { method: 'POST', headers: admin });
     expect(cancelled.status).toBe(200);
     await vi.waitFor(async () => {
