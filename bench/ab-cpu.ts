@@ -13,9 +13,9 @@ import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_API_KEY, loadChatCompletions } from './load/chat-load.js';
+import { loadChatCompletions } from './load/chat-load.js';
 import pg from 'pg';
-import { cpuMicros, startListening } from './processes/start-listening.js';
+import { cpuMicros, singleAgentGatewayYaml, startListening, stopChildren } from './processes/start-listening.js';
 
 const CONNECTIONS = Number(process.env.BENCH_AB_CONNECTIONS ?? 32);
 const ENGINE = process.env.BENCH_AB_ENGINE ?? 'sqlite';
@@ -105,16 +105,7 @@ try {
       if (REDIS_URL && REDIS_URL !== 'none' && redis !== 'none') env.REDIS_URL = REDIS_URL;
     }
     const file = join(temp, `${name}.yaml`);
-    writeFileSync(
-      file,
-      `server: { host: 127.0.0.1, port: 0, data_dir: "${join(temp, name)}", log_level: info }
-auth: { api_keys: ["${BENCH_API_KEY}"] }
-providers:
-  fast: { type: openai-compatible, base_url: "${upstream.url}/v1", api_key: bench }
-agents:
-  - { name: bench-fast, model: fast/bench-model }
-`,
-    );
+    writeFileSync(file, singleAgentGatewayYaml(upstream.url, join(temp, name)));
     // BENCH_AB_NODE_ARGS: node flags NODE_OPTIONS refuses (--cpu-prof --cpu-prof-dir=...).
     const nodeArgs = (process.env.BENCH_AB_NODE_ARGS ?? '').split(' ').filter(Boolean);
     const gateway = await startListening(children, [...nodeArgs, cli, 'serve', '--config', file], env);
@@ -165,17 +156,7 @@ agents:
     );
   }
 } finally {
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGINT');
-          setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-        }),
-    ),
-  );
+  await stopChildren(children);
   for (const database of databases) await admin?.query(`drop database if exists ${database} with (force)`);
   await admin?.end();
   rmSync(temp, { recursive: true, force: true });

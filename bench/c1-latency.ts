@@ -13,8 +13,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_API_KEY } from './load/chat-load.js';
-import { cpuMicros, startListening } from './processes/start-listening.js';
+import { BENCH_API_KEY } from './bench-settings.js';
+import { cpuMicros, singleAgentGatewayYaml, startListening, stopChildren } from './processes/start-listening.js';
 
 type Mode = 'nonstream' | 'stream';
 
@@ -124,16 +124,7 @@ try {
       ...Object.fromEntries(new URLSearchParams(query ?? '')),
     };
     const file = join(temp, `${name}.yaml`);
-    writeFileSync(
-      file,
-      `server: { host: 127.0.0.1, port: 0, data_dir: "${join(temp, name)}", log_level: info }
-auth: { api_keys: ["${BENCH_API_KEY}"] }
-providers:
-  fast: { type: openai-compatible, base_url: "${upstream.url}/v1", api_key: bench }
-agents:
-  - { name: bench-fast, model: fast/bench-model }
-`,
-    );
+    writeFileSync(file, singleAgentGatewayYaml(upstream.url, join(temp, name)));
     const nodeArgs = (process.env.BENCH_AB_NODE_ARGS ?? '').split(' ').filter(Boolean);
     const gateway = await startListening(children, [...nodeArgs, cli, 'serve', '--config', file], env);
     targets.push(newTarget(`${name} ${build}`, gateway.url, 'bench-fast', gateway.child.pid));
@@ -164,16 +155,6 @@ agents:
     }
   }
 } finally {
-  await Promise.all(
-    children.map(
-      (child) =>
-        new Promise<void>((resolve) => {
-          if (child.exitCode !== null) return resolve();
-          child.once('exit', () => resolve());
-          child.kill('SIGINT');
-          setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-        }),
-    ),
-  );
+  await stopChildren(children);
   rmSync(temp, { recursive: true, force: true });
 }

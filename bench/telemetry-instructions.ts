@@ -14,8 +14,8 @@ import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { BENCH_API_KEY } from './load/chat-load.js';
-import { startListening } from './processes/start-listening.js';
+import { BENCH_API_KEY } from './bench-settings.js';
+import { singleAgentGatewayYaml, startListening } from './processes/start-listening.js';
 import { waitForIdle } from './processes/wait-for-idle.js';
 
 const CONNECTIONS = 32;
@@ -68,14 +68,7 @@ function yaml(upstream: string, dataDir: string, variant: Variant, collectorUrl:
       : `telemetry: { enabled: true, endpoint: "${collectorUrl}", export_interval_ms: 3600000${
           variant === 'on-json' ? ', protocol: http/json' : ''
         } }`;
-  return `
-server: { host: 127.0.0.1, port: 0, data_dir: "${dataDir}", log_level: info }
-auth: { api_keys: ["${BENCH_API_KEY}"] }
-providers:
-  fast: { type: openai-compatible, base_url: "${upstream}/v1", api_key: bench }
-agents:
-  - { name: bench-fast, model: fast/bench-model }
-${telemetry}`;
+  return singleAgentGatewayYaml(upstream, dataDir, telemetry);
 }
 
 // The batch processor exports when 512 spans are queued or 5 s after the first: natively at c=32 the 512 come

@@ -9,8 +9,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_API_KEY, loadChatCompletions } from './load/chat-load.js';
-import { cpuMicros, startListening } from './processes/start-listening.js';
+import { loadChatCompletions } from './load/chat-load.js';
+import { cpuMicros, singleAgentGatewayYaml, startListening, stopChildren } from './processes/start-listening.js';
 
 const CONNECTIONS = 32;
 
@@ -65,14 +65,7 @@ async function load(url: string, seconds: number): Promise<number> {
 }
 
 function yaml(upstream: string, dataDir: string, telemetry: string): string {
-  return `
-server: { host: 127.0.0.1, port: 0, data_dir: "${dataDir}", log_level: info }
-auth: { api_keys: ["${BENCH_API_KEY}"] }
-providers:
-  fast: { type: openai-compatible, base_url: "${upstream}/v1", api_key: bench }
-agents:
-  - { name: bench-fast, model: fast/bench-model }
-${telemetry}`;
+  return singleAgentGatewayYaml(upstream, dataDir, telemetry);
 }
 
 /** The telemetry scenario: two built gateways (`dist/`), loaded in turn; children are stopped before it returns. */
@@ -82,17 +75,7 @@ export async function runTelemetryBench(options: TelemetryBenchOptions = {}): Pr
     return await measure(children, options);
   } finally {
     // SIGINT: a graceful stop, so a --cpu-prof profile is written.
-    await Promise.all(
-      children.map(
-        (child) =>
-          new Promise<void>((resolve) => {
-            if (child.exitCode !== null) return resolve();
-            child.once('exit', () => resolve());
-            child.kill('SIGINT');
-            setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
-          }),
-      ),
-    );
+    await stopChildren(children);
   }
 }
 

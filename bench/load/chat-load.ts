@@ -1,7 +1,5 @@
 import autocannon from 'autocannon';
-
-/** The API key the standalone benches (telemetry, ab-cpu) configure on the gateways they start. */
-export const BENCH_API_KEY = 'bench-key-0123456789';
+import { BENCH_API_KEY } from '../bench-settings.js';
 
 /** `seconds` of non-streamed chat completions to agent `bench-fast` at `connections`, closed loop. */
 export function loadChatCompletions(url: string, seconds: number, connections: number): Promise<autocannon.Result> {

@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { BENCH_API_KEY } from '../bench-settings.js';
 
 /**
  * Spawns `node <args>` (through tsx for a .ts entry) and resolves with its URL once it prints
@@ -30,4 +31,33 @@ export function startListening(
 export function cpuMicros(pid: number): number {
   const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
+}
+
+/** Stops every child gracefully (SIGINT, so a --cpu-prof profile is written), SIGKILL after 10 s. */
+export async function stopChildren(children: readonly ChildProcess[]): Promise<void> {
+  await Promise.all(
+    children.map(
+      (child) =>
+        new Promise<void>((resolve) => {
+          if (child.exitCode !== null) return resolve();
+          child.once('exit', () => resolve());
+          child.kill('SIGINT');
+          setTimeout(() => child.kill('SIGKILL'), 10_000).unref();
+        }),
+    ),
+  );
+}
+
+/**
+ * The config of a gateway with one agent, `bench-fast`, on `upstreamUrl` and the bench's API key, storing in
+ * `dataDir`; `extra` (YAML) is appended (a `telemetry:` section, say).
+ */
+export function singleAgentGatewayYaml(upstreamUrl: string, dataDir: string, extra = ''): string {
+  return `server: { host: 127.0.0.1, port: 0, data_dir: "${dataDir}", log_level: info }
+auth: { api_keys: ["${BENCH_API_KEY}"] }
+providers:
+  fast: { type: openai-compatible, base_url: "${upstreamUrl}/v1", api_key: bench }
+agents:
+  - { name: bench-fast, model: fast/bench-model }
+${extra}`;
 }

@@ -58,7 +58,9 @@ await describeEachDialect('poller', (dialect) => {
     sleep.wake();
     await harness.runsStarted(3);
     await sleep.sleeping(2);
-    expect(harness.runs.prompts()).toEqual(['Ticket 1: t1', 'Ticket 2: t2', 'Ticket 3: t3']);
+    // Only the new item ran; the first two (in either order, as above) did not run again.
+    expect(harness.runs.prompts().slice(0, 2).sort()).toEqual(['Ticket 1: t1', 'Ticket 2: t2']);
+    expect(harness.runs.prompts().slice(2)).toEqual(['Ticket 3: t3']);
 
     sleep = new ManualSleep();
     server.respond = () => items(2, 3, 4);
