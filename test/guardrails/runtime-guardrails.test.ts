@@ -166,7 +166,9 @@ describe('guardrails in the runtime', () => {
       messages: [{ role: 'user', content: 'And now?' }],
     });
     // Risk events are stored with the run's other records, just after the answer is sent: wait for the flag.
-    await expect.poll(async () => (await risks()).hallucination_flags - before.hallucination_flags).toBe(1);
+    await expect
+      .poll(async () => (await risks()).hallucination_flags - before.hallucination_flags, { timeout: 10_000 })
+      .toBe(1);
     const after = await risks();
     // Redacted: the non-streamed answer, the streamed one, the input; blocked: the strict agent's input.
     expect(after.pii_events).toBe(4);
