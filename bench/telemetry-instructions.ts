@@ -9,8 +9,7 @@
 // Needs `valgrind` and a built gateway (`npm run build`). About 30 min on a busy 2-core machine.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startDiscardingCollector } from './targets/discarding-collector.js';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
@@ -305,16 +304,9 @@ export interface TelemetryInstructionsResult {
 }
 
 export async function runTelemetryInstructions(log: (line: string) => void): Promise<TelemetryInstructionsResult> {
-  let exports = 0;
-  const collector = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      exports += 1;
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
-  const collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+  // The collector accepts every export (its CPU is this process's, not the gateway's).
+  const collector = await startDiscardingCollector();
+  const collectorUrl = collector.url;
   const children: ChildProcess[] = [];
   const temp = mkdtempSync(join(tmpdir(), 'otel-instructions-'));
   const loads: number[][] = [loadavg().map((value) => Math.round(value * 10) / 10)];
@@ -346,7 +338,7 @@ export async function runTelemetryInstructions(log: (line: string) => void): Pro
       native_cpu_us_per_request: native.total,
       native_user_us_per_request: native.user,
       native_rounds: native.rounds,
-      otlp_exports: exports,
+      otlp_exports: collector.exports(),
       load_average: loads,
     };
   } finally {

@@ -5,8 +5,7 @@
 // BENCH_ROUNDS, default 2; BENCH_VARIANTS=on-proto,off-als adds gateways).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startDiscardingCollector } from './targets/discarding-collector.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadChatCompletions } from './load/chat-load.js';
@@ -120,17 +119,9 @@ interface Measured {
 async function measure(children: ChildProcess[], options: TelemetryBenchOptions): Promise<TelemetryBenchResult> {
   const roundSeconds = options.roundSeconds ?? 8;
   const rounds = options.rounds ?? 2;
-  // The collector: accepts every export (its CPU is this process's, not the gateway's).
-  let exports = 0;
-  const collector = createServer((request, response) => {
-    request.resume();
-    request.on('end', () => {
-      exports += 1;
-      response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-    });
-  });
-  await new Promise<void>((resolve) => collector.listen(0, '127.0.0.1', resolve));
-  const collectorUrl = `http://127.0.0.1:${(collector.address() as AddressInfo).port}`;
+  // The collector accepts every export (its CPU is this process's, not the gateway's).
+  const collector = await startDiscardingCollector();
+  const collectorUrl = collector.url;
   const upstream = await startListening(children, ['bench/fake-upstream-server.ts', '--port', '0']);
   const temp = mkdtempSync(join(tmpdir(), 'otel-bench-'));
   const variants: Variant[] = ['off', 'on', ...(options.extraVariants ?? [])];
@@ -186,7 +177,7 @@ async function measure(children: ChildProcess[], options: TelemetryBenchOptions)
     cpu_us_per_request: added(on),
     cpu_us_per_request_off: Math.round(cpuOff),
     cpu_us_per_request_on: Math.round(cpuOn),
-    otlp_exports: exports,
+    otlp_exports: collector.exports(),
     connections: CONNECTIONS,
     variants: gateways.map((gateway) => ({
       name: gateway.name,
