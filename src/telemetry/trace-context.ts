@@ -80,7 +80,8 @@ export function traceLogFields(span: TraceSpan): { trace_id?: string; span_id?: 
 
 /** Continues a trace from incoming headers (`traceparent`), or starts from the root. */
 export function extractTraceContext(headers: Record<string, string | string[] | undefined>): Context {
-  return propagation.extract(ROOT_CONTEXT, headers);
+  // Most requests carry none: no propagator run (it looks itself up and reads the baggage header too).
+  return headers.traceparent === undefined ? ROOT_CONTEXT : propagation.extract(ROOT_CONTEXT, headers);
 }
 
 /** Sets `traceparent` (and `tracestate`) of `span` on a Headers object. */

@@ -158,10 +158,9 @@ describe('OpenTelemetry traces', () => {
     expect((await app.runs.find(run.run_id))!.run.trace_id).toBe(CALLER_TRACE);
     const detail = await fetch(`${app.url}/api/v1/admin/runs/${run.run_id}`, { headers: auth });
     expect(((await detail.json()) as { trace_id: string }).trace_id).toBe(CALLER_TRACE);
-    const requestLines = app.logs.lines
-      .map((line) => JSON.parse(line) as { req?: { url: string }; trace_id?: string })
-      .filter((line) => line.req?.url === '/v1/chat/completions');
-    expect(requestLines.at(-1)).toMatchObject({ trace_id: CALLER_TRACE });
+    const requestLines = app.logs.lines.filter((line) => line.includes('"url":"/v1/chat/completions"'));
+    expect(JSON.parse(requestLines.at(-1)!)).toMatchObject({ trace_id: CALLER_TRACE, span_id: server.spanId });
+    expect(requestLines.at(-1)!.match(/"trace_id"/g)).toHaveLength(1);
   });
 
   it('hands an HTTP tool call its execute_tool span as the traceparent of the request it makes', async () => {

@@ -7,7 +7,7 @@ import { createRunControl, type RunController } from '../control/run-control.js'
 import type { LiveRun } from '../control/run-handle.js';
 import type { GuardrailsFor } from '../registry/agent-guardrails.js';
 import type { AgentRegistry, RegisteredAgent } from '../registry/agent-registry.js';
-import type { Logger } from '../../logger.js';
+import { withBindingsOnUse, type Logger } from '../../logger.js';
 import { createRunRecorder, type RunPricing } from '../records/run-recorder.js';
 import { createRunReporter } from '../records/run-reporter.js';
 import type { RunWrites } from '../records/run-writes.js';
@@ -85,7 +85,7 @@ export function openRun(deps: RuntimeDeps, options: OpenRunOptions): OpenRun {
   const { runId, agent, settings, writes } = options;
   const { beforeCheckpoint } = deps;
   const traceFields = traceLogFields(options.trace);
-  const log = traceFields.trace_id && deps.log?.child ? deps.log.child(traceFields) : deps.log;
+  const log = traceFields.trace_id && deps.log ? withBindingsOnUse(deps.log, traceFields) : deps.log;
   const controller = createRunControl({
     signal: options.signal,
     beforeCheckpoint: beforeCheckpoint && (() => beforeCheckpoint(runId)),
