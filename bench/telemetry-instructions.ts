@@ -5,7 +5,7 @@
 // what keeps two runs alike. The difference is converted to µs with the off gateway's native CPU time per
 // instruction (measured here too, BENCH_NATIVE_ROUNDS of BENCH_NATIVE_REQUESTS; 0 rounds skips it).
 // `npx tsx bench/telemetry-instructions.ts` (BENCH_RUNS, default 2; BENCH_WARMUP, 2000; BENCH_REQUESTS, 1000;
-// BENCH_VARIANTS, default `off,on`; also `on-json`, `on-batch<N>`; BENCH_DUMP_DIR keeps the callgrind files).
+// BENCH_VARIANTS, default `off,on`; also `on-json`, `on-unsampled`, `on-batch<N>`; BENCH_DUMP_DIR keeps the callgrind files).
 // Needs `valgrind` and a built gateway (`npm run build`). About 30 min on a busy 2-core machine.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -25,8 +25,12 @@ const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000);
 const NATIVE_REQUESTS = Number(process.env.BENCH_NATIVE_REQUESTS ?? 5_000);
 const NATIVE_ROUNDS = Number(process.env.BENCH_NATIVE_ROUNDS ?? 5);
 
-/** `on-batch<N>`: on, with OTEL_BSP_MAX_EXPORT_BATCH_SIZE=N (spans exported sooner, so fewer outlive young collections). */
-type Variant = 'off' | 'on' | 'on-json' | `on-batch${number}`;
+/**
+ * `on-batch<N>`: on, with OTEL_BSP_MAX_EXPORT_BATCH_SIZE=N (spans exported sooner, so fewer outlive young collections).
+ * `on-unsampled`: on with `sampler: always_off`: the gateway's own telemetry work (hooks, ids, trace context, log
+ * bindings, traceparent upstream) without the SDK recording and exporting spans, so on minus on-unsampled is the SDK's share.
+ */
+type Variant = 'off' | 'on' | 'on-json' | 'on-unsampled' | `on-batch${number}`;
 const VARIANTS = (process.env.BENCH_VARIANTS ?? 'off,on').split(',').filter(Boolean) as Variant[];
 
 // What makes two runs count the same (within ~1 %) rather than 6.8–8.1 M per request:
@@ -65,7 +69,7 @@ function yaml(upstream: string, dataDir: string, variant: Variant, collectorUrl:
     variant === 'off'
       ? ''
       : `telemetry: { enabled: true, endpoint: "${collectorUrl}", export_interval_ms: 3600000${
-          variant === 'on-json' ? ', protocol: http/json' : ''
+          variant === 'on-json' ? ', protocol: http/json' : variant === 'on-unsampled' ? ', sampler: always_off' : ''
         } }`;
   return singleAgentGatewayYaml(upstream, dataDir, telemetry);
 }

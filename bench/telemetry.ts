@@ -2,7 +2,7 @@
 // with non-streamed chat completions at c=32 against a fake upstream that answers at once. Reports requests
 // per second and the gateway's CPU time per request (from /proc), so the added microseconds show.
 // As a scenario: `runTelemetryBench()`; alone: `npx tsx bench/telemetry.ts` (BENCH_ROUND_SECONDS, default 8;
-// BENCH_ROUNDS, default 2; BENCH_VARIANTS=on-proto,off-als adds gateways).
+// BENCH_ROUNDS, default 2; BENCH_VARIANTS=on-json,on-unsampled,off-als adds gateways).
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { startDiscardingCollector } from './targets/discarding-collector.js';
@@ -32,7 +32,7 @@ export interface TelemetryBenchOptions {
   /** Rounds, the order of the two gateways alternating (default 2). */
   rounds?: number;
   log?: (line: string) => void;
-  /** More gateways to load in the same rounds (BENCH_VARIANTS=on-proto,off-als). */
+  /** More gateways to load in the same rounds (BENCH_VARIANTS=on-json,on-unsampled,off-als). */
   extraVariants?: Variant[];
 }
 
@@ -79,21 +79,26 @@ export async function runTelemetryBench(options: TelemetryBenchOptions = {}): Pr
 }
 
 /**
- * A gateway to load: `off` and `on` always; BENCH_VARIANTS adds `on-proto` (OTLP protobuf) and `off-als` (telemetry off,
+ * A gateway to load: `off` and `on` (the defaults: OTLP protobuf, every span sampled, metrics exported once a minute)
+ * always; BENCH_VARIANTS adds `on-json` (OTLP JSON), `on-unsampled` (the gateway's own
+ * telemetry work without the SDK recording spans: `sampler: always_off`) and `off-als` (telemetry off,
  * an AsyncLocalStorage made active by a preload: what Node's per-promise hooks cost alone).
  */
-type Variant = 'off' | 'on' | 'on-proto' | 'off-als';
+type Variant = 'off' | 'on' | 'on-json' | 'on-unsampled' | 'off-als';
 
 function variantArgs(variant: Variant, collectorUrl: string): { telemetry: string; node: string[] } {
-  const on = (protocol: string) =>
-    `telemetry: { enabled: true, endpoint: "${collectorUrl}", export_interval_ms: 5000, protocol: ${protocol} }`;
+  // The configured defaults otherwise: the metrics export runs once a minute (a per-time cost, ~20 ms per
+  // export, which a few-second round would charge to its requests several times over).
+  const on = (settings = '') => `telemetry: { enabled: true, endpoint: "${collectorUrl}"${settings} }`;
   switch (variant) {
     case 'off':
       return { telemetry: '', node: [] };
     case 'on':
-      return { telemetry: on('http/json'), node: [] };
-    case 'on-proto':
-      return { telemetry: on('http/protobuf'), node: [] };
+      return { telemetry: on(), node: [] };
+    case 'on-json':
+      return { telemetry: on(', protocol: http/json'), node: [] };
+    case 'on-unsampled':
+      return { telemetry: on(', sampler: always_off'), node: [] };
     case 'off-als':
       return { telemetry: '', node: ['--import', alsPreload()] };
   }
