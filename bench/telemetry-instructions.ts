@@ -8,7 +8,7 @@
 // BENCH_VARIANTS, default `off,on`; also `on-json`, `on-unsampled`, `on-batch<N>`; BENCH_DUMP_DIR keeps the callgrind files).
 // Needs `valgrind` and a built gateway (`npm run build`). About 30 min on a busy 2-core machine.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { startDiscardingCollector } from './targets/discarding-collector.js';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -179,6 +179,7 @@ function dumpedInstructions(directory: string, prefix: string): number {
   if (files === 0) throw new Error(`no callgrind dump for ${prefix} in ${directory}`);
   // BENCH_DUMP_DIR keeps the dumps, for callgrind_annotate.
   const keep = process.env.BENCH_DUMP_DIR;
+  if (keep) mkdirSync(keep, { recursive: true });
   if (keep)
     for (const name of readdirSync(directory))
       if (name.startsWith(`${prefix}.`)) copyFileSync(join(directory, name), join(keep, name));
