@@ -2,13 +2,13 @@ import { existsSync, readFileSync } from 'node:fs';
 import { SourceMap, type SourceMapPayload } from 'node:module';
 import { fileURLToPath } from 'node:url';
 
-interface ProfileNode {
+export interface ProfileNode {
   id: number;
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
   children?: number[];
 }
 
-interface CpuProfile {
+export interface CpuProfile {
   nodes: ProfileNode[];
   samples: number[];
   timeDeltas: number[];
@@ -75,7 +75,7 @@ export function summarizeCpuProfile(file: string, options: { skipMs?: number; to
 const sourceMaps = new Map<string, SourceMap | undefined>();
 
 /** The frame as it reads in the source, through the bundle's source map (`<file>.js.map`) when there is one. */
-function withOriginalFrame(node: ProfileNode): ProfileNode {
+export function withOriginalFrame(node: ProfileNode): ProfileNode {
   const { url, lineNumber, columnNumber } = node.callFrame;
   // CommonJS frames (the bundle is CommonJS) carry the plain path, ES modules a file: URL.
   if (!(url.startsWith('file://') || url.startsWith('/')) || !url.includes('/dist/')) return node;
@@ -117,6 +117,6 @@ function locate(url: string): string {
   return url;
 }
 
-function shortPath(url: string): string {
+export function shortPath(url: string): string {
   return url.replace(/^file:\/\/.*?\/(node_modules|dist|src)\//, '$1/').replace(/^node:internal\//, 'node:');
 }
