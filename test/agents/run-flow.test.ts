@@ -29,7 +29,7 @@ describe('a run held by its client', () => {
     void reader.next();
     await behind;
     expect(flow.ready(signal)).toBeUndefined();
-    await reader.return?.();
+    await reader.return(undefined);
     await bus.close();
   });
 });
