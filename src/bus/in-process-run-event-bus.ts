@@ -1,7 +1,7 @@
 import { UnavailableError } from '../errors.js';
 import { isoNow } from '../ids.js';
 import { ControlHandlers } from './control-handlers.js';
-import { isTerminalEvent, type RunEvent, type RunEventBody } from './events.js';
+import { isTerminalEvent, toRunEvent, type RunEvent, type RunEventBody } from './events.js';
 import { RunLog } from './run-log.js';
 import {
   DEFAULT_LOG_LIMIT,
@@ -86,7 +86,7 @@ export function createInProcessRunEventBus(options: InProcessRunEventBusOptions 
     async publish(runId: string, body: RunEventBody): Promise<RunEvent> {
       assertOpen();
       const entry = entryFor(runId);
-      const event: RunEvent = { ...body, runId, seq: entry.log.lastSeq + 1, at: isoNow() };
+      const event = toRunEvent(body, runId, entry.log.lastSeq + 1, isoNow());
       entry.log.push(event);
       if (isTerminalEvent(event)) scheduleExpiry(runId, entry);
       return event;

@@ -1,7 +1,7 @@
 import type { Redis } from 'ioredis';
 import { UnavailableError } from '../errors.js';
 import { isoNow } from '../ids.js';
-import { isTerminalEvent, type RunEvent, type RunEventBody } from './events.js';
+import { isTerminalEvent, toRunEvent, type RunEvent, type RunEventBody } from './events.js';
 import {
   decodeStreamEntry,
   encodeStreamFields,
@@ -43,7 +43,7 @@ export class RedisRunStream {
         'redis_too_old',
       );
     });
-    return { ...body, runId, seq: seqFromStreamId(id!), at };
+    return toRunEvent(body, runId, seqFromStreamId(id!), at);
   }
 
   /** The newest events after `afterSeq`, at most logLimit of them (MAXLEN ~ may keep a few more), oldest first. */

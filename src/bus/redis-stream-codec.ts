@@ -7,7 +7,10 @@ export type StreamEntry = [id: string, fields: string[]];
 const EVENT_FIELD = 'e';
 
 export function encodeStreamFields(body: RunEventBody, at: string): [string, string] {
-  return [EVENT_FIELD, JSON.stringify({ ...body, at })];
+  // Not `{ ...body, at }`: see toRunEvent.
+  const entry = Object.assign({}, body) as RunEventBody & { at: string };
+  entry.at = at;
+  return [EVENT_FIELD, JSON.stringify(entry)];
 }
 
 /**
@@ -24,8 +27,11 @@ export function streamIdFromSeq(seq: number): string {
 
 export function decodeStreamEntry(runId: string, [id, fields]: StreamEntry): RunEvent {
   const index = fields.indexOf(EVENT_FIELD);
-  const stored = JSON.parse(fields[index + 1] ?? '{}') as RunEventBody & { at: string };
-  return { ...stored, runId, seq: seqFromStreamId(id) };
+  // The parsed object becomes the event (a spread would give each event a map of its own: see toRunEvent).
+  const event = JSON.parse(fields[index + 1] ?? '{}') as RunEvent;
+  event.runId = runId;
+  event.seq = seqFromStreamId(id);
+  return event;
 }
 
 export interface RedisKeys {

@@ -37,7 +37,7 @@ export function createSseSink(sse: SseWriter, res?: ServerResponse): EventSink {
 /**
  * The SSE writer of an AG-UI route: its heartbeat and stall timeout from the plugin's settings. A stream that
  * holds its run (`holdsRun`: the client that started it) also waits for the client's acknowledgements, so that
- * the run reads its upstream no further ahead of the client than its flow window (CLIENT_BACKLOG_BYTES).
+ * the run reads its upstream no further ahead of the client than its flow window plus CLIENT_BACKLOG_BYTES.
  */
 export function createAguiSseWriter(
   reply: FastifyReply,

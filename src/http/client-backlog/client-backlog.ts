@@ -13,7 +13,7 @@ export interface ClientBacklog {
   settled(): Promise<void> | undefined;
 }
 
-/** The backlog's limit for a client that holds a run back: the size of the run's flow window. */
+/** The backlog's limit for a client that holds a run back; the run's flow window (run-flow.ts) comes on top. */
 export const CLIENT_BACKLOG_BYTES = 256 * 1024;
 
 /** The most a client that keeps up may be ahead of its last sample (one that stops reading then costs this once). */

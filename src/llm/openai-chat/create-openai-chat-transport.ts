@@ -17,6 +17,12 @@ function createHeaders(config: OpenAiCompatibleConfig): Record<string, string> {
 }
 
 /**
+ * What the response body buffers while its run waits for a client (undici's default: 64 KiB). A run held back
+ * by a stalled client keeps this buffer full and one read of it in the parser, for as long as it waits.
+ */
+const BODY_HIGH_WATER_MARK = 16 * 1024;
+
+/**
  * A direct Chat Completions client for OpenAI-compatible servers: one keep-alive undici Pool per provider,
  * SSE parsed with eventsource-parser and chunks with JSON.parse. It costs a fraction of the AI SDK path
  * (fetch, web streams and a zod parse per chunk), which matters because every agent step goes through it.
@@ -38,6 +44,7 @@ export function createOpenAiChatTransport(config: OpenAiCompatibleConfig): Model
         headers: injectTraceHeaders(headers, request.trace),
         body: JSON.stringify(requestBody),
         signal,
+        highWaterMark: BODY_HIGH_WATER_MARK,
       });
       if (response.statusCode >= 300) throw await createStatusError(response, { url: url.href, body: requestBody });
       return createChatPartReader(response.body);

@@ -109,6 +109,18 @@ describe('createRunFrameCache', () => {
     expect(cache.size).toBe(0);
   });
 
+  it('keeps no frames while one stream alone reads a run, and a stream that comes later maps on its own', () => {
+    const cache = createRunFrameCache();
+    const alone = cache.open({ runId: 'run_abc', format: 'agui' });
+    // A client that stopped reading holds its run's newest events: its own frames must not pile up here too.
+    for (const event of RUN) {
+      alone.frame(event);
+      expect(cache.bytes).toBe(0);
+    }
+    expect(cache.size).toBe(1);
+    expect(eventsOf(cache.open({ runId: 'run_abc', format: 'agui' }), RUN)).toEqual(lone('agui', RUN));
+  });
+
   describe('bounded by bytes', () => {
     // A long answer: many text deltas of 100 characters, then a tool call and a second message.
     const LONG = runEvents('run_long', [
@@ -121,6 +133,8 @@ describe('createRunFrameCache', () => {
     it('keeps at most maxBytes of frames per run and format, however long the run', () => {
       const cache = createRunFrameCache({ maxBytes: MAX });
       const framer = cache.open({ runId: 'run_long', format: 'agui' });
+      // A second stream that has not read yet: the frames are kept for it, up to the bound.
+      cache.open({ runId: 'run_long', format: 'agui' });
       let largest = 0;
       for (const event of LONG) {
         largest = Math.max(largest, framer.frame(event).json.join('').length);
