@@ -182,7 +182,8 @@ export class OtlpTraceEncoder {
       const buf = this.buf;
       buf[this.pos++] = tag;
       const keyValueStart = this.reserve(1);
-      for (let i = 0; i < encodedKey.length; i++) buf[this.pos++] = encodedKey[i];
+      buf.set(encodedKey, this.pos);
+      this.pos += encodedKey.length;
       buf[this.pos++] = 0x12; // KeyValue.value = 2
       const valueStart = this.reserve(1);
       this.writeAnyValue(value);
@@ -308,7 +309,9 @@ export class OtlpTraceEncoder {
     this.writeVarint(byteLength);
     let at = this.pos;
     for (let i = 0; i < byteLength * 2; i += 2) {
-      buf[at++] = (hexDigit(hex.charCodeAt(i)) << 4) | hexDigit(hex.charCodeAt(i + 1));
+      const high = hex.charCodeAt(i);
+      const low = hex.charCodeAt(i + 1);
+      buf[at++] = ((high < 128 ? HEX_DIGITS[high] : high - 55) << 4) | (low < 128 ? HEX_DIGITS[low] : low - 55);
     }
     this.pos = at;
   }
@@ -464,6 +467,9 @@ function hexDigit(code: number): number {
   if (code >= 97 && code <= 102) return code - 87;
   return code - 55;
 }
+
+/** hexDigit of the char codes under 128, looked up. */
+const HEX_DIGITS = Int16Array.from({ length: 128 }, (_, code) => hexDigit(code));
 
 function varintSize(v: number): number {
   if (v < 0x80) return 1;
