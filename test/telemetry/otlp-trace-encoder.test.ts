@@ -87,6 +87,7 @@ const everyType: Attributes = {
   string: 'value',
   'string.empty': '',
   'string.non_ascii': 'héllo wörld ✓ 日本語 🚀',
+  'string.lone_surrogate': 'a\ud800b', // written as U+FFFD by both
   'string.long': 'x'.repeat(200),
   'string.long_non_ascii': 'é'.repeat(9_000),
   'bool.true': true,
