@@ -15,12 +15,10 @@ export function meterUsage(
   return {
     async record(usage) {
       const provider = usage.provider ?? 'unknown';
-      metrics.observeUsage({
-        ...usage,
-        ttft_ms: usage.ttft_ms ?? null,
-        provider,
-        provider_type: providerType(provider),
-      });
+      // Object.assign, not a spread: V8 gives every `{ ...usage, … }` a map of its own.
+      metrics.observeUsage(
+        Object.assign({}, usage, { ttft_ms: usage.ttft_ms ?? null, provider, provider_type: providerType(provider) }),
+      );
       await Promise.all([
         recorder.record(usage),
         countTokens(usage.agent_name, usage.input_tokens + usage.output_tokens),

@@ -238,15 +238,19 @@ export function createMetrics(options: MetricsOptions): Metrics {
       overhead.observe({ route }, seconds);
     },
     observeUsage(usage) {
-      const labels = { agent: agentLabel(usage.agent_name), model: modelLabel(usage.model) };
-      tokens.inc({ ...labels, kind: 'input' }, usage.input_tokens);
-      tokens.inc({ ...labels, kind: 'output' }, usage.output_tokens);
+      // Labels spelled out, not `{ ...labels, kind }`: once optimised, that spread gives every object a V8 map of its own.
+      const agent = agentLabel(usage.agent_name);
+      const model = modelLabel(usage.model);
+      const labels = { agent, model };
+      const { status } = usage;
+      tokens.inc({ agent, model, kind: 'input' }, usage.input_tokens);
+      tokens.inc({ agent, model, kind: 'output' }, usage.output_tokens);
       cost.inc(labels, usage.cost_usd);
-      calls.inc({ ...labels, status: usage.status });
-      operationDuration.observe({ ...labels, status: usage.status }, usage.latency_ms / 1000);
-      if (usage.status === 'ok') {
-        tokenUsage.observe({ ...labels, token_type: 'input' }, usage.input_tokens);
-        tokenUsage.observe({ ...labels, token_type: 'output' }, usage.output_tokens);
+      calls.inc({ agent, model, status });
+      operationDuration.observe({ agent, model, status }, usage.latency_ms / 1000);
+      if (status === 'ok') {
+        tokenUsage.observe({ agent, model, token_type: 'input' }, usage.input_tokens);
+        tokenUsage.observe({ agent, model, token_type: 'output' }, usage.output_tokens);
       }
       if (usage.ttft_ms !== null) {
         ttft.observe(labels, usage.ttft_ms / 1000);

@@ -65,7 +65,7 @@ export function mapUpstreamError(error: unknown, context: FailureContext): Upstr
       upstreamStatus: status,
       retryAfterSeconds,
     });
-    return { ...failure, retryAfterMs };
+    return { error: failure.error, retryAfterMs };
   }
   if (!(error instanceof Error)) {
     // An `error` chunk inside an otherwise successful stream, e.g. `data: {"error": {"message": …}}`.

@@ -61,7 +61,8 @@ export function createRunReporter({ sink, emit, run, log, trace }: RunReporterOp
   };
   return {
     usage(call) {
-      if (sink) track(sink.record({ ...run, ...call, created_at: isoNow() }));
+      // Object.assign, not spreads: V8 gives every `{ ...run, ...call, … }` a map of its own.
+      if (sink) track(sink.record(Object.assign({}, run, call, { created_at: isoNow() })));
     },
     flag(verdicts, span = trace) {
       for (const verdict of verdicts) {

@@ -1,7 +1,7 @@
 import type { RunEventBus } from '../../bus/index.js';
 import { AppError, isAppError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
-import type { ChatMessage, ToolCall } from '../../llm/index.js';
+import type { ChatMessage, FinishReason, ToolCall } from '../../llm/index.js';
 import type { RunBudget } from '../budgets/run-budget.js';
 import type { RunController } from '../control/run-control.js';
 import type { Logger } from '../../logger.js';
@@ -47,7 +47,7 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
     },
   );
   // An answer nobody could record is not given: the client gets an error instead.
-  const result: RunResult = stored ? ended.result : { ...summarize(execution), status: 'failed', error: unrecorded() };
+  const result: RunResult = stored ? ended.result : summarize(execution, { status: 'failed', error: unrecorded() });
   // A run that fails while paused (its in-flight call failed) ends at once: what it held goes out first.
   controller.end(result.status);
   events.release();
@@ -74,6 +74,10 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
   return result;
 }
 
+/** How a run ended: what its result adds to the run's totals. */
+type RunEnding =
+  { status: 'completed'; finishReason: FinishReason } | { status: 'failed' | 'cancelled'; error: AppError };
+
 interface LoopEnd {
   result: RunResult;
   loop?: LoopOutcome;
@@ -87,17 +91,20 @@ async function runLoop(execution: RunExecution): Promise<LoopEnd> {
   try {
     if ('refused' in start) throw start.refused;
     budget = await execution.admit?.(start.conversation);
-    const loop = await runAgentLoop({ ...setup, budget }, start.loop);
+    // Not `{ ...setup, budget }`: V8 would give each run's context a map of its own, and every step's reads of it
+    // would go megamorphic.
+    const loop = await runAgentLoop(Object.assign({}, setup, { budget }), start.loop);
     gradeAnswer(setup, execution.events.output);
-    return { result: { ...summarize(execution), status: 'completed', finishReason: loop.finishReason }, loop, budget };
+    return { result: summarize(execution, { status: 'completed', finishReason: loop.finishReason }), loop, budget };
   } catch (error) {
     const cancelled = execution.controller.cancellation;
     const failure = cancelled ?? toAppError(error, execution);
-    return { result: { ...summarize(execution), status: cancelled ? 'cancelled' : 'failed', error: failure }, budget };
+    return { result: summarize(execution, { status: cancelled ? 'cancelled' : 'failed', error: failure }), budget };
   }
 }
 
-function summarize(execution: RunExecution) {
+/** The run's result: its totals, then how it ended (added to the fresh totals, so all results share a V8 map). */
+function summarize(execution: RunExecution, ending: RunEnding): RunResult {
   const totals = execution.setup.recorder.totals();
   const usage = {
     inputTokens: totals.inputTokens,
@@ -105,7 +112,7 @@ function summarize(execution: RunExecution) {
     totalTokens: totals.inputTokens + totals.outputTokens,
   };
   // The output is every text the agent said, as streamed: a failed run keeps what it said before failing.
-  return {
+  const summary = {
     runId: execution.runId,
     output: execution.events.output,
     usage,
@@ -113,6 +120,7 @@ function summarize(execution: RunExecution) {
     steps: totals.steps,
     upstreamMs: execution.setup.timer.upstreamMs,
   };
+  return Object.assign(summary, ending);
 }
 
 /** The call of a tool that awaits the caller, when the run ended on one. */

@@ -56,7 +56,7 @@ async function finalStatus(
 }
 
 function statusUpdate(ids: TaskIds, status: ReturnType<typeof createStatus>): AgentExecutionEvent {
-  return { kind: 'statusUpdate', data: { ...ids, status, metadata: undefined } };
+  return { kind: 'statusUpdate', data: { taskId: ids.taskId, contextId: ids.contextId, status, metadata: undefined } };
 }
 
 function toStreamResponse(event: AgentExecutionEvent): StreamResponse {

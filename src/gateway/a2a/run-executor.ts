@@ -163,7 +163,14 @@ export function createRunExecutor({
       if (result.status === 'completed' && result.finishReason === 'tool_calls' && asked) {
         end = { status: createInputRequiredStatus(ids, asked) };
         await push(applyTaskEnd(started, end));
-        bus.publish(AgentEvent.statusUpdate({ ...ids, status: end.status, metadata: undefined }));
+        bus.publish(
+          AgentEvent.statusUpdate({
+            taskId: ids.taskId,
+            contextId: ids.contextId,
+            status: end.status,
+            metadata: undefined,
+          }),
+        );
       } else {
         const finish = mapper.finish(result);
         end = finish.end;

@@ -17,8 +17,12 @@ export interface AguiMapping {
   events: AguiEvent[];
 }
 
+/**
+ * Every field present from the start: the `{ ...state, field }` below then only overwrites, and V8 keeps one map
+ * for all states (a spread that adds a field gives each new object a map of its own).
+ */
 export function initialAguiState(identity: StreamIdentity = {}): AguiMapperState {
-  return { identity };
+  return { identity, threadId: undefined, stepMessageId: undefined, openMessageId: undefined };
 }
 
 /**

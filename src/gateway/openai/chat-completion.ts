@@ -31,8 +31,11 @@ export function createChatCompletion(
   identity: CompletionIdentity,
   result: Extract<RunResult, { status: 'completed' }>,
 ): ChatCompletion {
+  const { id, created, model } = identity;
   return {
-    ...identity,
+    id,
+    created,
+    model,
     object: 'chat.completion',
     choices: [
       {
@@ -53,7 +56,8 @@ export function createChunk(
   finishReason: OpenAiFinishReason | null,
   includeUsage: boolean,
 ): object {
-  // Field by field, not `{ ...identity, … }`: once optimised, that spread gives every chunk a map of its own (~6 µs each).
+  // Field by field here and above, not `{ ...identity, … }`: once optimised, that spread gives every chunk a map of
+  // its own (~6 µs each).
   const { id, created, model } = identity;
   const choices = [{ index: 0, delta, logprobs: null, finish_reason: finishReason }];
   return includeUsage
@@ -62,7 +66,8 @@ export function createChunk(
 }
 
 export function createUsageChunk(identity: CompletionIdentity, usage: RunUsage): object {
-  return { ...identity, object: 'chat.completion.chunk', choices: [], usage: mapUsage(usage) };
+  const { id, created, model } = identity;
+  return { id, created, model, object: 'chat.completion.chunk', choices: [], usage: mapUsage(usage) };
 }
 
 /** The error shape OpenAI clients parse, also used for the error chunk of a failed stream. */

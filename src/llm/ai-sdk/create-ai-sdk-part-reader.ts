@@ -48,8 +48,8 @@ export function createAiSdkPartReader(
         // The provider's own model id comes in a metadata part before the content.
         if (result.value.type === 'response-metadata') responseModel ??= result.value.modelId;
         const part = mapAiSdkPart(result.value, onWarnings);
-        if (part?.type === 'finish' && responseModel !== undefined)
-          return { done: false, value: { ...part, responseModel } };
+        // Set on the fresh part, not spread into a copy: V8 would give every such copy a map of its own.
+        if (part?.type === 'finish' && responseModel !== undefined) part.responseModel = responseModel;
         if (part) return { done: false, value: part };
       }
     },

@@ -78,12 +78,12 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       entry.runs_started += outcome.runIds.length - item.run_ids.length;
       counters.set(group, entry);
       const settled = await store.settle(item.item_id, workerId, outcome);
-      const logged = {
-        ...fields,
+      // Object.assign, not `{ ...fields, … }`: V8 gives every object that spread adds fields to a map of its own.
+      const logged = Object.assign({}, fields, {
         status: outcome.status,
         run_ids: outcome.runIds,
         error: outcome.lastError ?? undefined,
-      };
+      });
       if (!settled) logger.warn(logged, `${LABEL}: item was taken over by another worker; outcome discarded`);
       else if (outcome.status === 'dead')
         logger.error(logged, `${LABEL}: item failed every attempt and is kept as a dead letter`);

@@ -1,0 +1,30 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const SCRIPT = fileURLToPath(new URL('./label-maps.script.ts', import.meta.url));
+
+/**
+ * Every model call hands prom-client six label objects. Built as `{ ...labels, kind }`, each got a V8 map (hidden
+ * class) of its own once observeUsage was optimised (bench/README.md, optimisation log, 2026-11-25). Only V8's
+ * natives syntax can tell, so a child process checks.
+ */
+describe('the label objects of a model call’s metrics', () => {
+  it('share one V8 map per metric once observeUsage is optimised', async () => {
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--allow-natives-syntax', '--import', 'tsx', SCRIPT],
+      { timeout: 60_000 },
+    );
+    expect(JSON.parse(stdout)).toEqual({
+      'agent_gateway_tokens_total agent,model,kind': 0,
+      'agent_gateway_cost_usd_total agent,model': 0,
+      'agent_gateway_model_calls_total agent,model,status': 0,
+      'gen_ai_client_operation_duration_seconds agent,model,status': 0,
+      'gen_ai_client_token_usage agent,model,token_type': 0,
+      'gen_ai_server_time_to_first_token_seconds agent,model': 0,
+      'gen_ai_server_time_per_output_token_seconds agent,model': 0,
+    });
+  });
+});
