@@ -23,7 +23,7 @@ export async function runWithRetries<T>(
         settings: call.retry,
       });
       if (delayMs === undefined) throw failure.error;
-      call.logger?.warn(
+      (call.request.log ?? call.logger)?.warn(
         {
           provider: call.entry.name,
           model: call.modelId,

@@ -1,3 +1,4 @@
+import type { Logger } from '../logger.js';
 import type { TraceSpan } from '../telemetry/index.js';
 /** The narrow seam between the agent runtime and model providers. Only llm/ knows the AI SDK. */
 
@@ -55,6 +56,8 @@ export interface ModelCallRequest {
   signal?: AbortSignal;
   /** The call's `chat` span: its trace context is sent upstream (`traceparent`). */
   trace?: TraceSpan;
+  /** The run's logger (its trace ids bound when traced): a retry's warning is a line of the run's trace. */
+  log?: Logger;
 }
 
 /** Token counts as the provider reported them; a missing count is estimated later. */

@@ -10,7 +10,10 @@ auth:
   api_keys: ["\${TEST_API_KEY}"]
 providers:
   upstream: { type: openai-compatible, base_url: "\${UPSTREAM_URL}", max_retries: 0, timeout_ms: 10000 }
+  retrying: { type: openai-compatible, base_url: "\${UPSTREAM_URL}", max_retries: 1, timeout_ms: 10000 }
 agents:
+  - name: patient
+    model: retrying/test-model
   - name: helper
     model: upstream/test-model
     system_prompt: Answer briefly.
@@ -310,5 +313,20 @@ describe('OpenTelemetry traces', () => {
     expect(lastInput.sum).toBe(inputSum);
     expect(scrape).toContain('gen_ai_client_operation_duration_seconds_bucket');
     expect(scrape).toContain('gen_ai_server_time_to_first_token_seconds_bucket');
+  });
+
+  // Last: its model call adds points to the metrics the test above reads.
+  it("writes a retried model call's warning with the run's trace id", async () => {
+    upstream.enqueue({ kind: 'error', status: 503 }, { kind: 'text', text: 'Recovered.' });
+    const response = await fetch(`${app.url}/v1/chat/completions`, {
+      method: 'POST',
+      headers: { ...auth, traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` },
+      body: JSON.stringify({ model: 'patient', messages: [{ role: 'user', content: 'Hi' }] }),
+    });
+    expect(response.status).toBe(200);
+    await response.text();
+    const retries = app.logs.lines.filter((line) => line.includes('"msg":"retrying model call"'));
+    expect(retries).toHaveLength(1);
+    expect(JSON.parse(retries[0])).toMatchObject({ trace_id: CALLER_TRACE, provider: 'retrying', retry: 1 });
   });
 });

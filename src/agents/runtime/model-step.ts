@@ -151,6 +151,7 @@ async function streamCall(
     maxTokens: ctx.maxTokens,
     signal: ctx.control.signal,
     trace: span,
+    log: ctx.log,
   });
   let end: ModelStepResult | undefined;
   for await (const part of stream) {

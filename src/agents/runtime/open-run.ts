@@ -139,6 +139,7 @@ export function openRun(deps: RuntimeDeps, options: OpenRunOptions): OpenRun {
     durable: deps.durable ?? false,
     flow,
     trace: options.trace,
+    log,
     emit,
   };
   return {

@@ -1,3 +1,4 @@
+import type { Logger } from '../../logger.js';
 import type { TraceSpan } from '../../telemetry/index.js';
 import { isAppError, type ErrorCode } from '../../errors.js';
 import type { RunEventBody } from '../../bus/index.js';
@@ -45,6 +46,8 @@ export interface RunSetup {
   readonly flow?: RunFlow;
   /** The run's `invoke_agent` span, parent of its model and tool calls' spans; undefined when not traced. */
   readonly trace?: TraceSpan;
+  /** The run's logger: its lines carry the run's trace ids when it is traced. */
+  readonly log?: Logger;
   emit(body: RunEventBody): void;
 }
 
