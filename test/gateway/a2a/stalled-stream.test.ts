@@ -10,14 +10,16 @@ const CHUNKS = 64;
 const CHUNK_BYTES = 128 * 1024;
 /**
  * 8 MiB pass through the gateway, the A2A SDK's task copies and the store: 2-3 s alone, 25 s under a load of 17 on
- * two cores. Every wait below is on an event or on state, so these bounds only need to be far above that.
+ * two cores. Every wait below is on an event or on state, so these bounds only need to be far above that; so does
+ * the model call's deadline (the harness's 10 s would fail the run under load).
  */
 const SLOW = { timeout: 30_000 };
+const yaml = a2aYaml().replace(/timeout_ms: \d+/, 'timeout_ms: 120000');
 
 describe('an A2A streaming client that stops reading', () => {
   let gateway: A2aGateway;
   beforeAll(async () => {
-    gateway = await startA2aGateway({ yaml: `${a2aYaml()}\nserver:\n  stalled_client_timeout_seconds: 0.5\n` });
+    gateway = await startA2aGateway({ yaml: `${yaml}\nserver:\n  stalled_client_timeout_seconds: 0.5\n` });
   });
   afterAll(() => gateway.stop());
 
