@@ -14,7 +14,7 @@ describe('admin agents, sessions and status', () => {
     const pending = harness.client.chat.completions
       .create({ model: 'helper', messages: [{ role: 'user', content: 'wait' }] })
       .catch((error: unknown) => error);
-    await vi.waitFor(() => expect(harness.app.runs.active()).toHaveLength(1));
+    await vi.waitFor(() => expect(harness.app.runs.active()).toHaveLength(1), { timeout: 10_000 });
 
     const { status, body } = await harness.admin('GET', '/agents');
     expect(status).toBe(200);

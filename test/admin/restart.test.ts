@@ -47,7 +47,7 @@ describe('a server that dies mid-run', () => {
     const finished = (await chat('first')).headers.get('x-run-id')!;
     upstream.enqueue({ kind: 'hang' });
     const hanging = chat('second').catch(() => undefined);
-    await vi.waitFor(() => expect(upstream.chatRequests()).toHaveLength(2));
+    await vi.waitFor(() => expect(upstream.chatRequests()).toHaveLength(2), { timeout: 10_000 });
     const [unfinished] = (await callAdmin(server.url, 'GET', '/runs?status=running')).body.map(
       (run: { run_id: string }) => run.run_id,
     );

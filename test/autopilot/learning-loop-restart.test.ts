@@ -28,13 +28,17 @@ describe('fine-tune jobs across restarts', () => {
     h.upstream.fineTuning.succeedAfterPolls = Infinity;
     await runMission(h, 'one');
     await runMission(h, 'two');
-    await vi.waitFor(async () =>
-      expect((await h.api('GET', '/curator')).body.jobs[0]).toMatchObject({
-        status: 'running',
-        poll_count: expect.any(Number),
-      }),
+    await vi.waitFor(
+      async () =>
+        expect((await h.api('GET', '/curator')).body.jobs[0]).toMatchObject({
+          status: 'running',
+          poll_count: expect.any(Number),
+        }),
+      { timeout: 10_000 },
     );
-    await vi.waitFor(() => expect([...h.upstream.fineTuning.jobs.values()][0].polls).toBeGreaterThan(0));
+    await vi.waitFor(() => expect([...h.upstream.fineTuning.jobs.values()][0].polls).toBeGreaterThan(0), {
+      timeout: 10_000,
+    });
     await h.restart();
     h.upstream.fineTuning.succeedAfterPolls = 0;
     await h.app.autopilot.learning.idle();

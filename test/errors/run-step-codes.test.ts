@@ -67,24 +67,30 @@ describe('failed steps recorded on a run carry catalog codes', () => {
       body: JSON.stringify({ model: 'clock', messages: [{ role: 'user', content: 'wait' }], stream: true }),
     });
     // The run is stored while the upstream works on the request (its insert commits after the request went out).
-    const runId = await vi.waitFor(async () => {
-      const listed = (await (
-        await fetch(`${app.url}/api/v1/admin/runs?status=running`, { headers: admin })
-      ).json()) as { run_id: string }[];
-      expect(listed[0]?.run_id).toMatch(/^run_/);
-      return listed[0].run_id;
-    });
-    await vi.waitFor(() => expect(upstream.openConnections()).toBe(1));
+    const runId = await vi.waitFor(
+      async () => {
+        const listed = (await (
+          await fetch(`${app.url}/api/v1/admin/runs?status=running`, { headers: admin })
+        ).json()) as { run_id: string }[];
+        expect(listed[0]?.run_id).toMatch(/^run_/);
+        return listed[0].run_id;
+      },
+      { timeout: 10_000 },
+    );
+    await vi.waitFor(() => expect(upstream.openConnections()).toBe(1), { timeout: 10_000 });
     const cancelled = await fetch(`${app.url}/api/v1/admin/runs/${runId}/cancel`, { method: 'POST', headers: admin });
     expect(cancelled.status).toBe(200);
-    await vi.waitFor(async () => {
-      const run = (await (await fetch(`${app.url}/api/v1/admin/runs/${runId}`, { headers: admin })).json()) as {
-        status: string;
-        step_details: { kind: string; prompt_log: any }[];
-      };
-      expect(run).toMatchObject({ status: 'cancelled', step_details: [{ kind: 'model', status: 'failed' }] });
-      expect(run.step_details[0]?.prompt_log.error).toMatchObject({ code: 'cancelled' });
-    });
+    await vi.waitFor(
+      async () => {
+        const run = (await (await fetch(`${app.url}/api/v1/admin/runs/${runId}`, { headers: admin })).json()) as {
+          status: string;
+          step_details: { kind: string; prompt_log: any }[];
+        };
+        expect(run).toMatchObject({ status: 'cancelled', step_details: [{ kind: 'model', status: 'failed' }] });
+        expect(run.step_details[0]?.prompt_log.error).toMatchObject({ code: 'cancelled' });
+      },
+      { timeout: 10_000 },
+    );
     await (await pending).text();
   });
 });

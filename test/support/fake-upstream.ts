@@ -22,6 +22,8 @@ export type FakeResponse =
       pieces?: string[];
       /** stream: the answer's end (finish chunk, usage, [DONE]) waits for this, after every piece is sent */
       holdEnd?: Promise<void>;
+      /** stream: before piece `at` (0: the first) the stream waits for `open` (a test's step, not a pace) */
+      gates?: { at: number; open: Promise<void> }[];
     }
   | {
       kind: 'tool_calls';
@@ -364,7 +366,10 @@ async function answer(
       if (response.delayMs) await sleep(response.delayMs);
       if (!exchange.stream) return exchange.completion({ content: response.text }, 'stop', usage);
       exchange.startStream();
-      for (const piece of response.pieces ?? split(response.text, response.chunks ?? 3)) {
+      const pieces = response.pieces ?? split(response.text, response.chunks ?? 3);
+      for (const [index, piece] of pieces.entries()) {
+        const gate = response.gates?.find((candidate) => candidate.at === index);
+        if (gate) await gate.open;
         if (response.chunkDelayMs) await sleep(response.chunkDelayMs);
         if (piece) exchange.chunk({ content: piece });
       }

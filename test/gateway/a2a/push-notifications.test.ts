@@ -165,8 +165,10 @@ describe('A2A push notifications', () => {
         };
         const task = (await client.sendMessage(request, bearer(token.token))) as Task;
         expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
-        await vi.waitFor(() =>
-          expect(receiver.acceptedTasks(path, version).at(-1)?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED),
+        await vi.waitFor(
+          () =>
+            expect(receiver.acceptedTasks(path, version).at(-1)?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED),
+          { timeout: 10_000 },
         );
         const tasks = receiver.acceptedTasks(path, version);
         expect(tasks.every((pushed) => pushed.id === task.id)).toBe(true);
@@ -197,11 +199,14 @@ describe('A2A push notifications', () => {
     };
     const task = (await client.sendMessage(request, bearer(token.token))) as Task;
     // The first update is refused again and again; the later ones wait behind it.
-    await vi.waitFor(() => expect(receiver.received.filter((push) => push.path === path).length).toBeGreaterThan(2));
+    await vi.waitFor(() => expect(receiver.received.filter((push) => push.path === path).length).toBeGreaterThan(2), {
+      timeout: 10_000,
+    });
     expect(receiver.acceptedTasks(path, '1.0')).toEqual([]);
     receiver.status = 200;
-    await vi.waitFor(() =>
-      expect(receiver.acceptedTasks(path, '1.0').at(-1)?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED),
+    await vi.waitFor(
+      () => expect(receiver.acceptedTasks(path, '1.0').at(-1)?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED),
+      { timeout: 10_000 },
     );
     const states = receiver.acceptedTasks(path, '1.0').map((pushed) => pushed.status?.state);
     expect(states.length).toBeGreaterThan(1);
@@ -232,8 +237,9 @@ describe('A2A push notifications', () => {
     const first = await stream.next();
     expect(first.done).toBe(false);
     await stream.return(undefined);
-    await vi.waitFor(() =>
-      expect(receiver.acceptedTasks(path, '1.0').at(-1)?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED),
+    await vi.waitFor(
+      () => expect(receiver.acceptedTasks(path, '1.0').at(-1)?.status?.state).toBe(TaskState.TASK_STATE_COMPLETED),
+      { timeout: 10_000 },
     );
     expect(answerText(receiver.acceptedTasks(path, '1.0').at(-1)!)).toBe('Finished without you.');
   });

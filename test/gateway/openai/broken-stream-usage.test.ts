@@ -66,7 +66,9 @@ describe('usage of a streamed call that never finished', () => {
   /** The run as an operator sees it, and its one usage record, once the run ended and everything committed. */
   const settledRun = async (runId: string) => {
     await gateway.app.runs.live(runId)?.result;
-    await vi.waitFor(async () => expect((await get(`/api/v1/admin/runs/${runId}`)).status).not.toBe('running'));
+    await vi.waitFor(async () => expect((await get(`/api/v1/admin/runs/${runId}`)).status).not.toBe('running'), {
+      timeout: 10_000,
+    });
     const run = await get(`/api/v1/admin/runs/${runId}`);
     const records = await gateway.app.database.db
       .selectFrom('usage_records')

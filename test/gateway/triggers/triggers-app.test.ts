@@ -65,13 +65,16 @@ describe('triggers through the whole app', () => {
   it('starts real agent runs from a poller and a listener, recorded with their source', async () => {
     feed.publish({ type: 'alert' });
     await vi.waitFor(() => expect(userPrompts().sort()).toEqual(['feed alert', 'ticket t1']), { timeout: 10_000 });
-    await vi.waitFor(async () => {
-      const runs = (await api('GET', '/api/v1/admin/runs')).body as { source: string; status: string }[];
-      expect(runs.map((run) => [run.source, run.status]).sort()).toEqual([
-        ['listener', 'completed'],
-        ['poller', 'completed'],
-      ]);
-    });
+    await vi.waitFor(
+      async () => {
+        const runs = (await api('GET', '/api/v1/admin/runs')).body as { source: string; status: string }[];
+        expect(runs.map((run) => [run.source, run.status]).sort()).toEqual([
+          ['listener', 'completed'],
+          ['poller', 'completed'],
+        ]);
+      },
+      { timeout: 10_000 },
+    );
   });
 
   it('lists every trigger with its state, counts and inbox, and the dead letters, to operators only', async () => {
