@@ -145,7 +145,9 @@ describe('guardrails in the runtime', () => {
     const before = await risks();
     gateway.upstream.enqueue(
       { kind: 'tool_calls', calls: [{ name: 'get_current_time', arguments: { timezone: 'UTC' } }] },
-      { kind: 'text', text: 'Atlantis has 42 million inhabitants and Poseidon rules it.' },
+      // 947: a number no clock reading in the tool's result can contain (with 42 the answer counted as grounded
+      // whenever the minute or the second was 42, and the test failed about one run in thirty).
+      { kind: 'text', text: 'Atlantis has 947 million inhabitants and Poseidon rules it.' },
     );
     await gateway.client.chat.completions.create({
       model: 'timekeeper',
