@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runWithNativesSyntax } from '../support/v8-maps.js';
 
-const SCRIPT = fileURLToPath(new URL('./event-maps.script.ts', import.meta.url));
+const SCRIPT = new URL('./event-maps.script.ts', import.meta.url);
 
 /**
  * A run's log keeps a thousand events. Built with a spread, every event V8's optimised publish made got a map
@@ -12,11 +10,6 @@ const SCRIPT = fileURLToPath(new URL('./event-maps.script.ts', import.meta.url))
  */
 describe('the events of a run’s log', () => {
   it('share one V8 map once publish is optimised', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--allow-natives-syntax', '--import', 'tsx', SCRIPT],
-      { timeout: 60_000 },
-    );
-    expect(JSON.parse(stdout)).toEqual({ events: 1000, distinct: 0 });
+    expect(await runWithNativesSyntax(SCRIPT)).toEqual({ events: 1000, distinct: 0 });
   });
 });

@@ -2,9 +2,8 @@
 // that observeUsage hands to prom-client share one V8 map.
 import { Counter, Histogram } from 'prom-client';
 import { createMetrics } from '../../src/http/metrics.js';
+import { countMapChanges } from '../support/v8-maps.js';
 
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- V8's natives syntax, which TypeScript cannot parse
-const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
 const seen = new Map<string, object[]>();
 const keep = (name: string, labels: object) => {
   const key = `${name} ${Object.keys(labels).join(',')}`;
@@ -41,10 +40,4 @@ for (let index = 0; index < 30_000; index += 1)
     provider: 'openai',
     provider_type: 'openai',
   });
-const distinct: Record<string, number> = {};
-for (const [key, list] of seen) {
-  distinct[key] = 0;
-  for (let index = 1; index < list.length; index += 1)
-    if (!haveSameMap(list[index - 1], list[index])) distinct[key] += 1;
-}
-console.log(JSON.stringify(distinct));
+console.log(JSON.stringify(Object.fromEntries([...seen].map(([key, list]) => [key, countMapChanges(list)]))));

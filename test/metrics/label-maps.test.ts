@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runWithNativesSyntax } from '../support/v8-maps.js';
 
-const SCRIPT = fileURLToPath(new URL('./label-maps.script.ts', import.meta.url));
+const SCRIPT = new URL('./label-maps.script.ts', import.meta.url);
 
 /**
  * Every model call hands prom-client six label objects. Built as `{ ...labels, kind }`, each got a V8 map (hidden
@@ -12,12 +10,7 @@ const SCRIPT = fileURLToPath(new URL('./label-maps.script.ts', import.meta.url))
  */
 describe('the label objects of a model call’s metrics', () => {
   it('share one V8 map per metric once observeUsage is optimised', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--allow-natives-syntax', '--import', 'tsx', SCRIPT],
-      { timeout: 60_000 },
-    );
-    expect(JSON.parse(stdout)).toEqual({
+    expect(await runWithNativesSyntax(SCRIPT)).toEqual({
       'agent_gateway_tokens_total agent,model,kind': 0,
       'agent_gateway_cost_usd_total agent,model': 0,
       'agent_gateway_model_calls_total agent,model,status': 0,

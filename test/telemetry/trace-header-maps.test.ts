@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { runWithNativesSyntax } from '../support/v8-maps.js';
 
-const SCRIPT = fileURLToPath(new URL('./trace-header-maps.script.ts', import.meta.url));
+const SCRIPT = new URL('./trace-header-maps.script.ts', import.meta.url);
 
 /**
  * Every traced model call sends its headers with `traceparent` added. Built with a spread, each headers object
@@ -12,11 +10,6 @@ const SCRIPT = fileURLToPath(new URL('./trace-header-maps.script.ts', import.met
  */
 describe('headers carrying traceparent', () => {
   it('share one V8 map once the injection is optimised', async () => {
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--allow-natives-syntax', '--import', 'tsx', SCRIPT],
-      { timeout: 60_000 },
-    );
-    expect(JSON.parse(stdout)).toEqual({ requests: 1000, distinct: 0 });
+    expect(await runWithNativesSyntax(SCRIPT)).toEqual({ requests: 1000, distinct: 0 });
   });
 });

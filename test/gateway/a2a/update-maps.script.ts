@@ -2,9 +2,8 @@
 // run's text deltas share one V8 map.
 import type { RunEvent } from '../../../src/bus/index.js';
 import { createRunEventMapper } from '../../../src/gateway/a2a/map-run-events.js';
+import { countMapChanges } from '../../support/v8-maps.js';
 
-// eslint-disable-next-line @typescript-eslint/no-implied-eval -- V8's natives syntax, which TypeScript cannot parse
-const haveSameMap = new Function('a', 'b', 'return %HaveSameMap(a, b)') as (a: object, b: object) => boolean;
 const mapper = createRunEventMapper({ taskId: 'task-1', contextId: 'context-1' });
 const updates: object[] = [];
 // Enough deltas for V8 to optimise the mapper: the spread's map per object showed only then.
@@ -13,7 +12,4 @@ for (let seq = 1; seq <= 30_000; seq += 1) {
   for (const update of mapper.map(event)) updates.push(update.data);
 }
 const newest = updates.slice(-1000);
-let distinct = 0;
-for (let index = 1; index < newest.length; index += 1)
-  if (!haveSameMap(newest[index - 1], newest[index])) distinct += 1;
-console.log(JSON.stringify({ updates: newest.length, distinct }));
+console.log(JSON.stringify({ updates: newest.length, distinct: countMapChanges(newest) }));
