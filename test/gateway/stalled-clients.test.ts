@@ -75,6 +75,19 @@ async function startGateway(stalledSeconds: number): Promise<{ app: TestApp; ups
   return { app, upstream };
 }
 
+/** A gateway (and its upstream) for the enclosing describe: started before its tests, stopped after them. */
+function useGateway(stalledSeconds: number): { app: TestApp; upstream: FakeUpstream } {
+  const gateway = {} as { app: TestApp; upstream: FakeUpstream };
+  beforeAll(async () => {
+    Object.assign(gateway, await startGateway(stalledSeconds));
+  });
+  afterAll(async () => {
+    await gateway.app?.stop();
+    await gateway.upstream?.close();
+  });
+  return gateway;
+}
+
 /** A plain completion through the same gateway: many turns of its event loop, in which it would read any stream it reads. */
 async function probe(app: TestApp): Promise<void> {
   const response = await fetch(`${app.url}/v1/chat/completions`, {
@@ -118,14 +131,7 @@ async function liveRun(app: TestApp): Promise<RunHandle> {
 
 describe.each(ROUTES)('a client of $name that stops reading', (route) => {
   describe('while it is stopped', () => {
-    let gateway: { app: TestApp; upstream: FakeUpstream };
-    beforeAll(async () => {
-      gateway = await startGateway(600);
-    });
-    afterAll(async () => {
-      await gateway.app.stop();
-      await gateway.upstream.close();
-    });
+    const gateway = useGateway(600);
 
     it('holds the upstream back: the gateway stops reading it', async () => {
       const stats = createFirehoseStats();
@@ -154,14 +160,7 @@ describe.each(ROUTES)('a client of $name that stops reading', (route) => {
   });
 
   describe('past the stall timeout', () => {
-    let gateway: { app: TestApp; upstream: FakeUpstream };
-    beforeAll(async () => {
-      gateway = await startGateway(0.5);
-    });
-    afterAll(async () => {
-      await gateway.app.stop();
-      await gateway.upstream.close();
-    });
+    const gateway = useGateway(0.5);
 
     it('cancels the run with client_stalled, and its record says why', async () => {
       const stats = createFirehoseStats();
@@ -193,14 +192,7 @@ describe.each(ROUTES)('a client of $name that stops reading', (route) => {
  * buffer (336 KiB of text per run at 16 KiB chunks on 2026-11-25; 0.54–0.67 MB with a 256 KiB window).
  */
 describe.each(ROUTES)('five clients of $name that never read', (route) => {
-  let gateway: { app: TestApp; upstream: FakeUpstream };
-  beforeAll(async () => {
-    gateway = await startGateway(600);
-  });
-  afterAll(async () => {
-    await gateway.app.stop();
-    await gateway.upstream.close();
-  });
+  const gateway = useGateway(600);
 
   it('each hold their run to a bounded read of the upstream (at most 2 MiB of text), wherever the kernel buffers', async () => {
     const clients: StalledClient[] = [];
