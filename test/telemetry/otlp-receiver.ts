@@ -1,6 +1,7 @@
-/** An OTLP/HTTP receiver on loopback that decodes what the exporters send (OTLP JSON encoding). */
+/** An OTLP/HTTP receiver on loopback that decodes what the exporters send (OTLP JSON, and protobuf for traces). */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { decodeTraceRequest } from './otlp-protobuf.js';
 
 type AnyValue = {
   stringValue?: string;
@@ -89,7 +90,12 @@ export async function startOtlpReceiver(): Promise<OtlpReceiver> {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}') as OtlpBody;
+      const bytes = Buffer.concat(chunks);
+      const body = (
+        request.headers['content-type'] === 'application/x-protobuf' && request.url === '/v1/traces'
+          ? decodeTraceRequest(bytes)
+          : JSON.parse(bytes.toString('utf8') || '{}')
+      ) as OtlpBody;
       if (request.url === '/v1/traces') {
         for (const resourceSpans of body.resourceSpans ?? []) {
           const service = attributesOf(resourceSpans.resource?.attributes)['service.name'] as string;

@@ -33,8 +33,6 @@ webhooks:
 telemetry:
   enabled: true
   endpoint: "\${OTLP_URL}"
-  # The test receiver decodes OTLP JSON (the default is protobuf).
-  protocol: http/json
   service_name: gateway-under-test
 `;
 

@@ -63,8 +63,6 @@ listeners:
 telemetry:
   enabled: true
   endpoint: "${'${OTLP_URL}'}"
-  # The test receiver decodes OTLP JSON (the default is protobuf).
-  protocol: http/json
 `;
 
 /** A producer's span, as another service would send it along with its message. */
