@@ -4,7 +4,7 @@
 // (`callgrind_control -i on`), send BENCH_REQUESTS more at c=32, dump the counts, stop. NODE_FLAGS below say
 // what keeps two runs alike. The difference is converted to µs with the off gateway's native CPU time per
 // instruction (measured here too, BENCH_NATIVE_ROUNDS of BENCH_NATIVE_REQUESTS; 0 rounds skips it).
-// `npx tsx bench/telemetry-instructions.ts` (BENCH_RUNS, default 2; BENCH_WARMUP, 2000; BENCH_REQUESTS, 1000;
+// `npx tsx bench/telemetry-instructions.ts` (BENCH_RUNS, default 2; BENCH_WARMUP, 2000; BENCH_REWARM, 2000; BENCH_REQUESTS, 1000;
 // BENCH_VARIANTS, default `off,on`; also `on-json`, `on-unsampled`, `on-batch<N>`; BENCH_DUMP_DIR keeps the callgrind files).
 // Needs `valgrind` and a built gateway (`npm run build`). About 30 min on a busy 2-core machine.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -21,6 +21,8 @@ const CONNECTIONS = 32;
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 2_000);
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 1_000);
+/** Requests sent after the pre-count collection, uncounted (see countRun). */
+const REWARM = Number(process.env.BENCH_REWARM ?? 2_000);
 /** Native CPU per request of the off gateway (for the µs conversion): rounds of this many requests. */
 const NATIVE_REQUESTS = Number(process.env.BENCH_NATIVE_REQUESTS ?? 5_000);
 const NATIVE_ROUNDS = Number(process.env.BENCH_NATIVE_ROUNDS ?? 5);
@@ -39,8 +41,9 @@ const VARIANTS = (process.env.BENCH_VARIANTS ?? 'off,on').split(',').filter(Bool
 // - a fixed young generation (16 MB semi-spaces, what V8 grows to under load) and a fixed old-generation
 //   growing factor, instead of sizes derived from measured GC and mutator speeds (time, which valgrind bends);
 //   no memory reducer (a timer);
-// - a full collection right before counting and right before the dump (SIGUSR2, `gcPreload`): each count
-//   starts from a compacted heap and pays for all the garbage its requests made, not for an earlier window's.
+// - a full collection after the warm-up (then BENCH_REWARM requests to recompile the code it discarded) and
+//   right before the dump (SIGUSR2, `gcPreload`): each count starts from a recently compacted heap and pays
+//   for the garbage its requests made, not for the warm-up's.
 const NODE_FLAGS = [
   '--single-threaded',
   '--min-semi-space-size=16',
@@ -226,6 +229,13 @@ async function countRun(
     await send(url, WARMUP);
     await waitForIdle([child.pid!], 30_000);
     await gateway.collectGarbage();
+    // The forced collection also throws away V8's compiled code: counted straight after it, the window re-ran
+    // the whole tier-up (about 1.5 M instructions per request of TurboFan and cold code). A second warm-up
+    // compiles it again before counting; its garbage is young and mostly gone by then.
+    if (REWARM > 0) {
+      await send(url, REWARM);
+      await waitForIdle([child.pid!], 30_000);
+    }
     // valgrind's pid is node's: it runs the program in its own process.
     const pid = String(child.pid);
     callgrindControl(['-i', 'on', pid]);
@@ -360,7 +370,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const usPerInstruction = result.native_cpu_us_per_request / off;
   const userUsPerInstruction = result.native_user_us_per_request / off;
   console.log(
-    `${result.requests} requests counted per run after ${result.warmup} of warm-up, c=${CONNECTIONS}, node ${NODE_FLAGS.join(' ')}`,
+    `${result.requests} requests counted per run after ${result.warmup} of warm-up, a full collection and ${REWARM} more, c=${CONNECTIONS}, node ${NODE_FLAGS.join(' ')}`,
   );
   console.log(
     '| gateway | instructions per request (median) | runs | spread | added | added µs (total CPU / user CPU) |',
