@@ -43,6 +43,9 @@ function fieldsOf(message: Buffer): Field[] {
   return fields;
 }
 
+const EMPTY = Buffer.alloc(0);
+/** The fields of an embedded message (none when it is absent). */
+const fieldsIn = (field: Field | undefined) => fieldsOf(field?.bytes ?? EMPTY);
 const all = (fields: Field[], number: number) => fields.filter((field) => field.number === number);
 const one = (fields: Field[], number: number) => fields.find((field) => field.number === number);
 const text = (field: Field | undefined) => field?.bytes?.toString('utf8');
@@ -61,7 +64,7 @@ function anyValue(message: Buffer): Record<string, unknown> {
     case 4:
       return { doubleValue: field.fixed?.readDoubleLE(0) };
     case 5:
-      return { arrayValue: { values: all(fieldsOf(field.bytes!), 1).map((item) => anyValue(item.bytes!)) } };
+      return { arrayValue: { values: all(fieldsIn(field), 1).map((item) => anyValue(item.bytes ?? EMPTY)) } };
     default:
       return {};
   }
@@ -69,14 +72,14 @@ function anyValue(message: Buffer): Record<string, unknown> {
 
 function keyValues(fields: Field[], number: number) {
   return all(fields, number).map((field) => {
-    const keyValue = fieldsOf(field.bytes!);
-    return { key: text(one(keyValue, 1)) ?? '', value: anyValue(one(keyValue, 2)?.bytes ?? Buffer.alloc(0)) };
+    const keyValue = fieldsIn(field);
+    return { key: text(one(keyValue, 1)) ?? '', value: anyValue(one(keyValue, 2)?.bytes ?? EMPTY) };
   });
 }
 
 function span(message: Buffer) {
   const fields = fieldsOf(message);
-  const status = fieldsOf(one(fields, 15)?.bytes ?? Buffer.alloc(0));
+  const status = fieldsIn(one(fields, 15));
   return {
     traceId: hex(one(fields, 1)),
     spanId: hex(one(fields, 2)),
@@ -87,11 +90,11 @@ function span(message: Buffer) {
     attributes: keyValues(fields, 9),
     status: { code: Number(one(status, 3)?.varint ?? 0n), message: text(one(status, 2)) },
     events: all(fields, 11).map((event) => {
-      const eventFields = fieldsOf(event.bytes!);
+      const eventFields = fieldsIn(event);
       return { name: text(one(eventFields, 2)) ?? '', attributes: keyValues(eventFields, 3) };
     }),
     links: all(fields, 13).map((link) => {
-      const linkFields = fieldsOf(link.bytes!);
+      const linkFields = fieldsIn(link);
       return { traceId: hex(one(linkFields, 1)), spanId: hex(one(linkFields, 2)) };
     }),
   };
@@ -101,12 +104,12 @@ function span(message: Buffer) {
 export function decodeTraceRequest(body: Buffer) {
   return {
     resourceSpans: all(fieldsOf(body), 1).map((resourceSpans) => {
-      const fields = fieldsOf(resourceSpans.bytes!);
-      const resource = fieldsOf(one(fields, 1)?.bytes ?? Buffer.alloc(0));
+      const fields = fieldsIn(resourceSpans);
+      const resource = fieldsIn(one(fields, 1));
       return {
         resource: { attributes: keyValues(resource, 1) },
         scopeSpans: all(fields, 2).map((scopeSpans) => ({
-          spans: all(fieldsOf(scopeSpans.bytes!), 2).map((field) => span(field.bytes!)),
+          spans: all(fieldsIn(scopeSpans), 2).map((field) => span(field.bytes ?? EMPTY)),
         })),
       };
     }),
