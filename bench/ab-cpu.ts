@@ -84,10 +84,13 @@ try {
     ok: number;
     seconds: number;
     cpu: number;
+    mainThreadCpu: number;
     pgCpu: number;
     redisCpu: number;
     database?: string;
     latency: number[];
+    /** CPU µs per request, round by round. */
+    rounds: number[];
   }[] = [];
   for (const [index, build] of clis.entries()) {
     const name = String.fromCharCode(65 + index);
@@ -120,7 +123,9 @@ try {
       ok: 0,
       seconds: 0,
       cpu: 0,
+      mainThreadCpu: 0,
       latency: [],
+      rounds: [],
     });
   }
   for (const gateway of gateways) await load(gateway.url, 3);
@@ -130,11 +135,15 @@ try {
     // Each round in another order, so no build always runs right after the same other one.
     for (const gateway of round % 2 === 0 ? gateways : [...gateways].reverse()) {
       const cpuBefore = cpuMicros(gateway.pid);
+      const mainBefore = cpuMicros(gateway.pid, gateway.pid);
       const serverBefore = serverCpuMicros(gateway.database);
       const started = performance.now();
       const result = await load(gateway.url, seconds);
       gateway.seconds += (performance.now() - started) / 1000;
-      gateway.cpu += cpuMicros(gateway.pid) - cpuBefore;
+      const cpu = cpuMicros(gateway.pid) - cpuBefore;
+      gateway.cpu += cpu;
+      gateway.rounds.push(cpu / result.ok);
+      gateway.mainThreadCpu += cpuMicros(gateway.pid, gateway.pid) - mainBefore;
       const serverAfter = serverCpuMicros(gateway.database);
       gateway.pgCpu += spent(serverBefore, serverAfter, 'pg');
       gateway.redisCpu += spent(serverBefore, serverAfter, 'redis');
@@ -146,13 +155,22 @@ try {
     `engine ${ENGINE} (unless a build sets engine=)${REDIS_URL ? `, PostgreSQL with ${REDIS_URL}` : ''}, c=${CONNECTIONS}, ${rounds}x${seconds}s`,
   );
   console.log(
-    '| build | 2xx | req/s | CPU µs/request | PostgreSQL backends CPU µs/request | Redis CPU µs/request | mean latency ms |',
+    '| build | 2xx | req/s | CPU µs/request | of which main thread | PostgreSQL backends CPU µs/request | Redis CPU µs/request | mean latency ms |',
   );
-  console.log('|---|---|---|---|---|---|---|');
+  console.log('|---|---|---|---|---|---|---|---|');
   for (const gateway of gateways) {
     const latency = gateway.latency.reduce((sum, value) => sum + value, 0) / gateway.latency.length;
     console.log(
-      `| ${gateway.name} ${gateway.cli} | ${gateway.ok} | ${Math.round(gateway.ok / gateway.seconds)} | ${Math.round(gateway.cpu / gateway.ok)} | ${Math.round(gateway.pgCpu / gateway.ok)} | ${Math.round(gateway.redisCpu / gateway.ok)} | ${latency.toFixed(2)} |`,
+      `| ${gateway.name} ${gateway.cli} | ${gateway.ok} | ${Math.round(gateway.ok / gateway.seconds)} | ${Math.round(gateway.cpu / gateway.ok)} | ${Math.round(gateway.mainThreadCpu / gateway.ok)} | ${Math.round(gateway.pgCpu / gateway.ok)} | ${Math.round(gateway.redisCpu / gateway.ok)} | ${latency.toFixed(2)} |`,
+    );
+  }
+  // Each round's difference from A in the same round: the spread says how far to trust the table's difference.
+  const [first, ...others] = gateways;
+  for (const gateway of others) {
+    const added = gateway.rounds.map((cpu, round) => cpu - first.rounds[round]).sort((a, b) => a - b);
+    const median = added[Math.floor(added.length / 2)];
+    console.log(
+      `${gateway.name} minus A, CPU µs/request by round: median ${Math.round(median)} (${added.map(Math.round).join(', ')})`,
     );
   }
 } finally {

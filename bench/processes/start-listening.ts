@@ -18,18 +18,27 @@ export function startListening(
   children.push(child);
   return new Promise((resolve, reject) => {
     let out = '';
-    child.stdout.on('data', (chunk: Buffer) => {
+    const onData = (chunk: Buffer) => {
       out += chunk.toString();
       const match = /listening on (http:\/\/\S+)/.exec(out);
-      if (match) resolve({ child, url: match[1] });
-    });
+      if (!match) return;
+      // From here on its output (a log line per request) is read and dropped: kept, it grew without end in
+      // the process that also generates the load.
+      child.stdout.off('data', onData);
+      child.stdout.resume();
+      out = '';
+      resolve({ child, url: match[1] });
+    };
+    child.stdout.on('data', onData);
     child.once('exit', (code) => reject(new Error(`${args.join(' ')} exited with ${code}`)));
   });
 }
 
-/** utime + stime of a process, in microseconds (clock ticks are 1/100 s on Linux). */
-export function cpuMicros(pid: number): number {
-  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+/** utime + stime of a process, or of one of its threads (its main thread's id is the process id), in microseconds (clock ticks are 1/100 s on Linux). */
+export function cpuMicros(pid: number, thread?: number): number {
+  const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8')
+    .split(') ')[1]
+    .split(' ');
   return (Number(fields[11]) + Number(fields[12])) * 10_000;
 }
 
