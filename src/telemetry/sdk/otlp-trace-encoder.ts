@@ -39,19 +39,6 @@ const MAX_CACHED_KEYS = 2048;
 // eslint-disable-next-line @typescript-eslint/unbound-method -- called with .call, as OTel's serializer does
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/**
- * A span already written as its ScopeSpans.spans entry (tag, length and Span message) when it ended, standing
- * in for it in the batch processor's queue (encoded-span-processor.ts): the batch keeps these bytes, not the
- * span's object graph. It carries what the batch processor and `encode` read: the span context's sampled
- * flag, the resource and the instrumentation scope.
- */
-export interface EncodedSpan {
-  readonly encoded: Uint8Array;
-  readonly resource: Resource;
-  readonly instrumentationScope: Scope;
-  spanContext(): Pick<SpanContext, 'traceFlags'>;
-}
-
 export class OtlpTraceEncoder {
   /** Scratch space, reused: it grows to the largest request (a batch of 512 spans: about 256 KiB) and stays. */
   private buf: Buffer;
@@ -64,11 +51,8 @@ export class OtlpTraceEncoder {
     this.buf = Buffer.allocUnsafe(Math.max(initialSize, 16));
   }
 
-  /**
-   * The request's bytes; a copy the exporter may keep (its retries send it again) while the next is written.
-   * A batch may hold spans and spans encoded when they ended (`encodeSpan`), in any mix.
-   */
-  encode(spans: readonly (ReadableSpan | EncodedSpan)[]): Uint8Array {
+  /** The request's bytes; a copy the exporter may keep (its retries send it again) while the next is written. */
+  encode(spans: ReadableSpan[]): Uint8Array {
     this.pos = 0;
     for (const [resource, scopes] of groupByResourceAndScope(spans)) this.writeResourceSpans(resource, scopes.values());
     const out = new Uint8Array(this.pos);
@@ -76,17 +60,7 @@ export class OtlpTraceEncoder {
     return out;
   }
 
-  /** One span's ScopeSpans.spans entry, for `encode` to copy into a request later (`EncodedSpan.encoded`). */
-  encodeSpan(span: ReadableSpan): Uint8Array {
-    this.pos = 0;
-    this.writeSpan(span);
-    // allocUnsafe: a short one is a slice of Node's shared pool, not an allocation of its own.
-    const out = Buffer.allocUnsafe(this.pos);
-    this.buf.copy(out, 0, 0, this.pos);
-    return out;
-  }
-
-  private writeResourceSpans(resource: Resource, scopes: Iterable<(ReadableSpan | EncodedSpan)[]>): void {
+  private writeResourceSpans(resource: Resource, scopes: Iterable<ReadableSpan[]>): void {
     this.ensure(8);
     this.buf[this.pos++] = TAG_RESOURCE_SPANS;
     // A batch's ResourceSpans and ScopeSpans are mostly 16 KiB to 2 MiB long: a three-byte length.
@@ -105,16 +79,12 @@ export class OtlpTraceEncoder {
     this.finish(start, 3);
   }
 
-  private writeScopeSpans(scope: Scope, spans: (ReadableSpan | EncodedSpan)[]): void {
+  private writeScopeSpans(scope: Scope, spans: ReadableSpan[]): void {
     this.ensure(8);
     this.buf[this.pos++] = TAG_SCOPE_SPANS;
     const start = this.reserve(3);
     this.writeCached(this.scopes, scope, true, () => this.writeScope(scope));
-    for (let i = 0; i < spans.length; i++) {
-      const span = spans[i];
-      if ('encoded' in span) this.writeBytes(span.encoded);
-      else this.writeSpan(span);
-    }
+    for (let i = 0; i < spans.length; i++) this.writeSpan(spans[i]);
     if (scope.schemaUrl) this.writeStringField(TAG_SCHEMA_URL, scope.schemaUrl);
     this.finish(start, 3);
   }
@@ -441,12 +411,6 @@ export class OtlpTraceEncoder {
   }
 
   /** Copies the bytes `write` produced for `key` the first time; writes them again each time when not cacheable. */
-  private writeBytes(bytes: Uint8Array): void {
-    this.ensure(bytes.length);
-    this.buf.set(bytes, this.pos);
-    this.pos += bytes.length;
-  }
-
   private writeCached<K extends object>(
     cache: WeakMap<K, Uint8Array>,
     key: K,
@@ -454,7 +418,12 @@ export class OtlpTraceEncoder {
     write: () => void,
   ): void {
     const cached = cacheable ? cache.get(key) : undefined;
-    if (cached) return this.writeBytes(cached);
+    if (cached) {
+      this.ensure(cached.length);
+      this.buf.set(cached, this.pos);
+      this.pos += cached.length;
+      return;
+    }
     const start = this.pos;
     write();
     if (cacheable) cache.set(key, Buffer.from(this.buf.subarray(start, this.pos)));
@@ -471,19 +440,17 @@ export class OtlpTraceEncoder {
 }
 
 /** Spans by resource, then by instrumentation scope, in first-seen order (by identity, as OTel groups them). */
-function groupByResourceAndScope<S extends ReadableSpan | EncodedSpan>(
-  spans: readonly S[],
-): Map<Resource, Map<Scope, S[]>> {
-  const resources = new Map<Resource, Map<Scope, S[]>>();
+function groupByResourceAndScope(spans: ReadableSpan[]): Map<Resource, Map<Scope, ReadableSpan[]>> {
+  const resources = new Map<Resource, Map<Scope, ReadableSpan[]>>();
   if (spans.length === 0) return resources;
   // Nearly always one resource and one scope: the batch as it is.
   const { resource, instrumentationScope } = spans[0];
   if (spans.every((span) => span.resource === resource && span.instrumentationScope === instrumentationScope)) {
-    return resources.set(resource, new Map([[instrumentationScope, spans as S[]]]));
+    return resources.set(resource, new Map([[instrumentationScope, spans]]));
   }
   for (const span of spans) {
     let scopes = resources.get(span.resource);
-    if (!scopes) resources.set(span.resource, (scopes = new Map<Scope, S[]>()));
+    if (!scopes) resources.set(span.resource, (scopes = new Map<Scope, ReadableSpan[]>()));
     const group = scopes.get(span.instrumentationScope);
     if (group) group.push(span);
     else scopes.set(span.instrumentationScope, [span]);

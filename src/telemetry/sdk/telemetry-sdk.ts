@@ -13,11 +13,9 @@ import {
   TraceIdRatioBasedSampler,
   type ReadableSpan,
   type Sampler,
-  type SpanProcessor,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { TelemetryConfig, TelemetrySampler } from '../../config/index.js';
-import { EncodedSpanProcessor } from './encoded-span-processor.js';
 import { OtlpTraceEncoder } from './otlp-trace-encoder.js';
 import { PrometheusMetricProducer } from './prometheus-metric-producer.js';
 import type { Telemetry } from '../telemetry.types.js';
@@ -85,7 +83,7 @@ function createSdk(config: TelemetryConfig, version: string): Sdk {
   const tracerProvider = new NodeTracerProvider({
     resource,
     sampler: createSampler(config.sampler, config.sampler_arg),
-    spanProcessors: [createSpanProcessor(config, `${endpoint}/v1/traces`)],
+    spanProcessors: [new BatchSpanProcessor(createTraceExporter(config, `${endpoint}/v1/traces`))],
   });
   // The global tracer provider and the W3C trace context + baggage propagator, but no context manager: the
   // gateway starts every span itself and hands the parent on explicitly (docs/decisions.md). The default one,
@@ -109,18 +107,10 @@ function createSdk(config: TelemetryConfig, version: string): Sdk {
   return { tracerProvider, meterProvider, metricProducer, users: 0 };
 }
 
-/**
- * OTel's batch processor and OTLP/HTTP exporter. On protobuf (the default) with our encoder, spans are encoded
- * as they end and the batch queues their bytes (encoded-span-processor.ts): fewer objects for V8's young
- * collections to copy while a batch of 512 fills.
- */
-function createSpanProcessor(config: TelemetryConfig, url: string): SpanProcessor {
+function createTraceExporter(config: TelemetryConfig, url: string) {
   const options = { url, headers: config.headers };
-  if (config.protocol !== 'http/protobuf') return new BatchSpanProcessor(new OTLPJsonTraceExporter(options));
-  const exporter = new OTLPProtoTraceExporter(options);
-  const encoder = new OtlpTraceEncoder();
-  if (!useOwnProtobufEncoder(exporter, encoder)) return new BatchSpanProcessor(exporter);
-  return new EncodedSpanProcessor(new BatchSpanProcessor(exporter), encoder);
+  if (config.protocol !== 'http/protobuf') return new OTLPJsonTraceExporter(options);
+  return withOwnProtobufEncoder(new OTLPProtoTraceExporter(options));
 }
 
 /** The part of the exporter's (private) export delegate that turns spans into the request body. */
@@ -135,17 +125,18 @@ interface TraceSerializer {
  * exporter takes no serializer option, and building one from `@opentelemetry/otlp-exporter-base/node-http`
  * would need that package (and `otlp-transformer`) as direct dependencies; so the serializer is swapped on
  * the delegate the exporter built (`_delegate._serializer`, private). Should a later OTel version rename
- * them, this answers false and the exporter keeps its own serializer: slower, still correct.
+ * them, the exporter keeps its own serializer: slower, still correct.
  */
-function useOwnProtobufEncoder(exporter: OTLPProtoTraceExporter, encoder: OtlpTraceEncoder): boolean {
+function withOwnProtobufEncoder(exporter: OTLPProtoTraceExporter): OTLPProtoTraceExporter {
   const delegate = (exporter as unknown as { _delegate?: { _serializer?: TraceSerializer } })._delegate;
   const original = delegate?._serializer;
-  if (!delegate || typeof original?.serializeRequest !== 'function') return false;
+  if (!delegate || typeof original?.serializeRequest !== 'function') return exporter;
+  const encoder = new OtlpTraceEncoder();
   delegate._serializer = {
     serializeRequest: (spans) => encoder.encode(spans),
     deserializeResponse: (data) => original.deserializeResponse(data),
   };
-  return true;
+  return exporter;
 }
 
 function createSampler(name: TelemetrySampler, ratio: number): Sampler {
