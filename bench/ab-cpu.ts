@@ -15,7 +15,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadChatCompletions } from './load/chat-load.js';
 import pg from 'pg';
-import { cpuMicros, singleAgentGatewayYaml, startListening, stopChildren } from './processes/start-listening.js';
+import {
+  cpuMicros,
+  parseBuild,
+  singleAgentGatewayYaml,
+  startListening,
+  stopChildren,
+} from './processes/start-listening.js';
 
 const CONNECTIONS = Number(process.env.BENCH_AB_CONNECTIONS ?? 32);
 const ENGINE = process.env.BENCH_AB_ENGINE ?? 'sqlite';
@@ -94,10 +100,9 @@ try {
   }[] = [];
   for (const [index, build] of clis.entries()) {
     const name = String.fromCharCode(65 + index);
-    // `<cli>?NAME=value&...`: the same build with other environment variables.
-    const [cli, query] = build.split('?');
+    const { cli, variables: query } = parseBuild(build);
     // `engine=sqlite|postgres` in the query overrides BENCH_AB_ENGINE for that build.
-    const { engine = ENGINE, redis, ...variables } = Object.fromEntries(new URLSearchParams(query ?? ''));
+    const { engine = ENGINE, redis, ...variables } = query;
     const env: NodeJS.ProcessEnv = { NODE_OPTIONS: process.env.BENCH_AB_NODE_OPTIONS ?? '', ...variables };
     let database: string | undefined;
     if (engine === 'postgres' && admin) {

@@ -14,7 +14,13 @@ import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BENCH_API_KEY } from './bench-settings.js';
-import { cpuMicros, singleAgentGatewayYaml, startListening, stopChildren } from './processes/start-listening.js';
+import {
+  cpuMicros,
+  parseBuild,
+  singleAgentGatewayYaml,
+  startListening,
+  stopChildren,
+} from './processes/start-listening.js';
 
 type Mode = 'nonstream' | 'stream';
 
@@ -118,11 +124,8 @@ try {
   const targets: Target[] = [newTarget('direct', upstream.url, 'bench-model')];
   for (const [index, build] of clis.entries()) {
     const name = String.fromCharCode(65 + index);
-    const [cli, query] = build.split('?');
-    const env: NodeJS.ProcessEnv = {
-      NODE_OPTIONS: process.env.BENCH_AB_NODE_OPTIONS ?? '',
-      ...Object.fromEntries(new URLSearchParams(query ?? '')),
-    };
+    const { cli, variables } = parseBuild(build);
+    const env: NodeJS.ProcessEnv = { NODE_OPTIONS: process.env.BENCH_AB_NODE_OPTIONS ?? '', ...variables };
     const file = join(temp, `${name}.yaml`);
     writeFileSync(file, singleAgentGatewayYaml(upstream.url, join(temp, name)));
     const nodeArgs = (process.env.BENCH_AB_NODE_ARGS ?? '').split(' ').filter(Boolean);

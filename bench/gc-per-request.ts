@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadChatCompletions } from './load/chat-load.js';
-import { singleAgentGatewayYaml, startListening, stopChildren } from './processes/start-listening.js';
+import { parseBuild, singleAgentGatewayYaml, startListening, stopChildren } from './processes/start-listening.js';
 
 const CONNECTIONS = Number(process.env.BENCH_GC_CONNECTIONS ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -78,11 +78,10 @@ try {
   const upstream = await startListening(children, ['bench/fake-upstream-server.ts', '--port', '0']);
   const gateways: { build: string; url: string; totals: GcTotals; ok: number; counting: boolean }[] = [];
   for (const [index, build] of builds.entries()) {
-    const [cli, query] = build.split('?');
+    const { cli, variables } = parseBuild(build);
     const file = join(temp, `${index}.yaml`);
     writeFileSync(file, singleAgentGatewayYaml(upstream.url, join(temp, String(index))));
-    const env = Object.fromEntries(new URLSearchParams(query ?? ''));
-    const started = await startListening(children, ['--trace-gc-nvp', cli, 'serve', '--config', file], env);
+    const started = await startListening(children, ['--trace-gc-nvp', cli, 'serve', '--config', file], variables);
     const gateway = { build, url: started.url, totals: emptyTotals(), ok: 0, counting: false };
     let pending = '';
     started.child.stdout?.on('data', (chunk: Buffer) => {

@@ -34,6 +34,15 @@ export function startListening(
   });
 }
 
+/**
+ * A build named on a side-by-side bench's command line: `<cli>?NAME=value&...` is that CLI started with those
+ * environment variables (the same build with telemetry on, another engine, a flag).
+ */
+export function parseBuild(build: string): { cli: string; variables: Record<string, string> } {
+  const [cli, query] = build.split('?');
+  return { cli, variables: Object.fromEntries(new URLSearchParams(query ?? '')) };
+}
+
 /** utime + stime of a process, or of one of its threads (its main thread's id is the process id), in microseconds (clock ticks are 1/100 s on Linux). */
 export function cpuMicros(pid: number, thread?: number): number {
   const fields = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8')
