@@ -13,10 +13,10 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOnSampler,
   InMemorySpanExporter,
-  NodeTracerProvider,
+  BasicTracerProvider,
   SimpleSpanProcessor,
   type ReadableSpan,
-} from '@opentelemetry/sdk-trace-node';
+} from '@opentelemetry/sdk-trace-base';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OtlpTraceEncoder } from '../../src/telemetry/sdk/otlp-trace-encoder.js';
 
@@ -43,7 +43,7 @@ function expectSameBytes(spans: ReadableSpan[], encoder = new OtlpTraceEncoder()
 
 const memory = new InMemorySpanExporter();
 const limits = { attributeCountLimit: 40, eventCountLimit: 3, linkCountLimit: 2, attributePerEventCountLimit: 2 };
-const gateway = new NodeTracerProvider({
+const gateway = new BasicTracerProvider({
   resource: resourceFromAttributes({
     'service.name': 'agent-gateway',
     'service.version': '1.2.3',
@@ -54,7 +54,7 @@ const gateway = new NodeTracerProvider({
   spanProcessors: [new SimpleSpanProcessor(memory)],
 });
 // A second resource with a schema URL; OTel groups spans by resource, then by scope.
-const other = new NodeTracerProvider({
+const other = new BasicTracerProvider({
   resource: resourceFromAttributes(
     { 'service.name': 'other', 'deployment.environment.name': 'test' },
     {
@@ -246,7 +246,7 @@ describe('OtlpTraceEncoder: the bytes of OTel ProtobufTraceSerializer', () => {
   it('encodes the resource again once its async attributes have settled', async () => {
     // Ended spans taken as they end: the SDK's own processors wait for the resource to settle.
     const ended: ReadableSpan[] = [];
-    const settling = new NodeTracerProvider({
+    const settling = new BasicTracerProvider({
       resource: resourceFromAttributes({ 'service.name': 'late', 'cloud.region': Promise.resolve('eu-west-1') }),
       spanProcessors: [
         {
