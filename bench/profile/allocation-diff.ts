@@ -19,7 +19,11 @@ function bytesByFunction(file: string): { total: number; byFunction: Map<string,
   const pending = [profile.head];
   for (let node = pending.pop(); node; node = pending.pop()) {
     const { functionName, url, lineNumber } = node.callFrame;
-    const where = url.replace(/^.*node_modules\//, '').replace(/^.*\/(dist|src)\//, '$1/');
+    // Chunk names without their content hash, so that two builds' frames line up.
+    const where = url
+      .replace(/^.*node_modules\//, '')
+      .replace(/^.*\/(dist|src)\//, '$1/')
+      .replace(/-[A-Z0-9]{8}\.js$/, '.js');
     const name = `${functionName || '(anonymous)'} ${where}:${lineNumber + 1}`;
     byFunction.set(name, (byFunction.get(name) ?? 0) + node.selfSize);
     total += node.selfSize;
