@@ -245,8 +245,7 @@ export class GatewaySpan implements Span, ReadableSpan {
    * `setAttribute`, key by key, like the SDK's.
    */
   private setStartAttributes(given: Attributes): void {
-    const copy: Attributes = {};
-    for (const key in given) copy[key] = given[key];
+    const copy: Attributes = { ...given };
     let count = 0;
     for (const key in copy) {
       const value = copy[key];
