@@ -6,7 +6,7 @@ import { loadavg } from 'node:os';
 import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOnSampler, BasicTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { AlwaysOnSampler, BasicTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
 import { OtlpTraceEncoder } from '../src/telemetry/sdk/otlp-trace-encoder.js';
 
 const REQUESTS_PER_BATCH = 170; // 510 spans: the BatchSpanProcessor's batch is up to 512

@@ -13,10 +13,10 @@ import { resourceFromAttributes } from '@opentelemetry/resources';
 import {
   AlwaysOnSampler,
   InMemorySpanExporter,
-  BasicTracerProvider,
+  NodeTracerProvider,
   SimpleSpanProcessor,
   type ReadableSpan,
-} from '@opentelemetry/sdk-trace-base';
+} from '@opentelemetry/sdk-trace-node';
 import { afterAll, describe, expect, it } from 'vitest';
 import { OtlpTraceEncoder } from '../../src/telemetry/sdk/otlp-trace-encoder.js';
 
@@ -43,7 +43,7 @@ function expectSameBytes(spans: ReadableSpan[], encoder = new OtlpTraceEncoder()
 
 const memory = new InMemorySpanExporter();
 const limits = { attributeCountLimit: 40, eventCountLimit: 3, linkCountLimit: 2, attributePerEventCountLimit: 2 };
-const gateway = new BasicTracerProvider({
+const gateway = new NodeTracerProvider({
   resource: resourceFromAttributes({
     'service.name': 'agent-gateway',
     'service.version': '1.2.3',
@@ -54,7 +54,7 @@ const gateway = new BasicTracerProvider({
   spanProcessors: [new SimpleSpanProcessor(memory)],
 });
 // A second resource with a schema URL; OTel groups spans by resource, then by scope.
-const other = new BasicTracerProvider({
+const other = new NodeTracerProvider({
   resource: resourceFromAttributes(
     { 'service.name': 'other', 'deployment.environment.name': 'test' },
     {
@@ -246,7 +246,7 @@ describe('OtlpTraceEncoder: the bytes of OTel ProtobufTraceSerializer', () => {
   it('encodes the resource again once its async attributes have settled', async () => {
     // Ended spans taken as they end: the SDK's own processors wait for the resource to settle.
     const ended: ReadableSpan[] = [];
-    const settling = new BasicTracerProvider({
+    const settling = new NodeTracerProvider({
       resource: resourceFromAttributes({ 'service.name': 'late', 'cloud.region': Promise.resolve('eu-west-1') }),
       spanProcessors: [
         {

@@ -11,7 +11,7 @@
  * (telemetry-sdk.ts). Field numbers: opentelemetry/proto/trace/v1/trace.proto and common/v1/common.proto.
  */
 import type { Attributes, AttributeValue, HrTime, Link, SpanContext } from '@opentelemetry/api';
-import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-base';
+import type { ReadableSpan, TimedEvent } from '@opentelemetry/sdk-trace-node';
 
 type Resource = ReadableSpan['resource'];
 type Scope = ReadableSpan['instrumentationScope'];

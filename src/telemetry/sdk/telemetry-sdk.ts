@@ -1,5 +1,4 @@
 import { context, metrics, propagation, trace } from '@opentelemetry/api';
-import { CompositePropagator, W3CBaggagePropagator, W3CTraceContextPropagator } from '@opentelemetry/core';
 import { OTLPMetricExporter } from '@opentelemetry/exporter-metrics-otlp-http';
 import { OTLPTraceExporter as OTLPJsonTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { OTLPTraceExporter as OTLPProtoTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
@@ -9,14 +8,14 @@ import {
   AlwaysOffSampler,
   AlwaysOnSampler,
   BatchSpanProcessor,
+  NodeTracerProvider,
   ParentBasedSampler,
   TraceIdRatioBasedSampler,
   type ReadableSpan,
   type Sampler,
-} from '@opentelemetry/sdk-trace-base';
+} from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { TelemetryConfig, TelemetrySampler } from '../../config/index.js';
-import { GatewayTracerProvider } from './gateway-tracer-provider.js';
 import { OtlpTraceEncoder } from './otlp-trace-encoder.js';
 import { PrometheusMetricProducer } from './prometheus-metric-producer.js';
 import type { Telemetry } from '../telemetry.types.js';
@@ -26,7 +25,7 @@ const DEFAULT_ENDPOINT = 'http://localhost:4318';
 const SHUTDOWN_TIMEOUT_MS = 2_000;
 
 interface Sdk {
-  tracerProvider: GatewayTracerProvider;
+  tracerProvider: NodeTracerProvider;
   meterProvider: MeterProvider;
   metricProducer: PrometheusMetricProducer;
   users: number;
@@ -81,19 +80,15 @@ function createSdk(config: TelemetryConfig, version: string): Sdk {
     [ATTR_SERVICE_NAME]: config.service_name,
     [ATTR_SERVICE_VERSION]: version,
   });
-  // The SDK's sampler, batch processor and exporter around the gateway's own span class (docs/decisions.md).
-  const tracerProvider = new GatewayTracerProvider({
+  const tracerProvider = new NodeTracerProvider({
     resource,
     sampler: createSampler(config.sampler, config.sampler_arg),
-    spanProcessor: new BatchSpanProcessor(createTraceExporter(config, `${endpoint}/v1/traces`)),
+    spanProcessors: [new BatchSpanProcessor(createTraceExporter(config, `${endpoint}/v1/traces`))],
   });
   // The global tracer provider and the W3C trace context + baggage propagator, but no context manager: the
   // gateway starts every span itself and hands the parent on explicitly (docs/decisions.md). The default one,
   // AsyncLocalStorage, turns on a promise hook that runs for every promise of the process (hundreds per request).
-  trace.setGlobalTracerProvider(tracerProvider);
-  propagation.setGlobalPropagator(
-    new CompositePropagator({ propagators: [new W3CTraceContextPropagator(), new W3CBaggagePropagator()] }),
-  );
+  tracerProvider.register({ contextManager: null });
   // The gateway's own metrics come from the Prometheus registries (recorded once per observation); the
   // meter provider stays global for libraries that record through the API.
   const metricProducer = new PrometheusMetricProducer(resource);
