@@ -14,6 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadChatCompletions } from './load/chat-load.js';
+import { estimateDifference, formatEstimate } from './report/difference-estimate.js';
 import pg from 'pg';
 import {
   cpuMicros,
@@ -175,7 +176,7 @@ try {
     const added = gateway.rounds.map((cpu, round) => cpu - first.rounds[round]).sort((a, b) => a - b);
     const median = added[Math.floor(added.length / 2)];
     console.log(
-      `${gateway.name} minus A, CPU µs/request by round: median ${Math.round(median)} (${added.map(Math.round).join(', ')})`,
+      `${gateway.name} minus A, CPU µs/request by round: median ${Math.round(median)}, ${formatEstimate(estimateDifference(added))} (${added.map(Math.round).join(', ')})`,
     );
   }
 } finally {
