@@ -1,8 +1,9 @@
 /**
  * The mean of paired round-by-round differences (build B minus build A, each round loading both) with a margin
  * of two standard errors (≈ 95 %). On this machine one round's difference spreads over ±100–200 µs even
- * between two copies of the same build, so a target of tens of µs is decided by the mean over many rounds,
- * never by one round or by the spread.
+ * between two copies of the same build, so a target of tens of µs is judged by the mean over many rounds,
+ * never by one round or by the spread. The interval covers the rounds' noise within one process each, not
+ * differences between two processes of the same build, which can be larger (bench/README.md, 2026-11-25).
  */
 export interface DifferenceEstimate {
   rounds: number;
