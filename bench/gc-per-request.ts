@@ -12,7 +12,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadChatCompletions } from './load/chat-load.js';
-import { parseBuild, singleAgentGatewayYaml, startListening, stopChildren } from './processes/start-listening.js';
+import {
+  cpuMicros,
+  parseBuild,
+  singleAgentGatewayYaml,
+  startListening,
+  stopChildren,
+} from './processes/start-listening.js';
 
 const CONNECTIONS = Number(process.env.BENCH_GC_CONNECTIONS ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -76,13 +82,22 @@ const children: ChildProcess[] = [];
 const temp = mkdtempSync(join(tmpdir(), 'gc-per-request-'));
 try {
   const upstream = await startListening(children, ['bench/fake-upstream-server.ts', '--port', '0']);
-  const gateways: { build: string; url: string; totals: GcTotals; ok: number; counting: boolean }[] = [];
+  const gateways: {
+    build: string;
+    url: string;
+    pid: number;
+    totals: GcTotals;
+    ok: number;
+    cpu: number;
+    counting: boolean;
+  }[] = [];
   for (const [index, build] of builds.entries()) {
     const { cli, variables } = parseBuild(build);
     const file = join(temp, `${index}.yaml`);
     writeFileSync(file, singleAgentGatewayYaml(upstream.url, join(temp, String(index))));
     const started = await startListening(children, ['--trace-gc-nvp', cli, 'serve', '--config', file], variables);
-    const gateway = { build, url: started.url, totals: emptyTotals(), ok: 0, counting: false };
+    const pid = started.child.pid ?? 0;
+    const gateway = { build, url: started.url, pid, totals: emptyTotals(), ok: 0, cpu: 0, counting: false };
     let pending = '';
     started.child.stdout?.on('data', (chunk: Buffer) => {
       const lines = (pending + chunk.toString()).split('\n');
@@ -96,7 +111,9 @@ try {
   for (let round = 0; round < ROUNDS; round += 1) {
     for (const gateway of round % 2 === 0 ? gateways : [...gateways].reverse()) {
       gateway.counting = true;
+      const cpuBefore = cpuMicros(gateway.pid);
       gateway.ok += (await loadChatCompletions(gateway.url, SECONDS, CONNECTIONS))['2xx'];
+      gateway.cpu += cpuMicros(gateway.pid) - cpuBefore;
       // The last lines of the round reach us a moment after the load stops.
       await new Promise((resolve) => setTimeout(resolve, 200));
       gateway.counting = false;
@@ -104,14 +121,14 @@ try {
   }
   console.log(`c=${CONNECTIONS}, ${ROUNDS}x${SECONDS}s, per request (young-generation collections unless named)`);
   console.log(
-    '| build | 2xx | allocated KB | survived KB | promoted KB | moved KB | scavenge pause µs | helper threads µs | mark-compacts | mark-compact pause µs |',
+    '| build | 2xx | CPU µs | allocated KB | survived KB | promoted KB | moved KB | scavenge pause µs | helper threads µs | mark-compacts | mark-compact pause µs |',
   );
-  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
-  for (const { build, ok, totals } of gateways) {
+  console.log('|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|');
+  for (const { build, ok, cpu, totals } of gateways) {
     const kb = (bytes: number) => (bytes / 1000 / ok).toFixed(1);
     const us = (ms: number) => ((ms * 1000) / ok).toFixed(1);
     console.log(
-      `| ${build} | ${ok} | ${kb(totals.allocatedBytes)} | ${kb(totals.survivedBytes)} | ${kb(totals.promotedBytes)} | ${kb(totals.survivedBytes + totals.promotedBytes)} | ${us(totals.scavengePauseMs)} | ${us(totals.backgroundMs)} | ${totals.markCompacts} | ${us(totals.markCompactPauseMs)} |`,
+      `| ${build} | ${ok} | ${(cpu / ok).toFixed(0)} | ${kb(totals.allocatedBytes)} | ${kb(totals.survivedBytes)} | ${kb(totals.promotedBytes)} | ${kb(totals.survivedBytes + totals.promotedBytes)} | ${us(totals.scavengePauseMs)} | ${us(totals.backgroundMs)} | ${totals.markCompacts} | ${us(totals.markCompactPauseMs)} |`,
     );
   }
 } finally {

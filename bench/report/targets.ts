@@ -142,9 +142,9 @@ const RULES: TargetRule[] = [
       if (!cpu) return undefined;
       const added = Number(cpu[1]);
       // Each round loads off and on one after the other; the verdict is the mean of the rounds' differences
-      // with two standard errors. A short run on a noisy machine leaves it undecided; on the test machine even
-      // 30–40 rounds of `bench/ab-cpu.ts` did not settle it, traced processes differing from one another
-      // (bench/README.md, optimisation log 2026-11-25).
+      // with two standard errors. A short run on a noisy machine leaves it undecided, and one process per build
+      // is not enough: processes of the same build run at different speeds; `bench/ab-cpu.ts` with five
+      // processes of each settles it (bench/README.md, optimisation log 2026-11-25).
       const estimate = estimateDifference(roundDifferences(notes));
       const met = withinLimit(estimate, 50);
       const measured = `+${added} µs CPU per request (end to end, c=32, median of rounds; ${formatEstimate(estimate)})`;
