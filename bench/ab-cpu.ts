@@ -170,7 +170,8 @@ try {
       `| ${gateway.name} ${gateway.cli} | ${gateway.ok} | ${Math.round(gateway.ok / gateway.seconds)} | ${Math.round(gateway.cpu / gateway.ok)} | ${Math.round(gateway.mainThreadCpu / gateway.ok)} | ${Math.round(gateway.pgCpu / gateway.ok)} | ${Math.round(gateway.redisCpu / gateway.ok)} | ${latency.toFixed(2)} |`,
     );
   }
-  // Each round's difference from A in the same round: the spread says how far to trust the table's difference.
+  // Each round's difference from A in the same round, with their mean and its margin: how far to trust the
+  // table's difference (within these processes; processes of one build differ too, bench/README.md).
   const [first, ...others] = gateways;
   for (const gateway of others) {
     const added = gateway.rounds.map((cpu, round) => cpu - first.rounds[round]).sort((a, b) => a - b);
