@@ -112,10 +112,24 @@ export interface App {
 export async function createApp({ config, logStream, clock }: AppOptions): Promise<App> {
   // Before anything records: the metrics API hands out no-op meters until a provider is registered.
   const telemetry = await startTelemetry(config.telemetry, VERSION);
+  const server = await createServer({
+    logLevel: config.server.log_level,
+    bodyLimitBytes: config.server.body_limit_bytes,
+    maxJsonDepth: config.server.max_json_depth,
+    corsOrigins: config.server.cors.origins,
+    version: VERSION,
+    logStream,
+    tracing: telemetry.enabled,
+  });
   const database = await createDatabase({
     databaseUrl: config.server.database_url,
     dataDir: config.server.data_dir,
+    queryTimeoutMs: config.server.database_query_timeout_ms,
+    connectTimeoutMs: config.server.database_connect_timeout_ms,
+    writeRetryMs: config.server.database_write_retry_seconds * 1000,
+    onConnectionError: warnEvery30s(server.log, 'database connection lost or refused; requests that need it get 503'),
   }).catch(async (error: unknown) => {
+    await server.close();
     await telemetry.shutdown();
     throw error;
   });
@@ -131,15 +145,6 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     });
     const { authenticator, generatedAdminKey } = buildAuthenticator(config, tokens);
 
-    const server = await createServer({
-      logLevel: config.server.log_level,
-      bodyLimitBytes: config.server.body_limit_bytes,
-      maxJsonDepth: config.server.max_json_depth,
-      corsOrigins: config.server.cors.origins,
-      version: VERSION,
-      logStream,
-      tracing: telemetry.enabled,
-    });
     registerAuthHooks(server, authenticator, tokens, {
       allowedOrigins: config.server.cors.origins,
       publicBaseUrl: publicUrlOf(config),
@@ -315,6 +320,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       },
     };
   } catch (error) {
+    await server.close();
     await bus?.close();
     await rateLimitCounter?.close();
     await tools?.close();

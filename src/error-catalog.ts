@@ -277,6 +277,11 @@ export const ERROR_CATALOG = {
     message: 'The server is shutting down; retry the request',
   },
   bus_closed: { type: 'unavailable_error', status: 503, message: 'The run event bus is closed' },
+  database_unavailable: {
+    type: 'unavailable_error',
+    status: 503,
+    message: 'The database is out of reach; retry the request',
+  },
   subscriber_lagging: {
     type: 'unavailable_error',
     status: 503,
@@ -303,6 +308,12 @@ export const ERROR_CATALOG = {
     status: 503,
     message:
       'Run {run_id} no longer holds the events after {after_seq} while it runs (the oldest kept is {first_seq}); attach again once it ended to read its whole log',
+  },
+  events_lost: {
+    type: 'unavailable_error',
+    status: 503,
+    message:
+      'The event stream of run {run_id} lost events (the run event bus failed) and cannot give the whole answer; it is at GET /api/v1/admin/runs/{run_id}, or attach again once the run ended (GET /agui/ws?run_id={run_id})',
   },
   request_timeout: { type: 'timeout_error', status: 408, message: 'The request was not received in time' },
   output_too_large: {

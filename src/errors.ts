@@ -176,6 +176,20 @@ export class UnavailableError extends AppError {
   }
 }
 
+/** Seconds a client is told to wait (Retry-After) when the database is out of reach. */
+export const DATABASE_RETRY_AFTER_SECONDS = 5;
+
+/**
+ * The database refused, lost or did not answer a connection (db/connection-errors.ts decides): the request
+ * may succeed once it is back, so it is a 503 with Retry-After, not a 500.
+ */
+export class DatabaseUnavailableError extends AppError {
+  readonly retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS;
+  constructor(options: { message?: string; cause?: unknown } = {}) {
+    super({ code: 'database_unavailable', ...options });
+  }
+}
+
 /** A configuration file problem, reported as `file:line: message` before the server starts. */
 export class ConfigError extends Error {
   constructor(message: string) {

@@ -39,7 +39,7 @@ export function createAnalyticsWriteStore(
   return {
     async writeBatch(batch) {
       if (batch.usage.length === 0 && batch.risks.length === 0) return;
-      await writes.write((trx) => statements(trx, batch), { atomic: true });
+      await writes.write((trx) => statements(trx, batch), { atomic: true, persistent: true });
     },
     queueBatch(batch, onStart) {
       return writes.write(
@@ -47,7 +47,8 @@ export function createAnalyticsWriteStore(
           onStart();
           await statements(trx, batch);
         },
-        { atomic: true },
+        // Usage of calls already made (and billed upstream): kept until the database takes it.
+        { atomic: true, persistent: true },
       );
     },
   };

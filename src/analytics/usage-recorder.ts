@@ -101,7 +101,14 @@ function createQueuedBatches(queueBatch: AnalyticsWriteStore['queueBatch'], maxB
           if (open === opened) open = undefined;
         });
         pending.add(opened.done);
-        void opened.done.catch(() => undefined).finally(() => pending.delete(opened.done));
+        // Also closed once settled: a batch whose transaction never started (the database out of reach)
+        // never calls onStart, and rows added to it after its failure would fail with it, for good.
+        void opened.done
+          .catch(() => undefined)
+          .finally(() => {
+            pending.delete(opened.done);
+            if (open === opened) open = undefined;
+          });
         open = opened;
       }
       if (row.usage) open.batch.usage.push(row.usage);

@@ -14,6 +14,16 @@ export const serverSchema = z.strictObject({
     .string()
     .regex(/^postgres(ql)?:\/\//, 'database_url must be a postgres:// or postgresql:// URL (leave it out for SQLite)')
     .optional(),
+  /** PostgreSQL: a statement unanswered this long fails (503) and its connection is dropped; the server's statement_timeout too. */
+  database_query_timeout_ms: z.number().int().min(100).default(30_000),
+  /** PostgreSQL: opening a connection, or waiting for a free one in the pool, fails after this long. */
+  database_connect_timeout_ms: z.number().int().min(100).default(5_000),
+  /**
+   * How long a write that a run or the usage recorder queued is retried while the database is out of reach,
+   * before its run fails with database_unavailable. Writes that start new work (a run's insert) are not
+   * retried: their client gets 503 at once and may send again.
+   */
+  database_write_retry_seconds: z.number().min(0).max(3_600).default(60),
   redis_url: z.string().optional(),
   /** This replica's id among those sharing the database and brokers (MQTT client ids, Redis consumers, SSE leases); the host name when unset. */
   replica_id: z

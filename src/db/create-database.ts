@@ -15,9 +15,8 @@ import {
   type Dialect,
   type MigrationProvider,
 } from 'kysely';
-import { createRequire } from 'node:module';
-import type pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
+import { createPostgresPool } from './postgres-pool.js';
 import type { Database } from './schema.js';
 import { startWalCheckpointer, WRITER_CHECKPOINT_PAGES, type WalCheckpointer } from './wal-checkpointer.js';
 import { createGroupCommit, type WriteQueue } from './write-queue.js';
@@ -31,6 +30,14 @@ export interface DatabaseOptions {
   dataDir: string;
   /** Pool size for PostgreSQL. */
   maxConnections?: number;
+  /** PostgreSQL: a statement unanswered this long fails and its connection is dropped. Default 30 s. */
+  queryTimeoutMs?: number;
+  /** PostgreSQL: opening a connection, or waiting for a free one, fails after this long. Default 5 s. */
+  connectTimeoutMs?: number;
+  /** How long a queued hot-path write is retried while the database is out of reach. Default 0. */
+  writeRetryMs?: number;
+  /** A connection lost or refused (PostgreSQL); the caller logs it. */
+  onConnectionError?: (error: Error) => void;
 }
 
 export interface DatabaseHandle {
@@ -51,7 +58,7 @@ export function isPostgresUrl(url: string | undefined): url is string {
 /** Opens the database (SQLite in WAL mode by default, PostgreSQL for a postgres:// URL) and runs migrations. */
 export async function createDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
   const handle = isPostgresUrl(options.databaseUrl)
-    ? openPostgres(options.databaseUrl, options.maxConnections)
+    ? openPostgres(options.databaseUrl, options)
     : openSqlite(options.dataDir);
   try {
     await migrateToLatest(handle.db);
@@ -103,7 +110,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
       }
     },
     close: async () => {
-      await writes.flush();
+      await writes.close();
       await checkpointer?.close();
       await db.destroy();
     },
@@ -188,12 +195,14 @@ class ImmediateTransactionSqliteDriver extends SqliteDriver {
  */
 export const POSTGRES_WRITE_CONCURRENCY = 2;
 
-function openPostgres(url: string, maxConnections = 10): DatabaseHandle {
-  // pg loads only for PostgreSQL, not at every start on SQLite.
-  const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
-  const pool = new Pool({ connectionString: url, max: maxConnections });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on('error', () => undefined);
+function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
+  const pool = createPostgresPool({
+    url,
+    maxConnections: options.maxConnections ?? 10,
+    queryTimeoutMs: options.queryTimeoutMs ?? 30_000,
+    connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
+    onConnectionError: options.onConnectionError ?? (() => undefined),
+  });
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const location = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
   // Group commit here too: every commit waits for a WAL flush, so the hot-path writes of one event-loop turn
@@ -202,8 +211,9 @@ function openPostgres(url: string, maxConnections = 10): DatabaseHandle {
   // it: up to POSTGRES_WRITE_CONCURRENCY batches go at once, leaving the rest of the pool to reads.
   // Within a batch, the INSERTs and keyed UPDATEs of one text go as one statement (db/merged-writes.ts).
   const writes = createGroupCommit(db, {
-    concurrency: Math.min(POSTGRES_WRITE_CONCURRENCY, maxConnections),
+    concurrency: Math.min(POSTGRES_WRITE_CONCURRENCY, options.maxConnections ?? 10),
     mergeStatements: true,
+    retryMs: options.writeRetryMs,
   });
   return {
     db,
@@ -219,7 +229,7 @@ function openPostgres(url: string, maxConnections = 10): DatabaseHandle {
       }
     },
     close: async () => {
-      await writes.flush();
+      await writes.close();
       await db.destroy();
     },
   };

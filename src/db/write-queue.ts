@@ -1,5 +1,7 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { createBatcher } from './batcher.js';
+import { asUnavailable, isConnectionLoss } from './connection-errors.js';
 import { runWritesMerged } from './merged-writes.js';
 import type { Database } from './schema.js';
 import type { Write } from './write.js';
@@ -9,6 +11,16 @@ export type { Write } from './write.js';
 export interface WriteOptions {
   /** The statements must commit together or not at all (always true inside a shared SQLite transaction). */
   atomic?: boolean;
+  /**
+   * Fail at once (`DatabaseUnavailableError`) while the database is out of reach instead of being retried:
+   * for writes that start new work, whose client is waiting and can send again.
+   */
+  failFast?: boolean;
+  /**
+   * Retried while the database is out of reach until it is written or the queue closes, past `retryMs`: for
+   * records of what already happened and was reported (a run's end, its usage), which must not be lost.
+   */
+  persistent?: boolean;
 }
 
 /**
@@ -19,11 +31,16 @@ export interface WriteQueue {
   write(write: Write, options?: WriteOptions): Promise<void>;
   /** Resolves once everything queued so far is committed (or failed). */
   flush(): Promise<void>;
+  /** Stops retrying writes the database did not take (they fail now), then flushes: on shutdown. */
+  close(): Promise<void>;
 }
 
 /** Writes that reach the database at once, each on its own (PostgreSQL: one pooled connection each). */
 export function createDirectWrites(db: Kysely<Database>): WriteQueue {
   const pending = new Set<Promise<void>>();
+  const flush = async () => {
+    await Promise.allSettled([...pending]);
+  };
   return {
     write(write, options = {}) {
       const done = options.atomic ? db.transaction().execute((trx) => write(trx)) : write(db);
@@ -31,9 +48,8 @@ export function createDirectWrites(db: Kysely<Database>): WriteQueue {
       void done.catch(() => undefined).finally(() => pending.delete(done));
       return done;
     },
-    async flush() {
-      await Promise.allSettled([...pending]);
-    },
+    flush,
+    close: flush,
   };
 }
 
@@ -49,36 +65,94 @@ export interface GroupCommitOptions {
    * (db/merged-writes.ts): for PostgreSQL, where each statement is a round trip. SQLite runs them one by one.
    */
   mergeStatements?: boolean;
+  /**
+   * How long a write is retried, from when it was queued, while the database is out of reach (a lost or
+   * refused connection, db/connection-errors.ts); then it fails with `DatabaseUnavailableError`. Default 0.
+   * A `failFast` write is never retried, a `persistent` one until the queue closes.
+   */
+  retryMs?: number;
+}
+
+interface QueuedWrite {
+  write: Write;
+  /** When retrying stops: `queuedAt + retryMs`, 0 for a fail-fast write, Infinity for a persistent one. */
+  retryUntil: number;
+  resolve(): void;
+  reject(error: unknown): void;
+}
+
+/** The pause between two attempts at a batch while the database is out of reach: 100 ms, doubling up to 2 s. */
+function retryDelayMs(attempt: number): number {
+  return Math.min(2_000, 100 * 2 ** attempt);
 }
 
 /**
- * Group commit for SQLite, which has one writer and pays most of a write's cost in the commit: the writes
- * queued during one turn of the event loop share one transaction. If that transaction fails, each of its
- * writes is retried alone, so one bad write fails only its own caller.
+ * Group commit: the writes queued during one turn of the event loop share one transaction (SQLite has one
+ * writer and pays most of a write's cost in the commit; PostgreSQL waits for one WAL flush per commit).
+ * If that transaction fails, each of its writes is tried alone, so one bad write fails only its own caller.
+ * If the database is out of reach, the batch is tried again (`retryMs`) until it is back.
  */
 export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}): WriteQueue {
-  // After a commit nothing may fail the batch: a failed batch is written again write by write.
-  const committed = () => {
+  const retryMs = options.retryMs ?? 0;
+  const stopRetrying = new AbortController();
+  // Set while the database is out of reach (from a lost connection to the next commit): fail-fast writes fail at once.
+  let outage: unknown;
+  const transaction = (writes: Write[]) =>
+    db.transaction().execute(async (trx) => {
+      if (options.mergeStatements) return runWritesMerged(trx, writes);
+      for (const write of writes) await write(trx);
+    });
+
+  async function commit(entries: QueuedWrite[]): Promise<void> {
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        await transaction(entries.map((entry) => entry.write));
+        break;
+      } catch (error) {
+        if (!isConnectionLoss(error)) {
+          if (entries.length === 1) return entries[0].reject(error);
+          for (const entry of entries) await commit([entry]);
+          return;
+        }
+        outage = error;
+        const now = Date.now();
+        entries = entries.filter((entry) => {
+          const retry = !stopRetrying.signal.aborted && now < entry.retryUntil;
+          if (!retry) entry.reject(asUnavailable(error));
+          return retry;
+        });
+        if (entries.length === 0) return;
+        await sleep(retryDelayMs(attempt), undefined, { signal: stopRetrying.signal }).catch(() => undefined);
+      }
+    }
+    outage = undefined;
     try {
       options.onCommit?.();
     } catch {
       // The hook's own problem; the writes are committed.
     }
-  };
-  const batcher = createBatcher<Write>({
+    for (const entry of entries) entry.resolve();
+  }
+
+  const batcher = createBatcher<QueuedWrite>({
     maxBatch: options.maxBatch ?? 256,
     concurrency: options.concurrency,
-    writeBatch: async (writes) => {
-      await db.transaction().execute(async (trx) => {
-        if (options.mergeStatements) return runWritesMerged(trx, writes);
-        for (const write of writes) await write(trx);
-      });
-      committed();
-    },
-    writeOne: async (write) => {
-      await db.transaction().execute((trx) => write(trx));
-      committed();
-    },
+    writeBatch: commit,
   });
-  return { write: (write) => batcher.add(write), flush: () => batcher.flush() };
+  return {
+    write: (write, writeOptions = {}) =>
+      writeOptions.failFast && outage !== undefined
+        ? Promise.reject(asUnavailable(outage))
+        : new Promise<void>((resolve, reject) => {
+            const retryUntil = writeOptions.failFast ? 0 : writeOptions.persistent ? Infinity : Date.now() + retryMs;
+            const entry = { write, retryUntil, resolve, reject };
+            // commit() settles each entry itself, so the batcher's own promise carries nothing.
+            void batcher.add(entry);
+          }),
+    flush: () => batcher.flush(),
+    close() {
+      stopRetrying.abort();
+      return batcher.flush();
+    },
+  };
 }

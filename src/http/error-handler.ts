@@ -3,6 +3,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { hasZodFastifySchemaValidationErrors } from 'fastify-type-provider-zod';
 import {
   AppError,
+  DatabaseUnavailableError,
   MethodNotAllowedError,
   NotFoundError,
   RateLimitError,
@@ -27,7 +28,9 @@ export function registerErrorHandler(app: FastifyInstance): void {
     const mapped = mapError(error as FastifyError);
     if (mapped.status >= 500) request.log.error({ err: error }, 'request failed');
     const retryAfter =
-      error instanceof RateLimitError || error instanceof UpstreamError ? error.retryAfterSeconds : undefined;
+      error instanceof RateLimitError || error instanceof UpstreamError || error instanceof DatabaseUnavailableError
+        ? error.retryAfterSeconds
+        : undefined;
     if (retryAfter !== undefined) void reply.header('retry-after', String(Math.ceil(retryAfter)));
     if (error instanceof MethodNotAllowedError) void reply.header('allow', error.allowed.join(', '));
     return sendError(reply, mapped.status, mapped.body);

@@ -101,6 +101,7 @@ await describeEachDialect('usage recorder', (dialect) => {
     const writes: WriteQueue = {
       write: (write, options) => (queued.push(write), group.write(write, options)),
       flush: () => group.flush(),
+      close: () => group.close(),
     };
     const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(handle.db, writes) });
     const first = [
@@ -115,6 +116,26 @@ await describeEachDialect('usage recorder', (dialect) => {
     expect(queued).toHaveLength(2);
     expect(await countRows('usage_records', 'run_joined')).toBe(3);
     expect(await countRows('risk_events', 'run_joined')).toBe(1);
+    await recorder.close();
+  });
+
+  it('records again once the database is back, after batches whose transaction never started', async () => {
+    const group = createGroupCommit(handle.db);
+    let reachable = false;
+    // Out of reach: the write queue refuses before the write runs, as a transaction that cannot begin does.
+    const writes: WriteQueue = {
+      write: (write, options) =>
+        reachable ? group.write(write, options) : Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432')),
+      flush: () => group.flush(),
+      close: () => group.close(),
+    };
+    const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(handle.db, writes) });
+    await expect(recorder.record(usage({ run_id: 'run_outage' }))).rejects.toThrow(/ECONNREFUSED/);
+    await expect(recorder.record(usage({ run_id: 'run_outage' }))).rejects.toThrow(/ECONNREFUSED/);
+    reachable = true;
+    await recorder.record(usage({ run_id: 'run_after' }));
+    await recorder.record(usage({ run_id: 'run_after' }));
+    expect(await countRows('usage_records', 'run_after')).toBe(2);
     await recorder.close();
   });
 

@@ -92,13 +92,14 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
         resume_input: resume ? JSON.stringify(resume) : null,
       });
       const { before } = options;
-      if (!before) return writes.write(async (trx) => void (await insertRunRow(trx, row)));
+      // A new run's client is waiting: with the database out of reach it gets 503 at once and may send again.
+      if (!before) return writes.write(async (trx) => void (await insertRunRow(trx, row)), { failFast: true });
       return writes.write(
         async (trx) => {
           await before(trx);
           await insertRunRow(trx, row);
         },
-        { atomic: true },
+        { atomic: true, failFast: true },
       );
     },
     async finishRun(runId, end, events, options = {}) {
@@ -119,7 +120,8 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
           if (written && log) await upsertEventLog(trx, log);
           if (written && options.after) await options.after(trx);
         },
-        { atomic: true },
+        // Its client has been told how the run ended: the store must come to say the same.
+        { atomic: true, persistent: true },
       );
       return written;
     },

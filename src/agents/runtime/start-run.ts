@@ -65,6 +65,7 @@ export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Pro
           runId,
           agent,
           messages,
+          tools: run.setup.toolDefinitions,
           maxTokens: settings.maxTokens,
           tokenId: request.tokenId,
           tokenMaxCostUsd: request.tokenMaxCostUsd,
@@ -78,7 +79,12 @@ export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Pro
   try {
     await writes.inserted;
   } catch (error) {
-    run.controller.cancel(new AppError({ code: 'internal_error', message: 'The run could not be recorded' }));
+    // A database out of reach says so (503 database_unavailable); anything else is ours.
+    run.controller.cancel(
+      error instanceof AppError
+        ? error
+        : new AppError({ code: 'internal_error', message: 'The run could not be recorded' }),
+    );
     await result;
     throw error;
   }
