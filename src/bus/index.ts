@@ -1,4 +1,4 @@
-export { isTerminalEvent, type RunEvent, type RunEventBody, type RunSource } from './events.js';
+export { isTerminalEvent, toRunEvent, type RunEvent, type RunEventBody, type RunSource } from './events.js';
 export { isSyncRunEventSource, NOT_YET, type SyncRunEventSource } from './run-event-source.js';
 export { createRunEventBus } from './create-run-event-bus.js';
 export { createBusErrorLog } from './create-bus-error-log.js';

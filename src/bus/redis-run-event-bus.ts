@@ -2,7 +2,10 @@ import { createRequire } from 'node:module';
 import type { Redis } from 'ioredis';
 import { UnavailableError } from '../errors.js';
 import { ControlHandlers } from './control-handlers.js';
-import type { RunEvent, RunEventBody } from './events.js';
+import { isoNow } from '../ids.js';
+import { toRunEvent, type RunEvent, type RunEventBody } from './events.js';
+import { IN_PROCESS_RETENTION_MS } from './in-process-run-event-bus.js';
+import { LocalRunLogs } from './local-run-logs.js';
 import { RedisControlChannel } from './redis-control-channel.js';
 import { RedisRunStream } from './redis-run-stream.js';
 import { subscribeToRedisRun } from './redis-run-subscription.js';
@@ -40,6 +43,7 @@ async function endConnection(connection: Redis): Promise<void> {
 /**
  * The scaled bus: one Redis stream per run (Redis 7+, for `XADD … 0-*`) and one pub/sub channel for control.
  * Three connections per process: commands (auto-pipelined), blocking reads, and the control subscription.
+ * The runs this process publishes are read here from memory (LocalRunLogs); Redis serves the other processes.
  */
 export function createRedisRunEventBus(options: RedisRunEventBusOptions): RunEventBus {
   const logLimit = options.logLimit ?? DEFAULT_LOG_LIMIT;
@@ -73,12 +77,18 @@ export function createRedisRunEventBus(options: RedisRunEventBusOptions): RunEve
     activeTtlMs: options.activeTtlMs ?? 24 * 60 * 60_000,
   });
   const tailer = new RedisStreamTailer({ blocking, command, keys, logLimit, onError, blockMs: options.blockMs });
+  const local = new LocalRunLogs(logLimit, IN_PROCESS_RETENTION_MS);
   const handlers = new ControlHandlers(onError);
   const control = new RedisControlChannel({ subscriber, command, channel: keys.controlChannel, handlers, onError });
   let closed = false;
 
   function assertOpen(): void {
     if (closed) throw new UnavailableError('The run event bus is closed', 'bus_closed');
+  }
+
+  async function* subscribeRemote(runId: string, subscribeOptions?: SubscribeOptions): AsyncGenerator<RunEvent> {
+    assertOpen();
+    yield* subscribeToRedisRun({ stream, tailer, logLimit }, runId, subscribeOptions);
   }
 
   async function ping(): Promise<boolean> {
@@ -102,13 +112,17 @@ export function createRedisRunEventBus(options: RedisRunEventBusOptions): RunEve
 
   return {
     logLimit,
-    async publish(runId: string, body: RunEventBody): Promise<RunEvent> {
+    async publish(runId: string, body: RunEventBody, seq?: number): Promise<RunEvent> {
       assertOpen();
-      return stream.append(runId, body);
+      if (seq === undefined) return stream.append(runId, body);
+      const event = toRunEvent(body, runId, seq, isoNow());
+      local.push(event);
+      await stream.append(runId, body, seq, event.at);
+      return event;
     },
-    async *subscribe(runId: string, subscribeOptions?: SubscribeOptions): AsyncGenerator<RunEvent> {
-      assertOpen();
-      yield* subscribeToRedisRun({ stream, tailer, logLimit }, runId, subscribeOptions);
+    subscribe(runId: string, subscribeOptions?: SubscribeOptions): AsyncIterable<RunEvent> {
+      const own = closed ? undefined : local.read(runId, subscribeOptions?.afterSeq ?? 0, subscribeOptions?.signal);
+      return own ?? subscribeRemote(runId, subscribeOptions);
     },
     history: (runId) => stream.history(runId),
     // The stream outlives the process that wrote it; XADD goes on numbering from its last entry.
@@ -123,6 +137,7 @@ export function createRedisRunEventBus(options: RedisRunEventBusOptions): RunEve
       if (closed) return;
       closed = true;
       tailer.close();
+      local.close();
       control.close();
       handlers.clear();
       // disconnect() rather than quit(): a pending XREAD BLOCK would hold QUIT back until it times out.

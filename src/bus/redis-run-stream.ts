@@ -28,12 +28,16 @@ export class RedisRunStream {
     this.config = config;
   }
 
-  async append(runId: string, body: RunEventBody): Promise<RunEvent> {
+  /**
+   * Adds the event as entry `0-<seq>` (`0-*` without a seq: after the stream's last entry). A seq given by the
+   * run's publisher survives a Redis that restarted empty: numbering goes on, and a reader sees the gap.
+   */
+  async append(runId: string, body: RunEventBody, seq?: number, at = isoNow()): Promise<RunEvent> {
     const { redis, keys, logLimit } = this.config;
     const key = keys.events(runId);
-    const at = isoNow();
+    const entryId = seq === undefined ? '0-*' : streamIdFromSeq(seq);
     // Plain commands only (no MULTI/pipeline objects): auto-pipelining keeps them in call order.
-    const added = redis.xadd(key, 'MAXLEN', '~', logLimit, '0-*', ...encodeStreamFields(body, at));
+    const added = redis.xadd(key, 'MAXLEN', '~', logLimit, entryId, ...encodeStreamFields(body, at));
     const ttlMs = this.ttlAfter(body);
     const expired = ttlMs === undefined ? undefined : redis.pexpire(key, ttlMs);
     const [id] = await Promise.all([added, expired]).catch((error: unknown) => {

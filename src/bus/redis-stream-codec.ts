@@ -14,8 +14,8 @@ export function encodeStreamFields(body: RunEventBody, at: string): [string, str
 }
 
 /**
- * Entry ids are `0-<seq>`: XADD with the id `0-*` makes Redis number a run's events 1, 2, 3… atomically,
- * whichever process publishes, with no separate counter key.
+ * Entry ids are `0-<seq>`, the seq the run's publisher gave the event (XADD with `0-*` when none was given:
+ * after the stream's last entry).
  */
 export function seqFromStreamId(id: string): number {
   return Number(id.slice(id.indexOf('-') + 1));

@@ -141,7 +141,8 @@ export class RedisStreamTailer {
       const seq = seqFromStreamId(entry[0]);
       if (seq <= log.lastSeq) continue;
       if (seq !== log.lastSeq + 1) {
-        // The stream was trimmed past what this process had read: its readers cannot be served without a gap.
+        // The stream was trimmed past what this process had read, or events never reached Redis (an outage, a
+        // restart that lost them): its readers cannot be served without a gap.
         log.fail(createSubscriberLagError(runId, this.config.logLimit));
         this.tails.delete(runId);
         return;

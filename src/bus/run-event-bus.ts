@@ -18,8 +18,12 @@ export interface SubscribeOptions {
 export interface RunEventBus {
   /** Events a run's log keeps (history() returns at most these, the newest). Default DEFAULT_LOG_LIMIT. */
   readonly logLimit?: number;
-  /** Appends an event to the run's ordered, bounded log (assigning seq and at) and delivers it to live subscribers. */
-  publish(runId: string, body: RunEventBody): Promise<RunEvent>;
+  /**
+   * Appends an event to the run's ordered, bounded log and delivers it to live subscribers. `seq` is the one
+   * the run's own publisher gave it (numbering never restarts with the bus's store); without it the bus
+   * numbers it after the last event it holds.
+   */
+  publish(runId: string, body: RunEventBody, seq?: number): Promise<RunEvent>;
   /**
    * Past events still in the run's bounded log (after `afterSeq`), then live ones, with no gap and no duplicate.
    * Ends after a terminal event (run-end / run-error); fails with code `subscriber_lagging` when the reader

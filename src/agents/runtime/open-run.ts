@@ -64,8 +64,11 @@ export interface OpenRunOptions {
   settings: RunSettings;
   writes: RunWrites;
   signal?: AbortSignal;
-  /** A run taken over: the steps and text of its earlier attempts. */
-  resumed?: { steps: readonly StepRecord[]; output: string };
+  /**
+   * A run taken over: the steps and text of its earlier attempts, and their events when the bus still has
+   * them whole (else the seq the new attempt's numbering starts after).
+   */
+  resumed?: { steps: readonly StepRecord[]; output: string; earlier?: readonly RunEvent[]; afterSeq?: number };
   /** The run's `invoke_agent` span: its trace and span ids are bound on the run's logger. */
   trace?: TraceSpan;
 }
@@ -100,8 +103,8 @@ export function openRun(deps: RuntimeDeps, options: OpenRunOptions): OpenRun {
     flow,
     maxOutputBytes: agent.max_output_bytes ?? deps.maxOutputBytes,
     output: options.resumed?.output,
-    // A takeover's earlier attempts published from another process: its log is read back from the bus.
-    continued: options.resumed !== undefined,
+    earlier: options.resumed?.earlier,
+    afterSeq: options.resumed?.afterSeq,
     logLimit: deps.bus.logLimit,
   });
   controller.onChange((status) => status !== 'paused' && events.release());

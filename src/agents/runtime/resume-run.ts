@@ -3,12 +3,13 @@ import type { ClaimedRun } from '../records/run.types.js';
 import { createRunWrites } from '../records/run-writes.js';
 import { openRun, type RuntimeDeps } from './open-run.js';
 import { executeRun } from './run-execution.js';
+import { findEarlierEvents, textOfEvents } from './earlier-events.js';
 import { findResumePoint, INTERRUPTED_TOOL_MESSAGE } from './resume-point.js';
 
 /**
- * The in-process bus loses a run's log with its process: the events of attempt n are numbered from
- * (n - 1) × this, above any seq an earlier attempt can have reached, so a client reconnecting with its
- * Last-Event-ID still gets them. Redis keeps the stream, and numbering simply goes on there.
+ * A takeover without its earlier events (the in-process bus lost them with their process, or Redis lost
+ * them) numbers attempt n's events from (n - 1) × this, above any seq an earlier attempt can have reached,
+ * so numbering never goes back. With them, numbering goes on after their last.
  */
 export const RESUMED_SEQ_BLOCK = 1_000_000;
 
@@ -25,8 +26,7 @@ export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise
   const agent = deps.agents.get(record.agent_name);
   const steps = await deps.runStore.listSteps(runId);
   const clientTools = input.client_tools;
-  const history = await deps.bus.history(runId).catch(() => []);
-  if (history.length === 0) deps.bus.continueAfter(runId, (record.attempts - 1) * RESUMED_SEQ_BLOCK);
+  const earlier = findEarlierEvents(await deps.bus.history(runId).catch(() => []));
   const toolResults = steps.flatMap((step) =>
     step.kind === 'tool' && 'result' in step.prompt_log && step.prompt_log.result !== undefined
       ? [step.prompt_log.result]
@@ -48,10 +48,25 @@ export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise
     isIdempotent: (name) => deps.tools.isIdempotent(name),
     clientToolNames,
   });
-  const run = openRun(deps, { runId, agent, settings, writes, resumed: { steps, output: point.output } });
+  // The model step the dead owner was streaming (started, not stored) is made again.
+  const inFlight = earlier?.findLast((event) => event.type === 'step-start');
+  const restarting =
+    inFlight?.type === 'step-start' && inFlight.kind === 'model' && inFlight.stepIndex >= steps.length
+      ? inFlight.stepIndex
+      : undefined;
+  // Text the dead owner held back (it was paused) or never got onto the bus: the stored steps have it, and it
+  // goes out now. Without earlier events the log starts again, with all the text said so far.
+  const told = textOfEvents(earlier ?? [], restarting);
+  const untold = point.output.startsWith(told) ? point.output.slice(told.length) : '';
+  const resumed = {
+    steps,
+    output: point.output.slice(0, point.output.length - untold.length),
+    earlier,
+    afterSeq: earlier ? undefined : (record.attempts - 1) * RESUMED_SEQ_BLOCK,
+  };
+  const run = openRun(deps, { runId, agent, settings, writes, resumed });
   if (claimed.paused) run.controller.pause();
-  // A client attaching after a restart reads only this process's log: it starts like any run's.
-  if (history.length === 0)
+  if (!earlier)
     run.events.emit({
       type: 'run-start',
       agentName: agent.name,
@@ -59,6 +74,9 @@ export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise
       source: record.source,
       sessionId: record.session_id,
     });
+  if (restarting !== undefined)
+    run.events.emit({ type: 'step-restarted', stepIndex: restarting, attempt: record.attempts });
+  if (untold) run.events.emit({ type: 'text-delta', delta: untold });
   for (const call of point.interrupted) {
     const step = run.setup.recorder.begin('tool', call.name);
     const error = { code: 'interrupted', message: INTERRUPTED_TOOL_MESSAGE };
@@ -74,10 +92,6 @@ export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise
       isError: true,
     });
   }
-  // The model step the dead owner was streaming (started, not stored) is made again: say so before it is.
-  const inFlight = history.findLast((event) => event.type === 'step-start');
-  if (inFlight?.type === 'step-start' && inFlight.kind === 'model' && inFlight.stepIndex >= steps.length)
-    run.events.emit({ type: 'step-restarted', stepIndex: inFlight.stepIndex, attempt: record.attempts });
   const budgets = deps.budgets;
   const result = executeRun({
     runId,

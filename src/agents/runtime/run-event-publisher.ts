@@ -1,4 +1,5 @@
-import { DEFAULT_LOG_LIMIT, type RunEvent, type RunEventBody, type RunEventBus } from '../../bus/index.js';
+import { DEFAULT_LOG_LIMIT, toRunEvent, type RunEvent, type RunEventBody, type RunEventBus } from '../../bus/index.js';
+import { isoNow } from '../../ids.js';
 import { createError, type AppError } from '../../errors.js';
 import type { RunFlow } from './run-flow.js';
 
@@ -16,11 +17,11 @@ export interface RunEventPublisher {
   /** Resolves once every event published so far reached the bus (or failed to). */
   settled(): Promise<void>;
   /**
-   * The run's log as this publisher wrote it to the bus (after `settled()`): the newest events, at most the
-   * bus's log limit, oldest first. Undefined when the log holds events this publisher did not write (a run
-   * taken over: its earlier attempts published from another process), so the bus has to be read back.
+   * The run's log as it happened: every event this publisher numbered, whether or not it reached the bus (an
+   * outage must not leave holes in the stored log), after the earlier attempts' events of a run taken over;
+   * the newest, at most the bus's log limit, oldest first.
    */
-  log(): RunEvent[] | undefined;
+  log(): RunEvent[];
 }
 
 export interface RunEventPublisherOptions {
@@ -29,14 +30,19 @@ export interface RunEventPublisherOptions {
   isHeld: () => boolean;
   /** A failed publish has no caller to throw to: the run goes on and the failure is reported here. */
   onError: (error: unknown) => void;
-  /** Counts what reached the bus, for the readers that hold the run back. */
+  /** Counts what went to the bus, for the readers that hold the run back. */
   flow?: RunFlow;
   /** Bytes (UTF-8) of text the run may say; unset: no cap. */
   maxOutputBytes?: number;
   /** A run taken over: the text its earlier attempts said (the output goes on from it). */
   output?: string;
-  /** Events of this run already on the bus from elsewhere (a takeover): log() then returns undefined. */
-  continued?: boolean;
+  /**
+   * A run taken over: its earlier attempts' events, whole and in order (the log goes on from them, and
+   * numbering after the last of them).
+   */
+  earlier?: readonly RunEvent[];
+  /** The seq the first event follows when `earlier` is empty (a takeover that starts a new block). Default 0. */
+  afterSeq?: number;
   /** Events log() keeps at most: the bus's own log limit. Default DEFAULT_LOG_LIMIT. */
   logLimit?: number;
 }
@@ -52,24 +58,18 @@ export function createRunEventPublisher(options: RunEventPublisherOptions): RunE
   let output = options.output ?? '';
   let outputBytes = Buffer.byteLength(output);
   let last: Promise<unknown> = Promise.resolve();
-  // What reached the bus, kept for the run's persisted log: reading it back from Redis at the run's end
-  // cost a round trip and the decoding of every entry (bench/README.md, optimisation log).
   const logLimit = options.logLimit ?? DEFAULT_LOG_LIMIT;
-  let kept: RunEvent[] | undefined = options.continued ? undefined : [];
-  let unordered = false;
-  const keep = (event: RunEvent) => {
-    if (!kept) return;
-    if (kept.length > 0 && kept[kept.length - 1].seq > event.seq) unordered = true;
-    kept.push(event);
-    // Trimmed in chunks rather than one shift per event once the log is full.
-    if (kept.length >= 2 * logLimit) kept = kept.slice(-logLimit);
-  };
+  let kept: RunEvent[] = options.earlier ? [...options.earlier] : [];
+  // Numbered here, not by the bus: a Redis that restarted empty must not make the run's numbering start again.
+  let seq = kept.at(-1)?.seq ?? options.afterSeq ?? 0;
   // Not awaited one by one: the bus keeps publishes in call order (Redis pipelines them), so a delta costs no round trip here.
   const publish = (body: RunEventBody) => {
-    const reached = bus.publish(runId, body).then((event) => {
-      keep(event);
-      flow?.published(body);
-    }, onError);
+    seq += 1;
+    kept.push(toRunEvent(body, runId, seq, isoNow()));
+    // Trimmed in chunks rather than one shift per event once the log is full.
+    if (kept.length >= 2 * logLimit) kept = kept.slice(-logLimit);
+    const reached = bus.publish(runId, body, seq).catch(onError);
+    flow?.published(body);
     last = Promise.all([last, reached]);
   };
   return {
@@ -94,9 +94,7 @@ export function createRunEventPublisher(options: RunEventPublisherOptions): RunE
       await last;
     },
     log() {
-      if (!kept) return undefined;
-      const events = unordered ? [...kept].sort((a, b) => a.seq - b.seq) : kept;
-      return events.length > logLimit ? events.slice(-logLimit) : events;
+      return kept.length > logLimit ? kept.slice(-logLimit) : kept;
     },
   };
 }

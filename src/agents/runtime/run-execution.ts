@@ -158,13 +158,8 @@ async function persistEnd(
 ): Promise<void> {
   const failed = result.status === 'completed' ? undefined : result.error;
   try {
-    // What this process published (events.settled() came first); a takeover reads the whole log back.
-    const events =
-      execution.events.log() ??
-      (await execution.bus.history(execution.runId).catch((error: unknown) => {
-        execution.log?.warn({ err: error, run_id: execution.runId }, 'could not read the run event log to persist it');
-        return [];
-      }));
+    // Every event the run made, whether the bus took it or not (a takeover's earlier ones first).
+    const events = execution.events.log();
     // A completed run's turns commit with its end, in one transaction (one group commit on SQLite).
     const session = execution.session;
     const turns =

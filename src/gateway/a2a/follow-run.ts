@@ -2,6 +2,7 @@ import { TaskState, type StreamResponse, type Task } from '@a2a-js/sdk';
 import type { AgentExecutionEvent } from '@a2a-js/sdk/server';
 import type { RunService } from '../../agents/index.js';
 import type { RunEvent } from '../../bus/index.js';
+import { isAppError } from '../../errors.js';
 import { createInputRequiredStatus, readQuestion, type PendingInput } from './input-tools.js';
 import { createRunEventMapper } from './map-run-events.js';
 import { createStatus, mapRunEnd, type TaskIds } from './task-end.js';
@@ -24,11 +25,18 @@ export async function* followRun(task: Task, runId: string, options: FollowRunOp
   const events = await options.runs.attach(runId);
   let terminal: Extract<RunEvent, { type: 'run-end' | 'run-error' }> | undefined;
   let asked: PendingInput | undefined;
-  for await (const event of events ?? []) {
-    if (event.type === 'tool-call' && options.inputToolNames.has(event.name))
-      asked = { toolCallId: event.toolCallId, toolName: event.name, question: readQuestion(event.arguments) };
-    if (event.type === 'run-end' || event.type === 'run-error') terminal = event;
-    for (const update of mapper.map(event)) yield toStreamResponse(update);
+  try {
+    for await (const event of events ?? []) {
+      if (event.type === 'tool-call' && options.inputToolNames.has(event.name))
+        asked = { toolCallId: event.toolCallId, toolName: event.name, question: readQuestion(event.arguments) };
+      if (event.type === 'run-end' || event.type === 'run-error') terminal = event;
+      for (const update of mapper.map(event)) yield toStreamResponse(update);
+    }
+  } catch (error) {
+    // The events lost some of the answer (events_lost): the task fails, saying where the whole answer is.
+    if (!isAppError(error)) throw error;
+    yield toStreamResponse(statusUpdate(ids, createStatus(ids, TaskState.TASK_STATE_FAILED, error.message)));
+    return;
   }
   yield toStreamResponse(statusUpdate(ids, await finalStatus(ids, runId, terminal, asked, options)));
 }

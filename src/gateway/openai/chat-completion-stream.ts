@@ -1,5 +1,6 @@
 import { CLIENT_CLOSED, CLIENT_STALLED, type RunHandle } from '../../agents/index.js';
-import type { AppError } from '../../errors.js';
+import { isTerminalEvent } from '../../bus/index.js';
+import { createError, isAppError, type AppError } from '../../errors.js';
 import type { SseWriter } from '../../http/index.js';
 import {
   createChunk,
@@ -23,6 +24,7 @@ const frame = (data: string) => `data: ${data}\n\n`;
  * one error chunk and the stream closes without [DONE]. A client that goes away cancels the run,
  * whose record then says `cancelled` / `client_closed` (or `client_stalled` when it stopped reading).
  * Each write is awaited before the next event is read, so a client that stops reading holds the run back.
+ * Events that stop short of the run's end (lost on the bus) end the stream with an error, never with [DONE].
  */
 export async function streamChatCompletion(
   run: RunHandle,
@@ -37,10 +39,24 @@ export async function streamChatCompletion(
   };
   sse.onClientGone((reason) => run.control.cancel(reason === 'stalled' ? CLIENT_STALLED() : CLIENT_CLOSED()));
 
-  for await (const event of run) {
-    if (event.type !== 'text-delta') continue;
-    await open();
-    await send(createChunk(identity, { content: event.delta }, null, includeUsage));
+  // The answer is whole only when its events reached the terminal one: a stream that lost events ends with an error.
+  let ended = false;
+  let lost: AppError | undefined;
+  try {
+    for await (const event of run) {
+      if (isTerminalEvent(event)) ended = true;
+      if (event.type !== 'text-delta') continue;
+      await open();
+      await send(createChunk(identity, { content: event.delta }, null, includeUsage));
+    }
+  } catch (error) {
+    lost = isAppError(error) ? error : createError('stream_interrupted');
+  }
+  if (!ended && !sse.closed) lost ??= createError('stream_interrupted');
+  if (lost) {
+    if (!sse.opened) return lost;
+    sse.end(frame(JSON.stringify(createErrorBody(lost))));
+    return undefined;
   }
   const result = await run.result;
   if (result.status !== 'completed') {

@@ -1,0 +1,162 @@
+import { isTerminalEvent, type RunEvent, type RunEventBus, type SubscribeOptions } from '../../bus/index.js';
+import { createError, type AppError } from '../../errors.js';
+import { isoNow } from '../../ids.js';
+import type { RunStore } from '../records/run.store.js';
+import { isActiveRunStatus, type RunRecord } from '../records/run.types.js';
+
+export interface GuardRunEventsDeps {
+  store: Pick<RunStore, 'getRun' | 'getEventLog'>;
+  bus: Pick<RunEventBus, 'history'>;
+  /** How long the bus may stay silent before the run's record is read. Default QUIET_MS. */
+  quietMs?: number;
+}
+
+/** Often enough that a client whose bus went away learns the run's end within seconds, rare enough to cost nothing. */
+export const QUIET_MS = 2000;
+
+/** The stream cannot give the whole answer: the error names where to get it. */
+export function eventsLostError(runId: string): AppError {
+  return createError('events_lost', { run_id: runId });
+}
+
+/**
+ * A run's events from the bus, checked: each must follow the one before. A gap (an outage dropped events, a
+ * Redis restart lost them), a failed read, a subscription that ends without the terminal event, or a run
+ * whose record says it ended while the bus stays silent, hands over to the stored event log once the run
+ * ended (it holds every event the run made); what that cannot fill fails with `events_lost`.
+ */
+export async function* guardRunEvents(
+  deps: GuardRunEventsDeps,
+  runId: string,
+  source: AsyncIterable<RunEvent>,
+  { afterSeq = 0, signal }: SubscribeOptions,
+  /** Ends the bus subscription when the stored log takes over. */
+  stop: () => void,
+): AsyncGenerator<RunEvent> {
+  const quietMs = deps.quietMs ?? QUIET_MS;
+  const iterator = source[Symbol.asyncIterator]();
+  let cursor = afterSeq;
+  let pending: Promise<IteratorResult<RunEvent>> | undefined;
+  try {
+    for (;;) {
+      pending ??= iterator.next();
+      const outcome = await within(pending, quietMs);
+      if (signal?.aborted) return;
+      if (outcome === QUIET) {
+        if (await hasEnded(deps, runId)) break;
+        continue;
+      }
+      pending = undefined;
+      if ('error' in outcome || outcome.result.done) break;
+      const event = outcome.result.value;
+      if (!follows(event, cursor)) break;
+      yield event;
+      cursor = event.seq;
+      if (isTerminalEvent(event)) return;
+    }
+  } finally {
+    stop();
+    pending?.catch(() => undefined);
+  }
+  yield* fromStore(deps, runId, cursor, signal, quietMs);
+}
+
+/**
+ * A finished run's stored events after `afterSeq`, with a terminal event made from its record when the log
+ * has none (a run cut short); fails with `events_lost` where the log cannot go on from `afterSeq`.
+ */
+export async function* replayStoredEvents(
+  events: readonly RunEvent[],
+  run: RunRecord,
+  { afterSeq = 0, signal }: SubscribeOptions,
+): AsyncGenerator<RunEvent> {
+  let cursor = afterSeq;
+  for (const event of withTerminal(events, run)) {
+    if (signal?.aborted) return;
+    if (event.seq <= cursor) continue;
+    if (!follows(event, cursor)) throw eventsLostError(run.run_id);
+    yield event;
+    cursor = event.seq;
+    if (isTerminalEvent(event)) return;
+  }
+  throw eventsLostError(run.run_id);
+}
+
+/** The next seq, or a log that starts afresh (a takeover that lost its earlier events) for a reader that has nothing yet. */
+function follows(event: RunEvent, cursor: number): boolean {
+  return event.seq === cursor + 1 || (cursor === 0 && event.type === 'run-start');
+}
+
+async function* fromStore(
+  deps: GuardRunEventsDeps,
+  runId: string,
+  afterSeq: number,
+  signal: AbortSignal | undefined,
+  quietMs: number,
+): AsyncGenerator<RunEvent> {
+  let run = await readRun(deps, runId);
+  // The stored log is written with the run's end: until then there is nothing to fill the gap with.
+  while (!run || isActiveRunStatus(run.status)) {
+    await delay(quietMs, signal);
+    if (signal?.aborted) return;
+    run = await readRun(deps, runId);
+  }
+  const events =
+    (await deps.store.getEventLog(runId).catch(() => undefined)) ?? (await deps.bus.history(runId).catch(() => []));
+  yield* replayStoredEvents(events, run, { afterSeq, signal });
+}
+
+/** A run that ended without its terminal event in the log (it was interrupted) gets one made from its record. */
+function withTerminal(events: readonly RunEvent[], run: RunRecord): readonly RunEvent[] {
+  const last = events.at(-1);
+  if (last && isTerminalEvent(last)) return events;
+  const common = { runId: run.run_id, seq: (last?.seq ?? 0) + 1, at: run.finished_at ?? isoNow() };
+  const terminal: RunEvent =
+    run.status === 'completed'
+      ? { ...common, type: 'run-end', output: run.output ?? '', totalTokens: run.total_tokens, costUsd: run.cost_usd }
+      : {
+          ...common,
+          type: 'run-error',
+          code: run.error_code ?? run.status,
+          message: run.error_message ?? `The run ended ${run.status}`,
+        };
+  return [...events, terminal];
+}
+
+async function hasEnded(deps: GuardRunEventsDeps, runId: string): Promise<boolean> {
+  const run = await readRun(deps, runId);
+  return run !== undefined && !isActiveRunStatus(run.status);
+}
+
+// A database out of reach is not an answer: the reader asks again later.
+function readRun(deps: GuardRunEventsDeps, runId: string): Promise<RunRecord | undefined> {
+  return deps.store.getRun(runId).catch(() => undefined);
+}
+
+const QUIET = Symbol('quiet');
+
+type Outcome = { result: IteratorResult<RunEvent> } | { error: unknown } | typeof QUIET;
+
+function within(pending: Promise<IteratorResult<RunEvent>>, ms: number): Promise<Outcome> {
+  let timer: NodeJS.Timeout | undefined;
+  const quiet = new Promise<typeof QUIET>((resolve) => (timer = setTimeout(() => resolve(QUIET), ms)));
+  return Promise.race([
+    pending.then(
+      (result) => ({ result }),
+      (error: unknown) => ({ error }),
+    ),
+    quiet,
+  ]).finally(() => clearTimeout(timer));
+}
+
+function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal?.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+}
