@@ -119,7 +119,7 @@ async function main(): Promise<void> {
     const keys = ACCOUNTS.map((account) => account.key);
     const postgres: Ledger = {
       reserve: async (runId) => (await store.reserveBudget(runId, ACCOUNTS, ESTIMATE)) === undefined,
-      charge: (runId) => store.chargeBudget(runId, keys, COST),
+      charge: (runId) => store.settleBudget(runId, keys, COST),
       release: (runId) => store.releaseBudget(runId),
     };
     const prefix = `bench-ledger:${randomBytes(4).toString('hex')}:`;

@@ -98,15 +98,27 @@ function countToolCalls(toolCalls: ToolCall[] = []): number {
   return toolCalls.reduce((sum, call) => sum + countTextTokens(call.name) + countTextTokens(call.arguments), 0);
 }
 
-/** Estimates the input tokens of a model call: every message plus the tool definitions. */
-export function countPromptTokens(messages: ChatMessage[], tools: ToolDefinition[] = []): number {
+/** Counts the prompt tokens of a model call: every message plus the tool definitions. */
+export function countPromptTokens(
+  messages: ChatMessage[],
+  tools: ToolDefinition[] = [],
+  countMessage: (message: ChatMessage) => number = countMessageTokens,
+): number {
   let total = REPLY_PRIMING_TOKENS;
-  for (const message of messages) {
-    total += TOKENS_PER_MESSAGE + countTextTokens(message.role) + countTextTokens(message.content);
-    if (message.role === 'assistant') total += countToolCalls(message.tool_calls);
-    if (message.role === 'tool') total += countTextTokens(message.name);
-  }
-  if (tools.length > 0) total += countTextTokens(JSON.stringify(tools));
+  for (const message of messages) total += countMessage(message);
+  return total + countToolDefinitionTokens(tools);
+}
+
+/** The tool definitions' share of a prompt. */
+export function countToolDefinitionTokens(tools: ToolDefinition[]): number {
+  return tools.length > 0 ? countTextTokens(JSON.stringify(tools)) : 0;
+}
+
+/** One message's share of a prompt: its framing, role and content, and its tool calls or tool name. */
+export function countMessageTokens(message: ChatMessage): number {
+  let total = TOKENS_PER_MESSAGE + countTextTokens(message.role) + countTextTokens(message.content);
+  if (message.role === 'assistant') total += countToolCalls(message.tool_calls);
+  if (message.role === 'tool') total += countTextTokens(message.name);
   return total;
 }
 

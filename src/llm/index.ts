@@ -14,5 +14,6 @@ export type {
   ToolDefinition,
   Usage,
 } from './types.js';
+export { countMessageTokens, countPromptTokens, countToolDefinitionTokens } from './count-tokens.js';
 export { estimateUsage, mapUsage, type UsageContext } from './map-usage.js';
 export { createPricing, type Price, type Pricing, type PricingOptions } from './pricing.js';

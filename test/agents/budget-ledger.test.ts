@@ -37,7 +37,7 @@ await describeEachDialect('shared budget ledger', (dialect) => {
     key = `daily:a:${++sequence}`;
   });
 
-  it('admits concurrent runs while their estimates fit, and refuses the rest, reading the stored spend once', async () => {
+  it('admits concurrent runs while their first calls fit, and refuses the rest, reading the stored spend once', async () => {
     const load = vi.fn(async () => 0.2);
     const outcomes = await Promise.allSettled(
       Array.from({ length: 10 }, () => ledger.admit(runId(), [account({ loadSpent: load })], 0.25)),
@@ -56,7 +56,7 @@ await describeEachDialect('shared budget ledger', (dialect) => {
     const limited = account({ limitUsd: 0.1 });
     for (let call = 0; call < 10; call += 1) {
       const hold = await ledger.admit(runId(), [limited], 0.01);
-      await hold.charge(0.01);
+      await hold.settle(0.01);
       await hold.release();
     }
     await expect(ledger.admit(runId(), [limited], 0.01)).rejects.toBeInstanceOf(BudgetExceededError);
@@ -69,7 +69,7 @@ await describeEachDialect('shared budget ledger', (dialect) => {
     const outcomes = await Promise.allSettled(
       Array.from({ length: 40 }, async (_, index) => {
         const hold = await (index % 2 === 0 ? ledger : other).admit(runId(), [limited], 0.01);
-        await hold.charge(0.01);
+        await hold.settle(0.01);
         await hold.release();
       }),
     );
@@ -77,39 +77,80 @@ await describeEachDialect('shared budget ledger', (dialect) => {
     expect((await store.budgetSpent([key])).get(key)).toBe(100_000_000);
   });
 
-  it('lets one run past an estimate that does not fit, only while no other run holds the account', async () => {
+  it('lets one call past a reservation that does not fit, only while no other call is in flight on the account', async () => {
     const first = await ledger.admit(runId(), [account()], 5);
     await expect(ledger.admit(runId(), [account()], 0.01)).rejects.toBeInstanceOf(BudgetExceededError);
-    await first.charge(0.4);
-    await first.release();
+    await first.settle(0.4);
+    // The first run still holds the account, between its calls: another run's call may go out alone.
     const second = await ledger.admit(runId(), [account()], 5);
-    await second.charge(0.7);
-    await second.release();
-    // 1.1 spent: the limit is reached, nothing more is admitted.
+    await expect(first.reserve(0.01)).rejects.toMatchObject({ refusal: { stage: 'model_call' } });
+    await second.settle(0.7);
+    // 1.1 spent: the limit is reached, nothing more is admitted or reserved, not even a free call.
     await expect(ledger.admit(runId(), [account()], 0)).rejects.toBeInstanceOf(BudgetExceededError);
+    await expect(first.reserve(0)).rejects.toBeInstanceOf(BudgetExceededError);
+    await first.release();
+    await second.release();
+    expect((await store.listBudgetAccounts(key))[0]).toMatchObject({ spentNanos: 1.1e9, reservedNanos: 0, holds: 0 });
   });
 
-  it('frees what a run reserved beyond its charges when it ends, keeps its charges spent, and checks actual spend', async () => {
+  it("reserves each later call of a run, refused while others' reservations leave no room", async () => {
     const hold = await ledger.admit(runId(), [account()], 0.6);
     await expect(ledger.admit(runId(), [account()], 0.6)).rejects.toBeInstanceOf(BudgetExceededError);
-    await hold.charge(0.1);
-    await hold.release();
-    await hold.release();
+    await hold.settle(0.1);
     const next = await ledger.admit(runId(), [account()], 0.85);
-    await next.charge(0.5);
-    await expect(next.check()).resolves.toBeUndefined();
-    await next.charge(0.4);
-    await expect(next.check()).rejects.toBeInstanceOf(BudgetExceededError);
+    // 0.1 spent and 0.85 reserved: the first run's next call of up to 0.1 does not fit.
+    await expect(hold.reserve(0.1)).rejects.toBeInstanceOf(BudgetExceededError);
+    await next.settle(0.5);
+    await hold.reserve(0.3);
+    expect((await store.listBudgetAccounts(key))[0]).toMatchObject({
+      spentNanos: 0.6e9,
+      reservedNanos: 0.3e9,
+      holds: 2,
+    });
+    // A call that was not billed frees its reservation all the same.
+    await hold.settle(0);
+    await hold.release();
+    await hold.release();
+    await next.release();
+    expect((await store.listBudgetAccounts(key))[0]).toMatchObject({ spentNanos: 0.6e9, reservedNanos: 0, holds: 0 });
   });
 
-  it('runs 64 concurrent admit → charge → release cycles on two shared accounts without a deadlock, to the exact nano-dollar', async () => {
+  it('keeps 40 concurrent runs of calls costing $0.001 to $0.02 (reserving $0.02 each) within one call of a $0.10 budget, across two ledgers', async () => {
+    const other = createBudgetLedger(createRunStore(database.db));
+    const limited = account({ limitUsd: 0.1 });
+    let calls = 0;
+    // Each run makes calls until refused, the way a run with tool calls does.
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 40 }, async (_, index) => {
+        const hold = await (index % 2 === 0 ? ledger : other).admit(runId(), [limited], 0.02);
+        try {
+          for (;;) {
+            calls += 1;
+            await hold.settle(((calls % 20) + 1) / 1000);
+            await hold.reserve(0.02);
+          }
+        } catch (error) {
+          expect(error).toBeInstanceOf(BudgetExceededError);
+        } finally {
+          await hold.release();
+        }
+      }),
+    );
+    expect(outcomes.filter((outcome) => outcome.status === 'fulfilled').length).toBeGreaterThan(0);
+    const [row] = await store.listBudgetAccounts(key);
+    expect(row.spentNanos).toBeGreaterThanOrEqual(100_000_000);
+    expect(row.spentNanos).toBeLessThan(120_000_000);
+    expect(row).toMatchObject({ reservedNanos: 0, holds: 0 });
+  });
+
+  it('runs 64 concurrent admit → settle → release cycles on two shared accounts without a deadlock, to the exact nano-dollar', async () => {
     // Each release used to lock the run's accounts in whatever order the database returned its holds.
     const day = account({ limitUsd: 100 });
     const token = account({ key: `token:t${++sequence}`, limitUsd: 100 });
     await Promise.all(
       Array.from({ length: 64 }, async () => {
         const hold = await ledger.admit(runId(), [token, day], 0.02);
-        await hold.charge(0.01);
+        await hold.settle(0.01);
         await hold.release();
       }),
     );

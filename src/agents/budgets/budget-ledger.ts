@@ -12,24 +12,26 @@ export interface BudgetAccount {
   loadSpent(): Promise<number>;
 }
 
-/** A run's claim on its accounts, from admission until it ends. */
+/** A run's claim on its accounts, from admission until it ends: what its next model call can cost at most. */
 export interface BudgetHold {
-  /** Adds the cost of one model call. */
-  charge(usd: number): Promise<void>;
-  /** Throws BudgetExceededError once an account's spend reached its limit. */
-  check(): Promise<void>;
-  /** The run ended: what it was charged stays spent, the rest of its reservation is freed. */
+  /** Adds to the run's reservation for its next call; throws BudgetExceededError when an account cannot take it. */
+  reserve(usd: number): Promise<void>;
+  /** A call ended: its cost (0 when it is not billed) is spent, what the run reserved for it is freed. */
+  settle(usd: number): Promise<void>;
+  /** The run ended: what it was charged stays spent, what it still reserves is freed. */
   release(): Promise<void>;
 }
 
 /**
- * Budgets across concurrent runs and replicas, kept in the shared database in integer nano-dollars:
- * admission reserves the run's estimate atomically, each model call's cost is charged, the end releases
- * the rest. A run is admitted while its estimate fits, or, when it does not, only if no other run holds
- * the account and budget is left: at most one call in flight can take an account past its limit.
+ * Budgets across concurrent runs and replicas, kept in the shared database in integer nano-dollars: before each
+ * model call a run reserves what the call can cost at most, atomically on all its accounts; when the call ends
+ * its cost is spent and the reservation freed. A reservation is taken while it fits under every limit, or, when
+ * it does not, only if no other run has one on the account and budget is left: so spend passes a limit by less
+ * than one call, and only by the call that went out alone.
  */
 export interface BudgetLedger {
-  admit(runId: string, accounts: BudgetAccount[], estimateUsd: number): Promise<BudgetHold>;
+  /** Reserves the run's first call (`firstCallUsd` at most); throws BudgetExceededError at admission. */
+  admit(runId: string, accounts: BudgetAccount[], firstCallUsd: number): Promise<BudgetHold>;
   /** Frees the reservations of runs that ended elsewhere without freeing them (a replica died). */
   releaseEnded(): Promise<number>;
 }
@@ -49,30 +51,23 @@ export function createBudgetLedger(store: BudgetQueries): BudgetLedger {
   }
 
   return {
-    async admit(runId, accounts, estimateUsd) {
+    async admit(runId, accounts, firstCallUsd) {
       await Promise.all(accounts.map(open));
       const limits = accounts.map((account) => ({ key: account.key, limitNanos: toNanos(account.limitUsd) }));
-      const refused = await store.reserveBudget(runId, limits, toNanos(estimateUsd));
-      if (refused !== undefined)
-        throw usedUp(
-          accounts.find((account) => account.key === refused)!,
-          'admission',
-        );
       const keys = accounts.map((account) => account.key);
+      const reserve = async (usd: number, stage: BudgetRefusal['stage']) => {
+        const refused = await store.reserveBudget(runId, limits, toNanos(usd));
+        if (refused !== undefined)
+          throw usedUp(
+            accounts.find((account) => account.key === refused)!,
+            stage,
+          );
+      };
+      await reserve(firstCallUsd, 'admission');
       let released = false;
       return {
-        async charge(usd) {
-          await store.chargeBudget(runId, keys, toNanos(usd));
-        },
-        async check() {
-          const spent = await store.budgetSpent(keys);
-          const full = limits.find((limit) => (spent.get(limit.key) ?? 0) >= limit.limitNanos);
-          if (full)
-            throw usedUp(
-              accounts.find((account) => account.key === full.key)!,
-              'model_call',
-            );
-        },
+        reserve: (usd) => reserve(usd, 'model_call'),
+        settle: (usd) => store.settleBudget(runId, keys, toNanos(usd)),
         async release() {
           if (released) return;
           released = true;

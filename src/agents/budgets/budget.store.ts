@@ -13,13 +13,13 @@ export interface BudgetQueries {
   /** Creates the account unless it exists; `openingSpentNanos` (what stored runs spent) is read only then. */
   openBudgetAccount(key: string, openingSpentNanos: () => Promise<number>): Promise<void>;
   /**
-   * Reserves `estimateNanos` for the run on every account, or on none: returns the key of an account that
-   * cannot take it. An account with something left takes a reservation that fits under its limit, or any
-   * while no run holds it, so at most one call in flight takes an account past its limit.
+   * Adds `nanos` to the run's reservation on every account, or on none: returns the key of an account that
+   * cannot take it. An account with something left takes a reservation that fits under its limit, or any while
+   * no other run has a reservation on it, so at most one call in flight takes an account past its limit.
    */
-  reserveBudget(runId: string, limits: readonly BudgetLimit[], estimateNanos: number): Promise<string | undefined>;
-  /** Adds one call's cost: spent on every account, taken from the run's reservation as far as it goes. */
-  chargeBudget(runId: string, keys: readonly string[], nanos: number): Promise<void>;
+  reserveBudget(runId: string, limits: readonly BudgetLimit[], nanos: number): Promise<string | undefined>;
+  /** A call ended: its cost (`nanos`, 0 for a call not billed) is spent on every account, the run's reservation freed. */
+  settleBudget(runId: string, keys: readonly string[], nanos: number): Promise<void>;
   /** What each account has spent (finished calls). */
   budgetSpent(keys: readonly string[]): Promise<Map<string, number>>;
   /** Accounts whose key starts with `prefix`, for the operators' view. */
@@ -47,6 +47,16 @@ const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+
+  /** The run's hold on the account, locked until the transaction ends. */
+  const holdOf = (trx: Kysely<Database>, runId: string, key: string) =>
+    trx
+      .selectFrom('budget_holds')
+      .select('reserved_nanos')
+      .where('run_id', '=', runId)
+      .where('account_key', '=', key)
+      .$if(postgres, (query) => query.forUpdate())
+      .executeTakeFirst();
 
   async function release(trx: Kysely<Database>, runId: string): Promise<void> {
     const holds = await trx
@@ -85,22 +95,28 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
         .execute();
     },
 
-    async reserveBudget(runId, limits, estimateNanos) {
+    async reserveBudget(runId, limits, nanos) {
       // A fixed lock order, so two runs reserving on the same two accounts cannot deadlock.
       const ordered = [...limits].sort((a, b) => byKey(a.key, b.key));
       let refused: string | undefined;
       try {
         await db.transaction().execute(async (trx) => {
           for (const { key, limitNanos } of ordered) {
+            const hold = await holdOf(trx, runId, key);
+            const own = Number(hold?.reserved_nanos ?? 0);
             const result = await trx
               .updateTable('budget_accounts')
-              .set({ reserved_nanos: sql<number>`reserved_nanos + ${estimateNanos}`, holds: sql<number>`holds + 1` })
+              .set({
+                reserved_nanos: sql<number>`reserved_nanos + ${nanos}`,
+                holds: sql<number>`holds + ${hold ? 0 : 1}`,
+              })
               .where('account_key', '=', key)
               .where('spent_nanos', '<', limitNanos)
               .where((eb) =>
                 eb.or([
-                  eb(sql<number>`spent_nanos + reserved_nanos + ${estimateNanos}`, '<=', limitNanos),
-                  eb('holds', '=', 0),
+                  eb(sql<number>`spent_nanos + reserved_nanos + ${nanos}`, '<=', limitNanos),
+                  // Nothing reserved but this run's own: no other call is in flight on the account.
+                  eb('reserved_nanos', '=', own),
                 ]),
               )
               .executeTakeFirst();
@@ -108,10 +124,18 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
               refused = key;
               throw new Error('budget refused');
             }
-            await trx
-              .insertInto('budget_holds')
-              .values({ run_id: runId, account_key: key, reserved_nanos: estimateNanos })
-              .execute();
+            if (hold)
+              await trx
+                .updateTable('budget_holds')
+                .set({ reserved_nanos: sql<number>`reserved_nanos + ${nanos}` })
+                .where('run_id', '=', runId)
+                .where('account_key', '=', key)
+                .execute();
+            else
+              await trx
+                .insertInto('budget_holds')
+                .values({ run_id: runId, account_key: key, reserved_nanos: nanos })
+                .execute();
           }
         });
       } catch (error) {
@@ -120,35 +144,27 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
       return refused;
     },
 
-    async chargeBudget(runId, keys, nanos) {
-      if (nanos <= 0 || keys.length === 0) return;
+    async settleBudget(runId, keys, nanos) {
+      if (keys.length === 0) return;
       await db.transaction().execute(async (trx) => {
         for (const key of [...keys].sort(byKey)) {
-          const hold = await trx
-            .selectFrom('budget_holds')
-            .select('reserved_nanos')
-            .where('run_id', '=', runId)
-            .where('account_key', '=', key)
-            .$if(postgres, (query) => query.forUpdate())
-            .executeTakeFirst();
-          // After a sweep released the hold, the cost is still spent; nothing is left reserved to take it from.
-          const fromReservation = Math.min(Number(hold?.reserved_nanos ?? 0), nanos);
+          // After a sweep released the hold, the cost is still spent; nothing is left reserved to free.
+          const hold = await holdOf(trx, runId, key);
+          const freed = Number(hold?.reserved_nanos ?? 0);
           if (hold) {
             await trx
               .updateTable('budget_holds')
-              .set({
-                reserved_nanos: sql<number>`reserved_nanos - ${fromReservation}`,
-                charged_nanos: sql<number>`charged_nanos + ${nanos}`,
-              })
+              .set({ reserved_nanos: 0, charged_nanos: sql<number>`charged_nanos + ${nanos}` })
               .where('run_id', '=', runId)
               .where('account_key', '=', key)
               .execute();
           }
+          if (nanos === 0 && freed === 0) continue;
           await trx
             .updateTable('budget_accounts')
             .set({
               spent_nanos: sql<number>`spent_nanos + ${nanos}`,
-              reserved_nanos: sql<number>`reserved_nanos - ${fromReservation}`,
+              reserved_nanos: sql<number>`reserved_nanos - ${freed}`,
             })
             .where('account_key', '=', key)
             .execute();

@@ -1,15 +1,11 @@
 import { BudgetExceededError } from '../../errors.js';
-import type { ChatMessage } from '../../llm/index.js';
+import type { ChatMessage, ToolDefinition } from '../../llm/index.js';
 import type { RegisteredAgent } from '../registry/agent-registry.js';
 import { toNanos, type BudgetAccount, type BudgetHold, type BudgetLedger } from './budget-ledger.js';
 import type { RunPricing } from '../records/run-recorder.js';
 import type { BudgetAccountRow, BudgetQueries } from './budget.store.js';
+import { createMaxCallCost } from './max-call-cost.js';
 import type { RunSpendQueries } from './run-spend.store.js';
-
-/** Output tokens assumed for a call whose max_tokens is not set, when no run of the agent has finished yet. */
-export const DEFAULT_OUTPUT_TOKENS_ESTIMATE = 1024;
-/** How fast the agent's average cost per run follows new runs (exponential moving average). */
-const AVERAGE_WEIGHT = 0.2;
 
 export interface RunBudgetsOptions {
   ledger: BudgetLedger;
@@ -23,19 +19,29 @@ export interface RunBudgetsOptions {
 export interface RunBudgetRequest {
   runId: string;
   agent: RegisteredAgent;
+  /** The run's first model call: its messages (the system prompt included) and the tools every call offers. */
   messages: ChatMessage[];
+  tools: ToolDefinition[];
+  /** Output tokens per model call at most; unset: a call reserves UNCAPPED_CALL_OUTPUT_TOKENS. */
   maxTokens?: number;
   tokenId?: string;
   /** The token's max_cost_usd as the route knows it; undefined: look it up. */
   tokenMaxCostUsd?: number | null;
 }
 
-/** One run's budgets: admitted once, checked before every later model call, released at the end. */
+/**
+ * One run's budgets: before each model call, what the call can cost at most is reserved (the first call's at
+ * admission); when it ends, its cost is spent and the reservation freed; the end frees what is left.
+ */
 export interface RunBudget {
-  /** Throws BudgetExceededError (402) once a budget is used up; the first call was checked at admission. */
-  beforeModelCall(runCostUsd: number): Promise<void>;
-  charge(usd: number): Promise<void>;
-  release(outcome: { completed: boolean; costUsd: number }): Promise<void>;
+  /**
+   * Reserves what a call with these messages can cost at most; throws BudgetExceededError (402) when a budget
+   * cannot take it, or when the run's cost reached max_cost_per_run_usd (after its first call).
+   */
+  beforeModelCall(runCostUsd: number, messages: ChatMessage[]): Promise<void>;
+  /** The call ended: what it cost (0 when not billed) is spent, its reservation freed. */
+  settle(usd: number): Promise<void>;
+  release(): Promise<void>;
 }
 
 /** One budget as operators see it: an agent's day or an access token's cap. */
@@ -67,7 +73,7 @@ export interface TokenBudget {
 }
 
 export interface RunBudgets {
-  /** Reserves the run's estimated cost; throws BudgetExceededError when a budget cannot take it. Undefined when none applies. */
+  /** Reserves the run's first call at its most; throws BudgetExceededError when a budget cannot take it. Undefined when none applies. */
   admit(request: RunBudgetRequest): Promise<RunBudget | undefined>;
   /** Every agent's budget for today and every token cap that has been spent from, across all replicas. */
   list(agents: readonly RegisteredAgent[]): Promise<BudgetState[]>;
@@ -76,28 +82,6 @@ export interface RunBudgets {
 }
 
 export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
-  // Per agent with a budget: the average cost of its completed runs, the admission estimate once known.
-  const averages = new Map<string, number>();
-
-  function estimate({ agent, messages, maxTokens }: RunBudgetRequest): number {
-    const known = averages.get(agent.name);
-    if (known !== undefined || !options.pricing) return known ?? 0;
-    // Three characters per token overestimates the input of most text, as an estimate for a budget should.
-    const chars = agent.system_prompt.length + messages.reduce((sum, message) => sum + message.content.length, 0);
-    const usage = {
-      inputTokens: Math.ceil(chars / 3),
-      outputTokens: maxTokens ?? DEFAULT_OUTPUT_TOKENS_ESTIMATE,
-      cachedInputTokens: 0,
-      estimated: true,
-    };
-    return options.pricing.round(options.pricing.price(agent.model, usage).costUsd);
-  }
-
-  function learn(agentName: string, costUsd: number): void {
-    const average = averages.get(agentName);
-    averages.set(agentName, average === undefined ? costUsd : average + AVERAGE_WEIGHT * (costUsd - average));
-  }
-
   /** The agent's account today; before its first run today opened it, what stored runs spent. */
   async function dailyState(agent: RegisteredAgent, limitUsd: number, rows: Map<string, BudgetAccountRow>) {
     const day = today(options.now);
@@ -159,9 +143,14 @@ export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
       const accounts = await accountsOf(request, options);
       const perRun = request.agent.max_cost_per_run_usd;
       if (accounts.length === 0 && perRun === undefined) return undefined;
-      const hold =
-        accounts.length > 0 ? await options.ledger.admit(request.runId, accounts, estimate(request)) : undefined;
-      return createRunBudget(hold, perRun, (costUsd) => learn(request.agent.name, costUsd));
+      if (accounts.length === 0) return createRunBudget(undefined, perRun, () => 0, 0);
+      const { pricing } = options;
+      const maxCallCost = pricing
+        ? createMaxCallCost({ pricing, model: request.agent.model, tools: request.tools, maxTokens: request.maxTokens })
+        : () => 0;
+      const firstCallUsd = maxCallCost(request.messages);
+      const hold = await options.ledger.admit(request.runId, accounts, firstCallUsd);
+      return createRunBudget(hold, perRun, maxCallCost, toNanos(firstCallUsd));
     },
   };
 }
@@ -198,27 +187,34 @@ async function accountsOf(request: RunBudgetRequest, options: RunBudgetsOptions)
 function createRunBudget(
   hold: BudgetHold | undefined,
   perRunUsd: number | undefined,
-  learn: (costUsd: number) => void,
+  maxCallCost: (messages: ChatMessage[]) => number,
+  reservedAtAdmission: number,
 ): RunBudget {
   let calls = 0;
+  // What the run holds for its next call, in nano-dollars: the first call's at admission, 0 once a call settled.
+  let reserved = reservedAtAdmission;
   return {
-    async beforeModelCall(runCostUsd) {
+    async beforeModelCall(runCostUsd, messages) {
       calls += 1;
-      if (calls === 1) return;
-      if (perRunUsd !== undefined && toNanos(runCostUsd) >= toNanos(perRunUsd)) {
+      if (calls > 1 && perRunUsd !== undefined && toNanos(runCostUsd) >= toNanos(perRunUsd)) {
         throw new BudgetExceededError(
           `The run reached its cost limit of $${perRunUsd} (max_cost_per_run_usd) before its next model call`,
           { budget: 'run', stage: 'model_call' },
         );
       }
-      await hold?.check();
+      if (!hold) return;
+      // The first call usually has what admission reserved; a resumed run's first call may carry tool results too.
+      const missing = toNanos(maxCallCost(messages)) - reserved;
+      if (missing <= 0) return;
+      await hold.reserve(missing / 1e9);
+      reserved += missing;
     },
-    charge: async (usd) => hold?.charge(usd),
-    async release({ completed, costUsd }) {
-      await hold?.release();
-      // Runs that failed before or during their first call would drag the estimate toward 0.
-      if (hold && completed && costUsd > 0) learn(costUsd);
+    async settle(usd) {
+      if (!hold || (reserved === 0 && usd <= 0)) return;
+      reserved = 0;
+      await hold.settle(usd);
     },
+    release: async () => hold?.release(),
   };
 }
 

@@ -31,7 +31,8 @@ interface Received {
 export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Promise<ModelStepResult> {
   await ctx.control.checkpoint();
   await storeCheckpoint(ctx);
-  await ctx.budget?.beforeModelCall(ctx.recorder.totals().costUsd);
+  // Reserves what this call can cost at most (its prompt and max_tokens), settled to its cost when it ends.
+  await ctx.budget?.beforeModelCall(ctx.recorder.totals().costUsd, messages);
   const step = ctx.recorder.begin('model', ctx.agent.model);
   ctx.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'model' });
   const log = createPromptLog(ctx, messages);
@@ -64,7 +65,7 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
     usage_estimated: end.usage.estimated,
   });
   const charge = ctx.recorder.end(step, { status: 'completed', usage: end.usage, promptLog: log });
-  await ctx.budget?.charge(charge.costUsd);
+  await ctx.budget?.settle(charge.costUsd);
   reportUsage(ctx, step, log, callMs, charge, end.usage, 'ok');
   endChatSpan(span, {
     stepId: step.stepId,
@@ -129,7 +130,8 @@ async function endFailedStep(
   };
   const charge = ctx.recorder.end(step, { status: 'failed', usage, promptLog });
   reportUsage(ctx, step, log, callMs, charge, usage, 'error');
-  if (usage) await ctx.budget?.charge(charge.costUsd);
+  // Not billed (no usage): its reservation is freed all the same.
+  await ctx.budget?.settle(charge.costUsd);
   return charge.costUsd;
 }
 

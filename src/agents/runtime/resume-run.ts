@@ -109,6 +109,7 @@ export async function resumeRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise
           runId,
           agent,
           messages,
+          tools: run.setup.toolDefinitions,
           maxTokens: input.max_tokens ?? undefined,
           tokenId: record.token_id ?? undefined,
         });

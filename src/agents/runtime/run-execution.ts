@@ -24,8 +24,8 @@ export interface RunExecution {
   writes: RunWrites;
   bus: RunEventBus;
   start: RunStart;
-  /** Reserves the run's budgets before its first model call (a new run); undefined when none applies. */
-  admit?: (conversation: ChatMessage[]) => Promise<RunBudget | undefined>;
+  /** Reserves the run's budgets for its first model call (these messages); undefined when none applies. */
+  admit?: (firstCall: ChatMessage[]) => Promise<RunBudget | undefined>;
   /** Set when the run belongs to a session: the turns to store once it completes. */
   session?: { id: string; pending: ChatMessage[]; service: SessionService };
   log?: Logger;
@@ -70,7 +70,7 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
     persistSteps(execution),
   ]);
   // After the run's cost is stored: an account loaded again from the store must see it.
-  await ended.budget?.release({ completed: result.status === 'completed', costUsd: result.costUsd });
+  await ended.budget?.release();
   return result;
 }
 
@@ -90,7 +90,7 @@ async function runLoop(execution: RunExecution): Promise<LoopEnd> {
   let budget: RunBudget | undefined;
   try {
     if ('refused' in start) throw start.refused;
-    budget = await execution.admit?.(start.conversation);
+    budget = await execution.admit?.(start.loop.messages);
     // Not `{ ...setup, budget }`: V8 would give each run's context a map of its own, and every step's reads of it
     // would go megamorphic.
     const loop = await runAgentLoop(Object.assign({}, setup, { budget }), start.loop);
