@@ -4,7 +4,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnServer, type ServerProcess } from '../admin/spawn-server.js';
 import { TEST_API_KEY } from '../support/app.js';
 import { createPostgresDatabase, postgresUnavailable, type TestDatabase } from '../support/databases.js';
-import { startFakeUpstream, type FakeUpstream, type RecordedRequest } from '../support/fake-upstream.js';
+import {
+  startFakeUpstream,
+  type FakeResponse,
+  type FakeUpstream,
+  type RecordedRequest,
+} from '../support/fake-upstream.js';
 import { redisUnavailable, TEST_REDIS_URL } from '../support/redis.js';
 
 const skip = (await postgresUnavailable()) ?? (await redisUnavailable());
@@ -27,14 +32,29 @@ pricing:
 agents:
   - { name: daily, model: upstream/test-model, max_tokens: ${MAX_TOKENS}, daily_budget_usd: 0.1 }
   - { name: tokened, model: upstream/test-model, max_tokens: ${MAX_TOKENS} }
+  - name: looping
+    model: upstream/test-model
+    tools: [get_current_time]
+    max_tokens: ${MAX_TOKENS}
+    daily_budget_usd: 0.1
 `;
 
-/** The size a request asks the fake upstream for: its last message ends with `size <n>`. */
-function answer(request: RecordedRequest) {
-  const content = String(request.body.messages.at(-1).content);
-  const size = Number(/size (\d+)$/.exec(content)![1]);
+/**
+ * The answer to a call: `size` tokens of text, the size the run's user message ends with (`size <n>`). A run of
+ * `looping` first gets a tool call (2 tokens), then its text: two model calls.
+ */
+function answer(request: RecordedRequest): FakeResponse {
+  const messages = request.body.messages as { role: string; content: string }[];
+  const asked = askedOf(request);
+  if (asked.startsWith('looping ') && messages.at(-1)!.role !== 'tool')
+    return {
+      kind: 'tool_calls',
+      calls: [{ name: 'get_current_time', arguments: {} }],
+      usage: { prompt_tokens: PROMPT_TOKENS, completion_tokens: 2 },
+    };
+  const size = Number(/size (\d+)$/.exec(asked)![1]);
   return {
-    kind: 'text' as const,
+    kind: 'text',
     text: 'word '.repeat(size).trim(),
     usage: { prompt_tokens: PROMPT_TOKENS, completion_tokens: size },
     // Long enough for the calls of a wave to be in flight together.
@@ -42,7 +62,11 @@ function answer(request: RecordedRequest) {
   };
 }
 
+const askedOf = (request: RecordedRequest): string =>
+  String((request.body.messages as { role: string; content: string }[]).find((m) => m.role === 'user')!.content);
+
 interface RunItem {
+  status: string;
   cost_usd: number;
 }
 
@@ -116,20 +140,28 @@ describe.skipIf(skip !== undefined)(
       throw new Error('100 waves of 40 calls did not use the budget up');
     }
 
-    /**
-     * The completed runs' costs, summed in nano-dollars (a refused run costs nothing: the ledger and the usage
-     * records, which count every call, must come to the same), and how many calls reached the upstream.
-     */
+    /** Every run's cost, summed in nano-dollars; how many runs completed; how many calls reached the upstream. */
     async function runsOf(agent: string) {
-      const runs = await admin<RunItem[]>(`/api/v1/admin/runs?agent_name=${agent}&status=completed&limit=500`);
+      let spentNanos = 0;
+      let completed = 0;
+      for (let offset = 0; ; offset += 500) {
+        const page = await admin<RunItem[]>(`/api/v1/admin/runs?agent_name=${agent}&limit=500&offset=${offset}`);
+        spentNanos += page.reduce((sum, run) => sum + nanos(run.cost_usd), 0);
+        completed += page.filter((run) => run.status === 'completed').length;
+        if (page.length < 500) break;
+      }
       const upstreamCalls = upstream
         .chatRequests()
-        .filter((request) => String(request.body.messages.at(-1).content).startsWith(`${agent} `)).length;
-      return {
-        spentNanos: runs.reduce((sum, run) => sum + nanos(run.cost_usd), 0),
-        completed: runs.length,
-        upstreamCalls,
-      };
+        .filter((request) => askedOf(request).startsWith(`${agent} `)).length;
+      return { spentNanos, completed, upstreamCalls };
+    }
+
+    async function ledgerOf(subject: string) {
+      const budgets = await admin<{ subject: string; spent_usd: number; reserved_usd: number; runs_holding: number }[]>(
+        '/api/v1/admin/budgets',
+        1,
+      );
+      return budgets.find((budget) => budget.subject === subject)!;
     }
 
     async function analyticsNanos(agent: string): Promise<number> {
@@ -147,13 +179,21 @@ describe.skipIf(skip !== undefined)(
       // Refused calls never reached the upstream.
       expect(runs.upstreamCalls).toBe(answered);
       expect(await analyticsNanos('daily')).toBe(runs.spentNanos);
-      const budgets = await admin<{ subject: string; spent_usd: number; reserved_usd: number; runs_holding: number }[]>(
-        '/api/v1/admin/budgets',
-        1,
-      );
-      const daily = budgets.find((budget) => budget.subject === 'daily');
+      const daily = await ledgerOf('daily');
       expect(daily).toMatchObject({ reserved_usd: 0, runs_holding: 0 });
-      expect(nanos(daily!.spent_usd)).toBe(runs.spentNanos);
+      expect(nanos(daily.spent_usd)).toBe(runs.spentNanos);
+    });
+
+    it('holds it with runs of two model calls each (a tool call between), each call reserved before it goes out', async () => {
+      const answered = await spendDown('looping');
+      const runs = await runsOf('looping');
+      expect(runs.spentNanos).toBeGreaterThanOrEqual(LIMIT_NANOS);
+      expect(runs.spentNanos).toBeLessThan(LIMIT_NANOS + ONE_CALL_NANOS);
+      expect(runs.completed).toBe(answered);
+      expect(await analyticsNanos('looping')).toBe(runs.spentNanos);
+      const looping = await ledgerOf('looping');
+      expect(looping).toMatchObject({ reserved_usd: 0, runs_holding: 0 });
+      expect(nanos(looping.spent_usd)).toBe(runs.spentNanos);
     });
 
     it("holds an access token's $0.10 cap to at most one call over, and the ledger, usage and runs agree", async () => {
