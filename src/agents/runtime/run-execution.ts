@@ -32,7 +32,7 @@ export interface RunExecution {
 }
 
 /**
- * Runs the loop to its end and grades the answer; publishes the terminal event, then writes the run's
+ * Runs the loop to its end and grades the answer; publishes the terminal event and writes the run's
  * final record with its event log (and the session's new turns) while its usage records and risk events
  * commit alongside. Never rejects.
  */
@@ -63,7 +63,8 @@ export async function executeRun(execution: RunExecution): Promise<RunResult> {
   } else {
     events.emit({ type: 'run-error', code: result.error.code, message: result.error.message });
   }
-  await events.settled();
+  // Not after events.settled(): the log is the publisher's own, and a run's end must not wait out a bus outage
+  // (ioredis holds a publish for up to ~40 s before it gives up).
   await Promise.all([
     stored && persistEnd(execution, result, ended.loop, asked !== undefined),
     setup.reporter.settled(),
