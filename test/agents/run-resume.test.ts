@@ -1,7 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ModelPromptLog, StepRecord } from '../../src/agents/index.js';
+import type { RunEvent } from '../../src/bus/index.js';
 import { runRecord } from '../support/run-record.js';
 import { agentConfig, createRunHarness, type RunHarness } from './run-harness.js';
+
+const textOf = (events: RunEvent[]) => events.map((event) => (event.type === 'text-delta' ? event.delta : '')).join('');
 
 // The process that wrote it stopped beating long ago (started_at is in 2026-01-01).
 const record = (runId: string) => runRecord(runId, { agent_name: 'buyer', model: 'up/test-model' });
@@ -79,6 +82,10 @@ describe('a run left unfinished by a dead process (runs.resume)', () => {
     const result = await harness.runs.live('run_orphan')!.result;
 
     expect(result).toMatchObject({ status: 'completed', output: 'Buying. echo: buy one', steps: 4 });
+    // Its earlier events went with the dead process: its log starts again, whole, with the text said so far.
+    const events = await harness.bus.history('run_orphan');
+    expect(events[0]).toMatchObject({ type: 'run-start', seq: 1_000_001 });
+    expect(textOf(events)).toBe('Buying. echo: buy one');
     // One model call in this process: the one after the tool results. The stored one is not made again.
     expect(harness.models.requests).toHaveLength(1);
     const seen = harness.models.requests[0].messages;
@@ -117,6 +124,30 @@ describe('a run left unfinished by a dead process (runs.resume)', () => {
     const events = await harness.bus.history('run_early');
     expect(events[0]).toMatchObject({ type: 'run-start', seq: 1_000_001 });
     expect(events.at(-1)).toMatchObject({ type: 'run-end', output: 'echo: buy one' });
+  });
+
+  it('publishes the text its dead owner held back (paused) before going on, numbered after its events', async () => {
+    await setUp(true);
+    await harness.runStore.insertRun(record('run_held'), input);
+    await harness.runStore.insertStep(firstStep('run_held'));
+    // The dead owner published its start and the first word, then held the rest of the step's text back.
+    await harness.bus.publish(
+      'run_held',
+      { type: 'run-start', agentName: 'buyer', model: 'up/test-model', source: 'chat', sessionId: null },
+      1,
+    );
+    await harness.bus.publish('run_held', { type: 'step-start', stepId: 'step_1', stepIndex: 0, kind: 'model' }, 2);
+    await harness.bus.publish('run_held', { type: 'text-delta', delta: 'Buy' }, 3);
+
+    await harness.runs.recoverInterrupted();
+    const result = await harness.runs.live('run_held')!.result;
+    expect(result).toMatchObject({ status: 'completed', output: 'Buying. echo: buy one' });
+    const events = await harness.bus.history('run_held');
+    expect(events.map((event) => event.seq)).toEqual(events.map((_, index) => index + 1));
+    expect(events[3]).toMatchObject({ type: 'text-delta', delta: 'ing. ' });
+    expect(textOf(events)).toBe('Buying. echo: buy one');
+    // The stored log is the same whole one: a later attach replays the whole answer.
+    expect(textOf((await harness.runStore.getEventLog('run_held')) ?? [])).toBe('Buying. echo: buy one');
   });
 
   it('is taken over by one process only when several sweep at once', async () => {
