@@ -35,18 +35,23 @@ export async function* guardRunEvents(
 ): AsyncGenerator<RunEvent> {
   const quietMs = deps.quietMs ?? QUIET_MS;
   const iterator = source[Symbol.asyncIterator]();
+  const quiet = createQuietWatch(quietMs);
   let cursor = afterSeq;
-  let pending: Promise<IteratorResult<RunEvent>> | undefined;
+  let pending: Promise<Outcome> | undefined;
   try {
     for (;;) {
-      pending ??= iterator.next();
-      const outcome = await within(pending, quietMs);
+      pending ??= iterator.next().then(
+        (result) => ({ result }),
+        (error: unknown) => ({ error }),
+      );
+      const outcome = await Promise.race([pending, quiet.next]);
       if (signal?.aborted) return;
       if (outcome === QUIET) {
         if (await hasEnded(deps, runId)) break;
         continue;
       }
       pending = undefined;
+      quiet.heard();
       if ('error' in outcome || outcome.result.done) break;
       const event = outcome.result.value;
       if (!follows(event, cursor)) break;
@@ -55,8 +60,8 @@ export async function* guardRunEvents(
       if (isTerminalEvent(event)) return;
     }
   } finally {
+    quiet.stop();
     stop();
-    pending?.catch(() => undefined);
   }
   yield* fromStore(deps, runId, cursor, signal, quietMs);
 }
@@ -135,18 +140,30 @@ function readRun(deps: GuardRunEventsDeps, runId: string): Promise<RunRecord | u
 
 const QUIET = Symbol('quiet');
 
-type Outcome = { result: IteratorResult<RunEvent> } | { error: unknown } | typeof QUIET;
+type Outcome = { result: IteratorResult<RunEvent> } | { error: unknown };
 
-function within(pending: Promise<IteratorResult<RunEvent>>, ms: number): Promise<Outcome> {
-  let timer: NodeJS.Timeout | undefined;
-  const quiet = new Promise<typeof QUIET>((resolve) => (timer = setTimeout(() => resolve(QUIET), ms)));
-  return Promise.race([
-    pending.then(
-      (result) => ({ result }),
-      (error: unknown) => ({ error }),
-    ),
-    quiet,
-  ]).finally(() => clearTimeout(timer));
+/**
+ * `next` resolves to QUIET once a whole period passed with no event heard: one timer per reader, not one per
+ * event (a thousand readers of a run each get every event).
+ */
+function createQuietWatch(periodMs: number) {
+  let heard = false;
+  let wake: (() => void) | undefined;
+  const arm = () => new Promise<typeof QUIET>((resolve) => (wake = () => resolve(QUIET)));
+  const watch = {
+    next: arm(),
+    heard: () => void (heard = true),
+    stop: () => clearInterval(timer),
+  };
+  const timer = setInterval(() => {
+    if (!heard) {
+      wake?.();
+      watch.next = arm();
+    }
+    heard = false;
+  }, periodMs);
+  timer.unref();
+  return watch;
 }
 
 function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
