@@ -30,6 +30,8 @@ providers:
   upstream: { type: openai-compatible, base_url: "${upstream}", max_retries: 0 }
 agents:
   - { name: helper, model: upstream/test-model }
+# Long enough that a loaded machine (slow heartbeats) does not take live runs for orphans.
+runs: { lease_seconds: 8 }
 `;
 
 async function freePort(): Promise<number> {
@@ -244,5 +246,54 @@ describe.skipIf(skip !== undefined)(
         expect(later.outcome, run.runId).toMatchObject({ ended: 'success', text: ANSWER });
       }
     }, 180_000);
+
+    it('gives a client attached through B the text a paused run held back when its replica died', async () => {
+      let goOn!: () => void;
+      const open = new Promise<void>((resolve) => (goOn = resolve));
+      upstream.enqueue({ kind: 'text', text: ANSWER, chunks: 24, gates: [{ at: 1, open }] });
+      const auth = { authorization: `Bearer ${TEST_API_KEY}` };
+      const response = await fetch(`${a.url}/agui/runs`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json' },
+        body: JSON.stringify({ agent_name: 'helper', message: 'go' }),
+      });
+      const runId = response.headers.get('x-run-id')!;
+      // A's own client loses its connection with A: that is the kill, not a failure.
+      readSse(response).done.catch(() => undefined);
+      const attached = readAgui(await fetch(`${b.url}/agui/ws?run_id=${runId}`, { headers: auth }));
+      await vi.waitFor(() => expect(attached.text()).not.toBe(''), SLOW);
+
+      expect((await callAdmin(b.url, 'POST', `/runs/${runId}/pause`)).status).toBe(200);
+      await vi.waitFor(
+        async () => expect((await callAdmin(b.url, 'GET', `/runs/${runId}`)).body.status).toBe('paused'),
+        SLOW,
+      );
+      // A gets the rest of the answer while paused, holds it back, and stores the step whole.
+      goOn();
+      await vi.waitFor(
+        async () =>
+          expect((await callAdmin(b.url, 'GET', `/runs/${runId}`)).body).toMatchObject({
+            step_details: [{ status: 'completed', prompt_log: { response: ANSWER } }],
+          }),
+        SLOW,
+      );
+      const heldAt = attached.text();
+      expect(heldAt.length).toBeLessThan(ANSWER.length);
+
+      // A dies with the text it held; B takes the run over once A's lease lapses and ends it.
+      await a.kill('SIGKILL');
+      await attached.done;
+      expect(attached.outcome, b.output()).toMatchObject({ ended: 'success', text: ANSWER });
+      // The terminal event goes out just before the run's end is written.
+      await vi.waitFor(
+        async () =>
+          expect((await callAdmin(b.url, 'GET', `/runs/${runId}`)).body).toMatchObject({
+            status: 'completed',
+            attempts: 2,
+            output: ANSWER,
+          }),
+        SLOW,
+      );
+    }, 120_000);
   },
 );
