@@ -92,9 +92,6 @@ export function createInProcessRunEventBus(options: InProcessRunEventBusOptions 
       return event;
     },
     subscribe,
-    continueAfter(runId, seq) {
-      if (!runs.has(runId)) runs.set(runId, { log: new RunLog(runId, logLimit, seq), readers: 0 });
-    },
     async history(runId: string): Promise<RunEvent[]> {
       return runs.get(runId)?.log.snapshot() ?? [];
     },

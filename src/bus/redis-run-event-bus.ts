@@ -125,8 +125,6 @@ export function createRedisRunEventBus(options: RedisRunEventBusOptions): RunEve
       return own ?? subscribeRemote(runId, subscribeOptions);
     },
     history: (runId) => stream.history(runId),
-    // The stream outlives the process that wrote it; XADD goes on numbering from its last entry.
-    continueAfter: () => undefined,
     async sendControl(runId: string, controlCommand: RunControlCommand): Promise<void> {
       assertOpen();
       await control.send(runId, controlCommand);

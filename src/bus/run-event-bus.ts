@@ -32,12 +32,6 @@ export interface RunEventBus {
   subscribe(runId: string, options?: SubscribeOptions): AsyncIterable<RunEvent>;
   /** The run's log as it is now (for persisting a finished run's events and for replay); [] once forgotten. */
   history(runId: string): Promise<RunEvent[]>;
-  /**
-   * A run taken over after its log was lost with the process that held it (the in-process bus after a
-   * restart): its next events are numbered after `seq`, so a client reconnecting with Last-Event-ID still
-   * gets them. No-op when the log is still there (Redis keeps the stream; seq goes on from it).
-   */
-  continueAfter(runId: string, seq: number): void;
   /** Delivers a control command to the onControl handlers of every process (this one synchronously). */
   sendControl(runId: string, command: RunControlCommand): Promise<void>;
   /** Registers a handler for control commands of all runs; returns its unregister function. */

@@ -17,6 +17,7 @@ export class RunLog {
   private waiters = new Set<() => void>();
   private terminalSeq: number | undefined;
   private closed = false;
+  private shifted = false;
   private failure: Error | undefined;
 
   constructor(runId: string, limit: number, startSeq = 0) {
@@ -47,7 +48,10 @@ export class RunLog {
   push(event: RunEvent): void {
     this.events.push(event);
     // Array#shift on a small packed array is a cheap left-trim in V8; no ring buffer needed.
-    if (this.events.length > this.limit) this.events.shift();
+    if (this.events.length > this.limit) {
+      this.events.shift();
+      this.shifted = true;
+    }
     if (isTerminalEvent(event)) this.terminalSeq = event.seq;
     this.wakeAll();
   }
@@ -85,6 +89,11 @@ export class RunLog {
   /** @internal True when nothing after `cursor` will ever come. */
   endsAt(cursor: number): boolean {
     return this.closed || (this.terminalSeq !== undefined && cursor >= this.terminalSeq);
+  }
+
+  /** @internal True once events left the window: a reader behind it missed them. */
+  get trimmed(): boolean {
+    return this.shifted;
   }
 
   /** @internal */
@@ -166,6 +175,9 @@ class RunLogReader implements SyncRunEventSource {
     }
     const cursor = this.cursor;
     if (cursor >= log.lastSeq) return log.endsAt(cursor) ? this.end() : NOT_YET;
+    // A log that never trimmed and starts above the cursor was numbered from higher up (a run taken over
+    // without its earlier events): nothing was missed, the reader starts at its first event.
+    if (cursor + 1 < log.firstAvailableSeq && !log.trimmed) return this.skipTo(log.firstAvailableSeq - 1);
     const index = cursor + 1 - log.firstAvailableSeq;
     if (index < 0 || log.lastSeq - cursor > this.allowedLag) {
       this.end();
@@ -211,6 +223,11 @@ class RunLogReader implements SyncRunEventSource {
 
   [Symbol.asyncIterator](): this {
     return this;
+  }
+
+  private skipTo(cursor: number): RunEvent | undefined | typeof NOT_YET {
+    this.cursor = cursor;
+    return this.take();
   }
 
   /** The window is clamped and the allowed lag fixed on the first read, as a generator's body would. */
