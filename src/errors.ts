@@ -185,8 +185,11 @@ export const DATABASE_RETRY_AFTER_SECONDS = 5;
  */
 export class DatabaseUnavailableError extends AppError {
   readonly retryAfterSeconds = DATABASE_RETRY_AFTER_SECONDS;
-  constructor(options: { message?: string; cause?: unknown } = {}) {
-    super({ code: 'database_unavailable', ...options });
+  /** The connection was lost during COMMIT: the transaction may have committed. */
+  readonly commitUnknown: boolean;
+  constructor(options: { message?: string; cause?: unknown; commitUnknown?: boolean } = {}) {
+    super({ code: 'database_unavailable', message: options.message, cause: options.cause });
+    this.commitUnknown = options.commitUnknown ?? false;
   }
 }
 

@@ -1,5 +1,6 @@
 import type { RunControlCommand, RunEvent, RunEventBus } from '../bus/index.js';
 import type { GuardrailsConfig } from '../config/index.js';
+import { isConnectionLoss } from '../db/index.js';
 import { isoNow } from '../ids.js';
 import type { ModelClient } from '../llm/index.js';
 import type { ToolRegistry } from '../tools/index.js';
@@ -116,7 +117,14 @@ export function createRunService(options: RunServiceOptions): RunService {
     ? async (runId: string) => {
         // A run not yet in `live` is not yet known outside: no command can be waiting for it.
         const run = live.get(runId);
-        if (run) commands.reconcile(run, (await store.controlStates([runId])).get(runId));
+        if (!run) return;
+        // The store is the backstop of the bus's commands: with the database out of reach the run goes on, and
+        // the lease tick reconciles it once the database is back.
+        const states = await store.controlStates([runId]).catch((error: unknown) => {
+          if (isConnectionLoss(error)) return undefined;
+          throw error;
+        });
+        if (states) commands.reconcile(run, states.get(runId));
       }
     : undefined;
   const guardrails = options.guardrails && createAgentGuardrails(options.guardrails);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DatabaseUnavailableError } from '../errors.js';
 
 /** Socket errors of a connection that could not be made or was lost. */
@@ -39,8 +40,32 @@ export function isConnectionLoss(error: unknown): boolean {
   return DRIVER_MESSAGES.test(error.message);
 }
 
-/** `error` as the 503 clients get when it is a connection loss; any other error unchanged. */
-export function asUnavailable(error: unknown): unknown {
+/**
+ * `error` as the 503 clients get when it is a connection loss; any other error unchanged. `duringCommit`: the
+ * statement that failed was COMMIT, so whether the transaction committed is unknown.
+ */
+export function asUnavailable(error: unknown, duringCommit = false): unknown {
   if (error instanceof DatabaseUnavailableError || !isConnectionLoss(error)) return error;
-  return new DatabaseUnavailableError({ cause: error });
+  return new DatabaseUnavailableError({ cause: error, commitUnknown: duringCommit });
+}
+
+/** The pause before attempt `attempt + 1` while the database is out of reach: 100 ms, doubling up to 2 s. */
+export function reconnectDelayMs(attempt: number): number {
+  return Math.min(2_000, 100 * 2 ** attempt);
+}
+
+/**
+ * `operation` again while it fails for a connection loss, until it succeeds, fails otherwise, or `signal` aborts
+ * (then the last error is thrown): for a write whose outcome is known and must land, such as settling a
+ * claimed item whose lease is still being renewed.
+ */
+export async function retryWhileUnreachable<T>(operation: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  for (let attempt = 0; ; attempt += 1) {
+    try {
+      return await operation();
+    } catch (error) {
+      if (!isConnectionLoss(error) || signal?.aborted) throw asUnavailable(error);
+      await sleep(reconnectDelayMs(attempt), undefined, { signal }).catch(() => undefined);
+    }
+  }
 }

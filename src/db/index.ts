@@ -26,6 +26,7 @@ export type {
   InboxStatus,
 } from './schema.js';
 export { isUniqueViolation } from './driver-errors.js';
+export { isConnectionLoss, retryWhileUnreachable } from './connection-errors.js';
 export {
   createDirectWrites,
   createGroupCommit,

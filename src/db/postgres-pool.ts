@@ -62,12 +62,19 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool {
 
 function wrapClient(client: pg.PoolClient): PostgresPoolClient {
   let broken = false;
+  // A COMMIT whose connection was lost: kysely rolls back next, which fails on the lost connection too, and
+  // its error would hide that the transaction may have committed (DatabaseUnavailableError.commitUnknown).
+  let lostCommit: Error | undefined;
   const query = async <R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> => {
+    if (sql === 'rollback' && lostCommit) throw lostCommit;
     try {
       return (await client.query(sql, parameters as unknown[])) as unknown as PostgresQueryResult<R>;
     } catch (error) {
-      if (isConnectionLoss(error)) broken = true;
-      throw asUnavailable(error);
+      if (!isConnectionLoss(error)) throw error;
+      broken = true;
+      const unavailable = asUnavailable(error, sql === 'commit') as Error;
+      if (sql === 'commit') lostCommit = unavailable;
+      throw unavailable;
     }
   };
   return {
@@ -76,6 +83,7 @@ function wrapClient(client: pg.PoolClient): PostgresPoolClient {
       // An error given to release() makes the pool close the client instead of keeping it.
       client.release(broken || undefined);
       broken = false;
+      lostCommit = undefined;
     },
   };
 }

@@ -1,7 +1,9 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { createBatcher } from './batcher.js';
-import { asUnavailable, isConnectionLoss } from './connection-errors.js';
+import type { DatabaseUnavailableError } from '../errors.js';
+import { asUnavailable, isConnectionLoss, reconnectDelayMs } from './connection-errors.js';
+import { isUniqueViolation } from './driver-errors.js';
 import { runWritesMerged } from './merged-writes.js';
 import type { Database } from './schema.js';
 import type { Write } from './write.js';
@@ -11,11 +13,6 @@ export type { Write } from './write.js';
 export interface WriteOptions {
   /** The statements must commit together or not at all (always true inside a shared SQLite transaction). */
   atomic?: boolean;
-  /**
-   * Fail at once (`DatabaseUnavailableError`) while the database is out of reach instead of being retried:
-   * for writes that start new work, whose client is waiting and can send again.
-   */
-  failFast?: boolean;
   /**
    * Retried while the database is out of reach until it is written or the queue closes, past `retryMs`: for
    * records of what already happened and was reported (a run's end, its usage), which must not be lost.
@@ -31,6 +28,11 @@ export interface WriteQueue {
   write(write: Write, options?: WriteOptions): Promise<void>;
   /** Resolves once everything queued so far is committed (or failed). */
   flush(): Promise<void>;
+  /**
+   * The lost connection's error while the database is known to be out of reach (a write failed for it and none
+   * has committed since), else undefined: new work checks it before it starts, and its client gets 503 at once.
+   */
+  outage(): DatabaseUnavailableError | undefined;
   /** Stops retrying writes the database did not take (they fail now), then flushes: on shutdown. */
   close(): Promise<void>;
 }
@@ -49,6 +51,7 @@ export function createDirectWrites(db: Kysely<Database>): WriteQueue {
       return done;
     },
     flush,
+    outage: () => undefined,
     close: flush,
   };
 }
@@ -68,22 +71,17 @@ export interface GroupCommitOptions {
   /**
    * How long a write is retried, from when it was queued, while the database is out of reach (a lost or
    * refused connection, db/connection-errors.ts); then it fails with `DatabaseUnavailableError`. Default 0.
-   * A `failFast` write is never retried, a `persistent` one until the queue closes.
+   * A `persistent` write is retried until the queue closes.
    */
   retryMs?: number;
 }
 
 interface QueuedWrite {
   write: Write;
-  /** When retrying stops: `queuedAt + retryMs`, 0 for a fail-fast write, Infinity for a persistent one. */
+  /** When retrying stops: `queuedAt + retryMs`, or Infinity for a persistent write. */
   retryUntil: number;
   resolve(): void;
   reject(error: unknown): void;
-}
-
-/** The pause between two attempts at a batch while the database is out of reach: 100 ms, doubling up to 2 s. */
-function retryDelayMs(attempt: number): number {
-  return Math.min(2_000, 100 * 2 ** attempt);
 }
 
 /**
@@ -95,8 +93,8 @@ function retryDelayMs(attempt: number): number {
 export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}): WriteQueue {
   const retryMs = options.retryMs ?? 0;
   const stopRetrying = new AbortController();
-  // Set while the database is out of reach (from a lost connection to the next commit): fail-fast writes fail at once.
-  let outage: unknown;
+  // Set while the database is out of reach: from a write that failed for a lost connection to the next commit.
+  let outage: DatabaseUnavailableError | undefined;
   const transaction = (writes: Write[]) =>
     db.transaction().execute(async (trx) => {
       if (options.mergeStatements) return runWritesMerged(trx, writes);
@@ -104,25 +102,31 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
     });
 
   async function commit(entries: QueuedWrite[]): Promise<void> {
+    // Set when an attempt lost its connection during COMMIT: that transaction may have gone through.
+    let maybeCommitted = false;
     for (let attempt = 0; ; attempt += 1) {
       try {
         await transaction(entries.map((entry) => entry.write));
         break;
       } catch (error) {
+        // The writes insert rows under ids of their own: a retry refused as a duplicate finds the earlier
+        // attempt's commit, which took every write of the batch.
+        if (maybeCommitted && isUniqueViolation(error)) break;
         if (!isConnectionLoss(error)) {
           if (entries.length === 1) return entries[0].reject(error);
           for (const entry of entries) await commit([entry]);
           return;
         }
-        outage = error;
+        outage = asUnavailable(error) as DatabaseUnavailableError;
+        maybeCommitted ||= outage.commitUnknown;
         const now = Date.now();
         entries = entries.filter((entry) => {
           const retry = !stopRetrying.signal.aborted && now < entry.retryUntil;
-          if (!retry) entry.reject(asUnavailable(error));
+          if (!retry) entry.reject(outage);
           return retry;
         });
         if (entries.length === 0) return;
-        await sleep(retryDelayMs(attempt), undefined, { signal: stopRetrying.signal }).catch(() => undefined);
+        await sleep(reconnectDelayMs(attempt), undefined, { signal: stopRetrying.signal }).catch(() => undefined);
       }
     }
     outage = undefined;
@@ -141,15 +145,13 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
   });
   return {
     write: (write, writeOptions = {}) =>
-      writeOptions.failFast && outage !== undefined
-        ? Promise.reject(asUnavailable(outage))
-        : new Promise<void>((resolve, reject) => {
-            const retryUntil = writeOptions.failFast ? 0 : writeOptions.persistent ? Infinity : Date.now() + retryMs;
-            const entry = { write, retryUntil, resolve, reject };
-            // commit() settles each entry itself, so the batcher's own promise carries nothing.
-            void batcher.add(entry);
-          }),
+      new Promise<void>((resolve, reject) => {
+        const retryUntil = writeOptions.persistent ? Infinity : Date.now() + retryMs;
+        // commit() settles each entry itself, so the batcher's own promise carries nothing.
+        void batcher.add({ write, retryUntil, resolve, reject });
+      }),
     flush: () => batcher.flush(),
+    outage: () => outage,
     close() {
       stopRetrying.abort();
       return batcher.flush();

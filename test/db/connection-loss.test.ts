@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
+import { createDatabase, createGroupCommit, type Database, type DatabaseHandle } from '../../src/db/index.js';
 import { DatabaseUnavailableError } from '../../src/errors.js';
 import {
   createPostgresDatabase,
@@ -101,31 +101,27 @@ describe.skipIf(skip !== undefined)(`PostgreSQL connections that fail${skip ? ` 
     for (let i = 0; i < 5; i++) expect(await handle.ping()).toBe(true);
   });
 
-  it('retries queued writes until the database is back; a fail-fast write fails at once', async () => {
+  it('retries queued writes until the database is back, and says it is out of reach meanwhile', async () => {
     await proxy.refuse();
-    // Seen once, the outage makes fail-fast writes fail without queueing.
-    const first = handle.writes.write(
-      async (db) => void (await db.insertInto('agents').values(agent('kept')).execute()),
-    );
-    await expect
-      .poll(() =>
-        handle.writes
-          .write(async (db) => void (await db.insertInto('agents').values(agent('refused')).execute()), {
-            failFast: true,
-          })
-          .then(
-            () => 'written',
-            (error: unknown) => (error instanceof DatabaseUnavailableError ? 'unavailable' : String(error)),
-          ),
-      )
-      .toBe('unavailable');
-    const persistent = handle.writes.write(
-      async (db) => void (await db.insertInto('agents').values(agent('kept-too')).execute()),
-      { persistent: true },
-    );
+    const insert = (name: string) => async (db: Kysely<Database>) =>
+      void (await db.insertInto('agents').values(agent(name)).execute());
+    const first = handle.writes.write(insert('kept'));
+    // Once a write failed for it, the queue reports the outage: new runs are refused before they start.
+    await expect.poll(() => handle.writes.outage()).toBeInstanceOf(DatabaseUnavailableError);
+    const persistent = handle.writes.write(insert('kept-too'), { persistent: true });
     await proxy.restore();
     await Promise.all([first, persistent]);
+    expect(handle.writes.outage()).toBeUndefined();
     expect(await names()).toEqual(expect.arrayContaining(['kept', 'kept-too']));
-    expect(await names()).not.toContain('refused');
+  });
+
+  it('fails a write that the database did not take within the retry window', async () => {
+    const short = createGroupCommit(handle.db, { retryMs: 300 });
+    await proxy.refuse();
+    await expect(
+      short.write(async (db) => void (await db.insertInto('agents').values(agent('too-late')).execute())),
+    ).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    await proxy.restore();
+    expect(await names()).not.toContain('too-late');
   });
 });

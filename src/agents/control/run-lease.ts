@@ -29,6 +29,11 @@ export const RUN_LEASE_STALE_MS = 30_000;
  */
 export function startRunLease(options: RunLeaseOptions): () => void {
   let busy = false;
+  // After a failed tick (the database out of reach), no replica could write heartbeats either: every run looks
+  // stale once it is back. Sweeping waits a whole `staleMs` of ticks that worked, so live runs' owners (their
+  // heartbeats every `intervalMs`) are heard from before anyone takes their runs over.
+  let failed = false;
+  let sweepFrom = 0;
   const tick = async () => {
     const now = Date.now();
     const runIds = [...options.live.keys()];
@@ -37,7 +42,11 @@ export function startRunLease(options: RunLeaseOptions): () => void {
       const states = await options.store.controlStates(runIds);
       for (const run of options.live.values()) options.commands.reconcile(run, states.get(run.runId));
     }
-    await options.sweep(isoNow(new Date(now)), isoNow(new Date(now - options.staleMs)));
+    if (failed) {
+      failed = false;
+      sweepFrom = now + options.staleMs;
+    }
+    if (now >= sweepFrom) await options.sweep(isoNow(new Date(now)), isoNow(new Date(now - options.staleMs)));
     // Budget reservations of runs that ended on a dead replica go back to their accounts.
     await options.store.releaseEndedBudgetHolds();
   };
@@ -45,7 +54,10 @@ export function startRunLease(options: RunLeaseOptions): () => void {
     if (busy) return;
     busy = true;
     tick()
-      .catch((error: unknown) => options.log?.warn({ err: error }, 'run heartbeat failed'))
+      .catch((error: unknown) => {
+        failed = true;
+        options.log?.warn({ err: error }, 'run heartbeat failed');
+      })
       .finally(() => (busy = false));
   }, options.intervalMs);
   timer.unref();

@@ -1,6 +1,7 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { RunEvent } from '../../bus/index.js';
 import { createDirectWrites, prepareQuery, type Database, type Write, type WriteQueue } from '../../db/index.js';
+import type { DatabaseUnavailableError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
 import { createBudgetQueries, type BudgetQueries } from '../budgets/budget.store.js';
 import { createRunCoordinationQueries, type RunCoordinationQueries } from '../control/run-coordination.store.js';
@@ -20,6 +21,8 @@ import { ACTIVE_RUN_STATUSES } from './run.types.js';
 
 /** Persistence of runs, their steps and their event logs. A run is written at start and at its end; a step once, when it ends. */
 export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSpendQueries, BudgetQueries {
+  /** Set while the database is known to be out of reach (db/write-queue.ts): a new run is refused before it starts. */
+  outage(): DatabaseUnavailableError | undefined;
   /**
    * `resume`: what a takeover needs to continue the run (runs.resume), stored with it. `before`: a write
    * committed with the run's insert, ahead of it (the insert of the run's new session): both or neither.
@@ -83,6 +86,7 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
     ...createRunCountQueries(db),
     ...createRunSpendQueries(db),
     ...createBudgetQueries(db),
+    outage: () => writes.outage(),
     insertRun(run, resume, options = {}) {
       // Object.assign, not `{ ...run, … }` (here and in finishRun): V8 gives every object that spread adds fields
       // to a map of its own, and the batched writes read many rows.
@@ -92,14 +96,13 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
         resume_input: resume ? JSON.stringify(resume) : null,
       });
       const { before } = options;
-      // A new run's client is waiting: with the database out of reach it gets 503 at once and may send again.
-      if (!before) return writes.write(async (trx) => void (await insertRunRow(trx, row)), { failFast: true });
+      if (!before) return writes.write(async (trx) => void (await insertRunRow(trx, row)));
       return writes.write(
         async (trx) => {
           await before(trx);
           await insertRunRow(trx, row);
         },
-        { atomic: true, failFast: true },
+        { atomic: true },
       );
     },
     async finishRun(runId, end, events, options = {}) {

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { retryWhileUnreachable } from '../../../db/index.js';
 import { isoAfterSeconds, isoNow } from '../../../ids.js';
 import type { InboxStore } from './inbox.store.js';
 import type { InboxItem, InboxLaneSettings, InboxOutcome, InboxSourceKind } from './inbox.types.js';
@@ -62,6 +63,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   const leaseMs = Math.min(...lanes.map((lane) => lane.settings.lease_seconds)) * 1000;
   let started = false;
   let stopping = false;
+  const stopped = new AbortController();
   let timer: NodeJS.Timeout | undefined;
   let heartbeat: NodeJS.Timeout | undefined;
   let claiming: Promise<number> | undefined;
@@ -77,7 +79,12 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       const entry = counters.get(group) ?? { group, runs_started: 0 };
       entry.runs_started += outcome.runIds.length - item.run_ids.length;
       counters.set(group, entry);
-      const settled = await store.settle(item.item_id, workerId, outcome);
+      // The outcome is known and the claim held (its lease renewed until settled): a database out of reach is
+      // waited out, or the item would run again once its lease lapsed.
+      const settled = await retryWhileUnreachable(
+        () => store.settle(item.item_id, workerId, outcome),
+        stopped.signal,
+      );
       // Object.assign, not `{ ...fields, … }`: V8 gives every object that spread adds fields to a map of its own.
       const logged = Object.assign({}, fields, {
         status: outcome.status,
@@ -215,6 +222,7 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     async stop() {
       started = false;
       stopping = true;
+      stopped.abort();
       clearTimeout(timer);
       await claiming;
       await Promise.allSettled(inHand.flatMap((held) => [...held.values()]));

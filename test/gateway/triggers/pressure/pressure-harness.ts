@@ -49,7 +49,13 @@ export interface CountingUpstream {
   close(): Promise<void>;
 }
 
-export async function startCountingUpstream(delayMs: number): Promise<CountingUpstream> {
+export async function startCountingUpstream(
+  delayMs: number,
+  options: {
+    /** A streamed answer to `id` sends its first piece, then waits for the promise returned here (if any). */
+    gate?: (id: string) => Promise<void> | undefined;
+  } = {},
+): Promise<CountingUpstream> {
   const upstream = await startFakeUpstream();
   const calls = new Map<string, number>();
   const open = new Set<string>();
@@ -64,6 +70,8 @@ export async function startCountingUpstream(delayMs: number): Promise<CountingUp
     // Scheduled before the fake upstream's own delay timer of the same length, so it fires first:
     // a call counts as open until just before its answer is written.
     setTimeout(() => open.delete(id), delayMs);
+    const gate = options.gate?.(id);
+    if (gate) return { kind: 'text', text: `handled ${id}`, delayMs, chunks: 2, gates: [{ at: 1, open: gate }] };
     return { kind: 'text', text: `handled ${id}`, delayMs };
   });
   return {
