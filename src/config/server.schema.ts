@@ -19,9 +19,9 @@ export const serverSchema = z.strictObject({
   /** PostgreSQL: opening a connection, or waiting for a free one in the pool, fails after this long. */
   database_connect_timeout_ms: z.number().int().min(100).default(5_000),
   /**
-   * How long a write that a run or the usage recorder queued is retried while the database is out of reach,
-   * before its run fails with database_unavailable. Writes that start new work (a run's insert) are not
-   * retried: their client gets 503 at once and may send again.
+   * How long a run's queued write (insert, steps, status, session turns) is tried again while the database is
+   * out of reach, before the run fails with database_unavailable. A run's end and usage records are tried until
+   * written; a new run is refused (503) while the outage is known.
    */
   database_write_retry_seconds: z.number().min(0).max(3_600).default(60),
   redis_url: z.string().optional(),

@@ -1,15 +1,19 @@
 import { createServer, connect, type Server, type Socket } from 'node:net';
 
 /**
- * A TCP proxy on loopback that a fault test controls: it forwards to `target` until told to cut the
- * connections (a failover), refuse new ones (the server is unreachable) or hold them silent (a network
- * partition: the sockets stay open and nothing crosses).
+ * A TCP proxy on loopback that a fault test controls: it forwards to its target until told to cut the
+ * connections (a failover, a broker restart), refuse new ones (the server is unreachable) or hold them silent
+ * (a network partition: the sockets stay open and nothing crosses).
  */
 export interface TcpProxy {
   /** The port clients connect to. */
   port: number;
+  /** `scheme://[auth@]127.0.0.1:port`. */
+  url(scheme: string, auth?: string): string;
   /** Destroys every open connection, both sides, as a failover or a network reset does. */
   reset(): void;
+  /** Destroys every open connection and drops new ones as they arrive, until `restore()`. */
+  cut(): void;
   /** Stops listening and drops every open connection: new connections are refused until `restore()`. */
   refuse(): Promise<void>;
   /**
@@ -19,8 +23,8 @@ export interface TcpProxy {
   silence(): void;
   /** New connections are forwarded again (listening again after `refuse()`). */
   restore(): Promise<void>;
-  /** Connections open now. */
-  openConnections(): number;
+  /** Connections accepted and forwarded so far (reconnections included). */
+  accepted(): number;
   close(): Promise<void>;
 }
 
@@ -30,11 +34,15 @@ interface Pair {
   silent: boolean;
 }
 
-export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
+export async function startTcpProxy(target: { port: number; host?: string }): Promise<TcpProxy> {
   const pairs = new Set<Pair>();
   let silent = false;
+  let dropping = false;
+  let accepted = 0;
   const server: Server = createServer((client) => {
-    const upstream = connect(target.port, target.host);
+    if (dropping) return void client.destroy();
+    accepted += 1;
+    const upstream = connect(target.port, target.host ?? '127.0.0.1');
     const pair: Pair = { client, upstream, silent };
     pairs.add(pair);
     const forward = (from: Socket, to: Socket) =>
@@ -64,7 +72,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
 
   return {
     port,
+    url: (scheme, auth) => `${scheme}://${auth ? `${auth}@` : ''}127.0.0.1:${port}`,
     reset: destroyAll,
+    cut() {
+      dropping = true;
+      destroyAll();
+    },
     async refuse() {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       destroyAll();
@@ -76,9 +89,10 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     async restore() {
       silent = false;
+      dropping = false;
       if (!server.listening) await listenOn(server, port);
     },
-    openConnections: () => pairs.size,
+    accepted: () => accepted,
     async close() {
       destroyAll();
       if (server.listening) await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -1,7 +1,7 @@
 import { connect, type ChannelModel, type ConfirmChannel } from 'amqplib';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { brokerUnavailable, uniqueSuffix } from './broker-probe.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { FAST_SETTINGS_YAML, startTriggerHarness, waitForState, type TriggerHarness } from './trigger-harness.js';
 
 const AMQP_URL = 'amqp://guest:guest@127.0.0.1:5672';
@@ -16,7 +16,7 @@ describe.skipIf(skip)('amqp listener', () => {
   let publisher: ChannelModel;
   let channel: ConfirmChannel;
   beforeAll(async () => {
-    proxy = await startTcpProxy(5672);
+    proxy = await startTcpProxy({ port: 5672 });
     publisher = await connect(AMQP_URL);
     channel = await publisher.createConfirmChannel();
     harness = await startTriggerHarness(`${FAST_SETTINGS_YAML}
@@ -67,7 +67,7 @@ listeners:
     proxy.cut();
     await waitForState(harness, 'orders', 'backing_off');
     for (const id of ['a2', 'a3', 'a4']) await publish(id);
-    proxy.restore();
+    await proxy.restore();
     await waitForState(harness, 'orders', 'connected');
     expect(proxy.accepted()).toBeGreaterThan(accepted);
     await harness.runsStarted(4);

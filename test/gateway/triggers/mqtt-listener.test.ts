@@ -1,7 +1,7 @@
 import { connectAsync, type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { brokerUnavailable, uniqueSuffix } from './broker-probe.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { FAST_SETTINGS_YAML, startTriggerHarness, waitForState, type TriggerHarness } from './trigger-harness.js';
 
 const skip = await brokerUnavailable('Mosquitto (MQTT)', 1883);
@@ -13,7 +13,7 @@ describe.skipIf(skip)('mqtt listener', () => {
   let harness: TriggerHarness;
   let publisher: MqttClient;
   beforeAll(async () => {
-    proxy = await startTcpProxy(1883);
+    proxy = await startTcpProxy({ port: 1883 });
     publisher = await connectAsync('mqtt://127.0.0.1:1883', { clientId: `${clientId}-pub` });
     harness = await startTriggerHarness(
       `${FAST_SETTINGS_YAML}
@@ -62,7 +62,7 @@ listeners:
       ['t4', 23],
     ] as const)
       await publish(sensor, value);
-    proxy.restore();
+    await proxy.restore();
     await waitForState(harness, 'sensors', 'connected');
     await harness.runsStarted(4);
     expect(harness.runs.prompts().sort()).toEqual(['t1=20', 't2=21', 't3=22', 't4=23']);

@@ -1,7 +1,7 @@
 import { connect, headers, type JetStreamClient, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { brokerUnavailable, uniqueSuffix } from './broker-probe.js';
-import { startTcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { startTcpProxy, type TcpProxy } from '../../support/tcp-proxy.js';
 import { FAST_SETTINGS_YAML, startTriggerHarness, waitForState, type TriggerHarness } from './trigger-harness.js';
 
 const skip = await brokerUnavailable('NATS', 4222);
@@ -15,7 +15,7 @@ describe.skipIf(skip)('nats listener', () => {
   let nc: NatsConnection;
   let js: JetStreamClient;
   beforeAll(async () => {
-    proxy = await startTcpProxy(4222);
+    proxy = await startTcpProxy({ port: 4222 });
     nc = await connect({ servers: 'nats://127.0.0.1:4222' });
     const jsm = await nc.jetstreamManager();
     await jsm.streams.add({ name: stream, subjects: [`${subject}.orders.>`] });
@@ -67,7 +67,7 @@ listeners:
     proxy.cut();
     await waitForState(harness, 'orders', 'backing_off');
     for (const id of ['n2', 'n3', 'n4']) await publish(id);
-    proxy.restore();
+    await proxy.restore();
     await waitForState(harness, 'orders', 'connected');
     await vi.waitFor(
       () => expect(promptsFor('billing').sort()).toEqual(['order n1', 'order n2', 'order n3', 'order n4']),
