@@ -107,6 +107,13 @@ describe('events that came over the bus, checked', () => {
 });
 
 describe('a finished run replayed from the store', () => {
+  it("ends with the run's own error when a failed run's log cannot go on from the reader's position", async () => {
+    const failed = { ...record('failed'), error_code: 'interrupted', error_message: 'The server stopped' };
+    const { events, error } = await read(replayStoredEvents([LOG[0]], failed, { afterSeq: 4 }));
+    expect(error).toBeUndefined();
+    expect(events).toEqual([expect.objectContaining({ type: 'run-error', code: 'interrupted', seq: 5 })]);
+  });
+
   it('fails with events_lost on a hole in its log rather than replay part of the answer as whole', async () => {
     const { events, error } = await read(
       replayStoredEvents(

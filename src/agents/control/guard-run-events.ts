@@ -68,7 +68,8 @@ export async function* guardRunEvents(
 
 /**
  * A finished run's stored events after `afterSeq`, with a terminal event made from its record when the log
- * has none (a run cut short); fails with `events_lost` where the log cannot go on from `afterSeq`.
+ * has none (a run cut short). Where the log cannot go on from `afterSeq`, a run that did not complete ends
+ * with its record's error (no answer is given as whole), and a completed one fails with `events_lost`.
  */
 export async function* replayStoredEvents(
   events: readonly RunEvent[],
@@ -79,12 +80,14 @@ export async function* replayStoredEvents(
   for (const event of withTerminal(events, run)) {
     if (signal?.aborted) return;
     if (event.seq <= cursor) continue;
-    if (!follows(event, cursor)) throw eventsLostError(run.run_id);
+    if (!follows(event, cursor)) break;
     yield event;
     cursor = event.seq;
     if (isTerminalEvent(event)) return;
   }
-  throw eventsLostError(run.run_id);
+  // A run that ended asking its caller has an answer to give, like a completed one.
+  if (run.status === 'completed' || run.status === 'input_required') throw eventsLostError(run.run_id);
+  yield terminalOf(run, cursor + 1);
 }
 
 /** The next seq, or a log that starts afresh (a takeover that lost its earlier events) for a reader that has nothing yet. */
@@ -115,17 +118,20 @@ async function* fromStore(
 function withTerminal(events: readonly RunEvent[], run: RunRecord): readonly RunEvent[] {
   const last = events.at(-1);
   if (last && isTerminalEvent(last)) return events;
-  const common = { runId: run.run_id, seq: (last?.seq ?? 0) + 1, at: run.finished_at ?? isoNow() };
-  const terminal: RunEvent =
-    run.status === 'completed'
-      ? { ...common, type: 'run-end', output: run.output ?? '', totalTokens: run.total_tokens, costUsd: run.cost_usd }
-      : {
-          ...common,
-          type: 'run-error',
-          code: run.error_code ?? run.status,
-          message: run.error_message ?? `The run ended ${run.status}`,
-        };
-  return [...events, terminal];
+  return [...events, terminalOf(run, (last?.seq ?? 0) + 1)];
+}
+
+/** The terminal event the run's record says it ended with. */
+function terminalOf(run: RunRecord, seq: number): RunEvent {
+  const common = { runId: run.run_id, seq, at: run.finished_at ?? isoNow() };
+  return run.status === 'completed'
+    ? { ...common, type: 'run-end', output: run.output ?? '', totalTokens: run.total_tokens, costUsd: run.cost_usd }
+    : {
+        ...common,
+        type: 'run-error',
+        code: run.error_code ?? run.status,
+        message: run.error_message ?? `The run ended ${run.status}`,
+      };
 }
 
 async function hasEnded(deps: GuardRunEventsDeps, runId: string): Promise<boolean> {
