@@ -2,6 +2,7 @@
 // reserve → charge → release cycle as Lua scripts in Redis, at concurrency 32, every run on the same two
 // accounts (an agent's day and a token), the hot rows of a real workload. Run with
 // `npx tsx bench/budgets/ledger-vs-redis.ts [runs]`; needs PostgreSQL (TEST_POSTGRES_URL) and Redis (TEST_REDIS_URL).
+import { randomUUID } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { createBudgetQueries } from '../../src/agents/budgets/index.js';
@@ -119,7 +120,7 @@ async function main(): Promise<void> {
     const keys = ACCOUNTS.map((account) => account.key);
     const postgres: Ledger = {
       reserve: async (runId) => (await store.reserveBudget(runId, ACCOUNTS, ESTIMATE)) === undefined,
-      charge: (runId) => store.settleBudget(runId, keys, COST),
+      charge: (runId) => store.settleBudget(runId, keys, COST, randomUUID()),
       release: (runId) => store.releaseBudget(runId),
     };
     const prefix = `bench-ledger:${randomBytes(4).toString('hex')}:`;

@@ -57,15 +57,25 @@ export function reconnectDelayMs(attempt: number): number {
 /**
  * `operation` again while it fails for a connection loss, until it succeeds, fails otherwise, or `signal` aborts
  * (then the last error is thrown): for a write whose outcome is known and must land, such as settling a
- * claimed item whose lease is still being renewed.
+ * claimed item whose lease is still being renewed. A transaction whose COMMIT lost its connection may have
+ * committed: unless the operation is `idempotent` (applying it twice changes nothing), that error is thrown at
+ * once rather than risk applying it twice.
  */
-export async function retryWhileUnreachable<T>(operation: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+export async function retryWhileUnreachable<T>(
+  operation: () => Promise<T>,
+  options: { signal?: AbortSignal; idempotent?: boolean } = {},
+): Promise<T> {
   for (let attempt = 0; ; attempt += 1) {
     try {
       return await operation();
     } catch (error) {
-      if (!isConnectionLoss(error) || signal?.aborted) throw asUnavailable(error);
-      await sleep(reconnectDelayMs(attempt), undefined, { signal }).catch(() => undefined);
+      const unavailable = asUnavailable(error);
+      const retry =
+        unavailable instanceof DatabaseUnavailableError &&
+        (options.idempotent || !unavailable.commitUnknown) &&
+        !options.signal?.aborted;
+      if (!retry) throw unavailable;
+      await sleep(reconnectDelayMs(attempt), undefined, { signal: options.signal }).catch(() => undefined);
     }
   }
 }

@@ -493,6 +493,8 @@ export interface BudgetHoldsTable {
   /** What is still reserved: the estimate less what the run has been charged, never below 0. */
   reserved_nanos: number;
   charged_nanos: ColumnType<number, number | undefined, number>;
+  /** The last call settled on this hold (its settle id): a settle tried again after an uncertain COMMIT is not charged twice. */
+  last_settle_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** A source only one replica reads at a time (an external SSE stream): its holder, lease and read position. */

@@ -52,6 +52,16 @@ await describeEachDialect('shared budget ledger', (dialect) => {
     expect(again).toBeDefined();
   });
 
+  it('charges a call settled twice under one settle id once (a retry after a COMMIT whose answer was lost)', async () => {
+    const run = runId();
+    await ledger.admit(run, [account()], 0.3);
+    await store.settleBudget(run, [key], 200_000_000, 'settle-1');
+    await store.settleBudget(run, [key], 200_000_000, 'settle-1');
+    expect((await store.budgetSpent([key])).get(key)).toBe(200_000_000);
+    await store.settleBudget(run, [key], 100_000_000, 'settle-2');
+    expect((await store.budgetSpent([key])).get(key)).toBe(300_000_000);
+  });
+
   it('counts money in whole nano-dollars: ten charges of $0.01 fill a $0.10 budget exactly', async () => {
     const limited = account({ limitUsd: 0.1 });
     for (let call = 0; call < 10; call += 1) {

@@ -35,7 +35,7 @@ providers:
 pricing:
   upstream/test-model: { input_per_mtok: 1000, output_per_mtok: 2000 }
 agents:
-  - { name: worker, model: upstream/test-model }
+  - { name: worker, model: upstream/test-model, max_tokens: 50, daily_budget_usd: 1000 }
 runs: { lease_seconds: 10 }
 webhook_settings: { concurrency: 4, lease_seconds: 10, backoff_seconds: 0.05 }
 webhooks:
@@ -167,10 +167,18 @@ async function getJson<T>(url: string): Promise<{ status: number; body: T }> {
   return { status: response.status, body: (await response.json()) as T };
 }
 
+interface BudgetState {
+  subject: string;
+  spent_usd: number;
+  reserved_usd: number;
+  runs_holding: number;
+}
+
 interface ListedRun {
   run_id: string;
   status: string;
   total_tokens: number;
+  cost_usd: number;
 }
 
 async function listRuns(baseUrl: string, status?: string): Promise<ListedRun[]> {
@@ -256,15 +264,25 @@ describe.skipIf(skip !== undefined)(
       // No run is left running or paused for good: each ends once its process has stored it.
       await expect.poll(async () => (await listRuns(servers[1].url, 'running')).length, SLOW).toBe(0);
       expect(await listRuns(servers[0].url, 'paused')).toEqual([]);
-      // Usage records (analytics) agree with the runs: none lost while the database was away.
+      // Usage records (analytics) and the budget ledger agree with the runs: nothing lost while the database was away.
       const runs = await listRuns(servers[0].url);
       const runTokens = runs.reduce((sum, run) => sum + run.total_tokens, 0);
+      const runCost = runs.reduce((sum, run) => sum + run.cost_usd, 0);
       await expect
         .poll(
           async () => (await getJson<{ total_tokens: number }>(`${servers[1].url}/analytics/usage`)).body.total_tokens,
           SLOW,
         )
         .toBe(runTokens);
+      const costs = await getJson<{ total_cost_usd: number }>(`${servers[1].url}/analytics/costs`);
+      expect(costs.body.total_cost_usd).toBeCloseTo(runCost, 9);
+      // Holds of runs that failed at admission are released by the lease tick of whichever replica looks first.
+      const worker = async () =>
+        (await getJson<BudgetState[]>(`${servers[0].url}/api/v1/admin/budgets`)).body.find(
+          (budget) => budget.subject === 'worker',
+        );
+      await expect.poll(worker, SLOW).toMatchObject({ reserved_usd: 0, runs_holding: 0 });
+      expect((await worker())!.spent_usd).toBeCloseTo(runCost, 9);
     }
 
     it('keeps both processes serving while PostgreSQL terminates their connections three times under load', async () => {

@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { BudgetExceededError, type BudgetRefusal } from '../../errors.js';
+import { retryWhileUnreachable } from '../../db/index.js';
 import type { BudgetQueries } from './budget.store.js';
 
 /** One budget that runs spend from: an agent's day, an access token. */
@@ -67,11 +69,18 @@ export function createBudgetLedger(store: BudgetQueries): BudgetLedger {
       let released = false;
       return {
         reserve: (usd) => reserve(usd, 'model_call'),
-        settle: (usd) => store.settleBudget(runId, keys, toNanos(usd)),
+        // A call's cost is spent once it ended, whatever the database is doing: waited out, not lost. The settle
+        // id makes a second try of a settle that went through change nothing.
+        settle: (usd) => {
+          const settleId = randomUUID();
+          return retryWhileUnreachable(() => store.settleBudget(runId, keys, toNanos(usd), settleId), {
+            idempotent: true,
+          });
+        },
         async release() {
           if (released) return;
           released = true;
-          await store.releaseBudget(runId);
+          await retryWhileUnreachable(() => store.releaseBudget(runId), { idempotent: true });
         },
       };
     },

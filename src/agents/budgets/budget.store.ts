@@ -18,8 +18,11 @@ export interface BudgetQueries {
    * no other run has a reservation on it, so at most one call in flight takes an account past its limit.
    */
   reserveBudget(runId: string, limits: readonly BudgetLimit[], nanos: number): Promise<string | undefined>;
-  /** A call ended: its cost (`nanos`, 0 for a call not billed) is spent on every account, the run's reservation freed. */
-  settleBudget(runId: string, keys: readonly string[], nanos: number): Promise<void>;
+  /**
+   * A call ended: its cost (`nanos`, 0 for a call not billed) is spent on every account, the run's reservation
+   * freed. `settleId` names the call: settling it again (a retry after an unanswered COMMIT) changes nothing.
+   */
+  settleBudget(runId: string, keys: readonly string[], nanos: number, settleId: string): Promise<void>;
   /** What each account has spent (finished calls). */
   budgetSpent(keys: readonly string[]): Promise<Map<string, number>>;
   /** Accounts whose key starts with `prefix`, for the operators' view. */
@@ -52,7 +55,7 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
   const holdOf = (trx: Kysely<Database>, runId: string, key: string) =>
     trx
       .selectFrom('budget_holds')
-      .select('reserved_nanos')
+      .select(['reserved_nanos', 'last_settle_id'])
       .where('run_id', '=', runId)
       .where('account_key', '=', key)
       .$if(postgres, (query) => query.forUpdate())
@@ -144,17 +147,23 @@ export function createBudgetQueries(db: Kysely<Database>): BudgetQueries {
       return refused;
     },
 
-    async settleBudget(runId, keys, nanos) {
+    async settleBudget(runId, keys, nanos, settleId) {
       if (keys.length === 0) return;
       await db.transaction().execute(async (trx) => {
         for (const key of [...keys].sort(byKey)) {
           // After a sweep released the hold, the cost is still spent; nothing is left reserved to free.
           const hold = await holdOf(trx, runId, key);
+          // Settled already: this is a retry of a settle whose COMMIT went through unanswered.
+          if (hold && hold.last_settle_id === settleId) continue;
           const freed = Number(hold?.reserved_nanos ?? 0);
           if (hold) {
             await trx
               .updateTable('budget_holds')
-              .set({ reserved_nanos: 0, charged_nanos: sql<number>`charged_nanos + ${nanos}` })
+              .set({
+                reserved_nanos: 0,
+                charged_nanos: sql<number>`charged_nanos + ${nanos}`,
+                last_settle_id: settleId,
+              })
               .where('run_id', '=', runId)
               .where('account_key', '=', key)
               .execute();

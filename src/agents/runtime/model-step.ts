@@ -65,8 +65,9 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
     usage_estimated: end.usage.estimated,
   });
   const charge = ctx.recorder.end(step, { status: 'completed', usage: end.usage, promptLog: log });
-  await ctx.budget?.settle(charge.costUsd);
+  // Usage first: what the call cost is recorded whatever the budget ledger does next.
   reportUsage(ctx, step, log, callMs, charge, end.usage, 'ok');
+  await ctx.budget?.settle(charge.costUsd);
   endChatSpan(span, {
     stepId: step.stepId,
     modelId,

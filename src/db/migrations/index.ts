@@ -22,6 +22,7 @@ import * as missionExecutionLease from './2026-11-24-103-mission-execution-lease
 import * as a2aTokenRestrictions from './2026-11-24-101-a2a-token-restrictions.js';
 import * as a2aPush from './2026-11-24-201-a2a-push.js';
 import * as dashboardLoginCodes from './2026-11-24-201-dashboard-login-codes.js';
+import * as budgetSettleId from './2026-11-29-001-budget-settle-id.js';
 
 /** Every migration in order. Names sort by date; a new one is appended, never edited once released. */
 export const MIGRATIONS: Record<string, Migration> = {
@@ -48,4 +49,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-103-mission-execution-lease': missionExecutionLease,
   '2026-11-24-201-a2a-push': a2aPush,
   '2026-11-24-201-dashboard-login-codes': dashboardLoginCodes,
+  '2026-11-29-001-budget-settle-id': budgetSettleId,
 };

@@ -81,10 +81,9 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       counters.set(group, entry);
       // The outcome is known and the claim held (its lease renewed until settled): a database out of reach is
       // waited out, or the item would run again once its lease lapsed.
-      const settled = await retryWhileUnreachable(
-        () => store.settle(item.item_id, workerId, outcome),
-        stopped.signal,
-      );
+      const settled = await retryWhileUnreachable(() => store.settle(item.item_id, workerId, outcome), {
+        signal: stopped.signal,
+      });
       // Object.assign, not `{ ...fields, … }`: V8 gives every object that spread adds fields to a map of its own.
       const logged = Object.assign({}, fields, {
         status: outcome.status,
