@@ -224,8 +224,6 @@ describe.skipIf(skip !== undefined)(
       );
     });
     afterAll(async () => {
-      if (process.env.DEBUG_FAULTS)
-        servers.forEach((server, i) => writeFileSync(`/tmp/server-${i}.log`, server.output()));
       await Promise.all(servers.map((server) => server.kill()));
       await upstream?.close();
       await proxy?.close();
