@@ -391,6 +391,7 @@ function buildRuntime(
     lease: { intervalMs: (config.runs.lease_seconds * 1000) / 6, staleMs: config.runs.lease_seconds * 1000 },
     maxOutputBytes: config.runs.max_output_bytes,
     resume: config.runs.resume,
+    databaseOutage: () => database.outage(),
     // Costs are rounded as analytics stores them, so a run's cost is exactly the sum of its usage records.
     pricing: { price: (model, usage) => pricing.price(model, usage), round: roundUsd },
     usage: deps.usage,

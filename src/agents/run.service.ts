@@ -1,6 +1,7 @@
 import type { RunControlCommand, RunEvent, RunEventBus } from '../bus/index.js';
 import type { GuardrailsConfig } from '../config/index.js';
 import { isConnectionLoss } from '../db/index.js';
+import type { DatabaseUnavailableError } from '../errors.js';
 import { isoNow } from '../ids.js';
 import type { ModelClient } from '../llm/index.js';
 import type { ToolRegistry } from '../tools/index.js';
@@ -90,6 +91,8 @@ export interface RunServiceOptions {
   maxOutputBytes?: number;
   /** Called once per run when it ended and its records were written (metrics). */
   onRunEnd?(agentName: string, result: RunResult): void;
+  /** Set while the database is out of reach (db/reachability.ts): a new run is refused (503) before it starts. */
+  databaseOutage?: () => DatabaseUnavailableError | undefined;
   log?: Logger;
 }
 

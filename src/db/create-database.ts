@@ -16,7 +16,9 @@ import {
   type MigrationProvider,
 } from 'kysely';
 import { MIGRATIONS } from './migrations/index.js';
+import type { DatabaseUnavailableError } from '../errors.js';
 import { createPostgresPool } from './postgres-pool.js';
+import { createReachability } from './reachability.js';
 import type { Database } from './schema.js';
 import { startWalCheckpointer, WRITER_CHECKPOINT_PAGES, type WalCheckpointer } from './wal-checkpointer.js';
 import { createGroupCommit, type WriteQueue } from './write-queue.js';
@@ -47,6 +49,8 @@ export interface DatabaseHandle {
   location: string;
   /** Hot-path writes: group commit on SQLite (one writer), straight to the pool on PostgreSQL. */
   writes: WriteQueue;
+  /** PostgreSQL: the last connection loss's error while the database is out of reach (db/reachability.ts). */
+  outage(): DatabaseUnavailableError | undefined;
   ping(): Promise<boolean>;
   close(): Promise<void>;
 }
@@ -101,6 +105,7 @@ function openSqlite(dataDir: string): DatabaseHandle {
     engine: 'sqlite',
     location: file,
     writes,
+    outage: () => undefined,
     ping: async () => {
       try {
         sqlite.prepare('select 1').get();
@@ -196,14 +201,16 @@ class ImmediateTransactionSqliteDriver extends SqliteDriver {
 export const POSTGRES_WRITE_CONCURRENCY = 2;
 
 function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
+  const reachability = createReachability(() => sql`select 1`.execute(db));
   const pool = createPostgresPool({
     url,
     maxConnections: options.maxConnections ?? 10,
     queryTimeoutMs: options.queryTimeoutMs ?? 30_000,
     connectTimeoutMs: options.connectTimeoutMs ?? 5_000,
     onConnectionError: options.onConnectionError ?? (() => undefined),
+    reachability,
   });
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  const db: Kysely<Database> = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   const location = url.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
   // Group commit here too: every commit waits for a WAL flush, so the hot-path writes of one event-loop turn
   // (run inserts, steps, run ends) share one transaction and one flush (bench/README.md, optimisation log).
@@ -220,6 +227,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     engine: 'postgres',
     location,
     writes,
+    outage: () => reachability.outage(),
     ping: async () => {
       try {
         await sql`select 1`.execute(db);

@@ -1,7 +1,9 @@
 import { createRequire } from 'node:module';
 import type { PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
+import { DatabaseUnavailableError } from '../errors.js';
 import { asUnavailable, isConnectionLoss } from './connection-errors.js';
+import type { Reachability } from './reachability.js';
 
 export interface PostgresPoolOptions {
   url: string;
@@ -12,6 +14,8 @@ export interface PostgresPoolOptions {
   connectTimeoutMs: number;
   /** A connection lost or refused (logged by the caller, at a bounded rate). */
   onConnectionError: (error: Error) => void;
+  /** Told of every statement's outcome: a connection loss, or an answer. */
+  reachability: Reachability;
 }
 
 /** TCP keepalive probes start after this long idle, so a pooled connection whose peer vanished is noticed. */
@@ -43,15 +47,18 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool {
   // An idle client's lost connection: the pool has dropped it already; the next query opens another.
   pool.on('error', options.onConnectionError);
   pool.on('connect', (client) => client.on('error', options.onConnectionError));
+  const { reachability } = options;
   const clients = new WeakMap<pg.PoolClient, PostgresPoolClient>();
   return {
     async connect() {
       const client = await pool.connect().catch((error: unknown) => {
-        throw asUnavailable(error);
+        const unavailable = asUnavailable(error);
+        if (unavailable instanceof DatabaseUnavailableError) reachability.lost(unavailable);
+        throw unavailable;
       });
       let wrapped = clients.get(client);
       if (!wrapped) {
-        wrapped = wrapClient(client);
+        wrapped = wrapClient(client, reachability);
         clients.set(client, wrapped);
       }
       return wrapped;
@@ -60,19 +67,22 @@ export function createPostgresPool(options: PostgresPoolOptions): PostgresPool {
   };
 }
 
-function wrapClient(client: pg.PoolClient): PostgresPoolClient {
+function wrapClient(client: pg.PoolClient, reachability: Reachability): PostgresPoolClient {
   let broken = false;
   // A COMMIT whose connection was lost: kysely rolls back next, which fails on the lost connection too, and
   // its error would hide that the transaction may have committed (DatabaseUnavailableError.commitUnknown).
-  let lostCommit: Error | undefined;
+  let lostCommit: DatabaseUnavailableError | undefined;
   const query = async <R>(sql: string, parameters: ReadonlyArray<unknown>): Promise<PostgresQueryResult<R>> => {
     if (sql === 'rollback' && lostCommit) throw lostCommit;
     try {
-      return (await client.query(sql, parameters as unknown[])) as unknown as PostgresQueryResult<R>;
+      const result = (await client.query(sql, parameters as unknown[])) as unknown as PostgresQueryResult<R>;
+      reachability.reached();
+      return result;
     } catch (error) {
       if (!isConnectionLoss(error)) throw error;
       broken = true;
-      const unavailable = asUnavailable(error, sql === 'commit') as Error;
+      const unavailable = asUnavailable(error, sql === 'commit') as DatabaseUnavailableError;
+      reachability.lost(unavailable);
       if (sql === 'commit') lostCommit = unavailable;
       throw unavailable;
     }

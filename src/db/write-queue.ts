@@ -28,11 +28,6 @@ export interface WriteQueue {
   write(write: Write, options?: WriteOptions): Promise<void>;
   /** Resolves once everything queued so far is committed (or failed). */
   flush(): Promise<void>;
-  /**
-   * The lost connection's error while the database is known to be out of reach (a write failed for it and none
-   * has committed since), else undefined: new work checks it before it starts, and its client gets 503 at once.
-   */
-  outage(): DatabaseUnavailableError | undefined;
   /** Stops retrying writes the database did not take (they fail now), then flushes: on shutdown. */
   close(): Promise<void>;
 }
@@ -51,7 +46,6 @@ export function createDirectWrites(db: Kysely<Database>): WriteQueue {
       return done;
     },
     flush,
-    outage: () => undefined,
     close: flush,
   };
 }
@@ -93,8 +87,6 @@ interface QueuedWrite {
 export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}): WriteQueue {
   const retryMs = options.retryMs ?? 0;
   const stopRetrying = new AbortController();
-  // Set while the database is out of reach: from a write that failed for a lost connection to the next commit.
-  let outage: DatabaseUnavailableError | undefined;
   const transaction = (writes: Write[]) =>
     db.transaction().execute(async (trx) => {
       if (options.mergeStatements) return runWritesMerged(trx, writes);
@@ -117,19 +109,18 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
           for (const entry of entries) await commit([entry]);
           return;
         }
-        outage = asUnavailable(error) as DatabaseUnavailableError;
-        maybeCommitted ||= outage.commitUnknown;
+        const unavailable = asUnavailable(error) as DatabaseUnavailableError;
+        maybeCommitted ||= unavailable.commitUnknown;
         const now = Date.now();
         entries = entries.filter((entry) => {
           const retry = !stopRetrying.signal.aborted && now < entry.retryUntil;
-          if (!retry) entry.reject(outage);
+          if (!retry) entry.reject(unavailable);
           return retry;
         });
         if (entries.length === 0) return;
         await sleep(reconnectDelayMs(attempt), undefined, { signal: stopRetrying.signal }).catch(() => undefined);
       }
     }
-    outage = undefined;
     try {
       options.onCommit?.();
     } catch {
@@ -151,7 +142,6 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
         void batcher.add({ write, retryUntil, resolve, reject });
       }),
     flush: () => batcher.flush(),
-    outage: () => outage,
     close() {
       stopRetrying.abort();
       return batcher.flush();

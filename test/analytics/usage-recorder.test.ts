@@ -101,7 +101,6 @@ await describeEachDialect('usage recorder', (dialect) => {
     const writes: WriteQueue = {
       write: (write, options) => (queued.push(write), group.write(write, options)),
       flush: () => group.flush(),
-      outage: () => undefined,
       close: () => group.close(),
     };
     const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(handle.db, writes) });
@@ -128,7 +127,6 @@ await describeEachDialect('usage recorder', (dialect) => {
       write: (write, options) =>
         reachable ? group.write(write, options) : Promise.reject(new Error('connect ECONNREFUSED 127.0.0.1:5432')),
       flush: () => group.flush(),
-      outage: () => undefined,
       close: () => group.close(),
     };
     const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(handle.db, writes) });

@@ -106,13 +106,22 @@ describe.skipIf(skip !== undefined)(`PostgreSQL connections that fail${skip ? ` 
     const insert = (name: string) => async (db: Kysely<Database>) =>
       void (await db.insertInto('agents').values(agent(name)).execute());
     const first = handle.writes.write(insert('kept'));
-    // Once a write failed for it, the queue reports the outage: new runs are refused before they start.
-    await expect.poll(() => handle.writes.outage()).toBeInstanceOf(DatabaseUnavailableError);
+    // Once a statement failed for it, the handle reports the outage: new runs are refused before they start.
+    await expect.poll(() => handle.outage()).toBeInstanceOf(DatabaseUnavailableError);
     const persistent = handle.writes.write(insert('kept-too'), { persistent: true });
     await proxy.restore();
     await Promise.all([first, persistent]);
-    expect(handle.writes.outage()).toBeUndefined();
+    expect(handle.outage()).toBeUndefined();
     expect(await names()).toEqual(expect.arrayContaining(['kept', 'kept-too']));
+  });
+
+  it('finds the database back by itself, with nothing but the outage checks running', async () => {
+    await proxy.refuse();
+    await expect(sql`select 1`.execute(handle.db)).rejects.toBeInstanceOf(DatabaseUnavailableError);
+    expect(handle.outage()).toBeInstanceOf(DatabaseUnavailableError);
+    await proxy.restore();
+    // Refused runs write nothing, so only the checks' own probes can see that it answers again.
+    await expect.poll(() => handle.outage(), { timeout: 10_000, interval: 200 }).toBeUndefined();
   });
 
   it('fails a write that the database did not take within the retry window', async () => {

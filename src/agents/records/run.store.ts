@@ -1,7 +1,6 @@
 import type { Insertable, Kysely, Selectable } from 'kysely';
 import type { RunEvent } from '../../bus/index.js';
 import { createDirectWrites, prepareQuery, type Database, type Write, type WriteQueue } from '../../db/index.js';
-import type { DatabaseUnavailableError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
 import { createBudgetQueries, type BudgetQueries } from '../budgets/budget.store.js';
 import { createRunCoordinationQueries, type RunCoordinationQueries } from '../control/run-coordination.store.js';
@@ -21,8 +20,6 @@ import { ACTIVE_RUN_STATUSES } from './run.types.js';
 
 /** Persistence of runs, their steps and their event logs. A run is written at start and at its end; a step once, when it ends. */
 export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSpendQueries, BudgetQueries {
-  /** Set while the database is known to be out of reach (db/write-queue.ts): a new run is refused before it starts. */
-  outage(): DatabaseUnavailableError | undefined;
   /**
    * `resume`: what a takeover needs to continue the run (runs.resume), stored with it. `before`: a write
    * committed with the run's insert, ahead of it (the insert of the run's new session): both or neither.
@@ -86,7 +83,6 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
     ...createRunCountQueries(db),
     ...createRunSpendQueries(db),
     ...createBudgetQueries(db),
-    outage: () => writes.outage(),
     insertRun(run, resume, options = {}) {
       // Object.assign, not `{ ...run, … }` (here and in finishRun): V8 gives every object that spread adds fields
       // to a map of its own, and the batched writes read many rows.
