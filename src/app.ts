@@ -83,7 +83,7 @@ export interface AppOptions {
   config: Config;
   /** Where JSON logs go; stdout by default. */
   logStream?: NodeJS.WritableStream;
-  /** The time autopilot schedules by; tests inject their own. */
+  /** The time autopilot schedules by and JWTs expire by; tests inject their own. */
   clock?: () => Date;
 }
 
@@ -143,9 +143,9 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       config: config.auth.tokens,
       agentExists: (name) => agents.has(name),
     });
-    const { authenticator, generatedAdminKey } = buildAuthenticator(config, tokens);
+    const { authenticator, generatedAdminKey } = buildAuthenticator(config, tokens, clock);
 
-    registerAuthHooks(server, authenticator, tokens, {
+    const authHooks = registerAuthHooks(server, authenticator, tokens, {
       allowedOrigins: config.server.cors.origins,
       publicBaseUrl: publicUrlOf(config),
     });
@@ -243,6 +243,13 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
         runs,
         stalledTimeoutMs,
         defaultAgent: config.gateway.agui_default_agent ?? config.agents[0]?.name,
+        // A socket's runs are admitted as requests are: the credential again, a token's use, then the limits.
+        admitRun: async (request) => {
+          await authHooks.reauthorize(request);
+          return rateLimits.admitRun(request);
+        },
+        idleTimeoutMs: config.server.ws_idle_timeout_seconds * 1000,
+        maxConnectionsPerPrincipal: config.server.ws_max_connections_per_principal,
       });
     if (config.gateway.enabled && config.gateway.a2a) {
       await server.register(a2aRoutes, {
@@ -340,7 +347,7 @@ function warnEvery30s(log: Logger, message: string): (error: unknown) => void {
   };
 }
 
-function buildAuthenticator(config: Config, tokens: TokenService) {
+function buildAuthenticator(config: Config, tokens: TokenService, clock?: () => Date) {
   const apiKeys = [...config.auth.api_keys];
   let generatedAdminKey: App['generatedAdminKey'];
   if (apiKeys.length === 0 && !config.auth.jwt) {
@@ -348,7 +355,10 @@ function buildAuthenticator(config: Config, tokens: TokenService) {
     apiKeys.push(admin.key);
     if (admin.created) generatedAdminKey = { key: admin.key, path: admin.path };
   }
-  return { authenticator: createAuthenticator({ config: config.auth, apiKeys, tokens }), generatedAdminKey };
+  return {
+    authenticator: createAuthenticator({ config: config.auth, apiKeys, tokens, now: clock }),
+    generatedAdminKey,
+  };
 }
 
 interface RuntimeDeps {

@@ -257,6 +257,11 @@ export const ERROR_CATALOG = {
     message: 'Too many model tokens this minute; retry after {seconds} s',
   },
   upstream_rate_limited: { type: 'rate_limit_error', status: 429, message: '{call}: upstream answered HTTP 429' },
+  too_many_connections: {
+    type: 'rate_limit_error',
+    status: 429,
+    message: 'This credential has {limit} WebSockets open already; close one first',
+  },
 
   // 5xx
   internal_error: { type: 'server_error', status: 500, message: 'Internal server error' },

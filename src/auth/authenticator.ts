@@ -14,11 +14,18 @@ export interface AuthenticatorOptions {
   /** API keys from config plus a generated admin key, if any. */
   apiKeys: string[];
   tokens: TokenService;
+  /** The time a JWT's `exp` is checked against. */
+  now?: () => Date;
 }
 
 const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
-export function createAuthenticator({ config, apiKeys, tokens }: AuthenticatorOptions): Authenticator {
+export function createAuthenticator({
+  config,
+  apiKeys,
+  tokens,
+  now = () => new Date(),
+}: AuthenticatorOptions): Authenticator {
   const jwtSecret = config.jwt ? new TextEncoder().encode(config.jwt.secret) : undefined;
   // Compare digests so every comparison has the same length and takes the same time.
   const keyDigests = apiKeys.map((key) => digest(key));
@@ -33,8 +40,15 @@ export function createAuthenticator({ config, apiKeys, tokens }: AuthenticatorOp
         requiredClaims: ['exp'],
         issuer: config.jwt?.issuer,
         audience: config.jwt?.audience,
+        currentDate: now(),
       });
-      return { kind: 'operator', method: 'jwt', subject: typeof payload.sub === 'string' ? payload.sub : 'jwt' };
+      return {
+        kind: 'operator',
+        method: 'jwt',
+        subject: typeof payload.sub === 'string' ? payload.sub : 'jwt',
+        // requiredClaims makes exp present.
+        expiresAtMs: (payload.exp as number) * 1000,
+      };
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) return new AuthenticationError('JWT has expired', 'jwt_expired');
       if (error instanceof joseErrors.JWTClaimValidationFailed)

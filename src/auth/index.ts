@@ -10,6 +10,7 @@ export {
 export { ownerOf, readsEverything, SHARED_SESSIONS_SCOPE } from './owner-of.js';
 export { GRANTING_SCOPES, type GrantingScope, type Principal } from './principal.js';
 export {
+  checkTokenAgent,
   createTokenService,
   hashToken,
   ACCESS_TOKEN_PREFIX,

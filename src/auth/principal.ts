@@ -6,7 +6,13 @@ export type GrantingScope = (typeof GRANTING_SCOPES)[number];
 
 /** Who is calling: an operator (JWT or API key) or an external agent holding an access token. */
 export type Principal =
-  | { kind: 'operator'; method: 'jwt' | 'api_key'; subject: string }
+  | {
+      kind: 'operator';
+      method: 'jwt' | 'api_key';
+      subject: string;
+      /** A JWT's `exp`, in ms since the epoch: streams it opened end then. */
+      expiresAtMs?: number;
+    }
   | {
       kind: 'access_token';
       tokenId: string;

@@ -184,13 +184,17 @@ export function createTokenService({
       };
     },
     async consume(principal, agentName) {
-      if (agentName !== undefined && agentName !== principal.agentName) {
-        throw new PermissionError(`This access token is bound to agent "${principal.agentName}"`, 'wrong_agent');
-      }
+      checkTokenAgent(principal, agentName);
       const row = await store.consume(principal.tokenId, isoNow(now()), agentName);
       if (!row) throw unusable(await store.findById(principal.tokenId));
     },
   };
+}
+
+/** Throws 403 wrong_agent when an access token is used for an agent other than its own. */
+export function checkTokenAgent(principal: Extract<Principal, { kind: 'access_token' }>, agentName?: string): void {
+  if (agentName !== undefined && agentName !== principal.agentName)
+    throw new PermissionError(`This access token is bound to agent "${principal.agentName}"`, 'wrong_agent');
 }
 
 function rateLimitOf(row: Pick<TokenRecord, 'requests_per_minute' | 'tokens_per_minute'>): TokenRateLimit | null {

@@ -50,6 +50,10 @@ export const serverSchema = z.strictObject({
    * is cancelled with client_stalled. Until then its run waits for it (the upstream is not read meanwhile).
    */
   stalled_client_timeout_seconds: z.number().positive().max(86_400).default(DEFAULT_STALLED_CLIENT_TIMEOUT_SECONDS),
+  /** A WebSocket with no run under way that receives no frame from its client for this long is closed. */
+  ws_idle_timeout_seconds: z.number().positive().max(86_400).default(300),
+  /** Open WebSockets per principal (access token, JWT subject, API key) on this replica; the next one is refused. */
+  ws_max_connections_per_principal: z.number().int().positive().max(100_000).default(16),
 });
 
 export type ServerConfig = z.infer<typeof serverSchema>;

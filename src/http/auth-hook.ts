@@ -1,8 +1,16 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { Authenticator, TokenService } from '../auth/index.js';
+import { checkTokenAgent, type Authenticator, type Principal, type TokenService } from '../auth/index.js';
 import { AuthenticationError, PermissionError } from '../errors.js';
 import { checkCookieRequest, type CookieRequestPolicy } from './check-cookie-request.js';
 import type { RouteAuth } from './route-auth.js';
+
+export interface AuthHooks {
+  /**
+   * Authenticates the credential `request` presented again and, for an access token, takes one more use, as a
+   * new request to the route would (its scope and agent included). Throws 401/403 when it is no longer good.
+   */
+  reauthorize(request: FastifyRequest): Promise<Principal>;
+}
 
 const COOKIE_NAME = 'service_auth';
 
@@ -15,7 +23,7 @@ export function registerAuthHooks(
   authenticator: Authenticator,
   tokens: TokenService,
   cookies: CookieRequestPolicy = { allowedOrigins: [] },
-): void {
+): AuthHooks {
   app.decorateRequest('principal', undefined);
 
   app.addHook('onRequest', async (request) => {
@@ -32,17 +40,7 @@ export function registerAuthHooks(
     const principal = await authenticator.authenticate(presented.credential);
     // After authentication, so a stale cookie still answers 401 and the browser's page can log in again.
     if (presented.from === 'cookie') checkCookieRequest(request, cookies);
-    if (auth === 'access_token' && principal.kind !== 'access_token')
-      throw new PermissionError(
-        'Only an access token can use this route: it answers about the token presented',
-        'access_token_only',
-      );
-    if (principal.kind === 'access_token' && auth !== 'access_token') {
-      if (auth === 'operator')
-        throw new PermissionError('Access tokens cannot use this route; it needs a JWT or an API key', 'operator_only');
-      if (!principal.scopes.includes(auth.scope))
-        throw new PermissionError(`This access token lacks the "${auth.scope}" scope`, 'insufficient_scope');
-    }
+    checkRouteAccess(principal, auth);
     request.principal = principal;
   });
 
@@ -52,8 +50,38 @@ export function registerAuthHooks(
     if (principal?.kind !== 'access_token') return;
     const auth = routeAuth(request);
     if (typeof auth !== 'object') return;
+    // A connection's runs each take a use (reauthorize); opening it only checks the agent.
+    if (auth.perRun?.(request)) return checkTokenAgent(principal, auth.agent?.(request));
     await tokens.consume(principal, auth.agent?.(request));
   });
+
+  return {
+    async reauthorize(request) {
+      const auth = routeAuth(request);
+      const presented = auth === 'public' ? undefined : presentedCredential(request, auth);
+      if (auth === 'public' || !presented) throw new AuthenticationError('Credentials required', 'missing_credentials');
+      const principal = await authenticator.authenticate(presented.credential);
+      checkRouteAccess(principal, auth);
+      if (principal.kind === 'access_token' && typeof auth === 'object')
+        await tokens.consume(principal, auth.agent?.(request));
+      return principal;
+    },
+  };
+}
+
+/** Whether a principal may use a route of this kind at all (its agent is checked later). */
+function checkRouteAccess(principal: Principal, auth: Exclude<RouteAuth, 'public'>): void {
+  if (auth === 'access_token' && principal.kind !== 'access_token')
+    throw new PermissionError(
+      'Only an access token can use this route: it answers about the token presented',
+      'access_token_only',
+    );
+  if (principal.kind === 'access_token' && auth !== 'access_token') {
+    if (auth === 'operator')
+      throw new PermissionError('Access tokens cannot use this route; it needs a JWT or an API key', 'operator_only');
+    if (!principal.scopes.includes(auth.scope))
+      throw new PermissionError(`This access token lacks the "${auth.scope}" scope`, 'insufficient_scope');
+  }
 }
 
 function routeAuth(request: FastifyRequest): RouteAuth {

@@ -1,10 +1,10 @@
 export { createServer, REDACTED_PATHS, type ServerOptions } from './create-server.js';
 export { exceedsJsonDepth } from './exceeds-json-depth.js';
-export { registerAuthHooks } from './auth-hook.js';
+export { registerAuthHooks, type AuthHooks } from './auth-hook.js';
 export { checkCookieRequest, type CookieRequestPolicy } from './check-cookie-request.js';
 export { mapError, sendError, type ErrorBody } from './error-handler.js';
 export { healthRoutes } from './health.routes.js';
-export type { RouteAuth } from './route-auth.js';
+export type { AdmitRun, RouteAuth, RunScope } from './route-auth.js';
 export {
   createMetrics,
   GATEWAY_OVERHEAD_HEADER,

@@ -4,7 +4,7 @@ import { ownerOf, type Principal } from '../auth/index.js';
 import type { PerMinuteLimit } from '../config/index.js';
 import { RateLimitError } from '../errors.js';
 import type { RateLimitCheck, RateLimitCounter, RateLimitWindow } from './rate-limit-counter.js';
-import type { RouteAuth } from './route-auth.js';
+import type { RouteAuth, RunScope } from './route-auth.js';
 
 /** Who a refused request was limited as, and by which limit (for metrics). */
 export interface RateLimitRejection {
@@ -34,6 +34,11 @@ export interface RateLimits {
    * started the run (carried with the request's async context). Never rejects.
    */
   countTokens(agentName: string, tokens: number): Promise<void>;
+  /**
+   * Takes one request of the limits that apply to `request` for a run its connection starts (a route's
+   * `perRun`), as the hook takes one for a request; throws 429 when a limit is reached.
+   */
+  admitRun(request: FastifyRequest): Promise<RunScope>;
 }
 
 interface Subject {
@@ -56,8 +61,8 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitsOpti
 
   app.addHook('preHandler', (request, reply, done) => {
     const subjects = subjectsOf(request, options);
-    if (subjects.length === 0) return done();
-    admit(request, reply, subjects, options).then(
+    if (subjects.length === 0 || isPerRun(request)) return done();
+    admit(request, subjects, options, (checks, windows) => setHeaders(reply, checks, windows)).then(
       (callerKey) => (callerKey ? callerTokens.run(callerKey, done) : done()),
       (error: unknown) => done(error as Error),
     );
@@ -72,15 +77,25 @@ export function registerRateLimits(app: FastifyInstance, options: RateLimitsOpti
       if (keys.length === 0 || tokens <= 0) return;
       await options.counter.add(keys, tokens).catch((error: unknown) => options.onCounterError?.(error));
     },
+    async admitRun(request) {
+      const subjects = subjectsOf(request, options);
+      const callerKey = subjects.length === 0 ? undefined : await admit(request, subjects, options);
+      return (start) => (callerKey ? callerTokens.run(callerKey, start) : start());
+    },
   };
+}
+
+function isPerRun(request: FastifyRequest): boolean {
+  const auth: RouteAuth = request.routeOptions.config.auth ?? 'operator';
+  return typeof auth === 'object' && auth.perRun?.(request) === true;
 }
 
 /** Takes the request's counts; resolves to the caller's token counter when its model tokens are limited. */
 async function admit(
   request: FastifyRequest,
-  reply: FastifyReply,
   subjects: Subject[],
   options: RateLimitsOptions,
+  onWindows?: (checks: RateLimitCheck[], windows: RateLimitWindow[]) => void,
 ): Promise<string | undefined> {
   const checks: (RateLimitCheck & { subject: Subject })[] = [];
   for (const subject of subjects) {
@@ -99,7 +114,7 @@ async function admit(
     options.onCounterError?.(error);
     return caller;
   }
-  setHeaders(reply, checks, take.windows);
+  onWindows?.(checks, take.windows);
   if (take.refused === undefined) return caller;
   const refused = checks[take.refused];
   const retryAfter = Math.max(1, Math.ceil(take.windows[take.refused].resetMs / 1000));

@@ -57,10 +57,11 @@ describe('credentials accepted', () => {
   });
 
   it('a JWT in Authorization: Bearer', async () => {
-    const answer = await call('/probe/operator', { headers: bearer(await signJwt()) });
+    const exp = Math.floor(Date.now() / 1000) + 600;
+    const answer = await call('/probe/operator', { headers: bearer(await signJwt({ exp })) });
     expect(answer).toEqual({
       status: 200,
-      body: { principal: { kind: 'operator', method: 'jwt', subject: 'operator-1' } },
+      body: { principal: { kind: 'operator', method: 'jwt', subject: 'operator-1', expiresAtMs: exp * 1000 } },
     });
   });
 

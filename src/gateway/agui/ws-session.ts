@@ -1,7 +1,7 @@
 import type { Socket } from 'node:net';
 import type { TraceSpan } from '../../telemetry/index.js';
 import type { RawData, WebSocket } from 'ws';
-import { CLIENT_BACKLOG_BYTES, watchClientBacklog, type ClientBacklog } from '../../http/index.js';
+import { CLIENT_BACKLOG_BYTES, watchClientBacklog, type ClientBacklog, type RunScope } from '../../http/index.js';
 import { cancelledError, CLIENT_CLOSED, CLIENT_STALLED, type RunHandle, type RunService } from '../../agents/index.js';
 import { AppError, isAppError, ValidationError } from '../../errors.js';
 import { createId } from '../../ids.js';
@@ -35,7 +35,14 @@ export interface WsSessionOptions {
    * CLIENT_BACKLOG_BYTES (the kernel takes MBs of a client that stopped reading; http/client-backlog).
    */
   connection?: Socket;
+  /** Checks the socket's credential and limits again for each run (as a new request would be); throws when refused. */
+  admit?: () => Promise<RunScope>;
+  /** With no run under way and no frame from the client for this long, the socket is closed (`idle_timeout`). */
+  idleTimeoutMs?: number;
 }
+
+/** The close code of a socket whose credential no longer holds, or that one principal has too many of (RFC 6455 7.4.1). */
+export const WS_POLICY_VIOLATION = 1008;
 
 /** The error frame a bad frame (or a run that cannot start) gets: the socket stays open. */
 export function createErrorFrame(error: AppError): {
@@ -72,16 +79,20 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
       });
     starting = true;
     try {
-      current = await options.runs.start({
-        agentName: options.agentName,
-        messages: [{ role: 'user', content }],
-        source: 'agui',
-        sessionId,
-        owner: options.owner,
-        tokenId: options.tokenId,
-        parentSpan: options.trace,
-        tokenMaxCostUsd: options.tokenMaxCostUsd,
-      });
+      const scope = await admit();
+      if (!scope) return;
+      current = await scope(() =>
+        options.runs.start({
+          agentName: options.agentName,
+          messages: [{ role: 'user', content }],
+          source: 'agui',
+          sessionId,
+          owner: options.owner,
+          tokenId: options.tokenId,
+          parentSpan: options.trace,
+          tokenMaxCostUsd: options.tokenMaxCostUsd,
+        }),
+      );
     } finally {
       starting = false;
     }
@@ -94,7 +105,26 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
     // or it would go on unheld (no reader) to its end.
     if (socket.readyState !== socket.OPEN) run.control.cancel(stalled ? CLIENT_STALLED() : CLIENT_CLOSED());
     current = undefined;
+    idle.arm();
   };
+
+  /** A credential that no longer holds ends the socket (error frame, then close); a rate limit only refuses the run. */
+  const admit = async (): Promise<RunScope | undefined> => {
+    if (!options.admit) return (start) => start();
+    try {
+      return await options.admit();
+    } catch (error) {
+      if (!isAppError(error) || (error.status !== 401 && error.status !== 403)) throw error;
+      send(createErrorFrame(error));
+      socket.close(WS_POLICY_VIOLATION, error.code);
+      return undefined;
+    }
+  };
+  const idle = createIdleTimer(
+    options.idleTimeoutMs,
+    () => current !== undefined || starting,
+    () => socket.close(1000, 'idle_timeout'),
+  );
 
   const handle = async (frame: ClientFrame) => {
     switch (frame.type) {
@@ -114,6 +144,7 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
   };
 
   socket.on('message', (data, isBinary) => {
+    idle.arm();
     let frame: ClientFrame;
     try {
       frame = parseFrame(data, isBinary);
@@ -154,8 +185,26 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
   keepAlive.unref();
   socket.on('close', () => {
     clearInterval(keepAlive);
+    idle.stop();
     current?.control.cancel(stalled ? CLIENT_STALLED() : CLIENT_CLOSED());
   });
+}
+
+/** Calls `onIdle` once `ms` passed since the last arm() without `busy()`; while busy it waits another `ms`. */
+function createIdleTimer(
+  ms: number | undefined,
+  busy: () => boolean,
+  onIdle: () => void,
+): { arm(): void; stop(): void } {
+  let timer: NodeJS.Timeout | undefined;
+  const arm = () => {
+    clearTimeout(timer);
+    if (ms === undefined) return;
+    timer = setTimeout(() => (busy() ? arm() : onIdle()), ms);
+    timer.unref();
+  };
+  arm();
+  return { arm, stop: () => clearTimeout(timer) };
 }
 
 /** Past this many bytes queued on the socket, a write waits until its last frame was handed to the kernel. */

@@ -1,13 +1,13 @@
 import { requestSpan } from '../../telemetry/index.js';
 import type { FastifyPluginAsync, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ownerOf } from '../../auth/index.js';
-import { NotFoundError, ValidationError } from '../../errors.js';
+import { ownerOf, type Principal } from '../../auth/index.js';
+import { createError, NotFoundError, ValidationError } from '../../errors.js';
 import type { AguiRouteSettings } from './agui-routes-options.js';
 import { wsQuery } from './agui.schema.js';
 import { createAguiSseWriter, createSseSink } from './sse-sink.js';
 import { streamRunEvents } from './stream-run-events.js';
-import { serveWsSession } from './ws-session.js';
+import { createErrorFrame, serveWsSession, WS_POLICY_VIOLATION } from './ws-session.js';
 
 type WsQuery = { run_id?: string; agent_name?: string };
 
@@ -21,14 +21,33 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, setti
   const { agents, runs, heartbeatMs, frames, defaultAgent } = settings;
   // The agent a request reaches, found before the auth preHandler binds an access token to it.
   const targetAgent = new WeakMap<FastifyRequest, string>();
+  const admitRun = settings.admitRun;
+  /** Open sockets per principal (connectionKey), on this replica. */
+  const openSockets = new Map<string, number>();
 
   app.withTypeProvider<ZodTypeProvider>().route({
     method: 'GET',
     url: '/agui/ws',
-    config: { auth: { scope: 'chat', agent: (request) => targetAgent.get(request), queryToken: true } },
+    config: {
+      auth: {
+        scope: 'chat',
+        agent: (request) => targetAgent.get(request),
+        queryToken: true,
+        // A socket's runs are admitted one by one: a use of a token and a request of the limits each.
+        perRun: (request) => Boolean(request.ws),
+      },
+    },
     schema: {
       tags: ['agui'],
       summary: 'SSE: attach to a run (?run_id=, honours Last-Event-ID). WebSocket: talk to an agent (?agent_name=)',
+      description:
+        'WebSocket: each `{"type":"message"}` frame starts a run, admitted as a new request would be: the ' +
+        'credential is checked again (revoked, deleted, expired or a spent single-use token: an error frame ' +
+        '`{"type":"error","error":{type,code,message}}`, then close 1008 with the code as reason), an access ' +
+        "token's use is taken, then the rate limits (a refused run gets an error frame `rate_limited` or " +
+        '`token_rate_limited`; the socket stays open). One more socket than server.ws_max_connections_per_principal ' +
+        'for a credential gets an error frame `too_many_connections` and close 1008; a socket idle for ' +
+        'server.ws_idle_timeout_seconds (no run, no frame) is closed with 1000 `idle_timeout`.',
       querystring: wsQuery,
     },
     // preValidation runs before the auth preHandler, so an unknown run or agent is a 404 and a token is never spent on it.
@@ -86,6 +105,24 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, setti
     },
     wsHandler: (socket, request) => {
       const principal = request.principal;
+      const key = principal && connectionKey(principal);
+      const max = settings.maxConnectionsPerPrincipal;
+      if (key !== undefined && max !== undefined) {
+        const count = openSockets.get(key) ?? 0;
+        // Refused after the upgrade, so a browser's WebSocket sees the reason (it cannot read a refused upgrade's body).
+        if (count >= max) {
+          const error = createError('too_many_connections', { limit: max });
+          socket.send(JSON.stringify(createErrorFrame(error)));
+          socket.close(WS_POLICY_VIOLATION, error.code);
+          return;
+        }
+        openSockets.set(key, count + 1);
+        socket.on('close', () => {
+          const left = (openSockets.get(key) ?? 1) - 1;
+          if (left > 0) openSockets.set(key, left);
+          else openSockets.delete(key);
+        });
+      }
       serveWsSession(socket, {
         agentName: targetAgent.get(request) as string,
         format: request.query.format,
@@ -100,10 +137,17 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, setti
         log: request.log,
         trace: requestSpan(request),
         connection: request.raw.socket,
+        admit: admitRun && (() => admitRun(request)),
+        idleTimeoutMs: settings.idleTimeoutMs,
       });
     },
   });
 };
+
+/** Whose sockets count together: one access token, one JWT subject, one API key. */
+function connectionKey(principal: Principal): string {
+  return principal.kind === 'access_token' ? `token:${principal.tokenId}` : ownerOf(principal);
+}
 
 function runNotFound(runId: string): NotFoundError {
   return new NotFoundError(`No run "${runId}"`, 'run_not_found');
