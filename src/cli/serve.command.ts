@@ -1,5 +1,7 @@
-import { Command, InvalidArgumentError } from 'commander';
-import { loadConfig } from '../config/index.js';
+import { Command } from 'commander';
+import { loadConfig, splitHostPort } from '../config/index.js';
+import { ConfigError } from '../errors.js';
+import { parseHost, parsePort } from './address-options.js';
 import { saveCompileCache } from './compile-cache.js';
 import { releaseYoungGeneration } from './young-generation.js';
 
@@ -17,13 +19,13 @@ export function serveCommand(): Command {
       '--config <file>',
       'config file (env AGENT_GATEWAY_CONFIG; default ./agent-gateway.yaml, else the bundled example)',
     )
-    .option('--host <host>', 'address to listen on (env HOST; default 127.0.0.1)')
+    .option('--host <host>', 'address to listen on, or host:port (env HOST; default 127.0.0.1)', parseHost)
     .option('--port <port>', 'port to listen on, 0 for any free port (env PORT; default 8000)', parsePort)
     .option('--data-dir <dir>', 'where SQLite and generated secrets live (env DATA_DIR; default ./data)')
     .action(async (flags: ServeFlags) => {
       const loaded = loadConfig({
         file: flags.config,
-        overrides: { host: flags.host, port: flags.port, data_dir: flags.dataDir },
+        overrides: { ...listenAddress(flags), data_dir: flags.dataDir },
       });
       // Loaded here, not at the top, so that the client verbs and --help do not load the whole server.
       const { createApp } = await import('../app.js');
@@ -76,8 +78,13 @@ function registerShutdown(close: () => Promise<void>, timeoutMs: number, info: (
   process.on('SIGINT', stop);
 }
 
-function parsePort(value: string): number {
-  const port = Number(value);
-  if (!/^\d+$/.test(value) || port > 65_535) throw new InvalidArgumentError('must be a port number from 0 to 65535');
-  return port;
+/** --host and --port; `--host 127.0.0.1:18000` names both. */
+function listenAddress(flags: ServeFlags): { host?: string; port?: number } {
+  if (flags.host === undefined) return { port: flags.port };
+  const named = splitHostPort(flags.host);
+  if (named.url !== undefined)
+    throw new ConfigError(`--host ${flags.host}: serve listens on a host or host:port, not a URL`);
+  if (flags.port !== undefined && named.port !== undefined && flags.port !== named.port)
+    throw new ConfigError(`--host ${flags.host} and --port ${flags.port} name two different ports: give one`);
+  return { host: named.host, port: flags.port ?? named.port };
 }

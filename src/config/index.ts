@@ -36,7 +36,7 @@ export type {
 } from './webhooks.schema.js';
 export type { BuiltinToolConfig, HttpToolConfig, McpToolConfig, ToolsConfig } from './tools.schema.js';
 export { BUILTIN_TOOL_NAMES } from './tools.schema.js';
-export { resolveClientSettings, type ClientSettings } from './client-env.js';
+export { resolveClientSettings, splitHostPort, type ClientAddressFlags, type ClientSettings } from './client-env.js';
 export { applyAutopilotEnv, autopilotSchema, type AutopilotConfig } from './autopilot.schema.js';
 export {
   a2aSchema,

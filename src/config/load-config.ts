@@ -30,19 +30,22 @@ export interface LoadConfigOptions {
 export function loadConfig(options: LoadConfigOptions = {}): LoadedConfig {
   const env = options.env ?? process.env;
   const { path, bundled } = resolveConfigPath(options.file, env, options.cwd ?? process.cwd());
-  let text: string;
+  const config = parseConfigText(readConfigFile(path), path, env);
+  return { config: applyEnvOverrides(config, env, options.overrides ?? {}), path, bundled };
+}
+
+export function readConfigFile(path: string): string {
   try {
-    text = readFileSync(path, 'utf8');
+    return readFileSync(path, 'utf8');
   } catch (error) {
     throw new ConfigError(
       `${path}: cannot read config file (${(error as NodeJS.ErrnoException).code ?? String(error)})`,
     );
   }
-  const config = parseConfigText(text, path, env);
-  return { config: applyEnvOverrides(config, env, options.overrides ?? {}), path, bundled };
 }
 
-function resolveConfigPath(
+/** The file the server reads: --config, else AGENT_GATEWAY_CONFIG, else ./agent-gateway.yaml, else the bundled example. */
+export function resolveConfigPath(
   file: string | undefined,
   env: NodeJS.ProcessEnv,
   cwd: string,
@@ -56,12 +59,7 @@ function resolveConfigPath(
 
 /** Parses YAML text into a validated Config; every problem is reported as `file:line: message`. */
 export function parseConfigText(text: string, file: string, env: NodeJS.ProcessEnv = {}): Config {
-  const lineCounter = new LineCounter();
-  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
-  const at = (offset: number | undefined) => `${file}:${offset === undefined ? 1 : lineCounter.linePos(offset).line}`;
-  if (doc.errors.length > 0) {
-    throw new ConfigError(doc.errors.map((error) => `${at(error.pos[0])}: ${error.message.split('\n')[0]}`).join('\n'));
-  }
+  const { doc, at } = parseYaml(text, file);
   interpolateEnv(doc, env, at);
   const result = configSchema.safeParse(doc.toJS() ?? {});
   if (result.success) return Object.freeze(result.data);
@@ -72,12 +70,23 @@ export function parseConfigText(text: string, file: string, env: NodeJS.ProcessE
   );
 }
 
+/** The YAML document, and `at(offset)` naming a position as `file:line`; a syntax error throws a ConfigError. */
+export function parseYaml(text: string, file: string): { doc: Document; at: (offset?: number) => string } {
+  const lineCounter = new LineCounter();
+  const doc = parseDocument(text, { lineCounter, prettyErrors: false });
+  const at = (offset: number | undefined) => `${file}:${offset === undefined ? 1 : lineCounter.linePos(offset).line}`;
+  if (doc.errors.length > 0) {
+    throw new ConfigError(doc.errors.map((error) => `${at(error.pos[0])}: ${error.message.split('\n')[0]}`).join('\n'));
+  }
+  return { doc, at };
+}
+
 /**
  * Replaces `${NAME}` and `${NAME:-default}` in string scalars, keeping node positions for error lines.
  * An unquoted value is then read as if its result had been typed in place (`port: ${PORT:-8000}` is a
  * number); quote it to keep a string.
  */
-function interpolateEnv(doc: Document, env: NodeJS.ProcessEnv, at: (offset?: number) => string): void {
+export function interpolateEnv(doc: Document | Node, env: NodeJS.ProcessEnv, at: (offset?: number) => string): void {
   const missing: string[] = [];
   visit(doc, {
     Scalar(key, node) {

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_API_KEY } from '../support/app.js';
 import { tempDataDir } from '../support/databases.js';
-import { cliEnv, REPO_ROOT, runCli, type CliResult } from '../cli/run-cli.js';
+import { runCli, type CliResult } from '../cli/run-cli.js';
 import { startAutopilot, settle, type AutopilotHarness } from './autopilot-harness.js';
 import { json, ONE_OFF_REPORT, VENDOR_WATCH } from './blueprints.js';
 
@@ -25,20 +24,8 @@ const autopilot = (...args: string[]) =>
   runCli(['autopilot', ...args, ...client], { DATA_DIR: empty.dataDir, AGENT_GATEWAY_TOKEN: TEST_API_KEY });
 
 /** The `autopilot` bin itself, with --token. */
-function autopilotBin(...args: string[]): Promise<CliResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['dist/cli/autopilot-main.js', ...args, ...client, '--token', TEST_API_KEY], {
-      cwd: REPO_ROOT,
-      env: cliEnv({ DATA_DIR: empty.dataDir }),
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const autopilotBin = (...args: string[]): Promise<CliResult> =>
+  runCli([...args, ...client, '--token', TEST_API_KEY], { DATA_DIR: empty.dataDir }, { bin: 'autopilot' });
 
 describe('the autopilot command line against a running server', { timeout: 90_000 }, () => {
   it('status, enable and disable', async () => {

@@ -1,14 +1,26 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Built by the test run's global setup (test/support/ensure-built.ts) when src/ changed. */
-const MAIN = 'dist/cli/main.js';
+const BINS = {
+  'agent-gateway': join(REPO_ROOT, 'dist/cli/main.js'),
+  autopilot: join(REPO_ROOT, 'dist/cli/autopilot-main.js'),
+};
 
 export interface CliResult {
   code: number | null;
   stdout: string;
   stderr: string;
+}
+
+export interface CliOptions {
+  /** The child's working folder; by default a new empty one, removed when the child exits. */
+  cwd?: string;
+  bin?: keyof typeof BINS;
 }
 
 /** The environment a CLI child gets: ours minus anything that would point it at a real server or key. */
@@ -29,9 +41,9 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 }
 
 /** Runs `agent-gateway <args>` as a user would, and collects its output. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<CliResult> {
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}, options: CliOptions = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = startCli(args, env);
+    const child = startCli(args, env, options);
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
@@ -41,6 +53,17 @@ export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Cli
   });
 }
 
-export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcessWithoutNullStreams {
-  return spawn(process.execPath, [MAIN, ...args], { cwd: REPO_ROOT, env: cliEnv(env) });
+/**
+ * Starts the CLI in a working folder of its own, never the repository root (nor the folder the tests run in):
+ * a user's ./agent-gateway.yaml or ./data there must not reach a test (issue #38).
+ */
+export function startCli(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  options: CliOptions = {},
+): ChildProcessWithoutNullStreams {
+  const cwd = options.cwd ?? mkdtempSync(join(tmpdir(), 'agent-gateway-cwd-'));
+  const child = spawn(process.execPath, [BINS[options.bin ?? 'agent-gateway'], ...args], { cwd, env: cliEnv(env) });
+  if (options.cwd === undefined) child.once('close', () => rmSync(cwd, { recursive: true, force: true }));
+  return child;
 }
