@@ -16,6 +16,11 @@ export interface RunWrites {
    * ahead of it (a new session's insert).
    */
   readonly insert: (run: NewRunRecord, resume?: ResumeInput, before?: Write) => void;
+  /**
+   * Queues the insert again, retried until the database takes it: for a run whose insert failed because the
+   * database stayed out of reach, so that it is still recorded (with its end and usage) once it is back.
+   */
+  readonly insertOnceBack: () => void;
   readonly insertStep: (step: StepRecord) => Promise<void>;
   /** Stores running/paused, one write after the other (a pause and a quick resume must land in that order). */
   readonly writeStatus: (status: 'running' | 'paused') => Promise<void>;
@@ -43,20 +48,31 @@ export function createRunWrites(
         begin = (insert) => void insert.then(resolve, reject);
       });
   inserted.catch(() => undefined);
+  // What the end waits for: the insert, or the insert queued again once it failed.
+  let stored = inserted;
+  let queued: Parameters<RunWrites['insert']> | undefined;
   let statusWrites: Promise<void> = inserted;
   return {
     inserted,
     // Queued from the check phase: undici writes a request on an idle keep-alive socket only there (a
     // setImmediate of its own), and the group commit, queued at once, would commit synchronously ahead of it.
     // Queued one turn later, the commit runs after the model request is on the wire, while the upstream works.
-    insert: (run, resume, before) => void setImmediate(() => begin(store.insertRun(run, resume, { before }))),
+    insert: (run, resume, before) => {
+      queued = [run, resume, before];
+      setImmediate(() => begin(store.insertRun(run, resume, { before })));
+    },
+    insertOnceBack: () => {
+      if (!queued) return;
+      const [run, resume, before] = queued;
+      stored = store.insertRun(run, resume, { before, persistent: true });
+    },
     insertStep: (step) => inserted.then(() => store.insertStep(step)),
     writeStatus: (status) => {
       statusWrites = statusWrites.catch(() => undefined).then(() => store.setActiveStatus(runId, status));
       return statusWrites;
     },
     finish: async (end, events, after) => {
-      await inserted;
+      await stored;
       if (!(await store.finishRun(runId, end, events, { attempt, after })))
         throw new Error(
           `run ${runId} was taken over by another process after attempt ${attempt}: its end was not written`,

@@ -24,7 +24,11 @@ export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSp
    * `resume`: what a takeover needs to continue the run (runs.resume), stored with it. `before`: a write
    * committed with the run's insert, ahead of it (the insert of the run's new session): both or neither.
    */
-  insertRun(run: NewRunRecord, resume?: ResumeInput, options?: { before?: Write }): Promise<void>;
+  insertRun(
+    run: NewRunRecord,
+    resume?: ResumeInput,
+    options?: { before?: Write; persistent?: boolean },
+  ): Promise<void>;
   /**
    * Writes the run's end and, in the same transaction, its event log: a run that reads as ended has its log.
    * With `attempt`, only while the run is still on that attempt: a process that stalled past its lease
@@ -91,14 +95,14 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
         heartbeat_at: run.started_at,
         resume_input: resume ? JSON.stringify(resume) : null,
       });
-      const { before } = options;
-      if (!before) return writes.write(async (trx) => void (await insertRunRow(trx, row)));
+      const { before, persistent } = options;
+      if (!before) return writes.write(async (trx) => void (await insertRunRow(trx, row)), { persistent });
       return writes.write(
         async (trx) => {
           await before(trx);
           await insertRunRow(trx, row);
         },
-        { atomic: true },
+        { atomic: true, persistent },
       );
     },
     async finishRun(runId, end, events, options = {}) {

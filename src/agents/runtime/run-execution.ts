@@ -1,5 +1,5 @@
 import type { RunEventBus } from '../../bus/index.js';
-import { AppError, isAppError } from '../../errors.js';
+import { AppError, DatabaseUnavailableError, isAppError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
 import type { ChatMessage, FinishReason, ToolCall } from '../../llm/index.js';
 import type { RunBudget } from '../budgets/run-budget.js';
@@ -39,15 +39,23 @@ export interface RunExecution {
 export async function executeRun(execution: RunExecution): Promise<RunResult> {
   const { controller, events, setup } = execution;
   const ended = await runLoop(execution);
-  const stored = await execution.writes.inserted.then(
-    () => true,
+  const insertError = await execution.writes.inserted.then(
+    () => undefined,
     (error: unknown) => {
       execution.log?.error({ err: error, run_id: execution.runId }, 'could not record the run');
-      return false;
+      return error;
     },
   );
+  // The database stayed out of reach past the write retry: the run (it may have called the model) is still
+  // recorded once it is back, failed with database_unavailable, with its usage.
+  const late = insertError instanceof DatabaseUnavailableError;
+  if (late) execution.writes.insertOnceBack();
+  const stored = insertError === undefined || late;
   // An answer nobody could record is not given: the client gets an error instead.
-  const result: RunResult = stored ? ended.result : summarize(execution, { status: 'failed', error: unrecorded() });
+  const result: RunResult =
+    insertError === undefined
+      ? ended.result
+      : summarize(execution, { status: 'failed', error: late ? insertError : unrecorded() });
   // A run that fails while paused (its in-flight call failed) ends at once: what it held goes out first.
   controller.end(result.status);
   events.release();

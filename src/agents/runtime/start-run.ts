@@ -87,7 +87,8 @@ export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Pro
         ? error
         : new AppError({ code: 'internal_error', message: 'The run could not be recorded' }),
     );
-    await result;
+    // That run is recorded once the database is back (run-execution.ts): its client is answered now.
+    if (!(error instanceof DatabaseUnavailableError)) await result;
     throw error;
   }
   return run.toLive(result);
