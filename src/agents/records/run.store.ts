@@ -24,11 +24,7 @@ export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSp
    * `resume`: what a takeover needs to continue the run (runs.resume), stored with it. `before`: a write
    * committed with the run's insert, ahead of it (the insert of the run's new session): both or neither.
    */
-  insertRun(
-    run: NewRunRecord,
-    resume?: ResumeInput,
-    options?: { before?: Write; persistent?: boolean },
-  ): Promise<void>;
+  insertRun(run: NewRunRecord, resume?: ResumeInput, options?: { before?: Write; persistent?: boolean }): Promise<void>;
   /**
    * Writes the run's end and, in the same transaction, its event log: a run that reads as ended has its log.
    * With `attempt`, only while the run is still on that attempt: a process that stalled past its lease
