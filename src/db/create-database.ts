@@ -17,6 +17,7 @@ import {
 } from 'kysely';
 import { MIGRATIONS } from './migrations/index.js';
 import type { DatabaseUnavailableError } from '../errors.js';
+import { lockDataDir } from './data-dir-lock.js';
 import { createPostgresPool } from './postgres-pool.js';
 import { createReachability } from './reachability.js';
 import type { Database } from './schema.js';
@@ -75,7 +76,17 @@ export async function createDatabase(options: DatabaseOptions): Promise<Database
 
 function openSqlite(dataDir: string): DatabaseHandle {
   mkdirSync(dataDir, { recursive: true });
-  const file = resolve(join(dataDir, 'agent-gateway.sqlite'));
+  // One process per folder: a second one would take the first one's live runs for orphans (issue #41).
+  const lock = lockDataDir(resolve(dataDir));
+  try {
+    return openSqliteFile(resolve(join(dataDir, 'agent-gateway.sqlite')), () => lock.release());
+  } catch (error) {
+    lock.release();
+    throw error;
+  }
+}
+
+function openSqliteFile(file: string, release: () => void): DatabaseHandle {
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   // NORMAL is durable across process crashes in WAL mode; only an OS crash can lose the last commits.
@@ -115,9 +126,13 @@ function openSqlite(dataDir: string): DatabaseHandle {
       }
     },
     close: async () => {
-      await writes.close();
-      await checkpointer?.close();
-      await db.destroy();
+      try {
+        await writes.close();
+        await checkpointer?.close();
+        await db.destroy();
+      } finally {
+        release();
+      }
     },
   };
 }
