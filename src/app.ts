@@ -145,10 +145,17 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     });
     const { authenticator, generatedAdminKey } = buildAuthenticator(config, tokens, clock);
 
-    const authHooks = registerAuthHooks(server, authenticator, tokens, {
-      allowedOrigins: config.server.cors.origins,
-      publicBaseUrl: publicUrlOf(config),
-    });
+    const authHooks = registerAuthHooks(
+      server,
+      authenticator,
+      tokens,
+      { allowedOrigins: config.server.cors.origins, publicBaseUrl: publicUrlOf(config) },
+      // Streams end when their credential lapses: a JWT at exp, an access token at expiry or once revoked.
+      {
+        recheckMs: config.auth.stream_recheck_seconds && config.auth.stream_recheck_seconds * 1000,
+        now: clock,
+      },
+    );
     // After the auth hooks: a limit needs the caller and the agent the request targets.
     const counterOutage = warnEvery30s(
       server.log,

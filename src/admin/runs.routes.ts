@@ -70,10 +70,11 @@ export const adminRunsRoutes: FastifyPluginAsync<{ admin: AdminService; stalledT
     },
     async (_request, reply) => {
       const sse = createReplySseWriter(reply, { heartbeatMs: HEARTBEAT_MS, stalledTimeoutMs });
-      // The response is the stream's now: it lasts until the client goes away or the server shuts down.
+      // The response is the stream's now: it lasts until the client goes away, its credential lapses (the writer
+      // sends `event: error` naming jwt_expired, token_revoked, ...) or the server shuts down.
       const finished = new Promise<void>((resolve) => {
         open.set(sse, resolve);
-        sse.onClientGone(() => resolve());
+        sse.signal.addEventListener('abort', () => resolve(), { once: true });
       });
       const stop = await admin.watchRuns((change) => {
         void sse.write(`event: ${change.type}\ndata: ${JSON.stringify(change.run)}\n\n`);

@@ -24,4 +24,6 @@ export type Principal =
       rateLimit: { requests_per_minute?: number; tokens_per_minute?: number };
       /** Which skills and A2A methods the token may use; absent: all that its scopes allow. */
       a2a?: A2aRestrictions;
+      /** The token's `expires_at`, in ms since the epoch: streams it opened end then. */
+      expiresAtMs?: number;
     };

@@ -59,6 +59,11 @@ export interface TokenService {
   delete(tokenId: string): Promise<void>;
   /** Resolves a presented plaintext to a principal without using it up; throws 401 when it is not usable now. */
   inspect(plaintext: string): Promise<Extract<Principal, { kind: 'access_token' }>>;
+  /**
+   * Throws 401 when a token presented earlier was revoked, deleted or expired since. A spent single-use token
+   * passes: its use was the request that opened what is being checked (a stream).
+   */
+  recheck(tokenId: string): Promise<void>;
   /** Records one use; for a single-use token only the first call succeeds. Throws 401/403 when not usable. */
   consume(principal: Extract<Principal, { kind: 'access_token' }>, agentName?: string): Promise<void>;
 }
@@ -181,7 +186,13 @@ export function createTokenService({
         maxCostUsd: row.max_cost_usd,
         rateLimit: rateLimitOf(row) ?? {},
         ...(row.a2a_restrictions ? { a2a: row.a2a_restrictions } : {}),
+        expiresAtMs: Date.parse(row.expires_at),
       };
+    },
+    async recheck(tokenId) {
+      const row = await store.findById(tokenId);
+      const status = row && statusOf(row);
+      if (status !== 'active' && status !== 'used') throw unusable(row);
     },
     async consume(principal, agentName) {
       checkTokenAgent(principal, agentName);

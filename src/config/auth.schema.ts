@@ -30,6 +30,11 @@ export const authSchema = z.strictObject({
       message: 'default_expires_in_seconds must not exceed max_expires_in_seconds',
     })
     .default({ default_expires_in_seconds: 86_400, max_expires_in_seconds: 30 * 86_400 }),
+  /**
+   * How often a stream opened with an access token reads the token again, and ends once it was revoked or
+   * deleted. Unset: 30 (the auth hooks' default), so configs built in code need not name it.
+   */
+  stream_recheck_seconds: z.number().positive().max(86_400).optional(),
 });
 
 export type AuthConfig = z.infer<typeof authSchema>;

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { checkTokenAgent, type Authenticator, type Principal, type TokenService } from '../auth/index.js';
 import { AuthenticationError, PermissionError } from '../errors.js';
 import { checkCookieRequest, type CookieRequestPolicy } from './check-cookie-request.js';
+import { watchCredential, type CredentialWatch } from './credential-watch.js';
 import type { RouteAuth } from './route-auth.js';
 
 export interface AuthHooks {
@@ -12,19 +13,42 @@ export interface AuthHooks {
   reauthorize(request: FastifyRequest): Promise<Principal>;
 }
 
+export interface StreamCredentialOptions {
+  /** How often a stream opened with an access token reads it again (revoked or deleted). Default 30 s. */
+  recheckMs?: number;
+  /** The clock a credential's expiry is timed on (the authenticator's). */
+  now?: () => Date;
+}
+
 const COOKIE_NAME = 'service_auth';
+
+/** The default of auth.stream_recheck_seconds. */
+export const DEFAULT_STREAM_RECHECK_MS = 30_000;
 
 /**
  * Registers the hooks that authenticate every non-public route (onRequest) and bind access tokens to
  * agents (preHandler). `cookies` says which origins may change state with the service_auth cookie.
+ * `request.watchCredential` (what the SSE writer uses) tells a stream when the request's credential lapses.
  */
 export function registerAuthHooks(
   app: FastifyInstance,
   authenticator: Authenticator,
   tokens: TokenService,
   cookies: CookieRequestPolicy = { allowedOrigins: [] },
+  streams: StreamCredentialOptions = {},
 ): AuthHooks {
   app.decorateRequest('principal', undefined);
+  const watchOptions = {
+    recheckMs: streams.recheckMs ?? DEFAULT_STREAM_RECHECK_MS,
+    now: streams.now ? () => streams.now!().getTime() : Date.now,
+    recheckToken: (tokenId: string) => tokens.recheck(tokenId),
+  };
+  // A method on the prototype: nothing per request until a stream asks.
+  const watch: CredentialWatch = function (this: FastifyRequest, onLapse) {
+    const principal = this.principal;
+    return principal ? watchCredential(principal, onLapse, watchOptions) : () => undefined;
+  };
+  app.decorateRequest('watchCredential', watch);
 
   app.addHook('onRequest', async (request) => {
     // Unknown paths (and features switched off) answer 404 whoever asks: they hold nothing to protect.

@@ -1,6 +1,12 @@
 export { createServer, REDACTED_PATHS, type ServerOptions } from './create-server.js';
 export { exceedsJsonDepth } from './exceeds-json-depth.js';
-export { registerAuthHooks, type AuthHooks } from './auth-hook.js';
+export {
+  DEFAULT_STREAM_RECHECK_MS,
+  registerAuthHooks,
+  type AuthHooks,
+  type StreamCredentialOptions,
+} from './auth-hook.js';
+export { watchCredential, type CredentialWatch, type CredentialWatchOptions } from './credential-watch.js';
 export { checkCookieRequest, type CookieRequestPolicy } from './check-cookie-request.js';
 export { mapError, sendError, type ErrorBody } from './error-handler.js';
 export { healthRoutes } from './health.routes.js';
@@ -21,6 +27,7 @@ export {
   createReplySseWriter,
   createSseWriter,
   DEFAULT_STALLED_TIMEOUT_MS,
+  formatSseErrorEvent,
   SSE_HEADERS,
   type ClientGoneReason,
   type SseHeaders,

@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { GrantingScope, Principal } from '../auth/index.js';
+import type { CredentialWatch } from './credential-watch.js';
 
 /**
  * How a route is protected, declared in its Fastify `config.auth`:
@@ -39,5 +40,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     principal?: Principal;
+    /** Set by the auth hooks: watches this request's credential for the life of a stream (credential-watch.ts). */
+    watchCredential?: CredentialWatch;
   }
 }

@@ -1,6 +1,8 @@
 import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
+import type { AppError } from '../errors.js';
 import { watchClientBacklog } from './client-backlog/index.js';
+import type { CredentialWatch } from './credential-watch.js';
 
 export type SseHeaders = Record<string, string | string[] | number | undefined>;
 
@@ -26,6 +28,15 @@ export interface SseWriterOptions {
    * buffer counts.
    */
   backlogBytes?: number;
+  /**
+   * Watches the credential that opened the stream, from when it opens (createReplySseWriter takes the request's,
+   * set by the auth hooks). When it lapses (a JWT's exp, an access token expired, revoked or deleted) `signal`
+   * aborts with the error, `lapseEvent(error)` is written as the last event and the response ends. The stream's
+   * run, if it has one, is not cancelled: a run already admitted may finish.
+   */
+  credential?: CredentialWatch;
+  /** The protocol's error event for a lapsed credential. Default: `event: error`, data `{"error":{type,code,message}}`. */
+  lapseEvent?: (error: AppError) => string | Buffer;
 }
 
 /**
@@ -36,7 +47,10 @@ export interface SseWriter {
   readonly opened: boolean;
   /** True once the client is gone or end() was called: later writes do nothing. */
   readonly closed: boolean;
-  /** Aborted when the client goes away (closed or stalled) before end(). */
+  /**
+   * Aborted when the stream stops before end(): the client went away (closed or stalled), or the credential
+   * that opened it lapsed (the reason is then that AppError, after which the writer ended the response).
+   */
   readonly signal: AbortSignal;
   /** Sends the status line and headers and starts the heartbeat; later calls do nothing. */
   open(): void;
@@ -49,7 +63,7 @@ export interface SseWriter {
   /** What write() would wait for after bytes written to the socket past this writer; undefined: nothing. */
   settle(): Promise<void> | undefined;
   /** Writes `last` (an error event, `[DONE]`) if the client is still there, then ends the response. */
-  end(last?: string): void;
+  end(last?: string | Buffer): void;
   /** Calls `listener` once if the client goes away before end() (at once if it already has). */
   onClientGone(listener: (reason: ClientGoneReason) => void): void;
 }
@@ -64,6 +78,11 @@ export const SSE_HEADERS = {
 
 const HEARTBEAT = ': ping\n\n';
 
+/** The default last event of a stream whose credential lapsed. */
+export function formatSseErrorEvent(error: AppError): string {
+  return `event: error\ndata: ${JSON.stringify({ error: { type: error.type, code: error.code, message: error.message } })}\n\n`;
+}
+
 /** The default of server.stalled_client_timeout_seconds, for streams whose routes are not given theirs. */
 export const DEFAULT_STALLED_TIMEOUT_MS = 30_000;
 
@@ -77,12 +96,14 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions =
   let heartbeat: NodeJS.Timeout | undefined;
   let draining: Promise<void> | undefined;
   let backlog: ReturnType<typeof watchClientBacklog> | undefined;
+  let stopWatch: (() => void) | undefined;
   const gone = () => ended || res.destroyed || res.writableEnded;
 
   // A write racing a closed socket must not become an unhandled 'error' event.
   res.on('error', () => undefined);
   res.on('close', () => {
     clearInterval(heartbeat);
+    stopWatch?.();
     if (res.writableFinished || ended) return;
     goneReason = stalled ? 'stalled' : 'closed';
     aborted.abort();
@@ -151,6 +172,11 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions =
       }, options.heartbeatMs);
       heartbeat.unref();
     }
+    stopWatch = options.credential?.((error) => {
+      if (gone()) return;
+      aborted.abort(error);
+      end((options.lapseEvent ?? formatSseErrorEvent)(error));
+    });
   };
 
   const write = (chunk: string | Buffer): Promise<void> | undefined => {
@@ -159,6 +185,15 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions =
     if (draining) return draining.then(() => write(chunk));
     // After 'drain' the kernel may still hold more than the backlog allows: Node's buffer is only its first part.
     return res.write(chunk) ? settle() : waitForDrain().then(settle);
+  };
+
+  const end = (last?: string | Buffer) => {
+    clearInterval(heartbeat);
+    stopWatch?.();
+    if (gone()) return;
+    ended = true;
+    open();
+    res.end(last);
   };
 
   return {
@@ -172,13 +207,7 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions =
     open,
     write,
     settle,
-    end(last) {
-      clearInterval(heartbeat);
-      if (gone()) return;
-      ended = true;
-      open();
-      res.end(last);
-    },
+    end,
     onClientGone(listener) {
       if (goneReason) listener(goneReason);
       else listeners.push(listener);
@@ -186,13 +215,18 @@ export function createSseWriter(res: ServerResponse, options: SseWriterOptions =
   };
 }
 
-/** The SSE writer of a Fastify reply: the reply is hijacked when the stream opens, keeping the headers decided so far. */
+/**
+ * The SSE writer of a Fastify reply: the reply is hijacked when the stream opens, keeping the headers decided so
+ * far. The stream ends when the request's credential lapses (`credential`, from the auth hooks).
+ */
 export function createReplySseWriter(
   reply: FastifyReply,
-  options: Omit<SseWriterOptions, 'beforeOpen' | 'headers'> & { headers?: () => SseHeaders } = {},
+  options: Omit<SseWriterOptions, 'beforeOpen' | 'headers' | 'credential'> & { headers?: () => SseHeaders } = {},
 ): SseWriter {
+  const request = reply.request;
   return createSseWriter(reply.raw, {
     ...options,
+    credential: request.watchCredential && ((onLapse) => request.watchCredential!(onLapse)),
     beforeOpen: () => {
       reply.hijack();
     },

@@ -1,6 +1,12 @@
 import type { ServerResponse } from 'node:http';
 import { formatSSEErrorEvent, formatSSEEvent } from '@a2a-js/sdk';
-import { createSseWriter, DEFAULT_STALLED_TIMEOUT_MS, type SseHeaders } from '../../http/index.js';
+import type { AppError } from '../../errors.js';
+import {
+  createSseWriter,
+  DEFAULT_STALLED_TIMEOUT_MS,
+  type CredentialWatch,
+  type SseHeaders,
+} from '../../http/index.js';
 
 export interface SseStreamOptions {
   /** Headers already decided for the response (request id, CORS). */
@@ -10,12 +16,17 @@ export interface SseStreamOptions {
   onError?(error: unknown): void;
   /** A client that reads nothing for this long is disconnected. Default: DEFAULT_STALLED_TIMEOUT_MS. */
   stalledTimeoutMs?: number;
+  /** The request's credential: when it lapses the stream ends with `lapseEnvelope(error)` as an `error` event. */
+  credential?: CredentialWatch;
+  /** The JSON-RPC error envelope of a lapsed credential (a 401). Default: errorEnvelope. */
+  lapseEnvelope?(error: AppError): object;
 }
 
 /**
  * Writes JSON-RPC responses as SSE `data:` events, the framing the SDK's clients parse. A failure
- * after the first event becomes an `event: error`. When the client leaves, writing stops; the task
- * itself goes on (it can be read with tasks/get).
+ * after the first event becomes an `event: error`, and so does a credential that lapses (expired, revoked:
+ * the JSON-RPC error names the code). When the client leaves or the credential lapses, writing stops; the
+ * task itself goes on (it can be read with tasks/get).
  */
 export async function writeSseStream(
   res: ServerResponse,
@@ -26,6 +37,8 @@ export async function writeSseStream(
   const sse = createSseWriter(res, {
     headers: () => options.headers,
     stalledTimeoutMs: options.stalledTimeoutMs ?? DEFAULT_STALLED_TIMEOUT_MS,
+    credential: options.credential,
+    lapseEvent: (error: AppError) => formatSSEErrorEvent((options.lapseEnvelope ?? options.errorEnvelope)(error)),
   });
   try {
     await sse.write(formatSSEEvent(first));

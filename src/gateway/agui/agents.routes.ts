@@ -44,14 +44,14 @@ export const agentsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, s
         context: (input.context ?? []).map((item) => `${item.description}: ${item.value}`),
       });
       void reply.header('x-run-id', run.runId);
-      const sse = createAguiSseWriter(reply, settings, true);
-      sse.onClientGone((reason) => run.control.cancel(reason === 'stalled' ? CLIENT_STALLED() : CLIENT_CLOSED()));
-      sse.open();
       const framer = frames.open({
         runId: run.runId,
         format: request.query.format,
         identity: { threadId: input.threadId, runId: input.runId },
       });
+      const sse = createAguiSseWriter(reply, settings, framer, true);
+      sse.onClientGone((reason) => run.control.cancel(reason === 'stalled' ? CLIENT_STALLED() : CLIENT_CLOSED()));
+      sse.open();
       await streamRunEvents(run, framer, createSseSink(sse, reply.raw), { beforeTerminal: () => run.result });
       sse.end();
       return reply;

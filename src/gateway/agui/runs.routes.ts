@@ -44,10 +44,10 @@ export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, set
       });
       void reply.header('x-run-id', run.runId);
       void reply.header('x-session-id', sessionId);
-      const sse = createAguiSseWriter(reply, settings, true);
+      const framer = frames.open({ runId: run.runId, format: request.query.format });
+      const sse = createAguiSseWriter(reply, settings, framer, true);
       sse.onClientGone((reason) => run.control.cancel(reason === 'stalled' ? CLIENT_STALLED() : CLIENT_CLOSED()));
       sse.open();
-      const framer = frames.open({ runId: run.runId, format: request.query.format });
       await streamRunEvents(run, framer, createSseSink(sse, reply.raw), {
         beforeTerminal: () => run.result,
       });

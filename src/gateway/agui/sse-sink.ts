@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import type { FastifyReply } from 'fastify';
 import { CLIENT_BACKLOG_BYTES, createReplySseWriter, type SseWriter } from '../../http/index.js';
 import type { AguiRouteSettings } from './agui-routes-options.js';
+import type { RunFramer } from './run-frame-cache.js';
 import type { EventSink } from './stream-run-events.js';
 
 const NOTHING = Buffer.alloc(0);
@@ -38,15 +39,19 @@ export function createSseSink(sse: SseWriter, res?: ServerResponse): EventSink {
  * The SSE writer of an AG-UI route: its heartbeat and stall timeout from the plugin's settings. A stream that
  * holds its run (`holdsRun`: the client that started it) also waits for the client's acknowledgements, so that
  * the run reads its upstream no further ahead of the client than its flow window plus CLIENT_BACKLOG_BYTES.
+ * When the request's credential lapses, the stream ends with `framer`'s error frame naming the code
+ * (`RUN_ERROR` / `run_error`); the run goes on.
  */
 export function createAguiSseWriter(
   reply: FastifyReply,
   settings: Pick<AguiRouteSettings, 'heartbeatMs' | 'stalledTimeoutMs'>,
+  framer: Pick<RunFramer, 'fail'>,
   holdsRun = false,
 ): SseWriter {
   return createReplySseWriter(reply, {
     heartbeatMs: settings.heartbeatMs,
     stalledTimeoutMs: settings.stalledTimeoutMs,
     ...(holdsRun && { backlogBytes: CLIENT_BACKLOG_BYTES }),
+    lapseEvent: (error) => framer.fail({ code: error.code, message: error.message }).sse,
   });
 }

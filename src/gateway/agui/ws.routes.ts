@@ -88,17 +88,12 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, setti
       const source = await runs.attach(runId, { afterSeq: 0, signal: detach.signal });
       if (!source) throw runNotFound(runId);
       void reply.header('x-run-id', runId);
-      const sse = createAguiSseWriter(reply, settings);
-      sse.onClientGone(() => detach.abort());
+      const framer = frames.open({ runId, format: request.query.format });
+      const sse = createAguiSseWriter(reply, settings, framer);
+      // The client gone, or its credential lapsed (the writer sent the error frame): the run goes on, unwatched.
+      sse.signal.addEventListener('abort', () => detach.abort(), { once: true });
       sse.open();
-      await streamRunEvents(
-        source,
-        frames.open({ runId, format: request.query.format }),
-        createSseSink(sse, reply.raw),
-        {
-          afterSeq: lastEventId(request),
-        },
-      );
+      await streamRunEvents(source, framer, createSseSink(sse, reply.raw), { afterSeq: lastEventId(request) });
       sse.end();
       detach.abort();
       return reply;

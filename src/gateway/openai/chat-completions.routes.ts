@@ -6,7 +6,7 @@ import { ownerOf } from '../../auth/index.js';
 import type { AppError } from '../../errors.js';
 import { CLIENT_BACKLOG_BYTES, createReplySseWriter, GATEWAY_OVERHEAD_HEADER } from '../../http/index.js';
 import { createId } from '../../ids.js';
-import { createChatCompletion, createCompletionIdentity } from './chat-completion.js';
+import { createChatCompletion, createCompletionIdentity, createErrorBody } from './chat-completion.js';
 import { streamChatCompletion } from './chat-completion-stream.js';
 import { chatCompletionBody, chatCompletionHeaders, chatCompletionResponse } from './chat-completions.schema.js';
 import { convertToChatMessages } from './convert-to-chat-messages.js';
@@ -66,7 +66,13 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
           return {};
         };
         // The client holds its run back: the run reads no further ahead of what the client acknowledged than its window.
-        const sse = createReplySseWriter(reply, { headers, stalledTimeoutMs, backlogBytes: CLIENT_BACKLOG_BYTES });
+        const sse = createReplySseWriter(reply, {
+          headers,
+          stalledTimeoutMs,
+          backlogBytes: CLIENT_BACKLOG_BYTES,
+          // A lapsed credential ends the answer with an error chunk and no [DONE]; the run goes on.
+          lapseEvent: (error) => `data: ${JSON.stringify(createErrorBody(error))}\n\n`,
+        });
         const failure = await streamChatCompletion(run, sse, {
           identity,
           includeUsage: body.stream_options?.include_usage === true,

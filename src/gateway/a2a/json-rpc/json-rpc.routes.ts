@@ -131,6 +131,9 @@ async function streamRest(
     stalledTimeoutMs: call.stalledTimeoutMs,
     errorEnvelope: (error) => ({ jsonrpc: '2.0', id: call.id, error: dispatcher.mapError(error, call.legacy) }),
     onError: (error) => reply.log.warn({ err: error }, 'A2A stream failed after it started'),
+    // A lapsed credential: the JSON-RPC error the auth hook's 401 gets (-32000, the code in data), as an SSE event.
+    credential: reply.request.watchCredential && ((onLapse) => reply.request.watchCredential!(onLapse)),
+    lapseEnvelope: (error) => mapToJsonRpcErrorReply(error, call.id, call.legacy).body,
   });
   return reply;
 }
