@@ -157,6 +157,44 @@ describe('a stream ends when its credential lapses', () => {
     expect(await endedStatus(runId)).toBe('completed');
   });
 
+  it('ends an A2A message/stream of an access token revoked meanwhile with a JSON-RPC error event token_revoked', async () => {
+    const created = await operator('/gateway/tokens', 'POST', { agent_name: 'helper', scopes: ['a2a'] });
+    const { token, token_id } = (await created.json()) as { token: string; token_id: string };
+    const hold = gate();
+    upstream.enqueue({ kind: 'text', text: 'one two', pieces: ['one', ' two'], gates: [{ at: 1, open: hold.opened }] });
+    const message = { kind: 'message', messageId: 'msg-lapse', role: 'user', parts: [{ kind: 'text', text: 'hi' }] };
+    const response = await fetch(`${url}/a2a/helper`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 'lapse-1', method: 'message/stream', params: { message } }),
+    });
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const stream = readSse(response);
+    const first = JSON.parse((await stream.next(() => true)).data) as { result: { id: string } };
+    expect((await operator(`/gateway/tokens/${token_id}/revoke`, 'POST')).status).toBe(200);
+    const last = (await stream.rest()).at(-1)!;
+    expect(last.event).toBe('error');
+    expect(JSON.parse(last.data)).toMatchObject({
+      jsonrpc: '2.0',
+      id: 'lapse-1',
+      error: { code: -32000, data: { type: 'authentication_error', code: 'token_revoked' } },
+    });
+    hold.open();
+    // The task goes on: an operator reads it completed.
+    for (;;) {
+      const got = await operator('/a2a/helper', 'POST', {
+        jsonrpc: '2.0',
+        id: 2,
+        method: 'tasks/get',
+        params: { id: first.result.id },
+      });
+      const state = ((await got.json()) as { result?: { status: { state: string } } }).result?.status.state;
+      if (state === 'completed') break;
+      expect(state).toBe('working');
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  });
+
   it('ends an OpenAI stream whose JWT expires mid-answer with an error chunk and no [DONE]; the run goes on', async () => {
     const hold = gate();
     upstream.enqueue({ kind: 'text', text: 'one two', pieces: ['one', ' two'], gates: [{ at: 1, open: hold.opened }] });
