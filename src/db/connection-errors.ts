@@ -26,12 +26,24 @@ const DRIVER_MESSAGES =
   /Connection terminated|not queryable|timeout exceeded when trying to connect|Query read timeout|connection timeout/i;
 
 /**
+ * True when SQLite refused a statement because another connection holds the lock it needs (SQLITE_BUSY, past the
+ * short busy timeout, or SQLITE_LOCKED, with their extended codes), directly or as the cause of the 503 it became.
+ */
+export function isDatabaseLocked(error: unknown): boolean {
+  if (error instanceof DatabaseUnavailableError) return isDatabaseLocked(error.cause);
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^SQLITE_(BUSY|LOCKED)(_|$)/.test(code);
+}
+
+/**
  * True when a database error says the database was out of reach (refused, lost, silent past the query
- * timeout) rather than that the statement was wrong: the same statement may succeed once it is back.
+ * timeout; SQLite: locked by another process) rather than that the statement was wrong: the same statement may
+ * succeed once it is back.
  */
 export function isConnectionLoss(error: unknown): boolean {
   if (error instanceof DatabaseUnavailableError) return true;
   if (!(error instanceof Error)) return false;
+  if (isDatabaseLocked(error)) return true;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (SOCKET_CODES.has(code) || SERVER_CODES.has(code) || code.startsWith('08')))
     return true;

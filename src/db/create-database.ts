@@ -12,14 +12,16 @@ import {
   SqliteQueryCompiler,
   sql,
   type DatabaseConnection,
+  type SqliteDialectConfig,
   type Dialect,
   type MigrationProvider,
 } from 'kysely';
 import { MIGRATIONS } from './migrations/index.js';
 import type { DatabaseUnavailableError } from '../errors.js';
+import { asUnavailable, isDatabaseLocked } from './connection-errors.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { createPostgresPool } from './postgres-pool.js';
-import { createReachability } from './reachability.js';
+import { createReachability, type Reachability } from './reachability.js';
 import type { Database } from './schema.js';
 import { startWalCheckpointer, WRITER_CHECKPOINT_PAGES, type WalCheckpointer } from './wal-checkpointer.js';
 import { createGroupCommit, type WriteQueue } from './write-queue.js';
@@ -39,6 +41,11 @@ export interface DatabaseOptions {
   connectTimeoutMs?: number;
   /** How long a queued hot-path write is retried while the database is out of reach. Default 0. */
   writeRetryMs?: number;
+  /**
+   * SQLite: take the data folder for this process (default true). False only for a second handle in a process that
+   * knows another of its own holds it (tests reading what an app stored, or playing two replicas).
+   */
+  ownDataDir?: boolean;
   /** A connection lost or refused (PostgreSQL); the caller logs it. */
   onConnectionError?: (error: Error) => void;
 }
@@ -62,38 +69,58 @@ export function isPostgresUrl(url: string | undefined): url is string {
 
 /** Opens the database (SQLite in WAL mode by default, PostgreSQL for a postgres:// URL) and runs migrations. */
 export async function createDatabase(options: DatabaseOptions): Promise<DatabaseHandle> {
-  const handle = isPostgresUrl(options.databaseUrl)
-    ? openPostgres(options.databaseUrl, options)
-    : openSqlite(options.dataDir);
+  const sqlite = isPostgresUrl(options.databaseUrl) ? undefined : openSqlite(options.dataDir, options);
+  const handle = sqlite?.handle ?? openPostgres(options.databaseUrl!, options);
   try {
     await migrateToLatest(handle.db);
   } catch (error) {
     await handle.close();
     throw error;
   }
+  sqlite?.serving();
   return handle;
 }
 
-function openSqlite(dataDir: string): DatabaseHandle {
+/**
+ * How long a SQLite statement waits for a lock another connection holds, once the database is open. better-sqlite3
+ * waits synchronously, holding the event loop (health went unanswered for the 5 s it was): past this, the
+ * statement fails with `DatabaseUnavailableError` (503, Retry-After) and a queued write is tried again later. This
+ * process's own writes never wait on each other (one connection, the group commit), nor on the WAL checkpoint
+ * thread (a PASSIVE checkpoint takes no lock a writer needs).
+ */
+export const SQLITE_BUSY_TIMEOUT_MS = 50;
+/** While opening and migrating (nothing is served yet), a lock is waited for as long as before. */
+const SQLITE_OPEN_BUSY_TIMEOUT_MS = 5_000;
+
+function openSqlite(dataDir: string, options: DatabaseOptions): { handle: DatabaseHandle; serving(): void } {
   mkdirSync(dataDir, { recursive: true });
   // One process per folder: a second one would take the first one's live runs for orphans (issue #41).
-  const lock = lockDataDir(resolve(dataDir));
+  const lock = options.ownDataDir === false ? { release: () => undefined } : lockDataDir(resolve(dataDir));
   try {
-    return openSqliteFile(resolve(join(dataDir, 'agent-gateway.sqlite')), () => lock.release());
+    return openSqliteFile(resolve(join(dataDir, 'agent-gateway.sqlite')), options, () => lock.release());
   } catch (error) {
     lock.release();
     throw error;
   }
 }
 
-function openSqliteFile(file: string, release: () => void): DatabaseHandle {
+function openSqliteFile(
+  file: string,
+  options: DatabaseOptions,
+  release: () => void,
+): { handle: DatabaseHandle; serving(): void } {
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   // NORMAL is durable across process crashes in WAL mode; only an OS crash can lose the last commits.
   sqlite.pragma('synchronous = NORMAL');
-  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma(`busy_timeout = ${SQLITE_OPEN_BUSY_TIMEOUT_MS}`);
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: createSqliteDialect(withStatementCache(sqlite)) });
+  // Locked by another process from a statement refused for it to the next write transaction that began. Reads
+  // are not evidence (WAL readers never wait), so the probe takes the write lock: begin immediate, commit.
+  const reachability = createReachability(() => db.transaction().execute(async () => undefined));
+  const db: Kysely<Database> = new Kysely<Database>({
+    dialect: createSqliteDialect(withStatementCache(sqlite), reachability),
+  });
   // WAL checkpoints move to a thread of their own with the first hot-path write (a gateway that only starts
   // needs none); from then on the writer's own checkpoint is only the backstop (wal-checkpointer.ts).
   let checkpointer: WalCheckpointer | undefined;
@@ -110,13 +137,13 @@ function openSqliteFile(file: string, release: () => void): DatabaseHandle {
     }
     checkpointer?.committed();
   };
-  const writes = createGroupCommit(db, { onCommit });
-  return {
+  const writes = createGroupCommit(db, { onCommit, retryMs: options.writeRetryMs });
+  const handle: DatabaseHandle = {
     db,
     engine: 'sqlite',
     location: file,
     writes,
-    outage: () => undefined,
+    outage: () => reachability.outage(),
     ping: async () => {
       try {
         sqlite.prepare('select 1').get();
@@ -135,6 +162,7 @@ function openSqliteFile(file: string, release: () => void): DatabaseHandle {
       }
     },
   };
+  return { handle, serving: () => sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`) };
 }
 
 /** How many distinct SQL texts keep a prepared statement. The hot path uses a few dozen. */
@@ -187,10 +215,10 @@ export function withStatementCache(
  * Transactions begin IMMEDIATE: they take the write lock before reading, so a second process opening the
  * same file waits (busy_timeout) and then sees the first one's migrations instead of racing it.
  */
-function createSqliteDialect(database: SqliteDatabase.Database): Dialect {
+function createSqliteDialect(database: SqliteDatabase.Database, reachability: Reachability): Dialect {
   return {
     createAdapter: () => new TransactionalDdlSqliteAdapter(),
-    createDriver: () => new ImmediateTransactionSqliteDriver({ database }),
+    createDriver: () => new ImmediateTransactionSqliteDriver({ database }, reachability),
     createIntrospector: (db) => new SqliteIntrospector(db),
     createQueryCompiler: () => new SqliteQueryCompiler(),
   };
@@ -202,9 +230,41 @@ class TransactionalDdlSqliteAdapter extends SqliteAdapter {
   }
 }
 
+/**
+ * Transactions begin IMMEDIATE, and a statement refused because another process holds the lock (SQLITE_BUSY past
+ * the busy timeout, SQLITE_LOCKED) fails as `DatabaseUnavailableError` (503 with Retry-After; the group commit
+ * tries its writes again) and tells `reachability`; a write transaction that begins tells it the lock was had.
+ */
 class ImmediateTransactionSqliteDriver extends SqliteDriver {
+  readonly #reachability: Reachability;
+  #connection?: DatabaseConnection;
+
+  constructor(config: SqliteDialectConfig, reachability: Reachability) {
+    super(config);
+    this.#reachability = reachability;
+  }
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.#connection ??= {
+      executeQuery: async (query) => {
+        try {
+          return await connection.executeQuery(query);
+        } catch (error) {
+          if (!isDatabaseLocked(error)) throw error;
+          const unavailable = asUnavailable(error) as DatabaseUnavailableError;
+          this.#reachability.lost(unavailable);
+          throw unavailable;
+        }
+      },
+      streamQuery: (query, chunkSize) => connection.streamQuery(query, chunkSize),
+    };
+    return this.#connection;
+  }
+
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    this.#reachability.reached();
   }
 }
 

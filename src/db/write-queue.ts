@@ -2,7 +2,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
 import { createBatcher } from './batcher.js';
 import type { DatabaseUnavailableError } from '../errors.js';
-import { asUnavailable, isConnectionLoss, reconnectDelayMs } from './connection-errors.js';
+import { asUnavailable, isConnectionLoss, isDatabaseLocked, reconnectDelayMs } from './connection-errors.js';
 import { isUniqueViolation } from './driver-errors.js';
 import { runWritesMerged } from './merged-writes.js';
 import type { Database } from './schema.js';
@@ -18,6 +18,11 @@ export interface WriteOptions {
    * records of what already happened and was reported (a run's end, its usage), which must not be lost.
    */
   persistent?: boolean;
+  /**
+   * A client waits on this write (a new run's insert): a database locked by another process (SQLite) fails it
+   * at once with `DatabaseUnavailableError` instead of retrying it, and the caller records it once the lock is gone.
+   */
+  failFastWhenLocked?: boolean;
 }
 
 /**
@@ -74,6 +79,7 @@ interface QueuedWrite {
   write: Write;
   /** When retrying stops: `queuedAt + retryMs`, or Infinity for a persistent write. */
   retryUntil: number;
+  failFastWhenLocked: boolean;
   resolve(): void;
   reject(error: unknown): void;
 }
@@ -112,8 +118,9 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
         const unavailable = asUnavailable(error) as DatabaseUnavailableError;
         maybeCommitted ||= unavailable.commitUnknown;
         const now = Date.now();
+        const locked = isDatabaseLocked(unavailable);
         entries = entries.filter((entry) => {
-          const retry = !stopRetrying.signal.aborted && now < entry.retryUntil;
+          const retry = !stopRetrying.signal.aborted && now < entry.retryUntil && !(locked && entry.failFastWhenLocked);
           if (!retry) entry.reject(unavailable);
           return retry;
         });
@@ -139,7 +146,13 @@ export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOpti
       new Promise<void>((resolve, reject) => {
         const retryUntil = writeOptions.persistent ? Infinity : Date.now() + retryMs;
         // commit() settles each entry itself, so the batcher's own promise carries nothing.
-        void batcher.add({ write, retryUntil, resolve, reject });
+        void batcher.add({
+          write,
+          retryUntil,
+          failFastWhenLocked: writeOptions.failFastWhenLocked ?? false,
+          resolve,
+          reject,
+        });
       }),
     flush: () => batcher.flush(),
     close() {

@@ -52,6 +52,8 @@ export async function startAuthTestServer(options: AuthTestServerOptions): Promi
   const database = await createDatabase({
     databaseUrl: options.database.databaseUrl,
     dataDir: options.database.dataDir,
+    // Several of these servers share one test database in a file's tests.
+    ownDataDir: false,
   });
   const clock = new TestClock();
   const authConfig: AuthConfig = {

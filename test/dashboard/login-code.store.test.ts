@@ -16,7 +16,7 @@ await describeEachDialect('dashboard login codes', (dialect) => {
   let b: LoginCodeStore;
   beforeAll(async () => {
     testDb = await dialect.create();
-    const open = () => createDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir });
+    const open = () => createDatabase({ databaseUrl: testDb.databaseUrl, dataDir: testDb.dataDir, ownDataDir: false });
     replicas = [await open(), await open()];
     [a, b] = replicas.map((database) => createLoginCodeStore(database.db, { ttlMs: TTL_MS, now: () => clock }));
   });

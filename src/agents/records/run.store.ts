@@ -92,13 +92,16 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
         resume_input: resume ? JSON.stringify(resume) : null,
       });
       const { before, persistent } = options;
-      if (!before) return writes.write(async (trx) => void (await insertRunRow(trx, row)), { persistent });
+      // Its client waits: a locked SQLite database answers it 503 at once, and the run is recorded once back.
+      const failFastWhenLocked = !persistent;
+      if (!before)
+        return writes.write(async (trx) => void (await insertRunRow(trx, row)), { persistent, failFastWhenLocked });
       return writes.write(
         async (trx) => {
           await before(trx);
           await insertRunRow(trx, row);
         },
-        { atomic: true, persistent },
+        { atomic: true, persistent, failFastWhenLocked },
       );
     },
     async finishRun(runId, end, events, options = {}) {

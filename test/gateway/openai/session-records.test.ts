@@ -17,7 +17,7 @@ await describeEachDialect('session records', (dialect) => {
   beforeAll(async () => {
     db = await dialect.create();
     gateway = await startGateway({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
-    reader = await createDatabase({ databaseUrl: db.databaseUrl, dataDir: db.dataDir });
+    reader = await createDatabase({ databaseUrl: db.databaseUrl, dataDir: db.dataDir, ownDataDir: false });
     stored = createSessionStore(reader.db);
   });
   afterAll(async () => {
