@@ -8,7 +8,7 @@ import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 const skip = await postgresUnavailable();
 
 const yaml = (upstreamUrl: string) => `
-server: { database_write_retry_seconds: 0.5, database_connect_timeout_ms: 1000 }
+server: { database_write_retry_seconds: 0.5, database_connect_timeout_ms: 1000, database_query_timeout_ms: 1000 }
 auth: { api_keys: ["\${TEST_API_KEY}"] }
 providers:
   upstream: { type: openai-compatible, base_url: "${upstreamUrl}", max_retries: 0 }
@@ -35,6 +35,7 @@ describe.skipIf(skip !== undefined)(
       app = await startTestApp(yaml(upstream.url), { databaseUrl: url.toString(), dataDir: database.dataDir });
     });
     afterAll(async () => {
+      await proxy?.restore();
       await app?.stop({ keepData: true });
       await upstream?.close();
       await proxy?.close();
@@ -43,11 +44,12 @@ describe.skipIf(skip !== undefined)(
 
     it('answers its client 503 once the write retry is over, and records it, failed, with its usage once the database is back', async () => {
       const client = new OpenAI({ baseURL: `${app.url}/v1`, apiKey: TEST_API_KEY, maxRetries: 0 });
-      // The model answers; the run's insert, queued as the call goes out, meets a database that refuses.
+      // The model answers; the run's insert, queued as the call goes out, meets a database gone silent (a
+      // partition): nothing has failed yet, so the run is let in, and its insert fails after the query timeout.
       let release!: () => void;
       const answered = new Promise<void>((resolve) => (release = resolve));
       upstream.enqueue({ kind: 'handler', fn: () => (release(), { kind: 'text', text: 'an answer nobody stored' }) });
-      await proxy.refuse();
+      proxy.silence();
       const refused = client.chat.completions
         .create({ model: 'helper', messages: [{ role: 'user', content: 'hello' }] })
         .withResponse()

@@ -223,7 +223,8 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       stopping = true;
       stopped.abort();
       clearTimeout(timer);
-      await claiming;
+      // A claim that failed (the database out of reach) was logged already; stopping goes on.
+      await claiming?.catch(() => undefined);
       await Promise.allSettled(inHand.flatMap((held) => [...held.values()]));
       // Leases are renewed until the last item in hand is settled.
       clearInterval(heartbeat);
