@@ -1,7 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { once } from 'node:events';
 import { writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import OpenAI from 'openai';
@@ -11,6 +10,7 @@ import { spawnServer, type ServerProcess } from '../admin/spawn-server.js';
 import { TEST_API_KEY } from '../support/app.js';
 import { createPostgresDatabase, postgresUnavailable, type TestDatabase } from '../support/databases.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { freePort } from '../support/free-port.js';
 
 function redisServerMissing(): string | undefined {
   if (spawnSync('redis-server', ['--version']).status === 0) return undefined;
@@ -33,15 +33,6 @@ agents:
 # Long enough that a loaded machine (slow heartbeats) does not take live runs for orphans.
 runs: { lease_seconds: 8 }
 `;
-
-async function freePort(): Promise<number> {
-  const server = createServer().listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const { port } = server.address() as { port: number };
-  server.close();
-  await once(server, 'close');
-  return port;
-}
 
 /** A Redis of this test's own that keeps nothing on disk: stopped, it comes back empty. */
 async function startRedis(port: number) {
