@@ -68,12 +68,12 @@ import {
   type Metrics,
   type RateLimitCounter,
 } from './http/index.js';
-import { BudgetExceededError } from './errors.js';
+import { BudgetExceededError, DatabaseUnavailableError } from './errors.js';
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
 import { startTelemetry, type Telemetry } from './telemetry/index.js';
 import { createOutboundGuard, createToolRegistry, toolsRoutes, type ToolRegistry } from './tools/index.js';
-import type { Logger } from './logger.js';
+import { quietDuringOutages, type Logger } from './logger.js';
 
 export const VERSION = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -133,6 +133,8 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     await telemetry.shutdown();
     throw error;
   });
+  // The loops that retry every second (heartbeats, the inbox, the push outbox, missions) say an outage once per 30 s.
+  const backgroundLog = quietDuringOutages(server.log, (error) => error instanceof DatabaseUnavailableError);
   let tools: ToolRegistry | undefined;
   let bus: RunEventBus | undefined;
   let rateLimitCounter: RateLimitCounter | undefined;
@@ -201,11 +203,19 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       (provider) => config.providers[provider]?.type ?? provider,
       (agentName, tokens) => rateLimits.countTokens(agentName, tokens),
     );
-    const { runs, sessions, models } = buildRuntime(config, database, nodeAgents.registry, tools, runBus, server.log, {
-      usage,
-      tokens,
-      metrics,
-    });
+    const { runs, sessions, models } = buildRuntime(
+      config,
+      database,
+      nodeAgents.registry,
+      tools,
+      runBus,
+      backgroundLog,
+      {
+        usage,
+        tokens,
+        metrics,
+      },
+    );
     const interrupted = await runs.recoverInterrupted();
     if (interrupted > 0)
       server.log.warn({ runs: interrupted }, 'marked runs left unfinished by a stopped server as interrupted');
@@ -275,6 +285,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
           ),
           settings: config.a2a.push_notifications,
         },
+        backgroundLog,
       });
     }
     if (config.ui.enabled)
@@ -283,8 +294,15 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
         cookiePolicy: { allowedOrigins: config.server.cors.origins, publicBaseUrl: publicUrlOf(config) },
         loginCodes: createLoginCodeStore(database.db, { ttlMs: LOGIN_CODE_TTL_MS }),
       });
-    const triggers = await buildTriggers(server, config, database, runs, metrics);
-    const autopilot = await buildAutopilot(server, config, database, { runs, models, nodeAgents, tools, clock });
+    const triggers = await buildTriggers(server, config, database, runs, metrics, backgroundLog);
+    const autopilot = await buildAutopilot(server, config, database, {
+      runs,
+      models,
+      nodeAgents,
+      tools,
+      clock,
+      log: backgroundLog,
+    });
     await server.ready();
     await triggers.start();
     // On SQLite only this process runs missions, so executions a crash left running are recovered at start.
@@ -455,12 +473,13 @@ async function buildTriggers(
   database: DatabaseHandle,
   runs: RunService,
   metrics: Metrics,
+  log: Logger,
 ): Promise<Triggers> {
   const triggers = createTriggers({
     store: createInboxStore(database.db),
     startRun: createTriggerRunStarter(runs),
     config,
-    logger: server.log,
+    logger: log,
     enabled: config.gateway.enabled,
     webhooksEnabled: config.gateway.enabled && config.gateway.webhooks,
     maxJsonDepth: config.server.max_json_depth,
@@ -492,7 +511,14 @@ async function buildAutopilot(
   server: FastifyInstance,
   config: Config,
   database: DatabaseHandle,
-  deps: { runs: RunService; models: ModelClient; nodeAgents: NodeAgents; tools: ToolRegistry; clock?: () => Date },
+  deps: {
+    runs: RunService;
+    models: ModelClient;
+    nodeAgents: NodeAgents;
+    tools: ToolRegistry;
+    clock?: () => Date;
+    log: Logger;
+  },
 ): Promise<Autopilot> {
   const toolNames = () => deps.tools.list().map((tool) => tool.name);
   const autopilot = await createAutopilot({
@@ -503,7 +529,7 @@ async function buildAutopilot(
     models: deps.models,
     toolNames,
     clock: deps.clock,
-    log: server.log,
+    log: deps.log,
     dataDir: config.server.data_dir,
     providers: config.providers,
     scrub: createPiiScrubber(),

@@ -35,3 +35,32 @@ export function withBindingsOnUse(log: Logger, bindings: Record<string, unknown>
     child: (more) => withBindingsOnUse(target(), more),
   };
 }
+
+/**
+ * `log`, with the warnings and errors of an outage (their `err` matches `isOutage`) written at most once per
+ * `windowMs` for each message, the next line saying how many it left out (`repeated`). Background loops retry
+ * every second while a shared service is down; one line per loop per 30 s says as much.
+ */
+export function quietDuringOutages(log: Logger, isOutage: (error: unknown) => boolean, windowMs = 30_000): Logger {
+  const seen = new Map<string, { at: number; left: number }>();
+  const quiet =
+    (level: 'warn' | 'error') =>
+    (details: object, message: string): void => {
+      if (!isOutage((details as { err?: unknown }).err)) return log[level](details, message);
+      const now = Date.now();
+      const last = seen.get(message);
+      if (last && now - last.at < windowMs) {
+        last.left += 1;
+        return;
+      }
+      seen.set(message, { at: now, left: 0 });
+      log[level](last?.left ? { ...details, repeated: last.left } : details, message);
+    };
+  return {
+    debug: (details, message) => log.debug(details, message),
+    info: (details, message) => log.info(details, message),
+    warn: quiet('warn'),
+    error: quiet('error'),
+    child: log.child && ((bindings) => quietDuringOutages(log.child!(bindings), isOutage, windowMs)),
+  };
+}

@@ -10,6 +10,7 @@ import type { A2aPushConfig } from '../../config/index.js';
 import type { A2aPushStore } from './push/a2a-push.store.js';
 import { createPushDeliveryWorker } from './push/push-delivery-worker.js';
 import type { PushEndpointGuard } from './push/push-endpoint-guard.js';
+import type { Logger } from '../../logger.js';
 
 export interface A2aRoutesOptions {
   agents: AgentRegistry;
@@ -26,11 +27,13 @@ export interface A2aRoutesOptions {
   stalledTimeoutMs?: number;
   /** Push notifications: configs and outbox, the SSRF rules for their URLs, and how deliveries are retried. */
   push: { store: A2aPushStore; guard: PushEndpointGuard; settings: A2aPushConfig };
+  /** The push worker's log (app.ts: outages said once per 30 s); the app's own by default. */
+  backgroundLog?: Logger;
 }
 
 /** A2A: public agent cards, and each published agent's JSON-RPC endpoint served by the official SDK. */
 export const a2aRoutes: FastifyPluginAsync<A2aRoutesOptions> = async (app, options) => {
-  const worker = createPushDeliveryWorker({ ...options.push, logger: app.log });
+  const worker = createPushDeliveryWorker({ ...options.push, logger: options.backgroundLog ?? app.log });
   const handlers = createAgentHandlers({
     logger: app.log,
     push: { store: options.push.store, guard: options.push.guard, wake: () => worker.wake() },
