@@ -83,10 +83,10 @@ export function createInProcessRunEventBus(options: InProcessRunEventBusOptions 
 
   return {
     logLimit,
-    async publish(runId: string, body: RunEventBody, seq?: number): Promise<RunEvent> {
+    async publish(runId: string, body: RunEventBody, seq?: number, at?: string): Promise<RunEvent> {
       assertOpen();
       const entry = entryFor(runId);
-      const event = toRunEvent(body, runId, seq ?? entry.log.lastSeq + 1, isoNow());
+      const event = toRunEvent(body, runId, seq ?? entry.log.lastSeq + 1, at ?? isoNow());
       entry.log.push(event);
       if (isTerminalEvent(event)) scheduleExpiry(runId, entry);
       return event;

@@ -112,10 +112,10 @@ export function createRedisRunEventBus(options: RedisRunEventBusOptions): RunEve
 
   return {
     logLimit,
-    async publish(runId: string, body: RunEventBody, seq?: number): Promise<RunEvent> {
+    async publish(runId: string, body: RunEventBody, seq?: number, at?: string): Promise<RunEvent> {
       assertOpen();
       if (seq === undefined) return stream.append(runId, body);
-      const event = toRunEvent(body, runId, seq, isoNow());
+      const event = toRunEvent(body, runId, seq, at ?? isoNow());
       local.push(event);
       await stream.append(runId, body, seq, event.at);
       return event;

@@ -19,11 +19,11 @@ export interface RunEventBus {
   /** Events a run's log keeps (history() returns at most these, the newest). Default DEFAULT_LOG_LIMIT. */
   readonly logLimit?: number;
   /**
-   * Appends an event to the run's ordered, bounded log and delivers it to live subscribers. `seq` is the one
-   * the run's own publisher gave it (numbering never restarts with the bus's store); without it the bus
-   * numbers it after the last event it holds.
+   * Appends an event to the run's ordered, bounded log and delivers it to live subscribers. `seq` and `at` are
+   * the ones the run's own publisher gave it (numbering never restarts with the bus's store, and the stored log
+   * says the same time); without them the bus numbers it after the last event it holds, and dates it now.
    */
-  publish(runId: string, body: RunEventBody, seq?: number): Promise<RunEvent>;
+  publish(runId: string, body: RunEventBody, seq?: number, at?: string): Promise<RunEvent>;
   /**
    * Past events still in the run's bounded log (after `afterSeq`), then live ones, with no gap and no duplicate.
    * Ends after a terminal event (run-end / run-error); fails with code `subscriber_lagging` when the reader

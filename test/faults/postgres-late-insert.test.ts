@@ -69,10 +69,11 @@ describe.skipIf(skip !== undefined)(
           Record<string, unknown>
         >;
       // The model was called and billed: the run and its usage are stored all the same, and agree.
-      await expect
-        .poll(async () => (await admin('/api/v1/admin/runs?limit=10')) as unknown as unknown[], { timeout: 15_000 })
-        .toHaveLength(1);
-      const [run] = (await admin('/api/v1/admin/runs?limit=10')) as unknown as Record<string, unknown>[];
+      // Its insert, then its end, are written once the database answers again.
+      const stored = async () =>
+        ((await admin('/api/v1/admin/runs?limit=10')) as unknown as Record<string, unknown>[])[0];
+      await expect.poll(async () => (await stored())?.status, { timeout: 15_000 }).toBe('failed');
+      const run = await stored();
       if (runId) expect(run.run_id).toBe(runId);
       expect(run).toMatchObject({ status: 'failed', total_tokens: 15 });
       await expect.poll(async () => (await admin('/analytics/usage')).total_tokens, { timeout: 15_000 }).toBe(15);

@@ -65,10 +65,12 @@ export function createRunEventPublisher(options: RunEventPublisherOptions): RunE
   // Not awaited one by one: the bus keeps publishes in call order (Redis pipelines them), so a delta costs no round trip here.
   const publish = (body: RunEventBody) => {
     seq += 1;
-    kept.push(toRunEvent(body, runId, seq, isoNow()));
+    const event = toRunEvent(body, runId, seq, isoNow());
+    kept.push(event);
     // Trimmed in chunks rather than one shift per event once the log is full.
     if (kept.length >= 2 * logLimit) kept = kept.slice(-logLimit);
-    const reached = bus.publish(runId, body, seq).catch(onError);
+    // The same number and time on the bus as in the stored log.
+    const reached = bus.publish(runId, body, seq, event.at).catch(onError);
     flow?.published(body);
     last = Promise.all([last, reached]);
   };
