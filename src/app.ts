@@ -364,12 +364,8 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
 
 /** A warning for an outage that reports an error on every attempt: one line per 30 s is enough. */
 function warnEvery30s(log: Logger, message: string): (error: unknown) => void {
-  let loggedAt = 0;
-  return (error) => {
-    if (Date.now() - loggedAt < 30_000) return;
-    loggedAt = Date.now();
-    log.warn({ err: error }, message);
-  };
+  const quiet = quietDuringOutages(log, () => true);
+  return (error) => quiet.warn({ err: error }, message);
 }
 
 function buildAuthenticator(config: Config, tokens: TokenService, clock?: () => Date) {

@@ -1,7 +1,7 @@
 import type { RunControlCommand, RunEvent, RunEventBus } from '../bus/index.js';
 import type { GuardrailsConfig } from '../config/index.js';
 import { isConnectionLoss } from '../db/index.js';
-import type { DatabaseUnavailableError } from '../errors.js';
+import { DatabaseUnavailableError } from '../errors.js';
 import { isoNow } from '../ids.js';
 import type { ModelClient } from '../llm/index.js';
 import type { ToolRegistry } from '../tools/index.js';
@@ -169,6 +169,8 @@ export function createRunService(options: RunServiceOptions): RunService {
 
   return {
     async start(request) {
+      // With the database known to be out of reach, a run could not be recorded: refused (503) before its model call.
+      if (options.databaseOutage?.()) throw new DatabaseUnavailableError();
       const run = await traceRun(request, (traced) => startRun(runtime, traced));
       track(run);
       return run.handle;

@@ -57,7 +57,7 @@ export interface DatabaseHandle {
   location: string;
   /** Hot-path writes: group commit on SQLite (one writer), straight to the pool on PostgreSQL. */
   writes: WriteQueue;
-  /** PostgreSQL: the last connection loss's error while the database is out of reach (db/reachability.ts). */
+  /** The last connection loss's (SQLite: lock's) error while the database is out of reach (db/reachability.ts). */
   outage(): DatabaseUnavailableError | undefined;
   ping(): Promise<boolean>;
   close(): Promise<void>;

@@ -20,7 +20,6 @@ import { createRunEventPublisher, type RunEventPublisher } from './run-event-pub
 import type { RunResult } from './run-result.js';
 import { createRunFlow } from './run-flow.js';
 import { createRunTimer } from './run-timer.js';
-import type { DatabaseUnavailableError } from '../../errors.js';
 
 export interface RuntimeDeps {
   agents: AgentRegistry;
@@ -43,8 +42,6 @@ export interface RuntimeDeps {
   beforeCheckpoint?: (runId: string) => Promise<void>;
   /** Bytes of text a run may say unless its agent sets max_output_bytes; unset: no cap. */
   maxOutputBytes?: number;
-  /** Set while the database is out of reach: a new run is refused before its model call. */
-  databaseOutage?: () => DatabaseUnavailableError | undefined;
 }
 
 /** What a run is asked to do besides its conversation: the fields a takeover reads back from the store. */

@@ -18,8 +18,6 @@ import { firstLoopStart } from './runtime-loop.js';
  */
 export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Promise<LiveRun> {
   const agent = deps.agents.get(request.agentName);
-  // With the database known to be out of reach, a run could not be recorded: refused (503) before its model call.
-  if (deps.databaseOutage?.()) throw new DatabaseUnavailableError();
   // A session id generated for this request has nothing stored to check or merge: its session is created
   // with the run's insert below instead of being upserted and read back first.
   const created =
