@@ -2,7 +2,7 @@
  * OTLP trace export request (ExportTraceServiceRequest) in the protobuf wire format, written in one pass.
  *
  * Why it exists: OTel's `ProtobufTraceSerializer` was the largest share of the SDK's cost per chat completion
- * (22–26 µs, creating the three spans about 12; bench/telemetry-serializer.ts: ours 7–8 µs): it runs the whole request twice (a size-estimating pass, then the write),
+ * (22–26 µs, creating the three spans about 12; bench/experiments/telemetry-serializer.ts: ours 7–8 µs): it runs the whole request twice (a size-estimating pass, then the write),
  * copies every string a char at a time in both, and allocates a Uint8Array per trace and span id. This writes
  * the same bytes once: lengths reserved and back-patched (shifted only when a length needs more bytes than
  * reserved), ASCII strings copied while being checked (Buffer's UTF-8 write for the rest), attribute keys,

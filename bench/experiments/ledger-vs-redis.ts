@@ -1,7 +1,7 @@
 // Reservations per second of the budget ledger: PostgreSQL (the shipped budget.store.ts) against the same
 // reserve → charge → release cycle as Lua scripts in Redis, at concurrency 32, every run on the same two
 // accounts (an agent's day and a token), the hot rows of a real workload. Run with
-// `npx tsx bench/budgets/ledger-vs-redis.ts [runs]`; needs PostgreSQL (TEST_POSTGRES_URL) and Redis (TEST_REDIS_URL).
+// `npx tsx bench/experiments/ledger-vs-redis.ts [runs]`; needs PostgreSQL (TEST_POSTGRES_URL) and Redis (TEST_REDIS_URL).
 import { randomUUID } from 'node:crypto';
 import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';

@@ -3,7 +3,7 @@
 // attribution follows V8's inlining, so a function that is inlined in one build and not in the other moves
 // bytes to its caller: read the totals and the clearly new frames, not every row.
 //
-//   npx tsx bench/profile/allocation-diff.ts <a.heapprofile> <requests-a> <b.heapprofile> <requests-b> [rows, default 30]
+//   npx tsx bench/experiments/allocation-diff.ts <a.heapprofile> <requests-a> <b.heapprofile> <requests-b> [rows, default 30]
 import { readFileSync } from 'node:fs';
 
 interface SamplingHeapProfileNode {

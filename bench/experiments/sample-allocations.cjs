@@ -3,9 +3,9 @@
 // is still alive at exit, which hides short-lived garbage). Sampling starts SAMPLE_ALLOCATIONS_START_MS after
 // start-up (default 0) and the profile is written to $SAMPLE_ALLOCATIONS_FILE (a `.heapprofile`, each
 // gateway appending its pid) when the process is stopped with SIGINT, as bench/ab-cpu.ts and
-// processes/start-listening.ts stop it. Compare two with `npx tsx bench/profile/allocation-diff.ts`.
+// processes/start-listening.ts stop it. Compare two with `npx tsx bench/experiments/allocation-diff.ts`.
 //
-//   BENCH_AB_NODE_OPTIONS="--require $PWD/bench/profile/sample-allocations.cjs" \
+//   BENCH_AB_NODE_OPTIONS="--require $PWD/bench/experiments/sample-allocations.cjs" \
 //     SAMPLE_ALLOCATIONS_FILE=/tmp/alloc SAMPLE_ALLOCATIONS_START_MS=4000 npx tsx bench/ab-cpu.ts <cli-a> <cli-b>
 'use strict';
 const { writeFileSync } = require('node:fs');

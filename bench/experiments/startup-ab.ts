@@ -4,7 +4,7 @@
 // left (BENCH_STARTUP_DATA=existing). Each build starts once before the rounds, unmeasured: a build's first
 // start writes its compile cache (dist/.compile-cache), the starts after it read it.
 //
-//   npx tsx bench/startup-ab.ts <cli-a> <cli-b> ...   e.g. /work/main/dist/cli/main.js dist/cli/main.js
+//   npx tsx bench/experiments/startup-ab.ts <cli-a> <cli-b> ...   e.g. /work/main/dist/cli/main.js dist/cli/main.js
 //
 // BENCH_ROUNDS (default 7); the order of the builds alternates from round to round; medians and ranges.
 import { spawn } from 'node:child_process';
@@ -12,13 +12,13 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { findFreePort } from './processes/free-port.js';
-import { pollUntilOk } from './processes/poll-until-ok.js';
-import { median } from './report/sample-stats.js';
+import { findFreePort } from '../processes/free-port.js';
+import { pollUntilOk } from '../processes/poll-until-ok.js';
+import { median } from '../report/sample-stats.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 7);
 const EXISTING = process.env.BENCH_STARTUP_DATA === 'existing';
-const CONFIG = fileURLToPath(new URL('../config/agent-gateway.example.yaml', import.meta.url));
+const CONFIG = fileURLToPath(new URL('../../config/agent-gateway.example.yaml', import.meta.url));
 /**
  * Preloaded (`node --import`) into each gateway: at its `listening on` line it prints its own CPU time (getrusage,
  * all threads, µs) and RSS to stderr. A Node option, not a V8 flag, so the code cache stays valid.
@@ -81,7 +81,7 @@ async function startOnce(cli: string, existing: string | undefined): Promise<Sam
 }
 
 const clis = process.argv.slice(2);
-if (clis.length === 0) throw new Error('usage: tsx bench/startup-ab.ts <cli> <cli> ...');
+if (clis.length === 0) throw new Error('usage: tsx bench/experiments/startup-ab.ts <cli> <cli> ...');
 const dataDirs = clis.map(() => (EXISTING ? mkdtempSync(join(tmpdir(), 'startup-ab-')) : undefined));
 const samples = clis.map(() => [] as Sample[]);
 const loads: number[] = [loadavg()[0]];

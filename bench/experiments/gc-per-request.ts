@@ -4,21 +4,21 @@
 // scavenge copies (survived) or promotes are what it costs: a far steadier figure than CPU time on a shared
 // machine, where rounds of the same build differ by more than telemetry's whole cost.
 //
-//   npx tsx bench/gc-per-request.ts <cli-a> <cli-b> ...   e.g. dist/cli/main.js 'dist/cli/main.js?OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318'
+//   npx tsx bench/experiments/gc-per-request.ts <cli-a> <cli-b> ...   e.g. dist/cli/main.js 'dist/cli/main.js?OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318'
 //   (`<cli>?NAME=value&...` starts that build with these environment variables; BENCH_ROUNDS, default 3;
 //   BENCH_ROUND_SECONDS, default 8)
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadChatCompletions } from './load/chat-load.js';
+import { loadChatCompletions } from '../load/chat-load.js';
 import {
   cpuMicros,
   parseBuild,
   singleAgentGatewayYaml,
   startListening,
   stopChildren,
-} from './processes/start-listening.js';
+} from '../processes/start-listening.js';
 
 const CONNECTIONS = Number(process.env.BENCH_GC_CONNECTIONS ?? 32);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -77,7 +77,7 @@ function addLine(totals: GcTotals, line: string): void {
 }
 
 const builds = process.argv.slice(2);
-if (builds.length < 1) throw new Error('usage: tsx bench/gc-per-request.ts <cli-a> [<cli-b> ...]');
+if (builds.length < 1) throw new Error('usage: tsx bench/experiments/gc-per-request.ts <cli-a> [<cli-b> ...]');
 const children: ChildProcess[] = [];
 const temp = mkdtempSync(join(tmpdir(), 'gc-per-request-'));
 try {

@@ -1,5 +1,5 @@
 // A/B of the fan-out between two gateway builds, interleaved on one machine:
-//   npx tsx bench/scenarios/agui-fanout-ab.ts --cli /work/main/dist/cli/main.js --cli dist/cli/main.js --rounds 3
+//   npx tsx bench/experiments/agui-fanout-ab.ts --cli /work/main/dist/cli/main.js --cli dist/cli/main.js --rounds 3
 // Each round measures every (cli, load processes) pair, in an order that alternates between rounds, so
 // drift of a shared machine falls on both alike. Prints one line per measurement and the medians.
 import { parseArgs } from 'node:util';
@@ -12,7 +12,7 @@ import { waitForIdle } from '../processes/wait-for-idle.js';
 import { median } from '../report/sample-stats.js';
 import { startGateway } from '../targets/start-gateway.js';
 import { startUpstreams } from '../targets/start-upstreams.js';
-import { measureFanout } from './agui-fanout-measure.js';
+import { measureFanout } from '../scenarios/agui-fanout-measure.js';
 
 const { values } = parseArgs({
   options: {

@@ -1,10 +1,10 @@
 // The share of a CPU profile's busy time spent under frames that match a pattern, by the outermost matching
 // frame and by the function that was running: what a feature costs in place, callees included (self time per
 // function, as summarize-cpu-profile.ts gives, splits a feature across the libraries it calls).
-// `npx tsx bench/profile/stack-share.ts <file.cpuprofile> [pattern, default: OpenTelemetry and src/telemetry]`
+// `npx tsx bench/experiments/stack-share.ts <file.cpuprofile> [pattern, default: OpenTelemetry and src/telemetry]`
 // (e.g. on the profiles `BENCH_CPU_PROF_DIR=… npx tsx bench/telemetry.ts` writes).
 import { readFileSync } from 'node:fs';
-import { shortPath, withOriginalFrame, type CpuProfile, type ProfileNode } from './summarize-cpu-profile.js';
+import { shortPath, withOriginalFrame, type CpuProfile, type ProfileNode } from '../profile/summarize-cpu-profile.js';
 
 export interface StackShare {
   /** Busy (not idle) milliseconds after the skipped start. */
@@ -70,7 +70,7 @@ function round(value: number): number {
 if (import.meta.url === `file://${process.argv[1]}`) {
   const [file, pattern] = process.argv.slice(2);
   if (!file) {
-    console.error('usage: npx tsx bench/profile/stack-share.ts <file.cpuprofile> [pattern]');
+    console.error('usage: npx tsx bench/experiments/stack-share.ts <file.cpuprofile> [pattern]');
     process.exit(2);
   }
   const share = stackShare(file, new RegExp(pattern ?? '@opentelemetry|src/telemetry'));

@@ -3,7 +3,7 @@
 // writes of each Redis connection (with auto-pipelining, several commands share one write). Written to
 // $COUNT_IO_FILE (JSON) at exit; divide by `requests` for per-request figures.
 //
-//   BENCH_AB_NODE_OPTIONS="--require $PWD/bench/profile/count-io.cjs" COUNT_IO_FILE=/tmp/io.json \
+//   BENCH_AB_NODE_OPTIONS="--require $PWD/bench/experiments/count-io.cjs" COUNT_IO_FILE=/tmp/io.json \
 //     BENCH_AB_ENGINE=postgres BENCH_REDIS_URL=redis://127.0.0.1:6379/14 npx tsx bench/ab-cpu.ts <cli> <cli>
 // (each gateway appends its pid to the file name). Counts start from the first request: start-up's
 // migrations and connections are left out.

@@ -2,7 +2,7 @@
 // the upstream itself, interleaved in one run: non-streamed (whole answer) and streamed (time to the first
 // stamped content chunk) chat completions against a fake upstream that answers at once.
 //
-//   npx tsx bench/c1-latency.ts <cli-a> <cli-b> ...   e.g. /work/main/dist/cli/main.js dist/cli/main.js
+//   npx tsx bench/experiments/c1-latency.ts <cli-a> <cli-b> ...   e.g. /work/main/dist/cli/main.js dist/cli/main.js
 //   (`<cli>?NAME=value&...` starts that build with these environment variables)
 //
 // BENCH_ROUNDS (default 4), BENCH_ROUND_REQUESTS (default 1500 per target, mode and round), BENCH_C1_MODES
@@ -13,14 +13,14 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BENCH_API_KEY } from './bench-settings.js';
+import { BENCH_API_KEY } from '../bench-settings.js';
 import {
   cpuMicros,
   parseBuild,
   singleAgentGatewayYaml,
   startListening,
   stopChildren,
-} from './processes/start-listening.js';
+} from '../processes/start-listening.js';
 
 type Mode = 'nonstream' | 'stream';
 
@@ -105,7 +105,7 @@ function roundAdded(target: Target, direct: Target, mode: Mode): number {
 }
 
 const clis = process.argv.slice(2);
-if (clis.length < 1) throw new Error('usage: tsx bench/c1-latency.ts <cli-a> [<cli-b> ...]');
+if (clis.length < 1) throw new Error('usage: tsx bench/experiments/c1-latency.ts <cli-a> [<cli-b> ...]');
 const children: ChildProcess[] = [];
 const temp = mkdtempSync(join(tmpdir(), 'c1-latency-'));
 const newTarget = (name: string, url: string, model: string, pid?: number): Target => ({

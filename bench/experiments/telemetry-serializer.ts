@@ -1,13 +1,13 @@
 // The CPU time of turning a chat completion's three spans (server, invoke_agent, chat, with the gateway's
 // attributes) into the OTLP protobuf export request: OTel's ProtobufTraceSerializer (what the exporter
 // brings) against src/telemetry/sdk/otlp-trace-encoder.ts, in interleaved rounds on the same batches of
-// real SDK spans, medians per request. In-process, no HTTP: `npx tsx bench/telemetry-serializer.ts`.
+// real SDK spans, medians per request. In-process, no HTTP: `npx tsx bench/experiments/telemetry-serializer.ts`.
 import { loadavg } from 'node:os';
 import { ROOT_CONTEXT, SpanKind, trace } from '@opentelemetry/api';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-proto';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { AlwaysOnSampler, BasicTracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace-node';
-import { OtlpTraceEncoder } from '../src/telemetry/sdk/otlp-trace-encoder.js';
+import { OtlpTraceEncoder } from '../../src/telemetry/sdk/otlp-trace-encoder.js';
 
 const REQUESTS_PER_BATCH = 170; // 510 spans: the BatchSpanProcessor's batch is up to 512
 const BATCHES = 20;
