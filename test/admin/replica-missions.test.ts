@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createExecutionStore } from '../../src/autopilot/execution/execution.store.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { startAutopilot, type AutopilotHarness } from '../autopilot/autopilot-harness.js';
-import { LEARN, longAnswer } from '../autopilot/learning-loop-helpers.js';
+import { LEARN, longAnswer } from '../autopilot/learning/learning-loop-helpers.js';
 import { createPostgresDatabase, postgresUnavailable, type TestDatabase } from '../support/databases.js';
 import { redisUnavailable, TEST_REDIS_URL } from '../support/redis.js';
 

@@ -4,9 +4,9 @@ import { connect as connectNats, headers as natsHeaders, type NatsConnection } f
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
-import { brokerUnavailable, uniqueSuffix } from '../gateway/triggers/broker-probe.js';
-import { startItemsServer, type ItemsServer } from '../gateway/triggers/items-server.fixture.js';
-import { startSseSource, type SseSource } from '../gateway/triggers/sse-source.fixture.js';
+import { brokerUnavailable, uniqueSuffix } from '../gateway/triggers/listeners/broker-probe.js';
+import { startItemsServer, type ItemsServer } from '../gateway/triggers/pollers/items-server.fixture.js';
+import { startSseSource, type SseSource } from '../gateway/triggers/listeners/sse-source.fixture.js';
 import { startOtlpReceiver, type OtlpReceiver, type ReceivedSpan } from './otlp-receiver.js';
 
 // Under CI=true a missing broker fails the suite instead of skipping it.

@@ -8,7 +8,7 @@ import {
   typesOf,
   type AguiGateway,
 } from './agui-harness.js';
-import { connectWs } from './ws-client.js';
+import { connectWs } from './ws/ws-client.js';
 
 describe('?access_token= on the AG-UI streams (browsers cannot set headers)', () => {
   let gateway: AguiGateway;

@@ -8,7 +8,7 @@ import { formatSseEvents } from '../../../src/gateway/agui/format-sse-events.js'
 import { createRunFrameCache, type RunFrameCache } from '../../../src/gateway/agui/run-frame-cache.js';
 import { createServer } from '../../../src/http/index.js';
 import { parseSse, startAguiGateway, type AguiGateway } from './agui-harness.js';
-import { connectWs } from './ws-client.js';
+import { connectWs } from './ws/ws-client.js';
 
 /** What one stream that maps the finished run on its own sends after `afterSeq`: the behaviour before frames were shared. */
 async function loneStreamText(runs: RunService, runId: string, format: StreamFormat, afterSeq = 0): Promise<string> {

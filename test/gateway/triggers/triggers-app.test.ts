@@ -3,8 +3,8 @@ import { startTestApp, TEST_API_KEY, type TestApp } from '../../support/app.js';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
 import { runCli } from '../../cli/run-cli.js';
 import { hmacHex } from './webhooks/signing.js';
-import { startItemsServer, type ItemsServer } from './items-server.fixture.js';
-import { startSseSource, type SseSource } from './sse-source.fixture.js';
+import { startItemsServer, type ItemsServer } from './pollers/items-server.fixture.js';
+import { startSseSource, type SseSource } from './listeners/sse-source.fixture.js';
 
 const yaml = (upstream: string, items: string, feed: string) => `
 auth:

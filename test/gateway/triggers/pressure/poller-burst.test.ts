@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from '../../../support/app.js';
 import { dialects, type TestDatabase } from '../../../support/databases.js';
-import { startItemsServer, type ItemsServer } from '../items-server.fixture.js';
+import { startItemsServer, type ItemsServer } from '../pollers/items-server.fixture.js';
 import {
   listDeliveries,
   payloadIds,
