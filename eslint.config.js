@@ -65,7 +65,7 @@ export default tseslint.config(
     files: ['test/**/*.ts'],
     rules: {
       // Tests read untyped JSON bodies (`res.json()`, SSE frames) and assert them field by field; typing every
-      // body would restate the API schemas in the tests. See docs/decisions.md "Lint rules in tests".
+      // body would restate the API schemas in the tests. See docs/decisions/0032-lint-rules.md.
       '@typescript-eslint/no-unsafe-member-access': 'off',
       '@typescript-eslint/no-unsafe-assignment': 'off',
       '@typescript-eslint/no-unsafe-call': 'off',

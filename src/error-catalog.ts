@@ -232,7 +232,7 @@ export const ERROR_CATALOG = {
   },
   no_active_run: { type: 'conflict_error', status: 409, message: 'No run is under way on this socket' },
 
-  // A cancelled run: its own type, 409 like a conflict (docs/decisions.md, "A cancelled run")
+  // A cancelled run: its own type, 409 like a conflict (docs/decisions/0011-cancelled-run.md)
   cancelled: { type: 'cancelled_error', status: 409, message: 'The run was cancelled' },
   client_closed: {
     type: 'cancelled_error',

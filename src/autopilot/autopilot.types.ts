@@ -4,7 +4,7 @@ import type { MissionExecutionsTable } from '../db/index.js';
 export const AUTOPILOT_TIERS = ['anonymous', 'free', 'skip'] as const;
 export type AutopilotTier = (typeof AUTOPILOT_TIERS)[number];
 
-/** Mission states; the spec names draft, scheduled, completed and failed, the rest are ours (docs/decisions.md). */
+/** Mission states; the spec names draft, scheduled, completed and failed, the rest are ours (docs/decisions/0049-autopilot-missions.md). */
 export const MISSION_STATUSES = [
   'draft',
   'scheduled',

@@ -36,7 +36,7 @@ export interface Guardrails {
 
 /**
  * How far back a blocking hit can reach, in characters. A regular expression has no bound in general, so a
- * configured pattern is assumed to match at most this much (docs/decisions.md): a longer match may have
+ * configured pattern is assumed to match at most this much (docs/decisions/0055-guardrails-in-runs.md): a longer match may have
  * begun to stream before it completes (the answer is still cut off there and ends content_filter).
  */
 const PATTERN_WINDOW_CHARS = 64;

@@ -1,7 +1,7 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { RateLimitRejection } from './rate-limits.js';
 
-/** Response header of chat completions: the gateway's own time, in milliseconds (see docs/decisions.md). */
+/** Response header of chat completions: the gateway's own time, in milliseconds (docs/decisions/0056-gateway-overhead-and-metric-labels.md). */
 export const GATEWAY_OVERHEAD_HEADER = 'x-gateway-overhead-ms';
 
 /** A label value for anything outside the bounded set, so a series count never grows with traffic. */

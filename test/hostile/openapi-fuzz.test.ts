@@ -26,7 +26,7 @@ const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : process.env
 const JSON_RPC = /^\/a2a\/\{name\}$/;
 /**
  * Routes whose whole job is to ask the model for a blueprint. The fake upstream echoes the prompt, which
- * is never a blueprint, so they answer 502 upstream_error (docs/decisions.md: "a model provider failed")
+ * is never a blueprint, so they answer 502 upstream_error (docs/decisions/0009-error-body-and-status-codes.md: "a model provider failed")
  * whatever the input: that answer is the test double's, not a defect, and is the only 5xx let through.
  */
 const MODEL_WRITES_BLUEPRINT = /^\/api\/v1\/autopilot\/(synthesize|goal)$/;
@@ -159,7 +159,7 @@ describe('hostile requests generated from /openapi.json (issue 22 part 9)', () =
         counts.statuses.set(answer.status, (counts.statuses.get(answer.status) ?? 0) + 1);
         if (MODEL_WRITES_BLUEPRINT.test(path) && modelFailed(answer.status, answer.text)) return;
         let problem = answer.status === -1 ? answer.text : problemWith(answer, { jsonRpc });
-        // A key that could poison a prototype is refused before anything else, naming that key (docs/decisions.md).
+        // A key that could poison a prototype is refused before anything else, naming that key (docs/decisions/0012-request-bodies.md).
         if (!problem && request.invalidField && !jsonRpc && refusedPoisoningKey(request, answer)) return;
         if (!problem && request.invalidField && !jsonRpc) {
           const message = answer.text.includes('"error"')

@@ -153,7 +153,7 @@ const BY_CLASS: Record<Exclude<FailureClass, 'cancelled'>, Rule[]> = {
   ],
 };
 
-/** Recommendations from the latest failure's class and from signals across executions (docs/decisions.md). */
+/** Recommendations from the latest failure's class and from signals across executions (docs/decisions/0049-autopilot-missions.md). */
 export function recommendHealing(input: HealingInput): HealingRecommendation[] {
   const latest = input.executions[0];
   const found: HealingRecommendation[] = [];

@@ -86,7 +86,7 @@ function createSdk(config: TelemetryConfig, version: string): Sdk {
     spanProcessors: [new BatchSpanProcessor(createTraceExporter(config, `${endpoint}/v1/traces`))],
   });
   // The global tracer provider and the W3C trace context + baggage propagator, but no context manager: the
-  // gateway starts every span itself and hands the parent on explicitly (docs/decisions.md). The default one,
+  // gateway starts every span itself and hands the parent on explicitly (docs/decisions/0065-explicit-trace-context.md). The default one,
   // AsyncLocalStorage, turns on a promise hook that runs for every promise of the process (hundreds per request).
   tracerProvider.register({ contextManager: null });
   // The gateway's own metrics come from the Prometheus registries (recorded once per observation); the
