@@ -74,6 +74,7 @@ import { createModelClient, createPricing, type ModelClient } from './llm/index.
 import { startTelemetry, type Telemetry } from './telemetry/index.js';
 import { createOutboundGuard, createToolRegistry, toolsRoutes, type ToolRegistry } from './tools/index.js';
 import { quietDuringOutages, type Logger } from './logger.js';
+import { decideTopology } from './modules/topology.js';
 
 export const VERSION = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -133,6 +134,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     await telemetry.shutdown();
     throw error;
   });
+  const topology = decideTopology(config, database);
   // The loops that retry every second (heartbeats, the inbox, the push outbox, missions) say an outage once per 30 s.
   const backgroundLog = quietDuringOutages(server.log, (error) => error instanceof DatabaseUnavailableError);
   let tools: ToolRegistry | undefined;
@@ -305,13 +307,8 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     });
     await server.ready();
     await triggers.start();
-    // On SQLite only this process runs missions, so executions a crash left running are recovered at start.
-    // With several replicas, an execution is recovered once its lease (runs.lease_seconds) has expired.
-    const leaseMs = config.runs.lease_seconds * 1000;
-    await autopilot.start({
-      recover: !config.server.redis_url,
-      lease: config.server.redis_url ? { intervalMs: leaseMs / 6, staleMs: leaseMs } : undefined,
-    });
+    // With a shared database an execution is recovered once its lease lapsed, never at a replica's start-up.
+    await autopilot.start({ lease: topology.sharedDatabase ? topology.lease : undefined });
 
     const registry = tools;
     let stopHeapTrim: (() => void) | undefined;

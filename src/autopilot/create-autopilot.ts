@@ -69,10 +69,11 @@ export interface Autopilot {
   /** Curator, fine-tune jobs, active models and rollback. */
   learning: LearningLoop;
   /**
-   * Fires due missions and starts polling; `recover` marks executions a stopped server left running (single
-   * process only); `lease` (several replicas) recovers those of a replica that died (mission-scheduler.ts).
+   * Fires due missions and starts polling. Executions a stopped process left running are recovered: all of them
+   * at once when this process is its database's only one, else (`lease`) each once its lease lapsed
+   * (mission-scheduler.ts).
    */
-  start(options: { recover: boolean; lease?: ExecutionLease }): Promise<void>;
+  start(options: { lease?: ExecutionLease }): Promise<void>;
   /** Resolves once every execution started so far has ended (tests). */
   idle(): Promise<void>;
   /** Stops the scheduler and waits for executions, interrupting those still going after `timeoutMs`. */

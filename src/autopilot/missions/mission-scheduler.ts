@@ -32,11 +32,13 @@ export interface MissionScheduler {
   /** Launches every due mission; resolves once they were claimed (not once they ended). Returns how many. */
   tick(): Promise<number>;
   /**
-   * Recovers executions a stopped server left running (`recover`: single process, all of them), fires what is
-   * due and starts polling. `lease` (several replicas): renews the lease of this process's executions every
-   * interval and recovers those whose lease is older than `staleMs`, at start and then every interval.
+   * Recovers executions a stopped process left running, fires what is due and starts polling. Without `lease`
+   * this process is its database's only one: every execution still running was its own, and is recovered at
+   * once. With `lease` (a database shared by replicas) only executions whose lease lapsed are: this process
+   * renews the lease of its own every `intervalMs` and recovers those older than `staleMs`, at start and then
+   * every interval, so a live replica's execution is never taken and a dead one's always is.
    */
-  start(options: { recover: boolean; lease?: ExecutionLease }): Promise<void>;
+  start(options: { lease?: ExecutionLease }): Promise<void>;
   stop(): void;
   /** Resolves once every tick asked for so far has finished claiming. */
   settled(): Promise<void>;
@@ -86,7 +88,7 @@ export function createMissionScheduler(options: MissionSchedulerOptions): Missio
   async function recover(): Promise<void> {
     const now = options.clock().toISOString();
     await options.executions.interruptRunning(now);
-    // Only called in single-process mode: every mission still marked running was left by a stopped server.
+    // Only called when this process is its database's only one: every mission still running was left by a stop.
     for (const mission of await options.missions.listByStatus('running')) {
       const id = mission.mission_id;
       // A one-off runs again from the start; a recurring one waits for its next tick.
@@ -127,9 +129,9 @@ export function createMissionScheduler(options: MissionSchedulerOptions): Missio
       queue = next.catch(() => undefined);
       return next;
     },
-    async start({ recover: shouldRecover, lease }) {
-      if (shouldRecover) await recover();
-      if (lease) {
+    async start({ lease }) {
+      if (!lease) await recover();
+      else {
         await renewAndRecover(lease);
         let busy = false;
         leaseTimer = setInterval(() => {
