@@ -9,7 +9,7 @@ import { loadAverage, machineInfo, packageVersions } from './report/machine-info
 import { renderReport } from './report/render-report.js';
 import { checkTargets } from './report/targets.js';
 import { writeResults } from './report/write-results.js';
-import { ON_DEMAND_SCENARIOS, SCENARIOS } from './scenarios/all-scenarios.js';
+import { SCENARIOS } from './scenarios/all-scenarios.js';
 import type { BenchContext } from './scenarios/scenario.js';
 import { startServices, stopServices } from './targets/start-services.js';
 
@@ -20,13 +20,13 @@ async function main(): Promise<void> {
     allowPositionals: true,
     options: { 'no-build': { type: 'boolean', default: false } },
   });
-  const known = [...SCENARIOS, ...ON_DEMAND_SCENARIOS];
-  const unknown = positionals.filter((name) => !known.some((scenario) => scenario.name === name));
+  const unknown = positionals.filter((name) => !SCENARIOS.some((scenario) => scenario.name === name));
   if (unknown.length > 0)
     throw new Error(
-      `unknown scenario ${unknown.join(', ')}; known: ${known.map((scenario) => scenario.name).join(', ')}`,
+      `unknown scenario ${unknown.join(', ')}; known: ${SCENARIOS.map((scenario) => scenario.name).join(', ')}`,
     );
-  const selected = positionals.length > 0 ? known.filter((scenario) => positionals.includes(scenario.name)) : SCENARIOS;
+  const selected =
+    positionals.length > 0 ? SCENARIOS.filter((scenario) => positionals.includes(scenario.name)) : SCENARIOS;
   const started = performance.now();
   const loadBefore = loadAverage();
   log(`bench: ${selected.map((scenario) => scenario.name).join(', ')} (load average ${loadBefore.join(' ')})`);

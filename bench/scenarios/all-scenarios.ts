@@ -43,15 +43,3 @@ export const SCENARIOS: Scenario[] = [
   memoryScenario,
   analyticsScenario,
 ];
-
-/**
- * Scenarios run only when named (`npm run bench -- telemetry-instructions`): too long for every run, or
- * needing tools the full run does not (valgrind).
- */
-export const ON_DEMAND_SCENARIOS: Scenario[] = [
-  scriptScenario(
-    'telemetry-instructions',
-    'telemetry-instructions.ts',
-    'telemetry off vs on: instructions per request at c=32 under callgrind (needs valgrind; 15–30 min)',
-  ),
-];

@@ -4,18 +4,18 @@
 // (`callgrind_control -i on`), send BENCH_REQUESTS more at c=32, dump the counts, stop. NODE_FLAGS below say
 // what keeps two runs alike. The difference is converted to µs with the off gateway's native CPU time per
 // instruction (measured here too, BENCH_NATIVE_ROUNDS of BENCH_NATIVE_REQUESTS; 0 rounds skips it).
-// `npx tsx bench/telemetry-instructions.ts` (BENCH_RUNS, default 2; BENCH_WARMUP, 2000; BENCH_REWARM, 2000; BENCH_REQUESTS, 1000;
+// `npx tsx bench/experiments/telemetry-instructions.ts` (BENCH_RUNS, default 2; BENCH_WARMUP, 2000; BENCH_REWARM, 2000; BENCH_REQUESTS, 1000;
 // BENCH_VARIANTS, default `off,on`; also `on-json`, `on-unsampled`, `on-batch<N>`; BENCH_DUMP_DIR keeps the callgrind files).
 // Needs `valgrind` and a built gateway (`npm run build`). About 30 min on a busy 2-core machine.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { startDiscardingCollector } from './targets/discarding-collector.js';
+import { startDiscardingCollector } from '../targets/discarding-collector.js';
 import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { BENCH_API_KEY } from './bench-settings.js';
-import { singleAgentGatewayYaml, startListening } from './processes/start-listening.js';
-import { waitForIdle } from './processes/wait-for-idle.js';
+import { BENCH_API_KEY } from '../bench-settings.js';
+import { singleAgentGatewayYaml, startListening } from '../processes/start-listening.js';
+import { waitForIdle } from '../processes/wait-for-idle.js';
 
 const CONNECTIONS = 32;
 const RUNS = Number(process.env.BENCH_RUNS ?? 2);
