@@ -20,7 +20,6 @@ import {
   createAnalyticsWriteStore,
   createUsageRecorder,
   meterUsage,
-  roundUsd,
 } from './analytics/index.js';
 import {
   autopilotRoutes,
@@ -68,7 +67,7 @@ import {
   type Metrics,
   type RateLimitCounter,
 } from './http/index.js';
-import { BudgetExceededError, DatabaseUnavailableError } from './errors.js';
+import { DatabaseUnavailableError } from './errors.js';
 import { isoNow } from './ids.js';
 import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
 import { startTelemetry, type Telemetry } from './telemetry/index.js';
@@ -420,22 +419,11 @@ function buildRuntime(
     maxOutputBytes: config.runs.max_output_bytes,
     resume: config.runs.resume,
     databaseOutage: () => database.outage(),
-    // Costs are rounded as analytics stores them, so a run's cost is exactly the sum of its usage records.
-    pricing: { price: (model, usage) => pricing.price(model, usage), round: roundUsd },
+    pricing,
     usage: deps.usage,
     guardrails: config.guardrails,
     tokenLimit: async (tokenId) => (await deps.tokens.get(tokenId).catch(() => undefined))?.max_cost_usd ?? null,
-    onRunEnd: (agentName, result) =>
-      deps.metrics.observeRunEnd(
-        agentName,
-        result.status,
-        result.status === 'completed'
-          ? undefined
-          : {
-              code: result.error.code,
-              refusal: result.error instanceof BudgetExceededError ? result.error.refusal : undefined,
-            },
-      ),
+    metrics: deps.metrics,
   });
   return { runs, sessions, models };
 }

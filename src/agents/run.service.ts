@@ -1,7 +1,8 @@
 import type { RunControlCommand, RunEvent, RunEventBus } from '../bus/index.js';
 import type { GuardrailsConfig } from '../config/index.js';
 import { isConnectionLoss } from '../db/index.js';
-import { DatabaseUnavailableError } from '../errors.js';
+import { BudgetExceededError, DatabaseUnavailableError } from '../errors.js';
+import type { Metrics } from '../http/index.js';
 import { isoNow } from '../ids.js';
 import type { ModelClient } from '../llm/index.js';
 import type { ToolRegistry } from '../tools/index.js';
@@ -22,7 +23,6 @@ import type { AgentRunCounts, ChangedRunsFilter, ListRunsFilter, RunRecord, Step
 import type { SessionService } from './sessions/session.service.js';
 import { resumeRun } from './runtime/resume-run.js';
 import { startRun } from './runtime/start-run.js';
-import { traceRun } from './runtime/trace-run.js';
 import type { UsageSink } from './records/usage-sink.js';
 import type { RunSeriesBucket, RunSeriesFilter } from './records/run-counts.store.js';
 import type { Logger } from '../logger.js';
@@ -79,7 +79,7 @@ export interface RunServiceOptions {
   lease?: { intervalMs: number; staleMs: number };
   /** runs.resume: orphaned runs are taken over and continued from their last stored step. Default false. */
   resume?: boolean;
-  /** Prices each model call; without it every run costs 0 and budgets never fill. */
+  /** Prices each model call (costs rounded to 1e-9 USD); without it every run costs 0 and budgets never fill. */
   pricing?: RunPricing;
   /** Receives a usage record per model call and a risk event per guardrail hit (app.ts: the analytics recorder). */
   usage?: UsageSink;
@@ -89,8 +89,8 @@ export interface RunServiceOptions {
   tokenLimit?: (tokenId: string) => Promise<number | null>;
   /** Bytes of text a run may say unless its agent sets max_output_bytes (config runs.max_output_bytes); unset: no cap. */
   maxOutputBytes?: number;
-  /** Called once per run when it ended and its records were written (metrics). */
-  onRunEnd?(agentName: string, result: RunResult): void;
+  /** Counts each run once it ended and its records were written. */
+  metrics?: Pick<Metrics, 'observeRunEnd'>;
   /** Set while the database is out of reach (db/reachability.ts): a new run is refused (503) before it starts. */
   databaseOutage?: () => DatabaseUnavailableError | undefined;
   log?: Logger;
@@ -139,7 +139,7 @@ export function createRunService(options: RunServiceOptions): RunService {
     live.set(run.runId, run);
     void run.handle.result.then((result) => {
       live.delete(run.runId);
-      options.onRunEnd?.(run.handle.agentName, result);
+      options.metrics?.observeRunEnd(run.handle.agentName, result.status, endError(result));
     });
   };
 
@@ -171,7 +171,7 @@ export function createRunService(options: RunServiceOptions): RunService {
     async start(request) {
       // With the database known to be out of reach, a run could not be recorded: refused (503) before its model call.
       if (options.databaseOutage?.()) throw new DatabaseUnavailableError();
-      const run = await traceRun(request, (traced) => startRun(runtime, traced));
+      const run = await startRun(runtime, request);
       track(run);
       return run.handle;
     },
@@ -206,6 +206,12 @@ export function createRunService(options: RunServiceOptions): RunService {
       stopListening();
     },
   };
+}
+
+function endError(result: RunResult): Parameters<Metrics['observeRunEnd']>[2] {
+  if (result.status === 'completed') return undefined;
+  const { error } = result;
+  return { code: error.code, refusal: error instanceof BudgetExceededError ? error.refusal : undefined };
 }
 
 async function drainRuns(running: LiveRun[], timeoutMs: number): Promise<void> {

@@ -12,7 +12,6 @@ const pricing: RunPricing = {
     costUsd: usage.inputTokens * 1e-7 + usage.outputTokens * 2e-7 + 1e-10 / 3,
     priced: true,
   }),
-  round: roundUsd,
 };
 
 function recordingSink(): UsageSink & { usage: ModelUsageRecord[]; risks: RiskEventRecord[] } {

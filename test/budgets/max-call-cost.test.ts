@@ -11,7 +11,7 @@ const pricing = createPricing({
   },
   providerTypes: { p: 'openai-compatible' },
 });
-const runPricing: RunPricing = { price: (model, usage) => pricing.price(model, usage), round: (usd) => usd };
+const runPricing: RunPricing = pricing;
 const tools: ToolDefinition[] = [
   {
     name: 'lookup',
@@ -52,7 +52,7 @@ describe('the most a model call can cost', () => {
   it('is max_tokens of output alone when input costs nothing', () => {
     const price = vi.fn(runPricing.price);
     const maxCallCost = createMaxCallCost({
-      pricing: { price, round: runPricing.round },
+      pricing: { price },
       model: 'p/free-input',
       tools,
       maxTokens: 100,

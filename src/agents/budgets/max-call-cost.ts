@@ -5,7 +5,7 @@ import {
   type ChatMessage,
   type ToolDefinition,
 } from '../../llm/index.js';
-import type { RunPricing } from '../records/run-recorder.js';
+import { roundUsd, type RunPricing } from '../records/run-recorder.js';
 
 /**
  * Output tokens reserved for a call whose max_tokens is not set (by the agent or the request). Nothing bounds
@@ -53,6 +53,6 @@ export function createMaxCallCost({ pricing, model, tools, maxTokens }: MaxCallC
       inputTokens = countPromptTokens(messages, [], countMessage) + toolTokens;
     }
     const usage = usageOf(inputTokens, maxTokens ?? UNCAPPED_CALL_OUTPUT_TOKENS);
-    return pricing.round(pricing.price(model, usage).costUsd);
+    return roundUsd(pricing.price(model, usage).costUsd);
   };
 }

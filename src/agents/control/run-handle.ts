@@ -5,6 +5,7 @@ import type { RunTiming } from '../runtime/run-timer.js';
 import type { RunController } from './run-control.js';
 import type { RunResult } from '../runtime/run-result.js';
 
+/** What the caller of a run asks for; what the service derives from it (the run's span, its trace id) stays inside. */
 export interface StartRunRequest {
   agentName: string;
   /** The conversation as the client sent it (without the agent's system prompt). */
@@ -38,12 +39,8 @@ export interface StartRunRequest {
   clientTools?: ToolDefinition[];
   /** The `traceparent` of the request that stored the work this run does (a trigger's intake, a mission): the run's span links to it. */
   traceparent?: string | null;
-  /** The run's trace id, stored with the run (set by the run service when telemetry is on). */
-  traceId?: string | null;
   /** The span of the request that starts the run (its SERVER span): the run's span is its child. */
   parentSpan?: TraceSpan;
-  /** The run's own `invoke_agent` span (set by the run service when telemetry is on). */
-  runSpan?: TraceSpan;
 }
 
 /** A live run: its events (past ones replayed, then live), its control and its final result. */

@@ -1,16 +1,16 @@
 import { createId, isoNow } from '../../ids.js';
-import type { Usage } from '../../llm/index.js';
+import type { Pricing, Usage } from '../../llm/index.js';
 import type { PromptLog, StepRecord } from './run.types.js';
 
-/** Prices model calls for the runtime (app.ts: llm's pricing, rounded as analytics stores costs). */
-export interface RunPricing {
-  /** Never throws: an unknown model costs 0 with `priced: false`. */
-  price(model: string, usage: Usage): { costUsd: number; priced: boolean };
-  /**
-   * The precision costs are stored at. Each call's cost and each run total pass through it, so a run's
-   * cost equals the sum of its usage records exactly.
-   */
-  round(usd: number): number;
+/** Prices model calls for the runtime (app.ts: llm's pricing); never throws, an unknown model costs 0. */
+export type RunPricing = Pick<Pricing, 'price'>;
+
+/**
+ * A cost rounded to 1e-9 USD, as analytics stores it: each call's cost and each run total pass through it, so
+ * a run's cost equals the sum of its usage records exactly.
+ */
+export function roundUsd(usd: number): number {
+  return Number.isFinite(usd) ? Math.round(usd * 1e9) / 1e9 : 0;
 }
 
 /** What a finished step cost. */
@@ -70,7 +70,7 @@ export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
   const totals: StepTotals = {
     inputTokens: sum(stored, (step) => step.input_tokens),
     outputTokens: sum(stored, (step) => step.output_tokens),
-    costUsd: pricing ? pricing.round(sum(stored, (step) => step.cost_usd)) : 0,
+    costUsd: pricing ? roundUsd(sum(stored, (step) => step.cost_usd)) : 0,
     steps: stored.length,
   };
   let nextIndex = stored.reduce((next, step) => Math.max(next, step.step_index + 1), 0);
@@ -83,12 +83,12 @@ export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
     },
     end(step, { status, usage, promptLog }) {
       const price = usage && pricing ? pricing.price(options.model, usage) : { costUsd: 0, priced: false };
-      const costUsd = pricing ? pricing.round(price.costUsd) : 0;
+      const costUsd = pricing ? roundUsd(price.costUsd) : 0;
       const inputTokens = usage?.inputTokens ?? 0;
       const outputTokens = usage?.outputTokens ?? 0;
       totals.inputTokens += inputTokens;
       totals.outputTokens += outputTokens;
-      totals.costUsd = pricing ? pricing.round(totals.costUsd + costUsd) : 0;
+      totals.costUsd = pricing ? roundUsd(totals.costUsd + costUsd) : 0;
       totals.steps += 1;
       const row = {
         step_id: step.stepId,

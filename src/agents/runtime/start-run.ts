@@ -1,4 +1,13 @@
 import { createId, isoNow } from '../../ids.js';
+import {
+  endRunSpan,
+  linksTo,
+  recordSpanError,
+  setRunId,
+  spanTraceId,
+  startRunSpan,
+  type TraceSpan,
+} from '../../telemetry/index.js';
 import type { ChatMessage } from '../../llm/index.js';
 import { AppError, DatabaseUnavailableError } from '../../errors.js';
 import type { LiveRun, StartRunRequest } from '../control/run-handle.js';
@@ -17,6 +26,40 @@ import { firstLoopStart } from './runtime-loop.js';
  * agent (404), another principal's session (404) or a session of another agent (409).
  */
 export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Promise<LiveRun> {
+  // The run's `invoke_agent` span, a child of the request's: its model and tool calls are the span's children.
+  const span = startRunSpan(
+    {
+      agentName: request.agentName,
+      source: request.source,
+      sessionId: request.sessionId,
+      links: linksTo(request.traceparent),
+    },
+    request.parentSpan,
+  );
+  let run: LiveRun;
+  try {
+    run = await openNewRun(deps, request, span);
+  } catch (error) {
+    recordSpanError(span, error);
+    span.end();
+    throw error;
+  }
+  setRunId(span, run.runId);
+  void run.handle.result.then((result) =>
+    endRunSpan(span, {
+      runId: result.runId,
+      status: result.status,
+      costUsd: result.costUsd,
+      inputTokens: result.usage.inputTokens,
+      outputTokens: result.usage.outputTokens,
+      finishReason: result.status === 'completed' ? result.finishReason : undefined,
+      error: result.status === 'completed' ? undefined : result.error,
+    }),
+  );
+  return run;
+}
+
+async function openNewRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceSpan): Promise<LiveRun> {
   const agent = deps.agents.get(request.agentName);
   // A session id generated for this request has nothing stored to check or merge: its session is created
   // with the run's insert below instead of being upserted and read back first.
@@ -32,7 +75,7 @@ export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Pro
   const runId = createId('run');
   const settings = runSettings(agent, request, conversation);
   const writes = createRunWrites(deps.runStore, runId);
-  const run = openRun(deps, { runId, agent, settings, writes, signal: request.signal, trace: request.runSpan });
+  const run = openRun(deps, { runId, agent, settings, writes, signal: request.signal, trace: span });
   run.events.emit({
     type: 'run-start',
     agentName: agent.name,
@@ -45,7 +88,7 @@ export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Pro
   // The first model call starts while the insert commits; startRun resolves only after it, so nobody
   // outside learns of a run that is not stored. A new session commits with it, ahead of it.
   writes.insert(
-    initialRecord(runId, agent, request),
+    initialRecord(runId, agent, request, spanTraceId(span)),
     deps.durable ? resumeInput(settings, screened) : undefined,
     created?.insert,
   );
@@ -148,7 +191,12 @@ function resumeInput(settings: RunSettings, screened: ReturnType<typeof screen>)
   };
 }
 
-function initialRecord(runId: string, agent: RegisteredAgent, request: StartRunRequest): NewRunRecord {
+function initialRecord(
+  runId: string,
+  agent: RegisteredAgent,
+  request: StartRunRequest,
+  traceId: string | null,
+): NewRunRecord {
   return {
     run_id: runId,
     agent_name: agent.name,
@@ -167,6 +215,6 @@ function initialRecord(runId: string, agent: RegisteredAgent, request: StartRunR
     error_code: null,
     error_message: null,
     token_id: request.tokenId ?? null,
-    trace_id: request.traceId ?? null,
+    trace_id: traceId ?? null,
   };
 }
