@@ -7,10 +7,7 @@ export type StreamEntry = [id: string, fields: string[]];
 const EVENT_FIELD = 'e';
 
 export function encodeStreamFields(body: RunEventBody, at: string): [string, string] {
-  // Not `{ ...body, at }`: see toRunEvent.
-  const entry = Object.assign({}, body) as RunEventBody & { at: string };
-  entry.at = at;
-  return [EVENT_FIELD, JSON.stringify(entry)];
+  return [EVENT_FIELD, JSON.stringify({ at, ...body })];
 }
 
 /**
@@ -27,7 +24,6 @@ export function streamIdFromSeq(seq: number): string {
 
 export function decodeStreamEntry(runId: string, [id, fields]: StreamEntry): RunEvent {
   const index = fields.indexOf(EVENT_FIELD);
-  // The parsed object becomes the event (a spread would give each event a map of its own: see toRunEvent).
   const event = JSON.parse(fields[index + 1] ?? '{}') as RunEvent;
   event.runId = runId;
   event.seq = seqFromStreamId(id);

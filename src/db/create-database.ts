@@ -22,6 +22,7 @@ import { asUnavailable, isDatabaseLocked } from './connection-errors.js';
 import { lockDataDir } from './data-dir-lock.js';
 import { createPostgresPool } from './postgres-pool.js';
 import { createReachability, type Reachability } from './reachability.js';
+import { createStatementCache } from './sqlite-statement-cache.js';
 import type { Database } from './schema.js';
 import { startWalCheckpointer, WRITER_CHECKPOINT_PAGES, type WalCheckpointer } from './wal-checkpointer.js';
 import { createGroupCommit, type WriteQueue } from './write-queue.js';
@@ -119,7 +120,7 @@ function openSqliteFile(
   // are not evidence (WAL readers never wait), so the probe takes the write lock: begin immediate, commit.
   const reachability = createReachability(() => db.transaction().execute(async () => undefined));
   const db: Kysely<Database> = new Kysely<Database>({
-    dialect: createSqliteDialect(withStatementCache(sqlite), reachability),
+    dialect: createSqliteDialect(createStatementCache(sqlite), reachability),
   });
   // WAL checkpoints move to a thread of their own with the first hot-path write (a gateway that only starts
   // needs none); from then on the writer's own checkpoint is only the backstop (wal-checkpointer.ts).
@@ -165,57 +166,13 @@ function openSqliteFile(
   return { handle, serving: () => sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`) };
 }
 
-/** How many distinct SQL texts keep a prepared statement. The hot path uses a few dozen. */
-export const SQLITE_STATEMENT_CACHE_SIZE = 256;
-
-/**
- * The better-sqlite3 handle kysely gets, with `prepare` memoized by SQL text: kysely's driver prepares
- * every query afresh, and preparing was a large part of each write's cost. better-sqlite3 statements are
- * reusable and re-prepare themselves after a schema change (migrations). The cache is bounded (least
- * recently used goes first), and a statement still busy (an open `iterate` of kysely's `stream()`) is not
- * handed out twice: a fresh one is prepared for that call instead.
- */
-export function withStatementCache(
-  database: SqliteDatabase.Database,
-  maxSize = SQLITE_STATEMENT_CACHE_SIZE,
-): SqliteDatabase.Database {
-  const statements = new Map<string, SqliteDatabase.Statement>();
-  const prepare = (source: string): SqliteDatabase.Statement => {
-    const cached = statements.get(source);
-    if (cached) {
-      if (cached.busy) return database.prepare(source);
-      // Re-insert: Map keeps insertion order, so the first key is the least recently used.
-      statements.delete(source);
-      statements.set(source, cached);
-      return cached;
-    }
-    const statement = database.prepare(source);
-    statements.set(source, statement);
-    if (statements.size > maxSize) statements.delete(statements.keys().next().value!);
-    return statement;
-  };
-  return new Proxy(database, {
-    get(target, property) {
-      if (property === 'prepare') return prepare;
-      if (property === 'close') {
-        return () => {
-          statements.clear();
-          return target.close();
-        };
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? (value.bind(target) as unknown) : value;
-    },
-  });
-}
-
 /**
  * Kysely's SQLite dialect, changed in two ways. SQLite has transactional DDL, so migrations run in a
  * transaction (kysely assumes it has not, and a failed migration would leave half a schema behind).
  * Transactions begin IMMEDIATE: they take the write lock before reading, so a second process opening the
  * same file waits (busy_timeout) and then sees the first one's migrations instead of racing it.
  */
-function createSqliteDialect(database: SqliteDatabase.Database, reachability: Reachability): Dialect {
+function createSqliteDialect(database: SqliteDialectConfig['database'], reachability: Reachability): Dialect {
   return {
     createAdapter: () => new TransactionalDdlSqliteAdapter(),
     createDriver: () => new ImmediateTransactionSqliteDriver({ database }, reachability),

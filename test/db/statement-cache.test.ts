@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
-import { withStatementCache } from '../../src/db/create-database.js';
+import { createStatementCache } from '../../src/db/sqlite-statement-cache.js';
 
 describe('SQLite prepared-statement cache', () => {
   const cleanups: Array<() => unknown> = [];
@@ -15,8 +15,8 @@ describe('SQLite prepared-statement cache', () => {
   it('hands out one statement per SQL text, evicts the least recently used and never a busy one twice', () => {
     const raw = new SqliteDatabase(':memory:');
     cleanups.push(() => raw.close());
-    const cached = withStatementCache(raw, 2);
-    cached.exec('create table t (n integer)');
+    const cached = createStatementCache(raw, 2);
+    raw.exec('create table t (n integer)');
     const insert = cached.prepare('insert into t (n) values (?)');
     expect(cached.prepare('insert into t (n) values (?)')).toBe(insert);
     for (const n of [1, 2, 3]) insert.run(n);
