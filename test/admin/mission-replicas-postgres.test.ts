@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { LEARN } from '../autopilot/learning-loop-helpers.js';
+import { LEARN } from '../autopilot/learning/learning-loop-helpers.js';
 import { TEST_API_KEY } from '../support/app.js';
 import { createPostgresDatabase, postgresUnavailable, type TestDatabase } from '../support/databases.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
