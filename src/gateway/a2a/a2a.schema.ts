@@ -7,7 +7,9 @@ export const specAgentCard = z.object({
   capabilities: z.array(z.string()),
   endpoint: z
     .string()
-    .describe("The agent's A2A JSON-RPC endpoint; its standard card is at <endpoint>/.well-known/agent-card.json"),
+    .describe(
+      "The agent's A2A endpoint, ending with '/' (what an A2A SDK starts from: its standard card is at <endpoint>.well-known/agent-card.json); JSON-RPC answers there with or without the '/'",
+    ),
   model: z.string(),
 });
 

@@ -10,9 +10,13 @@ const format = z
 
 export const formatQuery = z.object({ format });
 
+// An AG-UI client (HttpAgent) sends a RunAgentInput, which names no agent: it belongs on the standard route.
+const AGENT_NAME_REQUIRED =
+  'agent_name is required: POST /agui/runs takes {agent_name, message}; AG-UI clients (HttpAgent, a RunAgentInput body) post to /agui/agents/{agent_name}';
+
 /** POST /agui/runs (spec 4.2). */
 export const runsBody = z.object({
-  agent_name: z.string().min(1),
+  agent_name: z.string({ error: AGENT_NAME_REQUIRED }).min(1, AGENT_NAME_REQUIRED),
   message: z.string({ error: 'message is required and must be a string' }).min(1, 'message must not be empty'),
   session_id: sessionId
     .optional()

@@ -116,6 +116,15 @@ describe('POST /agui/runs', () => {
     expect((await postRun(gateway, { agent_name: 'helper', message: 'Hi' }, '?format=xml')).status).toBe(400);
   });
 
+  it('points an AG-UI client that posts a RunAgentInput here to the standard route /agui/agents/{name}', async () => {
+    const input = { threadId: 't1', runId: 'r1', messages: [{ id: 'm1', role: 'user', content: 'Hi' }], tools: [] };
+    const misrouted = await postRun(gateway, { ...input, context: [], state: {}, forwardedProps: {} });
+    expect(misrouted.status).toBe(400);
+    const error = (await errorOf(misrouted)) as { message: string };
+    expect(error.message).toContain('agent_name is required');
+    expect(error.message).toContain('/agui/agents/{agent_name}');
+  });
+
   it('continues a session: the thread is the session and the second run sees the first exchange', async () => {
     gateway.upstream.enqueue({ kind: 'text', text: 'Nice to meet you, Ada.' }, { kind: 'text', text: 'You are Ada.' });
     const first = parseSse(

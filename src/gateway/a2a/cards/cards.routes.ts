@@ -26,6 +26,9 @@ export const cardsRoutes: FastifyPluginAsync<CardsRoutesOptions> = async (app, o
   const published = () => options.agents.list().filter((agent) => agent.a2a);
   const endpointOf = (request: FastifyRequest, name: string) =>
     `${resolvePublicBaseUrl(request, options.publicUrl)}/a2a/${encodeURIComponent(name)}`;
+  // The index's endpoint ends with '/': A2A SDKs resolve the card relative to the URL they are given, so
+  // `createFromUrl(endpoint)` reads <endpoint>.well-known/agent-card.json; JSON-RPC answers with or without it.
+  const indexEndpointOf = (request: FastifyRequest, name: string) => `${endpointOf(request, name)}/`;
   const varyBy = publicUrlVary(options.publicUrl);
 
   routes.get(
@@ -41,7 +44,7 @@ export const cardsRoutes: FastifyPluginAsync<CardsRoutesOptions> = async (app, o
     (request, reply) => {
       void reply.header('cache-control', CACHE_CONTROL);
       if (varyBy.length > 0) void reply.header('vary', varyBy.join(', '));
-      return published().map((agent) => mapToSpecCard(agent, endpointOf(request, agent.name)));
+      return published().map((agent) => mapToSpecCard(agent, indexEndpointOf(request, agent.name)));
     },
   );
 

@@ -56,6 +56,12 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (
     return reply.code(answer.status).headers(answer.headers).type('application/json').send(answer.body);
   });
 
+  // The same endpoint with the trailing slash the index's `endpoint` carries (cards.routes.ts).
+  app.addHook('onRoute', (route) => {
+    if (route.url === '/a2a/:name')
+      app.route({ ...route, url: '/a2a/:name/', schema: { ...route.schema, hide: true } });
+  });
+
   app.withTypeProvider<ZodTypeProvider>().post(
     '/a2a/:name',
     {

@@ -2,7 +2,7 @@ import { request as httpRequest } from 'node:http';
 import { parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_API_KEY } from '../../../support/app.js';
-import { a2aYaml, SECRET_PROMPT, startA2aGateway, type A2aGateway } from '../a2a-harness.js';
+import { a2aYaml, discover, rpc, SECRET_PROMPT, startA2aGateway, type A2aGateway } from '../a2a-harness.js';
 
 describe('A2A agent cards', () => {
   let gateway: A2aGateway;
@@ -24,9 +24,25 @@ describe('A2A agent cards', () => {
       name: 'helper',
       description: 'Answers questions about anything.',
       capabilities: ['answering questions', 'summarizing'],
-      endpoint: `${gateway.app.url}/a2a/helper`,
+      endpoint: `${gateway.app.url}/a2a/helper/`,
       model: 'upstream/test-model',
     });
+  });
+
+  it("gives an endpoint the official SDK starts from, and that answers JSON-RPC with or without its '/'", async () => {
+    const cards = (await (await get('/.well-known/agent-card.json')).json()) as { name: string; endpoint: string }[];
+    const { endpoint } = cards.find((card) => card.name === 'helper')!;
+    const client = await discover(endpoint);
+    expect(client.protocolVersion).toBe('1.0');
+    for (const url of [endpoint, endpoint.replace(/\/$/, '')]) {
+      const response = await rpc(
+        url,
+        { jsonrpc: '2.0', id: 1, method: 'GetTask', params: { id: 'nope' } },
+        { authorization: `Bearer ${TEST_API_KEY}`, 'a2a-version': '1.0' },
+      );
+      expect(response.status).toBe(200);
+      expect(((await response.json()) as { error: { code: number } }).error.code).toBe(-32001);
+    }
   });
 
   it("serves an agent's A2A 1.0 card to 1.0 clients: interfaces, streaming, bearer scheme, skills", async () => {
@@ -88,7 +104,7 @@ describe('A2A cards with server.public_url', () => {
       const cards = (await (await fetch(`${gateway.app.url}/.well-known/agent-card.json`)).json()) as {
         endpoint: string;
       }[];
-      expect(cards[0].endpoint).toBe('https://agents.example.com/gw/a2a/helper');
+      expect(cards[0].endpoint).toBe('https://agents.example.com/gw/a2a/helper/');
       const card = (await (await fetch(`${gateway.app.url}/a2a/helper/.well-known/agent-card.json`)).json()) as {
         url: string;
       };
@@ -128,7 +144,7 @@ describe('A2A cards and hostile requests', () => {
       const own = `${gateway.app.url}/a2a/helper`;
       const hostile = { host: 'evil.example:666', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
       const list = await getWithHost(`${gateway.app.url}/.well-known/agent-card.json`, hostile);
-      expect((JSON.parse(list.body) as { endpoint: string }[])[0].endpoint).toBe(own);
+      expect((JSON.parse(list.body) as { endpoint: string }[])[0].endpoint).toBe(`${own}/`);
       for (const version of ['1.0', '0.3']) {
         const card = await getWithHost(`${gateway.app.url}/a2a/helper/.well-known/agent-card.json`, {
           ...hostile,
@@ -156,7 +172,7 @@ describe('A2A cards and hostile requests', () => {
       expect(JSON.parse(card.body).url).toBe('https://agents.example.com/a2a/helper');
       expect(card.headers.vary).toBe('A2A-Version, Host, X-Forwarded-Host, X-Forwarded-Proto');
       const list = await getWithHost(`${gateway.app.url}/.well-known/agent-card.json`, { host: 'gw.example:8443' });
-      expect((JSON.parse(list.body) as { endpoint: string }[])[0].endpoint).toBe('http://gw.example:8443/a2a/helper');
+      expect((JSON.parse(list.body) as { endpoint: string }[])[0].endpoint).toBe('http://gw.example:8443/a2a/helper/');
       expect(list.headers.vary).toBe('Host, X-Forwarded-Host, X-Forwarded-Proto');
     } finally {
       await gateway.stop();
