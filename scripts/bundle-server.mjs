@@ -66,7 +66,7 @@ const result = await build({
   minifyWhitespace: true,
   minifySyntax: true,
   // No keepNames: esbuild would wrap every function expression in `__name(fn, "…")`, an Object.defineProperty
-  // each time a closure is made (dozens per request: −12 % CPU per chat completion without it, bench/README.md,
+  // each time a closure is made (dozens per request: −12 % CPU per chat completion without it, bench/HISTORY.md,
   // 2026-11-25). Identifiers are not minified, so names stay as written except where two bundled modules
   // declare the same top-level name (the second becomes `Name2`): test/build/bundle-names.test.ts checks the
   // gateway's own error classes, whose `name` is their class name (errors.ts, new.target.name).

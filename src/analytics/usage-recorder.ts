@@ -87,7 +87,7 @@ function createRecorderBatcher(options: UsageRecorderOptions): RowBatcher {
 /**
  * Rows join an open batch already queued on the store's write queue; the batch closes when the queue starts
  * writing it (or at `maxBatch` rows). No hop of its own: a run's usage commits with its end at c=1, where a
- * batch of our own took a second commit after the run end's (bench/README.md, optimisation log).
+ * batch of our own took a second commit after the run end's (bench/HISTORY.md, optimisation log).
  */
 function createQueuedBatches(queueBatch: AnalyticsWriteStore['queueBatch'], maxBatch: number): RowBatcher {
   let open: { batch: AnalyticsBatch; size: number; done: Promise<void> } | undefined;

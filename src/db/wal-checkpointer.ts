@@ -44,7 +44,7 @@ db.close();
  * Checkpoints the SQLite WAL on a thread of its own. With SQLite's automatic checkpoint, every thousandth
  * page the commit that crossed it also copied the WAL into the database file and synced both (hundreds of
  * reads and writes and two fsyncs) on the event loop, before its callers' answers; at concurrency 1 that was
- * every 20 or so requests (bench/README.md, optimisation log). The writer keeps a checkpoint of its own at
+ * every 20 or so requests (bench/HISTORY.md, optimisation log). The writer keeps a checkpoint of its own at
  * WRITER_CHECKPOINT_PAGES, far above what the thread leaves behind, so the WAL stays bounded if it lags.
  */
 export function startWalCheckpointer(file: string, options: { gatherMs?: number } = {}): WalCheckpointer {

@@ -6,7 +6,7 @@ const KIB_DELTA = { type: 'text-delta', delta: 'x'.repeat(1024) } as const;
 
 /**
  * The flow window is what a run reads of its upstream beyond what its client's socket took: a run whose client
- * stopped reading keeps that much text for as long as it waits (bench/README.md, stalled readers).
+ * stopped reading keeps that much text for as long as it waits (bench/HISTORY.md, stalled readers).
  */
 describe('a run held by its client', () => {
   it('stops reading once its client is more than 64 KiB of text behind, and goes on when the client takes one', async () => {

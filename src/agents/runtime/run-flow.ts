@@ -6,7 +6,7 @@ import type { RunEvent, RunEventBody } from '../../bus/index.js';
  * 1,000-event log, so the client never falls out of it. The reader is in this process and takes an event
  * as soon as its socket accepts it, so the window only covers that hop; what the network holds is the
  * client backlog's (CLIENT_BACKLOG_BYTES). 64 KiB, not 256: a stalled client's run kept the difference as
- * text (bench/README.md, optimisation log).
+ * text (bench/HISTORY.md, optimisation log).
  */
 export const FLOW_WINDOW = { events: 256, bytes: 64 * 1024 };
 

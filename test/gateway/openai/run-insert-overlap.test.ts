@@ -5,7 +5,7 @@ import { startGateway, type GatewayHarness } from './openai-harness.js';
 
 /**
  * The run's insert commits while the model call is under way, not ahead of it: on SQLite the commit is
- * synchronous, and a commit before the request went out added its whole time to every answer (bench/README.md,
+ * synchronous, and a commit before the request went out added its whole time to every answer (bench/HISTORY.md,
  * optimisation log). The run is still stored before the answer arrives.
  */
 let gateway: GatewayHarness;
