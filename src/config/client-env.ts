@@ -4,7 +4,7 @@ import { isMap, isScalar } from 'yaml';
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
 import { interpolateEnv, parseYaml, readConfigFile, resolveConfigPath } from './load-config.js';
-import { serverSchema } from './server.schema.js';
+import { serverSchema } from './schemas/server.schema.js';
 
 export interface ClientSettings {
   baseUrl: string;

@@ -1,22 +1,22 @@
 import { z } from 'zod';
-import { a2aSchema, checkDelegateTool } from './a2a.schema.js';
-import { adminSchema } from './admin.schema.js';
-import { agentsSchema } from './agents.schema.js';
-import { authSchema } from './auth.schema.js';
-import { autopilotSchema, checkAutopilotModel } from './autopilot.schema.js';
-import { gatewaySchema } from './gateway.schema.js';
-import { guardrailsSchema } from './guardrails.schema.js';
-import { checkTriggerAgents, listenersSchema } from './listeners.schema.js';
-import { pollersSchema } from './pollers.schema.js';
-import { pricingSchema } from './pricing.schema.js';
-import { providersSchema } from './providers.schema.js';
-import { runsSchema } from './runs.schema.js';
-import { serverSchema } from './server.schema.js';
-import { telemetrySchema } from './telemetry.schema.js';
-import { BUILTIN_TOOL_NAMES, toolsSchema } from './tools.schema.js';
-import { triggerSettingsSchema } from './trigger-settings.schema.js';
-import { uiSchema } from './ui.schema.js';
-import { checkWebhookAgents, webhookSettingsSchema, webhooksSchema } from './webhooks.schema.js';
+import { a2aSchema, checkDelegateTool } from './schemas/a2a.schema.js';
+import { adminSchema } from './schemas/admin.schema.js';
+import { agentsSchema } from './schemas/agents.schema.js';
+import { authSchema } from './schemas/auth.schema.js';
+import { autopilotSchema, checkAutopilotModel } from './schemas/autopilot.schema.js';
+import { gatewaySchema } from './schemas/gateway.schema.js';
+import { guardrailsSchema } from './schemas/guardrails.schema.js';
+import { checkTriggerAgents, listenersSchema } from './schemas/listeners.schema.js';
+import { pollersSchema } from './schemas/pollers.schema.js';
+import { pricingSchema } from './schemas/pricing.schema.js';
+import { providersSchema } from './schemas/providers.schema.js';
+import { runsSchema } from './schemas/runs.schema.js';
+import { serverSchema } from './schemas/server.schema.js';
+import { telemetrySchema } from './schemas/telemetry.schema.js';
+import { BUILTIN_TOOL_NAMES, toolsSchema } from './schemas/tools.schema.js';
+import { triggerSettingsSchema } from './schemas/trigger-settings.schema.js';
+import { uiSchema } from './schemas/ui.schema.js';
+import { checkWebhookAgents, webhookSettingsSchema, webhooksSchema } from './schemas/webhooks.schema.js';
 
 /**
  * The whole configuration file. Each section has its own schema file; a new feature adds its section

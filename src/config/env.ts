@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { ConfigError } from '../errors.js';
-import { applyAutopilotEnv } from './autopilot.schema.js';
+import { applyAutopilotEnv } from './schemas/autopilot.schema.js';
 import type { Config } from './config.schema.js';
-import { serverSchema } from './server.schema.js';
-import { applyTelemetryEnv } from './telemetry.schema.js';
+import { serverSchema } from './schemas/server.schema.js';
+import { applyTelemetryEnv } from './schemas/telemetry.schema.js';
 
 /** Values from command-line flags (serve --host/--port/--data-dir/--config). */
 export interface ConfigOverrides {
