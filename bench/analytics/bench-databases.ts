@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
-import * as analyticsMigration from '../../src/db/migrations/2026-11-22-003-analytics.js';
+import * as analyticsMigration from '../../src/db/migrations/2026-11-22/2026-11-22-003-analytics.js';
 import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 
 export type BenchEngine = 'sqlite' | 'postgres';
