@@ -51,7 +51,6 @@ import {
   createTriggers,
   triggersRoutes,
   webhooksRoutes,
-  type StartRun,
   type Triggers,
 } from './gateway/triggers/index.js';
 import {
@@ -433,20 +432,6 @@ function activeSince(config: Config): string {
   return isoNow(new Date(Date.now() - config.admin.session_window_minutes * 60_000));
 }
 
-/** Starts a run for a trigger (webhook, poller, listener) and waits for its end. */
-function createTriggerRunStarter(runs: RunService): StartRun {
-  return async ({ agentName, prompt, source, traceparent }) => {
-    const result = await (
-      await runs.start({ agentName, messages: [{ role: 'user', content: prompt }], source, traceparent })
-    ).result;
-    return {
-      runId: result.runId,
-      status: result.status,
-      error: result.status === 'completed' ? undefined : result.error.message,
-    };
-  };
-}
-
 /** Builds the trigger inbox, its worker, the pollers and listeners (not started); mounts the webhook routes (when on) and the operators' trigger routes. */
 async function buildTriggers(
   server: FastifyInstance,
@@ -458,7 +443,7 @@ async function buildTriggers(
 ): Promise<Triggers> {
   const triggers = createTriggers({
     store: createInboxStore(database.db),
-    startRun: createTriggerRunStarter(runs),
+    runs,
     config,
     logger: log,
     enabled: config.gateway.enabled,

@@ -28,6 +28,7 @@ export function mapRunDetail(run: RunRecord, steps: StepRecord[]): RunDetail {
     trace_id: run.trace_id ?? null,
     attempts: run.attempts,
     resumed_from_step: run.resumed_from_step,
+    triggered_by: run.triggered_by ?? null,
     step_details: steps.map(({ run_id: _runId, prompt_log, ...step }) => ({ ...step, prompt_log: { ...prompt_log } })),
   };
 }

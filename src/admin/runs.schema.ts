@@ -78,6 +78,14 @@ export const runDetail = runItem.extend({
     .int()
     .nullable()
     .describe('How many steps the run had stored when it was last taken over; null if never'),
+  triggered_by: z
+    .object({
+      item_id: z.string().describe('The inbox item (GET /api/v1/admin/triggers/deliveries lists it)'),
+      source: z.string().describe('<kind>:<name> of the webhook, poller or listener'),
+      event: z.string(),
+    })
+    .nullable()
+    .describe('The trigger event that started the run; null unless a webhook, poller or listener did'),
   step_details: z.array(stepDetail).describe('Every model and tool call in order, with its prompt log'),
 });
 

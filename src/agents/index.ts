@@ -35,6 +35,7 @@ export type {
   PromptLog,
   RunRecord,
   RunStatus,
+  RunTrigger,
   StepRecord,
   ToolPromptLog,
 } from './records/index.js';

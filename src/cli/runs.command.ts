@@ -63,8 +63,11 @@ export function runsCommand(): Command {
         `/api/v1/admin/runs/${encodeURIComponent(runId)}`,
       );
       if (flags.json) return printObject({ ...run }, true);
-      const { step_details: steps, ...fields } = run;
-      printObject(fields, false);
+      const { step_details: steps, triggered_by: trigger, ...fields } = run;
+      printObject(
+        { ...fields, triggered_by: trigger && `${trigger.source} ${trigger.event} (item ${trigger.item_id})` },
+        false,
+      );
       console.log('');
       printRows(steps, STEP_COLUMNS, false);
     });

@@ -118,6 +118,8 @@ export interface RunsTable {
   resumed_from_step: number | null;
   /** JSON (agents' ResumeInput): the screened conversation and settings a takeover resumes from. */
   resume_input: string | null;
+  /** JSON (agents' RunTrigger): the inbox item that started the run, its source and event; null unless a trigger did. */
+  triggered_by: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One model call or tool call of a run, written when it ends. */

@@ -23,6 +23,7 @@ export function runRecord(runId: string, overrides: Partial<RunRecord> = {}): Ru
     attempts: 1,
     resumed_from_step: null,
     trace_id: null,
+    triggered_by: null,
     ...overrides,
   };
 }

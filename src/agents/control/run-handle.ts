@@ -4,6 +4,7 @@ import type { ChatMessage, ToolDefinition } from '../../llm/index.js';
 import type { RunTiming } from '../runtime/run-timer.js';
 import type { RunController } from './run-control.js';
 import type { RunResult } from '../runtime/run-result.js';
+import type { RunTrigger } from '../records/run.types.js';
 
 /** What the caller of a run asks for; what the service derives from it (the run's span, its trace id) stays inside. */
 export interface StartRunRequest {
@@ -37,6 +38,8 @@ export interface StartRunRequest {
    * `tool_calls` without running it; its result arrives in a later run's messages as a tool message.
    */
   clientTools?: ToolDefinition[];
+  /** The inbox item a trigger started this run for: stored with the run, shown in run detail. */
+  triggeredBy?: RunTrigger;
   /** The `traceparent` of the request that stored the work this run does (a trigger's intake, a mission): the run's span links to it. */
   traceparent?: string | null;
   /** The span of the request that starts the run (its SERVER span): the run's span is its child. */

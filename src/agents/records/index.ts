@@ -10,6 +10,7 @@ export type {
   PromptLog,
   RunRecord,
   RunStatus,
+  RunTrigger,
   StepRecord,
   ToolPromptLog,
 } from './run.types.js';

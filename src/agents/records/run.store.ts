@@ -14,6 +14,7 @@ import type {
   ResumeInput,
   RunEnd,
   RunRecord,
+  RunTrigger,
   StepRecord,
 } from './run.types.js';
 import { ACTIVE_RUN_STATUSES } from './run.types.js';
@@ -90,6 +91,7 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
         control_request: null,
         heartbeat_at: run.started_at,
         resume_input: resume ? JSON.stringify(resume) : null,
+        triggered_by: run.triggered_by ? JSON.stringify(run.triggered_by) : null,
       });
       const { before, persistent } = options;
       // Its client waits: a locked SQLite database answers it 503 at once, and the run is recorded once back.
@@ -186,9 +188,10 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
 // PostgreSQL may hand back numeric columns as strings (bigint, numeric); normalise once here.
 function mapRun(row: Selectable<Database['runs']>): RunRecord {
   // Coordination columns are the store's business, not part of the run as others see it.
-  const { control_request: _request, heartbeat_at: _heartbeat, resume_input: _input, ...run } = row;
+  const { control_request: _request, heartbeat_at: _heartbeat, resume_input: _input, triggered_by, ...run } = row;
   return {
     ...run,
+    triggered_by: triggered_by ? (JSON.parse(triggered_by) as RunTrigger) : null,
     attempts: Number(row.attempts),
     resumed_from_step: row.resumed_from_step === null ? null : Number(row.resumed_from_step),
     total_tokens: Number(row.total_tokens),

@@ -14,12 +14,22 @@ export function isActiveRunStatus(status: RunStatus): boolean {
 /** A run as stored; the admin API and analytics read these (the coordination columns stay inside the stores). */
 export type RunRecord = Omit<
   Selectable<RunsTable>,
-  'control_request' | 'heartbeat_at' | 'resume_input' | 'attempts' | 'trace_id'
+  'control_request' | 'heartbeat_at' | 'resume_input' | 'attempts' | 'trace_id' | 'triggered_by'
 > & {
   attempts: number;
   /** The OpenTelemetry trace of the run; null (or absent) when telemetry is off. */
   trace_id?: string | null;
+  /** The inbox item that started the run; null (or absent) unless a trigger did. */
+  triggered_by?: RunTrigger | null;
 };
+
+/** What a trigger (webhook, poller, listener) hands the run it starts: the inbox item, its source and event. */
+export interface RunTrigger {
+  item_id: string;
+  /** `<kind>:<name>`, e.g. `webhook:stripe`. */
+  source: string;
+  event: string;
+}
 
 /** A run as first inserted: one attempt, never resumed. */
 export type NewRunRecord = Omit<RunRecord, 'attempts' | 'resumed_from_step'>;

@@ -216,5 +216,6 @@ function initialRecord(
     error_message: null,
     token_id: request.tokenId ?? null,
     trace_id: traceId ?? null,
+    triggered_by: request.triggeredBy ?? null,
   };
 }

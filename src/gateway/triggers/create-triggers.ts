@@ -6,7 +6,7 @@ import type {
   WebhookSettings,
   WebhooksConfig,
 } from '../../config/index.js';
-import { handleTriggerEvent } from './handle-trigger-event.js';
+import { handleInboxItem } from './handle-inbox-item.js';
 import { createInboxWorker, type InboxStore, type InboxWorker } from './inbox/index.js';
 import { createListener } from './listeners/create-listener.js';
 import { defaultReplicaId } from './listeners/default-replica-id.js';
@@ -19,13 +19,14 @@ import { collectTriggerHandlers } from './trigger-handlers.js';
 import { createTriggerIntake, type TriggerIntake } from './trigger-intake.service.js';
 import { createTriggerOperations, type TriggerOperations } from './trigger-operations.service.js';
 import type { TriggerSource } from './trigger-source.js';
-import type { StartRun } from './trigger.types.js';
-import { createWebhookIntake, handleDelivery, type WebhookIntake } from './webhooks/index.js';
+import type { TriggerRuns } from './trigger.types.js';
+import { createWebhookIntake, type WebhookIntake } from './webhooks/index.js';
 import type { Logger } from '../../logger.js';
 
 export interface TriggersOptions {
   store: InboxStore;
-  startRun: StartRun;
+  /** The run service: each handler of an item is one run, which records the item. */
+  runs: TriggerRuns;
   /** The trigger sections of the config (the whole Config fits). */
   config: {
     webhooks: WebhooksConfig;
@@ -69,10 +70,9 @@ export interface Triggers {
 
 /** Builds the one inbox every trigger feeds, its worker, the webhook intake, the pollers and the listeners from the config. */
 export function createTriggers(options: TriggersOptions): Triggers {
-  const { store, config, logger, startRun } = options;
+  const { store, config, logger, runs } = options;
   const now = options.now ?? (() => new Date());
   const handlers = collectTriggerHandlers(config);
-  const webhookConfigs = new Map(config.webhooks.map((webhook) => [webhook.name, webhook]));
   const worker = createInboxWorker({
     store,
     logger,
@@ -84,15 +84,13 @@ export function createTriggers(options: TriggersOptions): Triggers {
       { kinds: ['poller', 'listener'], settings: config.trigger_settings },
     ],
     handle: (item, stopping) =>
-      item.source_kind === 'webhook'
-        ? handleDelivery(item, {
-            webhook: webhookConfigs.get(item.source_name),
-            settings: config.webhook_settings,
-            startRun,
-            now,
-            stopping,
-          })
-        : handleTriggerEvent(item, { handlers, settings: config.trigger_settings, startRun, now, stopping }),
+      handleInboxItem(item, {
+        handlers,
+        settings: item.source_kind === 'webhook' ? config.webhook_settings : config.trigger_settings,
+        runs,
+        now,
+        stopping,
+      }),
   });
   const onAccepted = () => worker.wake();
   const intake = createTriggerIntake({ store, handlers, logger, now: options.now, onAccepted });

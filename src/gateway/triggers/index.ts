@@ -28,5 +28,5 @@ export {
 export type { Sleep } from './source-backoff.js';
 export type { Deliver, ListenerConnection, OpenConnection } from './listeners/listener-connection.js';
 export { createSourceLeaseStore, type SourceLease, type SourceLeaseStore } from './listeners/source-lease.store.js';
-export type { StartRun, TriggerKind, TriggerRunRequest } from './trigger.types.js';
+export type { TriggerKind, TriggerRunEnd, TriggerRuns } from './trigger.types.js';
 export type { HandlerRunResult } from './inbox/index.js';

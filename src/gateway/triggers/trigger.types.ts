@@ -1,3 +1,4 @@
+import type { StartRunRequest } from '../../agents/index.js';
 import type { HandlerRunResult, InboxSourceKind } from './inbox/index.js';
 
 /** The sources that run in the background; webhooks are pushed to their route instead. */
@@ -9,20 +10,17 @@ export interface TriggerRef {
   name: string;
 }
 
-/** What a handler asks of the agent runtime: one run, resolved when it has ended. */
-export interface TriggerRunRequest {
-  agentName: string;
-  prompt: string;
-  source: InboxSourceKind;
-  metadata: { item_id: string; event: string; source: string };
-  /** The trace that stored the item: the run's span links to it. */
-  traceparent?: string | null;
+/** How a run ended, as the triggers read it (the run service's RunResult fits). */
+export interface TriggerRunEnd {
+  runId: string;
+  status: HandlerRunResult['status'];
+  error?: { message: string };
 }
 
-/** The seam to the agent runtime, wired to the run service in app.ts. */
-export type StartRun = (request: TriggerRunRequest) => Promise<HandlerRunResult>;
-
-/** The slice of pino's logger the triggers use. */
+/** The run service as the triggers use it (RunService fits): start a run, then wait for its end. */
+export interface TriggerRuns {
+  start(request: StartRunRequest): Promise<{ result: Promise<TriggerRunEnd> }>;
+}
 
 export function triggerKey(ref: { kind: InboxSourceKind; name: string }): string {
   return `${ref.kind}:${ref.name}`;

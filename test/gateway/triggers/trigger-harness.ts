@@ -89,7 +89,7 @@ export async function startTriggerHarness(
   const logger = new CapturingLogger();
   const sourceLeases = createSourceLeaseStore(database.db);
   const build = (overrides: Partial<TriggersOptions> = {}) =>
-    createTriggers({ store, startRun: runs.startRun, config, logger, sourceLeases, ...options.triggers, ...overrides });
+    createTriggers({ store, runs, config, logger, sourceLeases, ...options.triggers, ...overrides });
   let current = build();
   return {
     config,

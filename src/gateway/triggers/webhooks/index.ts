@@ -6,4 +6,3 @@ export {
   type WebhookIntakeOptions,
   type WebhookIntakeStats,
 } from './webhook-intake.service.js';
-export { handleDelivery, type HandleDeliveryContext } from './handle-delivery.js';

@@ -68,7 +68,7 @@ it('ignores events no handler matches and makes events of a trigger removed from
   const config = parseConfigText(AGENTS_YAML, 'empty.yaml');
   const restarted = createTriggers({
     store: harness.store,
-    startRun: harness.runs.startRun,
+    runs: harness.runs,
     config,
     logger: harness.logger,
     now: clock.now,

@@ -9,10 +9,10 @@ import {
   type HandlerRunResult,
   type InboxStore,
   type InboxWorker,
-  type StartRun,
-  type TriggerRunRequest,
+  type TriggerRuns,
   type TriggersOptions,
 } from '../../../../src/gateway/triggers/index.js';
+import type { RunTrigger } from '../../../../src/agents/index.js';
 import { createServer, registerAuthHooks } from '../../../../src/http/index.js';
 import { tempDataDir, type TestDatabase } from '../../../support/databases.js';
 import type { Logger } from '../../../../src/logger.js';
@@ -35,16 +35,40 @@ export class TestClock {
   }
 }
 
-/** A stand-in for the agent runtime: records every run request and answers with `behaviour`. */
-export class FakeRuns {
+/** A run the triggers asked for, as the fake run service received it. */
+export interface TriggerRunRequest {
+  agentName: string;
+  prompt: string;
+  source: string;
+  /** The inbox item the run records (`triggered_by`). */
+  metadata: RunTrigger;
+  traceparent?: string | null;
+}
+
+/** A stand-in for the run service: records every run request and answers with `behaviour`. */
+export class FakeRuns implements TriggerRuns {
   readonly calls: TriggerRunRequest[] = [];
   behaviour: (request: TriggerRunRequest, index: number) => Promise<HandlerRunResult> | HandlerRunResult = (
     _request,
     index,
   ) => ({ runId: `run_${index}`, status: 'completed' });
-  readonly startRun: StartRun = async (request) => {
-    this.calls.push(request);
-    return this.behaviour(request, this.calls.length);
+  readonly start: TriggerRuns['start'] = async (request) => {
+    const call = {
+      agentName: request.agentName,
+      prompt: request.messages.map((message) => message.content).join(''),
+      source: request.source,
+      metadata: request.triggeredBy!,
+      traceparent: request.traceparent,
+    };
+    this.calls.push(call);
+    const outcome = this.behaviour(call, this.calls.length);
+    return {
+      result: Promise.resolve(outcome).then((run) => ({
+        runId: run.runId,
+        status: run.status,
+        error: run.error === undefined ? undefined : { message: run.error },
+      })),
+    };
   };
   prompts(): string[] {
     return this.calls.map((call) => call.prompt);
@@ -103,7 +127,7 @@ export async function startWebhookHarness(
   const store = createInboxStore(database.db);
   // Wired as src/app.ts wires it: one inbox, its worker and the webhook intake.
   const build = (overrides: Partial<TriggersOptions> = {}) =>
-    createTriggers({ store, startRun: runs.startRun, config, logger, now: clock.now, ...overrides });
+    createTriggers({ store, runs, config, logger, now: clock.now, ...overrides });
   const triggers = build();
   const worker = triggers.worker;
   const intake = triggers.webhookIntake!;
