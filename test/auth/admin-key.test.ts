@@ -19,7 +19,7 @@ afterEach(async () => {
 });
 
 async function start(yaml: string, dataDir: string): Promise<TestApp> {
-  const app = await startTestApp(yaml, { dataDir });
+  const app = await startTestApp(yaml, { dataDir, listen: false });
   cleanups.push(() => app.stop());
   return app;
 }
@@ -31,7 +31,7 @@ function dataDir(): string {
 }
 
 const status = async (app: TestApp, headers: Record<string, string> = {}) =>
-  (await fetch(`${app.url}/gateway/tokens`, { headers })).status;
+  (await app.inject('/gateway/tokens', { headers })).status;
 
 describe('the generated admin API key', () => {
   it('is created (mode 0600) when neither API keys nor a JWT secret are configured, and authenticates', async () => {

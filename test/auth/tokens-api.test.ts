@@ -11,7 +11,7 @@ interface ErrorBody {
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp(BASE_YAML);
+  app = await startTestApp(BASE_YAML, { listen: false });
 });
 afterAll(() => app.stop());
 
@@ -21,7 +21,7 @@ async function api<T = Record<string, unknown>>(
   body?: unknown,
   headers: Record<string, string> = { 'x-api-key': TEST_API_KEY },
 ) {
-  const response = await fetch(`${app.url}${path}`, {
+  const response = await app.inject(path, {
     method,
     headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),

@@ -5,6 +5,7 @@ import { loadConfig, type Config } from '../../src/config/index.js';
 import { LogCapture, TEST_API_KEY } from '../support/app.js';
 import { tempDataDir } from '../support/databases.js';
 import { startFakeUpstream, type FakeUpstream } from '../support/fake-upstream.js';
+import { injectFetch } from '../support/inject.js';
 import { startFakeBlueprintService, type FakeBlueprintService } from './fake-blueprint-service.js';
 
 /** A clock tests move by hand: no assertion depends on the wall clock. */
@@ -109,7 +110,8 @@ export async function startAutopilot(options: HarnessOptions = {}): Promise<Auto
     const headers: Record<string, string> = { authorization: `Bearer ${TEST_API_KEY}`, ...requestOptions.headers };
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (requestOptions.project) headers['x-project-id'] = requestOptions.project;
-    const response = await fetch(`${harness.url}/api/v1/autopilot${path}`, {
+    // Through inject(): these calls check status and body only (the CLI tests reach harness.url over a socket).
+    const response = await injectFetch(harness.app.server, `/api/v1/autopilot${path}`, {
       method,
       headers,
       body: body === undefined ? undefined : JSON.stringify(body),

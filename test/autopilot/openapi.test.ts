@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { injectFetch } from '../support/inject.js';
 import { startAutopilot, type AutopilotHarness } from './autopilot-harness.js';
 
 let h: AutopilotHarness;
@@ -9,7 +10,7 @@ afterAll(() => h.stop());
 
 describe('the OpenAPI document of the autopilot routes', () => {
   it('declares the X-Project-ID header on every autopilot route', async () => {
-    const document = (await (await fetch(`${h.url}/openapi.json`)).json()) as {
+    const document = (await (await injectFetch(h.app.server, '/openapi.json')).json()) as {
       paths: Record<string, Record<string, { parameters?: { in: string; name: string }[] }>>;
     };
     const operations = Object.entries(document.paths)
@@ -27,7 +28,7 @@ describe('the OpenAPI document of the autopilot routes', () => {
   });
 
   it('declares the service_auth cookie as a way to authenticate (spec section 5)', async () => {
-    const document = (await (await fetch(`${h.url}/openapi.json`)).json()) as {
+    const document = (await (await injectFetch(h.app.server, '/openapi.json')).json()) as {
       components: { securitySchemes: Record<string, unknown> };
       security: Record<string, unknown>[];
     };

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { injectFetch } from '../support/inject.js';
 import { startAutopilot, type AutopilotHarness } from './autopilot-harness.js';
 
 let h: AutopilotHarness;
@@ -51,13 +52,13 @@ describe('autopilot status and tiers', () => {
   });
 
   it('is for operators only: no credentials 401, the service_auth cookie works, access tokens get 403', async () => {
-    const bare = await fetch(`${h.url}/api/v1/autopilot/status`);
+    const bare = await injectFetch(h.app.server, '/api/v1/autopilot/status');
     expect(bare.status).toBe(401);
-    const cookie = await fetch(`${h.url}/api/v1/autopilot/status`, {
+    const cookie = await injectFetch(h.app.server, '/api/v1/autopilot/status', {
       headers: { cookie: 'service_auth=test-api-key-0123456789' },
     });
     expect(cookie.status).toBe(200);
-    const token = await fetch(`${h.url}/gateway/tokens`, {
+    const token = await injectFetch(h.app.server, '/gateway/tokens', {
       method: 'POST',
       headers: { authorization: 'Bearer test-api-key-0123456789', 'content-type': 'application/json' },
       body: JSON.stringify({ agent_name: 'helper', scopes: ['chat', 'tools', 'a2a'] }),

@@ -10,9 +10,9 @@ async function modelsStatus(
   gateway: string,
   headers: Record<string, string> = { 'x-api-key': TEST_API_KEY },
 ): Promise<number> {
-  const app = await startTestApp(`${gateway}\n${BASE_YAML}`);
+  const app = await startTestApp(`${gateway}\n${BASE_YAML}`, { listen: false });
   apps.push(app);
-  return (await fetch(`${app.url}/v1/models`, { headers })).status;
+  return (await app.inject('/v1/models', { headers })).status;
 }
 
 describe('gateway feature flags', () => {

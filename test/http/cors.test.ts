@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BASE_YAML, startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
 
 const preflight = (app: TestApp, origin: string) =>
-  fetch(`${app.url}/gateway/tokens`, {
+  app.inject('/gateway/tokens', {
     method: 'OPTIONS',
     headers: {
       origin,
@@ -12,12 +12,12 @@ const preflight = (app: TestApp, origin: string) =>
   });
 
 const get = (app: TestApp, origin: string) =>
-  fetch(`${app.url}/gateway/tokens`, { headers: { origin, 'x-api-key': TEST_API_KEY } });
+  app.inject('/gateway/tokens', { headers: { origin, 'x-api-key': TEST_API_KEY } });
 
 describe('CORS is off by default', () => {
   let app: TestApp;
   beforeAll(async () => {
-    app = await startTestApp(BASE_YAML);
+    app = await startTestApp(BASE_YAML, { listen: false });
   });
   afterAll(() => app.stop());
 
@@ -36,6 +36,7 @@ describe('CORS with configured origins', () => {
   beforeAll(async () => {
     app = await startTestApp(
       `server:\n  cors: { origins: ["http://ui.example", "https://admin.example"] }\n${BASE_YAML}`,
+      { listen: false },
     );
   });
   afterAll(() => app.stop());
@@ -65,7 +66,7 @@ describe('CORS with configured origins', () => {
   });
 
   it('still requires credentials on the request itself', async () => {
-    const response = await fetch(`${app.url}/gateway/tokens`, { headers: { origin: 'http://ui.example' } });
+    const response = await app.inject('/gateway/tokens', { headers: { origin: 'http://ui.example' } });
     expect(response.status).toBe(401);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://ui.example');
   });

@@ -3,12 +3,12 @@ import { BASE_YAML, startTestApp, TEST_API_KEY, type TestApp } from '../support/
 
 let app: TestApp;
 beforeAll(async () => {
-  app = await startTestApp(BASE_YAML);
+  app = await startTestApp(BASE_YAML, { listen: false });
 });
 afterAll(() => app.stop());
 
 const post = async (body: string) => {
-  const response = await fetch(`${app.url}/v1/chat/completions`, {
+  const response = await app.inject('/v1/chat/completions', {
     method: 'POST',
     headers: { authorization: `Bearer ${TEST_API_KEY}`, 'content-type': 'application/json' },
     body,

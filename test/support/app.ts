@@ -2,6 +2,7 @@ import { Writable } from 'node:stream';
 import { createApp, type App } from '../../src/app.js';
 import { parseConfigText, type Config } from '../../src/config/index.js';
 import { tempDataDir } from './databases.js';
+import { injectFetch } from './inject.js';
 
 export const TEST_API_KEY = 'test-api-key-0123456789';
 export const TEST_JWT_SECRET = 'test-jwt-secret-0123456789abcdef';
@@ -22,6 +23,8 @@ export interface TestApp extends App {
   url: string;
   logs: LogCapture;
   dataDir: string;
+  /** fetch(path, init) through app.server.inject(): no socket (see inject.ts); works with listen: false. */
+  inject(path: string, init?: RequestInit): Promise<Response>;
   /** Closes the app and removes its data dir (unless keepData). */
   stop(options?: { keepData?: boolean }): Promise<void>;
 }
@@ -29,6 +32,7 @@ export interface TestApp extends App {
 /**
  * Starts a real app on a random loopback port from YAML text (the same path users take).
  * `${TEST_API_KEY}` etc. may be used in the YAML; dataDir/databaseUrl override the server section.
+ * `listen: false` opens no port (url is ''): the app is then reached through `inject()` only.
  */
 export async function startTestApp(
   yaml: string,
@@ -56,6 +60,7 @@ export async function startTestApp(
     url,
     logs,
     dataDir,
+    inject: (path, init) => injectFetch(app.server, path, init),
     async stop(stopOptions) {
       await app.close();
       if (!stopOptions?.keepData) temp?.remove();
