@@ -12,14 +12,13 @@ import type { AuthConfig } from '../../src/config/index.js';
 import type { DatabaseHandle } from '../../src/db/index.js';
 import { createServer, registerAuthHooks } from '../../src/http/index.js';
 import { describeEachDialect, type TestDatabase } from '../support/databases.js';
+import { injectFetch } from '../support/inject.js';
 import { openAnalyticsDatabase, RISK_SET, USAGE_SET } from './analytics-fixtures.js';
 
 const API_KEY = 'analytics-test-api-key-0001';
 
 /** The pieces src/app.ts wires, with only the analytics routes mounted. */
-async function startServer(
-  handle: DatabaseHandle,
-): Promise<{ server: FastifyInstance; url: string; tokens: TokenService }> {
+async function startServer(handle: DatabaseHandle): Promise<{ server: FastifyInstance; tokens: TokenService }> {
   const authConfig: AuthConfig = {
     api_keys: [API_KEY],
     tokens: { default_expires_in_seconds: 3600, max_expires_in_seconds: 86_400 },
@@ -39,15 +38,13 @@ async function startServer(
   registerAuthHooks(server, authenticator, tokens);
   const analytics = createAnalyticsService({ store: createAnalyticsQueryStore(handle.db) });
   await server.register(analyticsRoutes, { analytics });
-  const url = await server.listen({ host: '127.0.0.1', port: 0 });
-  return { server, url, tokens };
+  return { server, tokens };
 }
 
 await describeEachDialect('analytics routes', (dialect) => {
   let database: TestDatabase;
   let handle: DatabaseHandle;
   let server: FastifyInstance;
-  let url: string;
   let tokens: TokenService;
 
   beforeAll(async () => {
@@ -59,7 +56,7 @@ await describeEachDialect('analytics routes', (dialect) => {
       ...RISK_SET.map((event) => recorder.recordRisk(event)),
     ]);
     await recorder.close();
-    ({ server, url, tokens } = await startServer(handle));
+    ({ server, tokens } = await startServer(handle));
   });
   afterAll(async () => {
     await server?.close();
@@ -68,7 +65,7 @@ await describeEachDialect('analytics routes', (dialect) => {
   });
 
   const get = async (path: string, headers: Record<string, string> = { 'x-api-key': API_KEY }) => {
-    const response = await fetch(`${url}${path}`, { headers });
+    const response = await injectFetch(server, path, { headers });
     return { status: response.status, body: (await response.json()) as Record<string, unknown> };
   };
 
@@ -205,7 +202,7 @@ await describeEachDialect('analytics routes', (dialect) => {
   });
 
   it('describe the routes and their query parameters in the OpenAPI document', async () => {
-    const document = (await (await fetch(`${url}/openapi.json`)).json()) as {
+    const document = (await (await injectFetch(server, '/openapi.json')).json()) as {
       paths: Record<string, { get: { parameters: { name: string; in: string }[] } }>;
     };
     for (const path of [

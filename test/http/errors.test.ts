@@ -16,6 +16,7 @@ import {
 } from '../../src/errors.js';
 import { createServer, healthRoutes } from '../../src/http/index.js';
 import { LogCapture } from '../support/app.js';
+import { injectFetch } from '../support/inject.js';
 
 const THROWERS: Record<string, () => Error> = {
   validation: () => new ValidationError('name: too long', 'invalid_model', { param: 'name' }),
@@ -37,7 +38,6 @@ const THROWERS: Record<string, () => Error> = {
 };
 
 let app: FastifyInstance;
-let url: string;
 const logs = new LogCapture();
 let ready = true;
 
@@ -72,12 +72,11 @@ beforeAll(async () => {
     (request) => request.query,
   );
   await app.register(healthRoutes, { readiness: async () => (ready ? [] : ['database (sqlite) unreachable']) });
-  url = await app.listen({ host: '127.0.0.1', port: 0 });
 });
 afterAll(() => app.close());
 
 async function send(path: string, init: RequestInit = {}) {
-  const response = await fetch(`${url}${path}`, init);
+  const response = await injectFetch(app, path, init);
   const text = await response.text();
   return {
     status: response.status,
@@ -255,12 +254,12 @@ describe('readiness', () => {
   it('/readyz answers 503 with the reasons when a dependency is down', async () => {
     ready = false;
     try {
-      const response = await fetch(`${url}/readyz`);
+      const response = await injectFetch(app, '/readyz');
       expect(response.status).toBe(503);
       expect(await response.json()).toEqual({ status: 'not_ready', reasons: ['database (sqlite) unreachable'] });
     } finally {
       ready = true;
     }
-    expect((await fetch(`${url}/readyz`)).status).toBe(200);
+    expect((await injectFetch(app, '/readyz')).status).toBe(200);
   });
 });

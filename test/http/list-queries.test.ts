@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_API_KEY } from '../support/app.js';
+import { injectFetch } from '../support/inject.js';
 import { startAutopilot, type AutopilotHarness } from '../autopilot/autopilot-harness.js';
 import { json, VENDOR_WATCH } from '../autopilot/blueprints.js';
 
@@ -35,11 +36,11 @@ const headers = {
   'x-project-id': 'paging',
 };
 const get = async (path: string) => {
-  const response = await fetch(`${h.url}${path}`, { headers });
+  const response = await injectFetch(h.app.server, path, { headers });
   return { status: response.status, body: (await response.json()) as any };
 };
 const post = (path: string, body: unknown, extra: Record<string, string> = {}) =>
-  fetch(`${h.url}${path}`, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
+  injectFetch(h.app.server, path, { method: 'POST', headers: { ...headers, ...extra }, body: JSON.stringify(body) });
 
 beforeAll(async () => {
   h = await startAutopilot();

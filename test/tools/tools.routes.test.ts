@@ -5,6 +5,7 @@ import { createDatabase, type DatabaseHandle } from '../../src/db/index.js';
 import { createServer, registerAuthHooks } from '../../src/http/index.js';
 import { createToolRegistry, toolsRoutes, type ToolRegistry } from '../../src/tools/index.js';
 import { tempDataDir } from '../support/databases.js';
+import { injectFetch } from '../support/inject.js';
 import { toolsConfig } from './support/tools-config.js';
 
 const API_KEY = 'tools-test-api-key-0123';
@@ -16,7 +17,6 @@ describe('tool discovery routes', () => {
   let registry: ToolRegistry;
   let tokens: TokenService;
   let server: FastifyInstance;
-  let base: string;
 
   beforeAll(async () => {
     database = await createDatabase({ dataDir: temp.dataDir });
@@ -55,7 +55,6 @@ describe('tool discovery routes', () => {
       tokens,
     );
     await server.register(toolsRoutes, { registry, agentTools: (name) => AGENTS[name] });
-    base = await server.listen({ host: '127.0.0.1', port: 0 });
   });
 
   afterAll(async () => {
@@ -66,7 +65,7 @@ describe('tool discovery routes', () => {
   });
 
   const get = async (path: string, credential?: string) => {
-    const response = await fetch(`${base}${path}`, {
+    const response = await injectFetch(server, path, {
       headers: credential ? { authorization: `Bearer ${credential}` } : {},
     });
     return { status: response.status, body: (await response.json()) as any };
