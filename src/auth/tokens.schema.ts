@@ -1,5 +1,18 @@
 import { z } from 'zod';
 import { pageQuery } from '../page-query.js';
+import { SHARED_SESSIONS_SCOPE } from './owner-of.js';
+import { GRANTING_SCOPES } from './principal.js';
+
+/**
+ * The scopes a token may be created with: those that grant a route, shared_sessions, and `dream`, which the
+ * spec shows in use (stored, grants nothing). Any other string is a 400: a typo must not make a token that
+ * silently reaches nothing.
+ */
+export const KNOWN_SCOPES = [...GRANTING_SCOPES, SHARED_SESSIONS_SCOPE, 'dream'] as const;
+
+const scope = z.enum(KNOWN_SCOPES, {
+  error: (issue) => `unknown scope ${JSON.stringify(issue.input)}: known scopes are ${KNOWN_SCOPES.join(', ')}`,
+});
 
 const perMinuteLimit = z.strictObject({
   requests_per_minute: z.number().int().min(1).optional(),
@@ -9,11 +22,13 @@ const perMinuteLimit = z.strictObject({
 export const createTokenBody = z.strictObject({
   agent_name: z.string().min(1).describe('The agent this token may reach'),
   scopes: z
-    .array(z.string().min(1).max(64))
+    .array(scope)
     .min(1)
     .max(16)
     .optional()
-    .describe('Defaults to ["chat"]; chat, a2a and tools grant access, others are stored only'),
+    .describe(
+      'Defaults to ["chat"]; chat, a2a and tools grant access, shared_sessions shares sessions, dream is stored only; others are refused',
+    ),
   expires_in_seconds: z
     .number()
     .int()

@@ -67,7 +67,7 @@ describe('POST /gateway/tokens', () => {
     expect(Date.parse(body.expires_at as string) - Date.parse(body.created_at as string)).toBe(86_400_000);
   });
 
-  it('takes every field, and stores scopes that grant nothing', async () => {
+  it("takes every field, and stores the spec's dream scope, which grants nothing", async () => {
     const { status, body } = await create({
       agent_name: 'other',
       scopes: ['chat', 'dream', 'chat'],
@@ -95,6 +95,8 @@ describe('POST /gateway/tokens', () => {
     [{ agent_name: 'helper', expires_in_seconds: 30 * 86_400 + 1 }, 'invalid_expires_in_seconds', 'expires_in_seconds'],
     [{ agent_name: 'helper', scopes: [] }, 'invalid_request', 'scopes'],
     [{ agent_name: 'helper', scopes: 'chat' }, 'invalid_request', 'scopes'],
+    [{ agent_name: 'helper', scopes: ['chat', 'chta'] }, 'invalid_request', 'scopes.1'],
+    [{ agent_name: 'helper', scopes: ['admin'] }, 'invalid_request', 'scopes.0'],
     [{ agent_name: 'helper', single_use: 'yes' }, 'invalid_request', 'single_use'],
     [{ agent_name: 'helper', scope: ['chat'] }, 'invalid_request', 'scope'],
   ])('rejects %j with 400 %s naming %s', async (input, code, field) => {
@@ -102,6 +104,14 @@ describe('POST /gateway/tokens', () => {
     expect(status).toBe(400);
     expect(body.error).toMatchObject({ type: 'invalid_request_error', code, param: field });
     expect(body.error.message).toContain(field);
+  });
+
+  it('refuses an unknown scope, saying which scopes exist', async () => {
+    const { status, body } = await create({ agent_name: 'helper', scopes: ['chat', 'chta'] });
+    expect(status).toBe(400);
+    expect(body.error.message).toBe(
+      'body.scopes.1: unknown scope "chta": known scopes are chat, a2a, tools, shared_sessions, dream',
+    );
   });
 
   it('rejects a body that is not an object', async () => {
