@@ -1,6 +1,7 @@
 import { Command } from 'commander';
 import { loadConfig, splitHostPort } from '../config/index.js';
 import { ConfigError } from '../errors.js';
+import { createPrettyLogStream } from '../logger.js';
 import { parseHost, parsePort } from './address-options.js';
 import { saveCompileCache } from './compile-cache.js';
 import { releaseYoungGeneration } from './young-generation.js';
@@ -29,7 +30,7 @@ export function serveCommand(): Command {
       });
       // Loaded here, not at the top, so that the client verbs and --help do not load the whole server.
       const { createApp } = await import('../app.js');
-      const app = await createApp({ config: loaded.config });
+      const app = await createApp({ config: loaded.config, logStream: logStreamFor(loaded.config.server.log_format) });
       const log = app.server.log;
       if (loaded.bundled)
         log.warn(
@@ -76,6 +77,12 @@ function registerShutdown(close: () => Promise<void>, timeoutMs: number, info: (
   };
   process.on('SIGTERM', stop);
   process.on('SIGINT', stop);
+}
+
+/** server.log_format: readable lines on a terminal (or when asked), pino's JSON lines otherwise (stdout by default). */
+function logStreamFor(format: 'auto' | 'json' | 'pretty'): NodeJS.WritableStream | undefined {
+  const pretty = format === 'pretty' || (format === 'auto' && process.stdout.isTTY === true);
+  return pretty ? createPrettyLogStream(process.stdout, { colour: process.stdout.isTTY === true }) : undefined;
 }
 
 /** --host and --port; `--host 127.0.0.1:18000` names both. */

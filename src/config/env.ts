@@ -26,6 +26,7 @@ const SERVER_ENV = {
   DATABASE_URL: ['database_url', serverSchema.shape.database_url.unwrap()],
   REDIS_URL: ['redis_url', z.string().min(1)],
   LOG_LEVEL: ['log_level', serverSchema.shape.log_level.unwrap()],
+  LOG_FORMAT: ['log_format', serverSchema.shape.log_format.unwrap()],
   REPLICA_ID: ['replica_id', serverSchema.shape.replica_id.unwrap()],
 } as const;
 

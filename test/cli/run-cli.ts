@@ -34,6 +34,7 @@ export function cliEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
     'DATA_DIR',
     'DATABASE_URL',
     'LOG_LEVEL',
+    'LOG_FORMAT',
   ])
     delete env[name];
   for (const name of Object.keys(env)) if (name.startsWith('SERVICE_GATEWAY_')) delete env[name];

@@ -31,6 +31,8 @@ export const serverSchema = z.strictObject({
     .regex(/^[A-Za-z0-9._:-]{1,100}$/, 'replica_id is 1-100 letters, digits, ".", "_", ":" or "-"')
     .optional(),
   log_level: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  /** How `serve` writes its log: `pretty` one readable line per entry, `json` pino's lines; `auto` pretty on a terminal. */
+  log_format: z.enum(['auto', 'json', 'pretty']).default('auto'),
   body_limit_bytes: z.number().int().positive().default(1_048_576),
   /** Deepest nesting of arrays and objects any JSON body may have (webhooks included); deeper is 400 json_too_deep. */
   max_json_depth: z.number().int().min(1).max(MAX_JSON_DEPTH_CEILING).default(DEFAULT_MAX_JSON_DEPTH),
