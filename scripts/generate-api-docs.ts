@@ -2,12 +2,9 @@
  * Writes docs/api.md from the OpenAPI document the route schemas produce, so the reference never
  * drifts from the code. Run: npm run docs:api
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createApp } from '../src/app.js';
-import { BUNDLED_CONFIG_PATH, loadConfig } from '../src/config/index.js';
+import { writeFileSync } from 'node:fs';
 import { ERROR_CATALOG, TOOL_ERROR_CATALOG } from '../src/errors.js';
+import { startDocumentedApp } from './documented-app.js';
 
 interface Schema {
   type?: string | string[];
@@ -29,24 +26,14 @@ interface Operation {
   responses?: Record<string, { description?: string; content?: Record<string, { schema: Schema }> }>;
 }
 
-// The bundled config in a throwaway data dir, with every feature flag on whatever the file says, so that
-// every route family is mounted (a disabled feature's routes are not, and would be missing here).
-const dataDir = mkdtempSync(join(tmpdir(), 'agent-gateway-docs-'));
-const { config } = loadConfig({ file: BUNDLED_CONFIG_PATH, env: {}, overrides: { data_dir: dataDir } });
-const everything = {
-  ...config,
-  server: { ...config.server, log_level: 'silent' as const, database_url: undefined, redis_url: undefined },
-  gateway: { enabled: true, openai_compat: true, agui: true, webhooks: true, a2a: true },
-};
-const app = await createApp({ config: everything });
+const { app, config: everything, close } = await startDocumentedApp();
 let document: { paths: Record<string, Record<string, Operation>> };
 const access = new Map<string, string>();
 try {
   document = app.server.swagger() as unknown as { paths: Record<string, Record<string, Operation>> };
   await probeAccess();
 } finally {
-  await app.close();
-  rmSync(dataDir, { recursive: true, force: true });
+  await close();
 }
 
 /**

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link, Route, Switch, useLocation } from 'wouter';
-import { api, ApiError } from './api';
+import { api, ApiError, sessionQuery, type Session } from './api';
 import { AgentDetailPage } from './pages/agent-detail';
 import { AgentsPage } from './pages/agents';
 import { AnalyticsPage } from './pages/analytics';
@@ -15,11 +15,6 @@ import { TokensPage } from './pages/tokens';
 import { TriggersPage } from './pages/triggers';
 import { ErrorState, Loading } from './states';
 
-interface Session {
-  method: 'api_key' | 'jwt';
-  subject: string;
-}
-
 const PAGES = [
   ['/', 'Overview'],
   ['/runs', 'Runs'],
@@ -32,7 +27,7 @@ const PAGES = [
 ] as const;
 
 export function App() {
-  const session = useQuery({ queryKey: ['session'], queryFn: () => api<Session>('/api/v1/ui/session'), retry: false });
+  const session = useQuery({ ...sessionQuery, retry: false });
   if (session.isPending) return <Loading what="session" />;
   if (session.isError) {
     if (session.error instanceof ApiError && session.error.status === 401) return <LoginPage />;

@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
-import type { RunItem } from './types';
+import { runQueries, type RunItem } from './api';
 
 export const RUN_EVENTS_PATH = '/api/v1/admin/runs/events';
 
@@ -16,10 +16,10 @@ export function useRunChanges(): { live: boolean } {
     const source = new EventSource(RUN_EVENTS_PATH);
     source.addEventListener('error', () => setLive(false));
     const refresh = (event: MessageEvent<string>) => {
-      void client.invalidateQueries({ queryKey: ['runs'] });
+      void client.invalidateQueries({ queryKey: runQueries.lists() });
       if (event.type === 'ready') return setLive(true);
       const run = JSON.parse(event.data) as RunItem;
-      void client.invalidateQueries({ queryKey: ['run', run.run_id] });
+      void client.invalidateQueries({ queryKey: runQueries.detail(run.run_id).queryKey });
     };
     for (const type of ['ready', 'run-created', 'run-status-changed']) source.addEventListener(type, refresh);
     return () => source.close();

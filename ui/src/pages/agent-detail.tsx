@@ -1,16 +1,12 @@
 import { useQuery } from '@tanstack/react-query';
 import { useRef, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { api, ApiError, readSse } from '../api';
+import { agentQueries, ApiError, readSse, type BodyOf } from '../api';
 import { formatCount, StatusBadge } from '../format';
 import { QueryView } from '../states';
-import type { AgentDetail } from '../types';
 
 export function AgentDetailPage({ name }: { name: string }) {
-  const agent = useQuery({
-    queryKey: ['agent', name],
-    queryFn: () => api<AgentDetail>(`/api/v1/admin/agents/${encodeURIComponent(name)}`),
-  });
+  const agent = useQuery(agentQueries.detail(name));
   return (
     <>
       <p>
@@ -82,7 +78,11 @@ function Playground({ agent }: { agent: string }) {
       const response = await fetch('/agui/runs?format=simple', {
         method: 'POST',
         headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ agent_name: agent, message: text, session_id: session.current }),
+        body: JSON.stringify({
+          agent_name: agent,
+          message: text,
+          session_id: session.current,
+        } satisfies BodyOf<'/agui/runs', 'post'>),
       });
       if (!response.ok) {
         const body = (await response.json().catch(() => ({}))) as { error?: { message?: string } };
@@ -90,7 +90,7 @@ function Playground({ agent }: { agent: string }) {
       }
       session.current = response.headers.get('x-session-id') ?? session.current;
       await readSse(response, ({ event, data }) => {
-        if (event === 'text_delta') extendLast(String(data.delta ?? ''));
+        if (event === 'text_delta') extendLast(typeof data.delta === 'string' ? data.delta : '');
         else if (event === 'tool_call')
           append({ role: 'tool', text: `→ ${String(data.name)}(${JSON.stringify(data.arguments)})` });
         else if (event === 'tool_result')
@@ -115,7 +115,7 @@ function Playground({ agent }: { agent: string }) {
           </p>
         ))}
       </div>
-      <form className="form-row" onSubmit={send}>
+      <form className="form-row" onSubmit={(event) => void send(event)}>
         <label style={{ flex: 1 }}>
           Message
           <textarea rows={2} value={message} onChange={(event) => setMessage(event.target.value)} />

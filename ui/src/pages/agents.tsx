@@ -1,10 +1,9 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { api } from '../api';
+import { agentQueries, type AgentSummary } from '../api';
 import { formatCount, StatusBadge, Time } from '../format';
 import { DataTable, type Column } from '../data-table';
 import { QueryView } from '../states';
-import type { AgentSummary } from '../types';
 
 const COLUMNS: Column<AgentSummary>[] = [
   { header: 'Name', cell: (agent) => <Link href={`/agents/${encodeURIComponent(agent.name)}`}>{agent.name}</Link> },
@@ -15,11 +14,7 @@ const COLUMNS: Column<AgentSummary>[] = [
 ];
 
 export function AgentsPage() {
-  const agents = useQuery({
-    queryKey: ['agents'],
-    queryFn: () => api<AgentSummary[]>('/api/v1/admin/agents?limit=500'),
-    refetchInterval: 5000,
-  });
+  const agents = useQuery({ ...agentQueries.list(), refetchInterval: 5000 });
   return (
     <>
       <h1>Agents</h1>

@@ -1,51 +1,35 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
-import { api, query } from '../api';
+import { analyticsQueries, type AnalyticsTotals, type RiskReport } from '../api';
 import { TimeChart, type ChartSeries } from '../chart';
 import { formatCount, formatTokens, formatUsd, startOfDay } from '../format';
 import { QueryView } from '../states';
-import type { CostReport, ModelComparison, RiskReport, UsageReport } from '../types';
 
 const DAYS = 7;
 
-interface Day {
-  start: Date;
-  costs: CostReport;
-  usage: UsageReport;
-  risks: RiskReport;
+/** The analytics API reports totals for a window: one window per day of the last week gives the series. */
+function lastDays() {
+  return Array.from({ length: DAYS }, (_, index) => ({
+    since: startOfDay(index - DAYS + 1).toISOString(),
+    until: startOfDay(index - DAYS + 2).toISOString(),
+  }));
 }
 
-/** The analytics API reports totals for a window: one call per day of the last week gives the series. */
-async function loadDays(): Promise<Day[]> {
-  return Promise.all(
-    Array.from({ length: DAYS }, async (_, index) => {
-      const start = startOfDay(index - DAYS + 1);
-      const window = query({ since: start.toISOString(), until: startOfDay(index - DAYS + 2).toISOString() });
-      const [costs, usage, risks] = await Promise.all([
-        api<CostReport>(`/analytics/costs${window}`),
-        api<UsageReport>(`/analytics/usage${window}`),
-        api<RiskReport>(`/analytics/risks${window}`),
-      ]);
-      return { start, costs, usage, risks };
-    }),
-  );
-}
-
-function seriesBy(days: Day[], pick: (day: Day) => Record<string, number>, format: (value: number) => string) {
+function seriesBy(
+  days: AnalyticsTotals[],
+  pick: (day: AnalyticsTotals) => Record<string, number>,
+  format: (value: number) => string,
+) {
   const keys = [...new Set(days.flatMap((day) => Object.keys(pick(day))))].sort();
   return keys.map((key): ChartSeries => ({ label: key, values: days.map((day) => pick(day)[key] ?? 0), format }));
 }
 
 export function AnalyticsPage() {
-  const days = useQuery({ queryKey: ['analytics-days'], queryFn: loadDays, refetchInterval: 10_000 });
-  const models = useQuery({
-    queryKey: ['analytics-models'],
-    queryFn: () => api<ModelComparison[]>('/analytics/models'),
-    refetchInterval: 10_000,
-  });
+  const days = useQuery({ ...analyticsQueries.totals(lastDays()), refetchInterval: 10_000 });
+  const models = useQuery({ ...analyticsQueries.models(), refetchInterval: 10_000 });
   const charts = useMemo(() => {
     const data = days.data ?? [];
-    const x = data.map((day) => day.start.getTime() / 1000);
+    const x = data.map((day) => Date.parse(day.window.since) / 1000);
     const risk = (label: string, pick: (report: RiskReport) => number): ChartSeries => ({
       label,
       values: data.map((day) => pick(day.risks)),

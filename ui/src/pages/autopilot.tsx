@@ -1,12 +1,19 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
-import { api, ApiError } from '../api';
+import {
+  api,
+  ApiError,
+  autopilotQueries,
+  type AutopilotTier,
+  type BodyOf,
+  type MissionDetail,
+  type RoutingResult,
+} from '../api';
 import { StatusBadge, Time } from '../format';
 import { QueryView } from '../states';
-import type { AutopilotStatus, MissionDetail, MissionSummary, RoutingResult } from '../types';
 
-const TIERS = ['anonymous', 'free', 'skip'] as const;
+const TIERS = Object.keys({ anonymous: 0, free: 0, skip: 0 } satisfies Record<AutopilotTier, 0>) as AutopilotTier[];
 
 function errorText(error: unknown): string {
   return error instanceof ApiError ? `${error.code}: ${error.message}` : String(error);
@@ -14,22 +21,19 @@ function errorText(error: unknown): string {
 
 export function AutopilotPage() {
   const client = useQueryClient();
-  const status = useQuery({
-    queryKey: ['autopilot-status'],
-    queryFn: () => api<AutopilotStatus>('/api/v1/autopilot/status'),
-  });
-  const missions = useQuery({
-    queryKey: ['missions'],
-    queryFn: () => api<MissionSummary[]>('/api/v1/autopilot/missions?limit=100'),
-    refetchInterval: 3000,
-  });
-  const [tier, setTier] = useState<string>();
+  const status = useQuery(autopilotQueries.status());
+  const missions = useQuery({ ...autopilotQueries.missionList(), refetchInterval: 3000 });
+  const [tier, setTier] = useState<AutopilotTier>();
   const switchTier = useMutation({
-    mutationFn: (next: { enabled: boolean; tier?: string }) =>
-      next.enabled
-        ? api('/api/v1/autopilot/enable', { method: 'POST', body: { tier: next.tier } })
+    // A tier enables (or switches) the autopilot; null disables it.
+    mutationFn: (next: AutopilotTier | null) =>
+      next
+        ? api('/api/v1/autopilot/enable', {
+            method: 'POST',
+            body: { tier: next } satisfies BodyOf<'/api/v1/autopilot/enable', 'post'>,
+          })
         : api('/api/v1/autopilot/disable', { method: 'POST' }),
-    onSettled: () => client.invalidateQueries({ queryKey: ['autopilot-status'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: autopilotQueries.status().queryKey }),
   });
   return (
     <>
@@ -45,17 +49,17 @@ export function AutopilotPage() {
             <div className="form-row">
               <label>
                 Tier
-                <select value={tier ?? data.tier} onChange={(event) => setTier(event.target.value)}>
+                <select value={tier ?? data.tier} onChange={(event) => setTier(event.target.value as AutopilotTier)}>
                   {TIERS.map((item) => (
                     <option key={item}>{item}</option>
                   ))}
                 </select>
               </label>
-              <button type="button" onClick={() => switchTier.mutate({ enabled: true, tier: tier ?? data.tier })}>
+              <button type="button" onClick={() => switchTier.mutate(tier ?? data.tier)}>
                 {data.enabled ? 'Switch tier' : 'Enable'}
               </button>
               {data.enabled && (
-                <button type="button" className="secondary" onClick={() => switchTier.mutate({ enabled: false })}>
+                <button type="button" className="secondary" onClick={() => switchTier.mutate(null)}>
                   Disable
                 </button>
               )}
@@ -119,17 +123,20 @@ function GoalBox() {
   const goalId = useId();
   const route = useMutation({
     mutationFn: (text: string) =>
-      api<RoutingResult>('/api/v1/autopilot/goal', { method: 'POST', body: { goal: text } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['missions'] }),
+      api<RoutingResult>('/api/v1/autopilot/goal', {
+        method: 'POST',
+        body: { goal: text } satisfies BodyOf<'/api/v1/autopilot/goal', 'post'>,
+      }),
+    onSuccess: () => client.invalidateQueries({ queryKey: autopilotQueries.missions() }),
   });
   const pick = useMutation({
     mutationFn: (n: number) => api<MissionDetail>('/api/v1/autopilot/pick', { method: 'POST', body: { n } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['missions'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: autopilotQueries.missions() }),
   });
   const synthesize = useMutation({
     mutationFn: (text: string) =>
       api<MissionDetail>('/api/v1/autopilot/synthesize', { method: 'POST', body: { goal: text } }),
-    onSuccess: () => client.invalidateQueries({ queryKey: ['missions'] }),
+    onSuccess: () => client.invalidateQueries({ queryKey: autopilotQueries.missions() }),
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();

@@ -1,9 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
-import { api } from '../api';
+import { budgetQuery, type Budget } from '../api';
 import { formatCount, formatUsd } from '../format';
 import { DataTable, type Column } from '../data-table';
 import { QueryView } from '../states';
-import type { Budget } from '../types';
 
 const COLUMNS: Column<Budget>[] = [
   { header: 'Account', cell: (budget) => budget.subject },
@@ -16,11 +15,7 @@ const COLUMNS: Column<Budget>[] = [
 ];
 
 export function BudgetsPage() {
-  const budgets = useQuery({
-    queryKey: ['budgets'],
-    queryFn: () => api<Budget[]>('/api/v1/admin/budgets'),
-    refetchInterval: 5000,
-  });
+  const budgets = useQuery({ ...budgetQuery, refetchInterval: 5000 });
   return (
     <>
       <h1>Budgets and limits</h1>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { api, ApiError } from '../api';
+import { api, ApiError, sessionQuery } from '../api';
 
 /** Sign-in: a pasted API key or JWT, or the one-time code of a link printed by `agent-gateway ui`. */
 export function LoginPage() {
@@ -12,12 +12,14 @@ export function LoginPage() {
       api('/api/v1/ui/session', { method: 'POST', body }),
     onSuccess: () => {
       if (code.current) window.history.replaceState(null, '', '/ui/');
-      void client.invalidateQueries({ queryKey: ['session'] });
+      void client.invalidateQueries({ queryKey: sessionQuery.queryKey });
     },
   });
+  // `mutate` keeps its identity across renders: the link's code is sent once, when the page opens.
+  const { mutate } = signIn;
   useEffect(() => {
-    if (code.current) signIn.mutate({ code: code.current });
-  }, []);
+    if (code.current) mutate({ code: code.current });
+  }, [mutate]);
   const submit = (event: FormEvent) => {
     event.preventDefault();
     code.current = null;

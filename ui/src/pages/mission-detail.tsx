@@ -1,22 +1,15 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { Link } from 'wouter';
-import { api, ApiError } from '../api';
+import { api, ApiError, autopilotQueries, missionPath } from '../api';
 import { formatMs, formatTokens, formatUsd, StatusBadge, Time } from '../format';
 import { QueryView } from '../states';
-import type { MissionDetail } from '../types';
 
 export function MissionDetailPage({ missionId }: { missionId: string }) {
   const client = useQueryClient();
-  const path = `/api/v1/autopilot/missions/${encodeURIComponent(missionId)}`;
-  const mission = useQuery({
-    queryKey: ['mission', missionId],
-    queryFn: () => api<MissionDetail>(path),
-    refetchInterval: 2000,
-  });
-  const refresh = () => {
-    void client.invalidateQueries({ queryKey: ['mission', missionId] });
-    void client.invalidateQueries({ queryKey: ['missions'] });
-  };
+  const path = missionPath(missionId);
+  const mission = useQuery({ ...autopilotQueries.mission(missionId), refetchInterval: 2000 });
+  // The mission's detail and the missions list are under one key.
+  const refresh = () => client.invalidateQueries({ queryKey: autopilotQueries.missions() });
   const command = useMutation({
     mutationFn: (action: 'approve' | 'run' | 'cancel') =>
       action === 'cancel' ? api(path, { method: 'DELETE' }) : api(`${path}/${action}`, { method: 'POST' }),

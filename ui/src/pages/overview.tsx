@@ -1,21 +1,16 @@
 import { useQuery } from '@tanstack/react-query';
 import { useMemo } from 'react';
 import { Link } from 'wouter';
-import { api, query } from '../api';
+import { agentQueries, analyticsQueries, runQueries, statusQuery } from '../api';
 import { TimeChart } from '../chart';
 import { formatCount, formatDuration, formatTokens, formatUsd, startOfDay, StatusBadge, Time } from '../format';
 import { QueryView } from '../states';
-import type { AgentSummary, CostReport, RunItem, RunSeries, SystemStatus, UsageReport } from '../types';
 
 const REFRESH_MS = 5000;
 
 export function OverviewPage() {
-  const status = useQuery({
-    queryKey: ['status'],
-    queryFn: () => api<SystemStatus>('/api/v1/admin/status'),
-    refetchInterval: REFRESH_MS,
-  });
-  const agents = useQuery({ queryKey: ['agents'], queryFn: () => api<AgentSummary[]>('/api/v1/admin/agents') });
+  const status = useQuery({ ...statusQuery, refetchInterval: REFRESH_MS });
+  const agents = useQuery(agentQueries.list());
   return (
     <>
       <h1>Overview</h1>
@@ -73,21 +68,13 @@ export function OverviewPage() {
 function TodayVsYesterday() {
   const today = startOfDay().toISOString();
   const yesterday = startOfDay(-1).toISOString();
-  const window = (since: string, until?: string) => query({ since, until });
-  const costs = useQuery({
-    queryKey: ['costs-today', today],
-    queryFn: () =>
-      Promise.all([
-        api<CostReport>(`/analytics/costs${window(today)}`),
-        api<CostReport>(`/analytics/costs${window(yesterday, today)}`),
-        api<UsageReport>(`/analytics/usage${window(today)}`),
-        api<UsageReport>(`/analytics/usage${window(yesterday, today)}`),
-      ]),
+  const totals = useQuery({
+    ...analyticsQueries.totals([{ since: today }, { since: yesterday, until: today }]),
     refetchInterval: REFRESH_MS,
   });
   return (
-    <QueryView query={costs} what="cost and tokens">
-      {([costToday, costYesterday, usageToday, usageYesterday]) => (
+    <QueryView query={totals} what="cost and tokens">
+      {([{ costs: costToday, usage: usageToday }, { costs: costYesterday, usage: usageYesterday }]) => (
         <section aria-label="Today versus yesterday" className="cards" style={{ marginTop: 12 }}>
           <div className="card">
             <div className="label">Cost today</div>
@@ -112,11 +99,7 @@ function TodayVsYesterday() {
 
 /** Runs, cost and failures per hour over the last 24 hours, counted by the server over every run. */
 function Last24Hours() {
-  const series = useQuery({
-    queryKey: ['runs-timeseries', 'hour'],
-    queryFn: () => api<RunSeries>('/api/v1/admin/runs/timeseries?bucket=hour'),
-    refetchInterval: REFRESH_MS,
-  });
+  const series = useQuery({ ...runQueries.timeseries('hour'), refetchInterval: REFRESH_MS });
   const chart = useMemo(() => {
     const points = series.data?.points ?? [];
     return {
@@ -144,11 +127,7 @@ function Last24Hours() {
 }
 
 function NewestFailures() {
-  const failures = useQuery({
-    queryKey: ['runs', { status: 'failed', limit: 5 }],
-    queryFn: () => api<RunItem[]>(`/api/v1/admin/runs${query({ status: 'failed', limit: 5 })}`),
-    refetchInterval: REFRESH_MS,
-  });
+  const failures = useQuery({ ...runQueries.list({ status: 'failed', limit: 5 }), refetchInterval: REFRESH_MS });
   return (
     <QueryView query={failures} what="failures" empty="No failed runs.">
       {(data) => (

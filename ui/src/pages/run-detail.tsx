@@ -1,14 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link } from 'wouter';
-import { api, ApiError } from '../api';
+import { api, ApiError, runQueries, type RunStatus } from '../api';
 import { formatMs, formatTokens, formatUsd, StatusBadge, Time } from '../format';
 import { LogView } from '../log-view';
 import { useRunChanges } from '../run-changes';
 import { QueryView } from '../states';
-import type { RunDetail } from '../types';
 
-const LIVE = new Set(['running', 'paused']);
+const LIVE = new Set<RunStatus | undefined>(['running', 'paused']);
 const STEPS_POLL_MS = 3000;
 
 export function RunDetailPage({ runId }: { runId: string }) {
@@ -16,14 +15,13 @@ export function RunDetailPage({ runId }: { runId: string }) {
   // Status changes come on the runs event stream (which refreshes this query); steps written meanwhile by a poll.
   useRunChanges();
   const run = useQuery({
-    queryKey: ['run', runId],
-    queryFn: () => api<RunDetail>(`/api/v1/admin/runs/${encodeURIComponent(runId)}`),
+    ...runQueries.detail(runId),
     refetchInterval: (current) => (current.state.data && !LIVE.has(current.state.data.status) ? false : STEPS_POLL_MS),
   });
   const control = useMutation({
     mutationFn: (command: 'pause' | 'resume' | 'cancel') =>
       api(`/api/v1/admin/runs/${encodeURIComponent(runId)}/${command}`, { method: 'POST' }),
-    onSettled: () => client.invalidateQueries({ queryKey: ['run', runId] }),
+    onSettled: () => client.invalidateQueries({ queryKey: runQueries.detail(runId).queryKey }),
   });
   const status = run.data?.status;
   return (
@@ -89,7 +87,7 @@ export function RunDetailPage({ runId }: { runId: string }) {
               <button
                 type="button"
                 className="danger"
-                disabled={!LIVE.has(status ?? '') || control.isPending}
+                disabled={!LIVE.has(status) || control.isPending}
                 onClick={() => control.mutate('cancel')}
               >
                 Cancel
@@ -149,7 +147,7 @@ function LiveEvents({ runId }: { runId: string }) {
     const source = new EventSource(`/agui/ws?run_id=${encodeURIComponent(runId)}&format=simple`);
     const add = (type: string) => (message: MessageEvent<string>) => {
       const data = JSON.parse(message.data) as Record<string, unknown>;
-      if (type === 'text_delta') setText((previous) => previous + String(data.delta ?? ''));
+      if (type === 'text_delta') setText((previous) => previous + (typeof data.delta === 'string' ? data.delta : ''));
       else setEvents((previous) => [...previous, { type, text: JSON.stringify(data) }]);
       if (type === 'run_completed' || type === 'run_error') source.close();
     };

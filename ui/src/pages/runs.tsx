@@ -1,16 +1,33 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { api, query } from '../api';
+import { agentQueries, runQueries, type RunItem, type RunQuery, type RunStatus } from '../api';
 import { formatCount, formatTokens, formatUsd, StatusBadge, Time } from '../format';
 import { useRunChanges } from '../run-changes';
 import { DataTable, type Column } from '../data-table';
 import { QueryView } from '../states';
-import type { AgentSummary, RunItem } from '../types';
 
 const PAGE_SIZE = 25;
-const STATUSES = ['running', 'paused', 'completed', 'failed', 'cancelled', 'interrupted'];
-const SOURCES = ['chat', 'agui', 'webhook', 'poller', 'listener', 'a2a', 'autopilot'];
+type RunSource = NonNullable<RunQuery['source']>;
+// Written as records so that a status or source the API adds is a compile error here until it is listed.
+const STATUSES = Object.keys({
+  running: 0,
+  paused: 0,
+  input_required: 0,
+  completed: 0,
+  failed: 0,
+  cancelled: 0,
+  interrupted: 0,
+} satisfies Record<RunStatus, 0>) as RunStatus[];
+const SOURCES = Object.keys({
+  chat: 0,
+  agui: 0,
+  webhook: 0,
+  poller: 0,
+  listener: 0,
+  a2a: 0,
+  autopilot: 0,
+} satisfies Record<RunSource, 0>) as RunSource[];
 const PERIODS: [string, string, number][] = [
   ['', 'Any time', 0],
   ['1h', 'Last hour', 3_600_000],
@@ -20,22 +37,23 @@ const PERIODS: [string, string, number][] = [
 
 export function RunsPage() {
   const [agent, setAgent] = useState('');
-  const [status, setStatus] = useState('');
-  const [source, setSource] = useState('');
+  const [status, setStatus] = useState<RunStatus | ''>('');
+  const [source, setSource] = useState<RunSource | ''>('');
   const [period, setPeriod] = useState('');
   const [page, setPage] = useState(0);
-  const agents = useQuery({ queryKey: ['agents'], queryFn: () => api<AgentSummary[]>('/api/v1/admin/agents') });
+  const agents = useQuery(agentQueries.list());
   // New runs and status changes arrive on the runs event stream, which refreshes this query.
   const { live } = useRunChanges();
   const span = PERIODS.find(([key]) => key === period)?.[2] ?? 0;
   const runs = useQuery({
-    queryKey: ['runs', { agent, status, source, period, page }],
-    queryFn: () => {
-      // "Last hour" means the hour before each read: the bound moves with the refreshes.
-      const since = span ? new Date(Date.now() - span).toISOString() : undefined;
-      const filters = { agent_name: agent, status, source, since };
-      return api<RunItem[]>(`/api/v1/admin/runs${query({ ...filters, limit: PAGE_SIZE, offset: page * PAGE_SIZE })}`);
-    },
+    ...runQueries.list({
+      agent_name: agent || undefined,
+      status: status || undefined,
+      source: source || undefined,
+      within_ms: span || undefined,
+      limit: PAGE_SIZE,
+      offset: page * PAGE_SIZE,
+    }),
     placeholderData: keepPreviousData,
   });
   const reset =
@@ -62,7 +80,7 @@ export function RunsPage() {
         </label>
         <label>
           Status
-          <select value={status} onChange={(event) => reset(setStatus)(event.target.value)}>
+          <select value={status} onChange={(event) => reset(setStatus)(event.target.value as RunStatus | '')}>
             <option value="">Any status</option>
             {STATUSES.map((item) => (
               <option key={item}>{item}</option>
@@ -71,7 +89,7 @@ export function RunsPage() {
         </label>
         <label>
           Source
-          <select value={source} onChange={(event) => reset(setSource)(event.target.value)}>
+          <select value={source} onChange={(event) => reset(setSource)(event.target.value as RunSource | '')}>
             <option value="">Any source</option>
             {SOURCES.map((item) => (
               <option key={item}>{item}</option>

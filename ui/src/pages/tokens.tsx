@@ -1,37 +1,32 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState, type FormEvent } from 'react';
-import { api, ApiError } from '../api';
+import { agentQueries, api, ApiError, tokenQueries, type CreatedToken, type TokenRequest } from '../api';
 import { formatCount, formatUsd, StatusBadge, Time } from '../format';
 import { QueryView } from '../states';
-import type { AgentSummary, TokenView } from '../types';
 
 const SCOPES = ['chat', 'a2a', 'tools'];
 
-interface Created extends TokenView {
-  token: string;
-}
-
 export function TokensPage() {
   const client = useQueryClient();
-  const tokens = useQuery({ queryKey: ['tokens'], queryFn: () => api<TokenView[]>('/gateway/tokens?limit=500') });
-  const agents = useQuery({ queryKey: ['agents'], queryFn: () => api<AgentSummary[]>('/api/v1/admin/agents') });
+  const tokens = useQuery(tokenQueries.list());
+  const agents = useQuery(agentQueries.list());
   const [agent, setAgent] = useState('');
   const [scopes, setScopes] = useState<string[]>(['chat']);
   const [hours, setHours] = useState(24);
   const [singleUse, setSingleUse] = useState(false);
-  const [created, setCreated] = useState<Created>();
+  const [created, setCreated] = useState<CreatedToken>();
   const [copied, setCopied] = useState(false);
-  const refresh = () => client.invalidateQueries({ queryKey: ['tokens'] });
+  const refresh = () => client.invalidateQueries({ queryKey: tokenQueries.all() });
   const create = useMutation({
     mutationFn: () =>
-      api<Created>('/gateway/tokens', {
+      api<CreatedToken>('/gateway/tokens', {
         method: 'POST',
         body: {
-          agent_name: agent || agents.data?.[0]?.name,
+          agent_name: agent || (agents.data?.[0]?.name ?? ''),
           scopes,
           expires_in_seconds: Math.round(hours * 3600),
           single_use: singleUse,
-        },
+        } satisfies TokenRequest,
       }),
     onSuccess: (token) => {
       setCreated(token);

@@ -1,30 +1,25 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Link } from 'wouter';
-import { api, ApiError, query } from '../api';
+import { api, ApiError, triggerQueries, type DeliveryStatus } from '../api';
 import { formatCount, formatDuration, StatusBadge, Time } from '../format';
 import { QueryView } from '../states';
-import type { Delivery, TriggerView } from '../types';
 
-const STATUSES = ['pending', 'running', 'done', 'dead', 'ignored'];
+// A record, so that a status the API adds is a compile error here until it is listed.
+const STATUSES = Object.keys({ pending: 0, running: 0, done: 0, dead: 0, ignored: 0 } satisfies Record<
+  DeliveryStatus,
+  0
+>) as DeliveryStatus[];
 
 export function TriggersPage() {
   const client = useQueryClient();
-  const [status, setStatus] = useState('');
-  const triggers = useQuery({
-    queryKey: ['triggers'],
-    queryFn: () => api<TriggerView[]>('/api/v1/admin/triggers?limit=500'),
-    refetchInterval: 3000,
-  });
-  const deliveries = useQuery({
-    queryKey: ['deliveries', status],
-    queryFn: () => api<Delivery[]>(`/api/v1/admin/triggers/deliveries${query({ status, limit: 50 })}`),
-    refetchInterval: 3000,
-  });
+  const [status, setStatus] = useState<DeliveryStatus | ''>('');
+  const triggers = useQuery({ ...triggerQueries.list(), refetchInterval: 3000 });
+  const deliveries = useQuery({ ...triggerQueries.deliveryList(status), refetchInterval: 3000 });
   const replay = useMutation({
     mutationFn: (id: string) =>
       api(`/api/v1/admin/triggers/deliveries/${encodeURIComponent(id)}/replay`, { method: 'POST' }),
-    onSettled: () => client.invalidateQueries({ queryKey: ['deliveries'] }),
+    onSettled: () => client.invalidateQueries({ queryKey: triggerQueries.deliveries() }),
   });
   return (
     <>
@@ -84,7 +79,7 @@ export function TriggersPage() {
       <div className="filters">
         <label>
           Status
-          <select value={status} onChange={(event) => setStatus(event.target.value)}>
+          <select value={status} onChange={(event) => setStatus(event.target.value as DeliveryStatus | '')}>
             <option value="">Any status</option>
             {STATUSES.map((item) => (
               <option key={item}>{item}</option>

@@ -9,8 +9,6 @@ export class ApiError extends Error {
   }
 }
 
-export const PROJECT_HEADER = 'x-project-id';
-
 /**
  * Calls the public API with the service_auth cookie. A body goes as JSON: the gateway refuses cookie-authenticated
  * state changes without a JSON body and a same-origin Origin (the browser adds Origin itself).
@@ -47,32 +45,4 @@ export function query(params: Record<string, string | number | undefined>): stri
     if (value !== undefined && value !== '') search.set(key, String(value));
   const text = search.toString();
   return text ? `?${text}` : '';
-}
-
-export interface SseEvent {
-  event: string;
-  data: Record<string, unknown>;
-}
-
-/** Reads a streamed SSE response body (POST streams cannot use EventSource). */
-export async function readSse(response: Response, onEvent: (event: SseEvent) => void): Promise<void> {
-  if (!response.body) return;
-  const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
-  let buffer = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return;
-    buffer += value;
-    for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
-      const block = buffer.slice(0, end);
-      buffer = buffer.slice(end + 2);
-      const event = /^event: ?(.*)$/m.exec(block)?.[1] ?? 'message';
-      const data = block
-        .split('\n')
-        .filter((line) => line.startsWith('data:'))
-        .map((line) => line.replace(/^data: ?/, ''))
-        .join('\n');
-      if (data) onEvent({ event, data: safeJson(data) as Record<string, unknown> });
-    }
-  }
 }
