@@ -998,6 +998,14 @@ export interface paths {
               attempts: number;
               /** @description How many steps the run had stored when it was last taken over; null if never */
               resumed_from_step: number | null;
+              /** @description The trigger event that started the run; null unless a webhook, poller or listener did */
+              triggered_by: {
+                /** @description The inbox item (GET /api/v1/admin/triggers/deliveries lists it) */
+                item_id: string;
+                /** @description <kind>:<name> of the webhook, poller or listener */
+                source: string;
+                event: string;
+              } | null;
               /** @description Every model and tool call in order, with its prompt log */
               step_details: {
                 step_id: string;
@@ -2470,7 +2478,7 @@ export interface paths {
               name: string;
               description: string;
               capabilities: string[];
-              /** @description The agent's A2A JSON-RPC endpoint; its standard card is at <endpoint>/.well-known/agent-card.json */
+              /** @description The agent's A2A endpoint, ending with '/' (what an A2A SDK starts from: its standard card is at <endpoint>.well-known/agent-card.json); JSON-RPC answers there with or without the '/' */
               endpoint: string;
               model: string;
             }[];
