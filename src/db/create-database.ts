@@ -20,6 +20,7 @@ import { MIGRATIONS } from './migrations/index.js';
 import type { DatabaseUnavailableError } from '../errors.js';
 import { asUnavailable, isDatabaseLocked } from './connection-errors.js';
 import { lockDataDir } from './data-dir-lock.js';
+import { writeMergedBatch } from './merged-writes.js';
 import { createPostgresPool } from './postgres-pool.js';
 import { createReachability, type Reachability } from './reachability.js';
 import { createStatementCache } from './sqlite-statement-cache.js';
@@ -248,10 +249,10 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   // (run inserts, steps, run ends) share one transaction and one flush (bench/README.md, optimisation log).
   // Each statement is a round trip, so one batch at a time left the pool idle while requests queued behind
   // it: up to POSTGRES_WRITE_CONCURRENCY batches go at once, leaving the rest of the pool to reads.
-  // Within a batch, the INSERTs and keyed UPDATEs of one text go as one statement (db/merged-writes.ts).
+  // Within a batch, the INSERTs and keyed UPDATEs of one kind go as one statement (db/merged-writes.ts).
   const writes = createGroupCommit(db, {
     concurrency: Math.min(POSTGRES_WRITE_CONCURRENCY, options.maxConnections ?? 10),
-    mergeStatements: true,
+    writeBatch: (batch) => writeMergedBatch(pool, batch),
     retryMs: options.writeRetryMs,
   });
   return {

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
+import { createQueryId, type CompiledQuery, type Compilable, type Kysely, type QueryResult } from 'kysely';
 import type { Database } from './schema.js';
 
 const PLACEHOLDER = '\u0000value:';
@@ -34,11 +34,14 @@ export function prepareQuery<V extends Values>(
       if (byShape.size < MAX_SHAPES) byShape.set(shape, compiled);
     }
     const parameters = compiled.bind.map((bind) => bind(rows));
-    return executor.executeQuery(CompiledQuery.raw(compiled.sql, parameters));
+    // The query's tree goes along (its values the placeholders): PostgreSQL's group commit reads it to merge
+    // statements (merged-statements.ts).
+    return executor.executeQuery({ query: compiled.query, queryId: createQueryId(), sql: compiled.sql, parameters });
   };
 }
 
 interface Compiled {
+  query: CompiledQuery['query'];
   sql: string;
   bind: Array<(rows: object[]) => unknown>;
 }
@@ -61,5 +64,5 @@ function compile<V extends Values>(
     }
     return () => parameter;
   });
-  return { sql: query.sql, bind };
+  return { query: query.query, sql: query.sql, bind };
 }

@@ -4,7 +4,6 @@ import { createBatcher } from './batcher.js';
 import type { DatabaseUnavailableError } from '../errors.js';
 import { asUnavailable, isConnectionLoss, isDatabaseLocked, reconnectDelayMs } from './connection-errors.js';
 import { isUniqueViolation } from './driver-errors.js';
-import { runWritesMerged } from './merged-writes.js';
 import type { Database } from './schema.js';
 import type { Write } from './write.js';
 
@@ -63,10 +62,10 @@ export interface GroupCommitOptions {
   /** Called after each transaction commits (SQLite: wakes the WAL checkpoint thread). */
   onCommit?: () => void;
   /**
-   * A batch's writes run side by side and their INSERTs and keyed UPDATEs of one text go as one statement
-   * (db/merged-writes.ts): for PostgreSQL, where each statement is a round trip. SQLite runs them one by one.
+   * Writes one batch in one transaction. Default: a kysely transaction running the writes one by one (SQLite).
+   * PostgreSQL's runs them side by side and merges their statements (db/merged-writes.ts).
    */
-  mergeStatements?: boolean;
+  writeBatch?: (writes: Write[]) => Promise<void>;
   /**
    * How long a write is retried, from when it was queued, while the database is out of reach (a lost or
    * refused connection, db/connection-errors.ts); then it fails with `DatabaseUnavailableError`. Default 0.
@@ -93,11 +92,12 @@ interface QueuedWrite {
 export function createGroupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}): WriteQueue {
   const retryMs = options.retryMs ?? 0;
   const stopRetrying = new AbortController();
-  const transaction = (writes: Write[]) =>
-    db.transaction().execute(async (trx) => {
-      if (options.mergeStatements) return runWritesMerged(trx, writes);
-      for (const write of writes) await write(trx);
-    });
+  const transaction =
+    options.writeBatch ??
+    ((writes: Write[]) =>
+      db.transaction().execute(async (trx) => {
+        for (const write of writes) await write(trx);
+      }));
 
   async function commit(entries: QueuedWrite[]): Promise<void> {
     // Set when an attempt lost its connection during COMMIT: that transaction may have gone through.
