@@ -258,8 +258,8 @@ export interface paths {
           'application/json': {
             /** @description The agent this token may reach */
             agent_name: string;
-            /** @description Defaults to ["chat"]; chat, a2a and tools grant access, others are stored only */
-            scopes?: string[];
+            /** @description Defaults to ["chat"]; chat, a2a and tools grant access, shared_sessions shares sessions, dream is stored only; others are refused */
+            scopes?: ('chat' | 'a2a' | 'tools' | 'shared_sessions' | 'dream')[];
             /** @description Lifetime in seconds; default 86400, at most auth.tokens.max_expires_in_seconds */
             expires_in_seconds?: number;
             /** @description When true the token is accepted exactly once */

@@ -4,14 +4,17 @@ import { agentQueries, api, ApiError, tokenQueries, type CreatedToken, type Toke
 import { formatCount, formatUsd, StatusBadge, Time } from '../format';
 import { QueryView } from '../states';
 
-const SCOPES = ['chat', 'a2a', 'tools'];
+type Scope = NonNullable<TokenRequest['scopes']>[number];
+
+// The scopes that grant access to an agent's routes (shared_sessions and dream are set through the API).
+const SCOPES: Scope[] = ['chat', 'a2a', 'tools'];
 
 export function TokensPage() {
   const client = useQueryClient();
   const tokens = useQuery(tokenQueries.list());
   const agents = useQuery(agentQueries.list());
   const [agent, setAgent] = useState('');
-  const [scopes, setScopes] = useState<string[]>(['chat']);
+  const [scopes, setScopes] = useState<Scope[]>(['chat']);
   const [hours, setHours] = useState(24);
   const [singleUse, setSingleUse] = useState(false);
   const [created, setCreated] = useState<CreatedToken>();
