@@ -1,9 +1,10 @@
 /**
  * The import rules of STYLE.md ("Allowed imports" and "Rules by file role"), checked in `npm test`.
  * `errors.ts`, `error-catalog.ts` (the table of error codes `errors.ts` reads), `logger.ts`, `ids.ts` and `page-query.ts`
- * (the limit/offset of every list route) are leaves every folder may use.
+ * (the limit/offset of every list route), `backoff.ts` and `sleep.ts` (the one backoff formula and the one abortable
+ * sleep) are leaves every folder may use.
  */
-const LEAVES = 'errors\\.ts|error-catalog\\.ts|logger\\.ts|ids\\.ts|page-query\\.ts';
+const LEAVES = 'errors\\.ts|error-catalog\\.ts|logger\\.ts|ids\\.ts|page-query\\.ts|backoff\\.ts|sleep\\.ts';
 const ALLOWED = {
   config: [],
   // OpenTelemetry spans, trace context and metrics: a leaf most folders may use (docs/observability.md).

@@ -1,4 +1,5 @@
-import { setTimeout as sleep } from 'node:timers/promises';
+import { sleep } from '../sleep.js';
+import { backoffDelay } from '../backoff.js';
 import { DatabaseUnavailableError } from '../errors.js';
 
 /** Socket errors of a connection that could not be made or was lost. */
@@ -63,7 +64,7 @@ export function asUnavailable(error: unknown, duringCommit = false): unknown {
 
 /** The pause before attempt `attempt + 1` while the database is out of reach: 100 ms, doubling up to 2 s. */
 export function reconnectDelayMs(attempt: number): number {
-  return Math.min(2_000, 100 * 2 ** attempt);
+  return backoffDelay(attempt + 1, { initial: 100, max: 2_000 });
 }
 
 /**
@@ -87,7 +88,7 @@ export async function retryWhileUnreachable<T>(
         (options.idempotent || !unavailable.commitUnknown) &&
         !options.signal?.aborted;
       if (!retry) throw unavailable;
-      await sleep(reconnectDelayMs(attempt), undefined, { signal: options.signal }).catch(() => undefined);
+      await sleep(reconnectDelayMs(attempt), options.signal).catch(() => undefined);
     }
   }
 }

@@ -36,4 +36,14 @@ export {
   type WriteQueue,
 } from './write-queue.js';
 export { prepareQuery, type PreparedQuery } from './prepared-query.js';
+export {
+  afterFailedAttempt,
+  createLeasedWorker,
+  type LeaseClaim,
+  type LeasedLane,
+  type LeasedWorker,
+  type LeasedWorkerOptions,
+  type LeaseQueue,
+  type RetryPolicy,
+} from './leased-worker.js';
 export { createBatcher, type Batcher, type BatcherOptions } from './batcher.js';

@@ -1,3 +1,4 @@
+import { backoffDelay } from '../backoff.js';
 import type { UpstreamError } from '../errors.js';
 
 /** An upstream failure and, when the upstream said so, how long it asked us to wait. */
@@ -44,24 +45,8 @@ export function retryDelayMs(
     delay = retryAfterMs;
     if (delay > settings.maxRetryAfterMs) return undefined;
   } else {
-    const exponential = Math.min(settings.maxDelayMs, settings.baseDelayMs * 2 ** attempt);
+    const exponential = backoffDelay(attempt + 1, { initial: settings.baseDelayMs, max: settings.maxDelayMs });
     delay = exponential / 2 + Math.random() * (exponential / 2);
   }
   return delay < remainingMs ? delay : undefined;
-}
-
-/** Resolves after `ms`, or rejects with the signal's reason as soon as it aborts. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
 }

@@ -1,6 +1,7 @@
 import type { CallSignal } from './call-signal.js';
 import { mapCallFailure, type ModelCall } from './model-call.js';
-import { retryDelayMs, sleep } from './retry-policy.js';
+import { sleep } from '../sleep.js';
+import { retryDelayMs } from './retry-policy.js';
 
 /**
  * Runs `attempt` until it succeeds or fails in a way that must not be retried; throws UpstreamError.

@@ -1,5 +1,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { backoffDelay } from '../../backoff.js';
+import { sleep } from '../../sleep.js';
 import type { AutopilotConfig, ProvidersConfig } from '../../config/index.js';
 import type { ModelClient } from '../../llm/index.js';
 import type { FineTuneJobStore } from './fine-tune-job.store.js';
@@ -70,7 +72,12 @@ export function createFineTuneRunner(options: FineTuneRunnerOptions) {
         updated_at: options.now(),
       });
     for (let polls = 0; ; polls += 1) {
-      await sleep(Math.min(config.max_poll_interval_ms, config.poll_interval_ms * 1.5 ** polls), stop.signal);
+      const waitMs = backoffDelay(polls + 1, {
+        initial: config.poll_interval_ms,
+        max: config.max_poll_interval_ms,
+        factor: 1.5,
+      });
+      await sleep(waitMs, stop.signal);
       const state = await client.getJob(job.external_job_id!).catch((error: unknown) => {
         if (error instanceof TransientFineTuneError) return { status: 'running' as const };
         throw error;
@@ -141,18 +148,3 @@ export function createFineTuneRunner(options: FineTuneRunnerOptions) {
 }
 
 export type FineTuneRunner = ReturnType<typeof createFineTuneRunner>;
-
-function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener('abort', onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener('abort', onAbort, { once: true });
-  });
-}

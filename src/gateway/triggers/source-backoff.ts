@@ -1,23 +1,12 @@
+import { backoffDelay } from '../../backoff.js';
 import type { TriggerSettings } from '../../config/index.js';
 
 export type SourceBackoffSettings = TriggerSettings['source_backoff'];
 
 /** Milliseconds to wait after the n-th consecutive failure (n >= 1): doubling from initial_seconds, capped. */
 export function sourceBackoffMs(failures: number, settings: SourceBackoffSettings): number {
-  return Math.round(Math.min(settings.initial_seconds * 2 ** Math.max(0, failures - 1), settings.max_seconds) * 1000);
+  return Math.round(backoffDelay(failures, { initial: settings.initial_seconds, max: settings.max_seconds }) * 1000);
 }
 
-/** Waits `ms`, or less when `signal` aborts; injected so tests control time instead of waiting. */
+/** Waits `ms`, or less when `signal` aborts (sleep.ts sleepUnlessAborted); injected so tests control time. */
 export type Sleep = (ms: number, signal: AbortSignal) => Promise<void>;
-
-export const abortableSleep: Sleep = (ms, signal) =>
-  new Promise((resolve) => {
-    if (signal.aborted) return resolve();
-    const timer = setTimeout(done, ms);
-    signal.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal.removeEventListener('abort', done);
-      resolve();
-    }
-  });

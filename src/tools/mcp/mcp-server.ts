@@ -4,6 +4,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { backoffDelay } from '../../backoff.js';
 import type { McpToolConfig } from '../../config/index.js';
 import { ToolExecutionError, type McpServerState, type McpServerStatus } from '../types.js';
 import { mapMcpResult } from './map-mcp-result.js';
@@ -137,7 +138,7 @@ export async function startMcpServer(
   }
 
   function schedule(): void {
-    const delay = Math.min(backoff.maxMs, backoff.initialMs * 2 ** attempts);
+    const delay = backoffDelay(attempts + 1, { initial: backoff.initialMs, max: backoff.maxMs });
     attempts += 1;
     nextAttemptAt = new Date(Date.now() + delay).toISOString();
     retryTimer = setTimeout(() => void connect(), delay);

@@ -1,7 +1,7 @@
-import { randomUUID } from 'node:crypto';
 import { TaskPushNotificationConfig } from '@a2a-js/sdk';
 import type { A2aPushConfig } from '../../../config/index.js';
-import { isoAfterSeconds, isoNow } from '../../../ids.js';
+import { afterFailedAttempt, createLeasedWorker } from '../../../db/index.js';
+import { isoNow } from '../../../ids.js';
 import type { Logger } from '../../../logger.js';
 import type { A2aPushStore, PushDelivery, PushDeliveryOutcome } from './a2a-push.store.js';
 import type { PushEndpointGuard } from './push-endpoint-guard.js';
@@ -30,18 +30,13 @@ export interface PushDeliveryWorkerOptions {
 /**
  * POSTs stored task updates to their push configs: in order per config, with the config's token or
  * authentication, retried with doubling backoff until `max_attempts`, then kept as dead. Every replica
- * runs one; a claim is a lease in the shared database, so each update goes to one of them at a time.
+ * runs one (the leased worker of db/leased-worker.ts); a claim is a lease in the shared database, so each
+ * update goes to one of them at a time.
  */
 export function createPushDeliveryWorker(options: PushDeliveryWorkerOptions): PushDeliveryWorker {
   const { store, guard, settings, logger } = options;
-  const workerId = randomUUID();
-  const inHand = new Map<string, Promise<void>>();
-  let started = false;
-  let timer: NodeJS.Timeout | undefined;
-  let claiming = false;
-  let claimAgain = false;
 
-  async function deliver(delivery: PushDelivery): Promise<void> {
+  async function deliver(delivery: PushDelivery, workerId: string): Promise<void> {
     const fields = { task_id: delivery.task_id, config_id: delivery.config_id, attempt: delivery.attempts };
     let outcome: PushDeliveryOutcome;
     try {
@@ -76,75 +71,32 @@ export function createPushDeliveryWorker(options: PushDeliveryWorkerOptions): Pu
     } catch (error) {
       failure = error instanceof Error ? error.message : String(error);
     }
-    if (delivery.attempts >= settings.max_attempts) return { status: 'dead', finishedAt: isoNow(), lastError: failure };
-    const delay = Math.min(settings.backoff_seconds * 2 ** (delivery.attempts - 1), settings.max_backoff_seconds);
-    return { status: 'pending', nextAttemptAt: isoAfterSeconds(delay), lastError: failure };
+    return { ...afterFailedAttempt(delivery.attempts, settings), lastError: failure };
   }
 
-  async function claim(): Promise<void> {
-    if (claiming) {
-      claimAgain = true;
-      return;
-    }
-    claiming = true;
-    try {
-      do {
-        claimAgain = false;
-        if (!started) break;
-        const claimed = await store.claimDue({
-          now: isoNow(),
-          workerId,
-          leaseUntil: isoAfterSeconds(settings.lease_seconds),
-          limit: CONCURRENCY - inHand.size,
-        });
-        for (const delivery of claimed) {
-          const done = deliver(delivery).finally(() => {
-            inHand.delete(delivery.delivery_id);
-            // The next update of the same config may be due now.
-            if (started) wake();
-          });
-          inHand.set(delivery.delivery_id, done);
-        }
-      } while (claimAgain && started);
-    } finally {
-      claiming = false;
-    }
-  }
-
-  function wake(): void {
-    claim().catch((error: unknown) => logger.error({ err: error }, 'a2a push: claim failed'));
-  }
-
-  async function tick(): Promise<void> {
-    let delayMs = settings.poll_interval_ms;
-    try {
-      await claim();
-      const due = await store.nextDueAt();
-      if (due !== undefined) delayMs = Math.max(10, Math.min(delayMs, Date.parse(due) - Date.now()));
-    } catch (error) {
-      logger.error({ err: error }, 'a2a push: poll failed');
-    } finally {
-      if (started) {
-        timer = setTimeout(() => void tick(), delayMs);
-        timer.unref();
-      }
-    }
-  }
+  const worker = createLeasedWorker<PushDelivery>({
+    name: 'a2a push',
+    logger,
+    lanes: [
+      { concurrency: CONCURRENCY, lease_seconds: settings.lease_seconds, poll_interval_ms: settings.poll_interval_ms },
+    ],
+    // claimDue takes rows whose lease lapsed itself (releaseStale is not needed); a head blocked by its
+    // config's running delivery is due but not claimable, so the timer waits at least this long.
+    minDelayMs: 10,
+    idOf: (delivery) => delivery.delivery_id,
+    handle: deliver,
+    queue: {
+      claimDue: (_lane, claim) => store.claimDue(claim),
+      nextDueAt: () => store.nextDueAt(),
+    },
+  });
 
   return {
     start() {
-      if (started) return;
-      started = true;
-      void tick();
+      void worker.start();
     },
-    async stop() {
-      started = false;
-      clearTimeout(timer);
-      await Promise.allSettled([...inHand.values()]);
-    },
-    wake() {
-      if (started) wake();
-    },
+    stop: () => worker.stop(),
+    wake: () => worker.wake(),
   };
 }
 

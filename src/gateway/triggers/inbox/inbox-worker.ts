@@ -1,6 +1,4 @@
-import { randomUUID } from 'node:crypto';
-import { retryWhileUnreachable } from '../../../db/index.js';
-import { isoAfterSeconds, isoNow } from '../../../ids.js';
+import { createLeasedWorker, retryWhileUnreachable } from '../../../db/index.js';
 import type { InboxStore } from './inbox.store.js';
 import type { InboxItem, InboxLaneSettings, InboxOutcome, InboxSourceKind } from './inbox.types.js';
 import type { Logger } from '../../../logger.js';
@@ -48,34 +46,19 @@ export interface InboxWorker {
 
 const LABEL = 'inbox';
 
-/**
- * The durable inbox's consumer. Claiming is driven by three wake-ups: an item stored (wake), a handler
- * finished (capacity freed) and a timer set for the next due retry, capped at the poll interval so items
- * stored by other replicas and lapsed leases are seen too. Capacity is derived from the items in hand.
- */
+/** The durable inbox's consumer: the leased worker (db/leased-worker.ts) over inbox_items, one lane per share. */
 export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
   const { store, logger, lanes } = options;
   const now = options.now ?? (() => new Date());
-  const workerId = options.workerId ?? randomUUID();
-  const inHand = lanes.map(() => new Map<string, Promise<void>>());
   const counters = new Map<string, InboxWorkerStats>();
-  const pollMs = Math.min(...lanes.map((lane) => lane.settings.poll_interval_ms));
-  const leaseMs = Math.min(...lanes.map((lane) => lane.settings.lease_seconds)) * 1000;
-  let started = false;
-  let stopping = false;
   const stopped = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  let heartbeat: NodeJS.Timeout | undefined;
-  let claiming: Promise<number> | undefined;
-  let looping = false;
-  let claimAgain = false;
-  let lastRelease = 0;
+  const kindsOf = (lane: number) => lanes[lane].kinds;
 
-  async function handle(item: InboxItem): Promise<void> {
+  async function handle(item: InboxItem, workerId: string, stopping: () => boolean): Promise<void> {
     const group = `${item.source_kind}:${item.source_name}`;
     const fields = { item_id: item.item_id, source: group, event: item.event, attempt: item.attempts };
     try {
-      const outcome = await options.handle(item, () => stopping);
+      const outcome = await options.handle(item, stopping);
       const entry = counters.get(group) ?? { group, runs_started: 0 };
       entry.runs_started += outcome.runIds.length - item.run_ids.length;
       counters.set(group, entry);
@@ -84,12 +67,12 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
       const settled = await retryWhileUnreachable(() => store.settle(item.item_id, workerId, outcome), {
         signal: stopped.signal,
       });
-      // Object.assign, not `{ ...fields, … }`: V8 gives every object that spread adds fields to a map of its own.
-      const logged = Object.assign({}, fields, {
+      const logged = {
+        ...fields,
         status: outcome.status,
         run_ids: outcome.runIds,
         error: outcome.lastError ?? undefined,
-      });
+      };
       if (!settled) logger.warn(logged, `${LABEL}: item was taken over by another worker; outcome discarded`);
       else if (outcome.status === 'dead')
         logger.error(logged, `${LABEL}: item failed every attempt and is kept as a dead letter`);
@@ -101,152 +84,32 @@ export function createInboxWorker(options: InboxWorkerOptions): InboxWorker {
     }
   }
 
-  async function claimLane(index: number): Promise<{ taken: number; full: boolean }> {
-    const lane = lanes[index];
-    const held = inHand[index];
-    const capacity = lane.settings.concurrency - held.size;
-    if (capacity <= 0) return { taken: 0, full: false };
-    const leaseUntil = isoAfterSeconds(lane.settings.lease_seconds, now());
-    const claimed = await store.claimDue({
-      now: isoNow(now()),
-      workerId,
-      leaseUntil,
-      limit: capacity,
-      kinds: lane.kinds,
-    });
-    for (const item of claimed) {
-      const done = handle(item).finally(() => {
-        held.delete(item.item_id);
-        if (started) claimInBackground();
-      });
-      held.set(item.item_id, done);
-    }
-    // A full batch means more may be due.
-    return { taken: claimed.length, full: claimed.length === capacity };
-  }
-
-  /**
-   * Claims for every lane while there is capacity and due work. One loop at a time, so concurrent wakes
-   * never claim beyond a lane's concurrency; a wake during the loop makes it go round once more.
-   */
-  function claim(): Promise<number> {
-    if (looping) {
-      claimAgain = true;
-      return claiming ?? Promise.resolve(0);
-    }
-    // Set and cleared synchronously around the loop, so no wake can fall between a finished loop and the next.
-    looping = true;
-    claiming = (async () => {
-      let taken = 0;
-      try {
-        do {
-          claimAgain = false;
-          if (stopping) break;
-          for (let index = 0; index < lanes.length; index++) {
-            const round = await claimLane(index);
-            taken += round.taken;
-            if (round.full) claimAgain = true;
-          }
-        } while (claimAgain && !stopping);
-        return taken;
-      } finally {
-        looping = false;
-      }
-    })();
-    return claiming;
-  }
-
-  function claimInBackground(): void {
-    claim().catch((error: unknown) => logger.error({ err: error }, `${LABEL}: claim failed`));
-  }
-
-  async function releaseStale(all = false): Promise<void> {
-    lastRelease = now().getTime();
-    for (const lane of lanes) {
-      const released = await store.releaseStale({
-        now: isoNow(now()),
-        maxAttempts: lane.settings.max_attempts,
-        kinds: lane.kinds,
-        all,
-      });
-      if (released > 0)
-        logger.warn(
-          { released, kinds: lane.kinds },
-          `${LABEL}: items left running by a stopped worker were taken back`,
-        );
-    }
-  }
-
-  /** The timer's wake-up: lapsed leases every half lease, a claim, then sleep until the next due retry or poll. */
-  async function tick(): Promise<void> {
-    let delayMs = pollMs;
-    try {
-      if (now().getTime() - lastRelease >= leaseMs / 2) await releaseStale();
-      await claim();
-      const due = await store.nextDueAt(lanes.flatMap((lane) => lane.kinds));
-      if (due !== undefined) delayMs = Math.max(0, Math.min(pollMs, Date.parse(due) - now().getTime()));
-    } catch (error) {
-      logger.error({ err: error }, `${LABEL}: poll failed`);
-    } finally {
-      if (started) schedule(delayMs);
-    }
-  }
-
-  function schedule(delayMs: number): void {
-    clearTimeout(timer);
-    timer = setTimeout(() => void tick(), delayMs);
-    // The HTTP server keeps the process alive; a forgotten stop() must not.
-    timer.unref();
-  }
+  const worker = createLeasedWorker<InboxItem>({
+    name: LABEL,
+    logger,
+    now,
+    workerId: options.workerId,
+    reclaimAllOnStart: options.reclaimAllOnStart,
+    lanes: lanes.map((lane) => lane.settings),
+    idOf: (item) => item.item_id,
+    handle,
+    queue: {
+      claimDue: (lane, claim) => store.claimDue({ ...claim, kinds: kindsOf(lane) }),
+      nextDueAt: () => store.nextDueAt(lanes.flatMap((lane) => lane.kinds)),
+      renewLeases: (_lane, ids, workerId, leaseUntil) => store.renewLeases({ ids, workerId, leaseUntil }),
+      releaseStale: (lane, at, all) =>
+        store.releaseStale({ now: at, maxAttempts: lanes[lane].settings.max_attempts, kinds: kindsOf(lane), all }),
+    },
+  });
 
   return {
-    async start() {
-      if (started) return;
-      stopping = false;
-      await releaseStale(options.reclaimAllOnStart ?? false);
-      started = true;
-      heartbeat = setInterval(() => {
-        lanes.forEach((lane, index) => {
-          const ids = [...inHand[index].keys()];
-          const leaseUntil = isoAfterSeconds(lane.settings.lease_seconds, now());
-          store
-            .renewLeases({ ids, workerId, leaseUntil })
-            .catch((error: unknown) => logger.error({ err: error }, `${LABEL}: lease renewal failed`));
-        });
-      }, leaseMs / 3);
-      heartbeat.unref();
-      schedule(0);
-    },
-
+    start: () => worker.start(),
     async stop() {
-      started = false;
-      stopping = true;
       stopped.abort();
-      clearTimeout(timer);
-      // A claim that failed (the database out of reach) was logged already; stopping goes on.
-      await claiming?.catch(() => undefined);
-      await Promise.allSettled(inHand.flatMap((held) => [...held.values()]));
-      // Leases are renewed until the last item in hand is settled.
-      clearInterval(heartbeat);
+      await worker.stop();
     },
-
-    wake() {
-      if (started) claimInBackground();
-    },
-
-    async processDue() {
-      await releaseStale();
-      let handled = 0;
-      for (;;) {
-        const taken = await claim();
-        handled += taken;
-        const pending = inHand.flatMap((held) => [...held.values()]);
-        // Handlers may all have finished while the claim ran: only a claim that found nothing ends the round.
-        if (pending.length > 0) await Promise.race(pending);
-        else if (taken === 0) return handled;
-      }
-    },
-
+    wake: () => worker.wake(),
+    processDue: () => worker.processDue(),
     stats: () => [...counters.values()].map((entry) => ({ ...entry })),
   };
 }

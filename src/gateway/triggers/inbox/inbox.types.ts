@@ -1,5 +1,5 @@
 import type { Selectable } from 'kysely';
-import type { InboxItemsTable, InboxSourceKind, InboxStatus } from '../../../db/index.js';
+import type { InboxItemsTable, InboxSourceKind, InboxStatus, RetryPolicy } from '../../../db/index.js';
 
 export type { InboxSourceKind, InboxStatus };
 
@@ -56,14 +56,8 @@ export interface InboxSourceStats {
   oldest_pending_at: string | null;
 }
 
-/** How failed handler runs are retried. */
-export interface InboxRetrySettings {
-  /** Handler runs per item, counting the first; then the item is kept as a dead letter. */
-  max_attempts: number;
-  /** Delay before the first retry; it doubles on each further attempt up to max_backoff_seconds. */
-  backoff_seconds: number;
-  max_backoff_seconds: number;
-}
+/** How failed handler runs are retried: `max_attempts` runs per item, counting the first, then a dead letter. */
+export type InboxRetrySettings = RetryPolicy;
 
 /** One lane of the worker: the source kinds it takes, how many at once, and how they are retried. */
 export interface InboxLaneSettings extends InboxRetrySettings {

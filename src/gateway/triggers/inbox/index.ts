@@ -6,7 +6,7 @@ export {
   type InboxWorkerStats,
 } from './inbox-worker.js';
 export { createInboxStore, type ClaimOptions, type InboxStore, type ListInboxFilter } from './inbox.store.js';
-export { computeBackoffSeconds, runHandlers, type HandlerRunResult, type RunHandlersContext } from './run-handlers.js';
+export { runHandlers, type HandlerRunResult, type RunHandlersContext } from './run-handlers.js';
 export type {
   InboxItem,
   InboxLaneSettings,

@@ -1,4 +1,5 @@
-import { isoAfterSeconds, isoNow } from '../../../ids.js';
+import { afterFailedAttempt } from '../../../db/index.js';
+import { isoNow } from '../../../ids.js';
 import { handlerKey, renderPrompt, type EventHandler } from '../templates/index.js';
 import type { InboxItem, InboxOutcome, InboxRetrySettings } from './inbox.types.js';
 
@@ -20,11 +21,6 @@ export interface RunHandlersContext<H extends EventHandler> {
   now: () => Date;
   /** True while the process shuts down: runs ending then are not held against the item. */
   stopping: () => boolean;
-}
-
-/** Seconds before attempt `attempts + 1`: backoff_seconds doubled per attempt already made, capped. */
-export function computeBackoffSeconds(attempts: number, settings: InboxRetrySettings): number {
-  return Math.min(settings.backoff_seconds * 2 ** Math.max(0, attempts - 1), settings.max_backoff_seconds);
 }
 
 /**
@@ -78,13 +74,5 @@ export async function runHandlers<H extends EventHandler>(
   const lastError = errors.join('; ');
   if (context.stopping())
     return { status: 'pending', nextAttemptAt: isoNow(now), lastError, runIds, completedHandlers, refundAttempt: true };
-  if (item.attempts >= context.settings.max_attempts)
-    return { status: 'dead', finishedAt: isoNow(now), lastError, runIds, completedHandlers };
-  return {
-    status: 'pending',
-    nextAttemptAt: isoAfterSeconds(computeBackoffSeconds(item.attempts, context.settings), now),
-    lastError,
-    runIds,
-    completedHandlers,
-  };
+  return { ...afterFailedAttempt(item.attempts, context.settings, now), lastError, runIds, completedHandlers };
 }

@@ -1,7 +1,8 @@
 import type { ListenerConfig, TriggerSettings } from '../../../config/index.js';
 import { withConsumerSpan, type TraceSpan } from '../../../telemetry/index.js';
 import { decodeMessage } from '../decode-message.js';
-import { abortableSleep, sourceBackoffMs, type Sleep } from '../source-backoff.js';
+import { sleepUnlessAborted } from '../../../sleep.js';
+import { sourceBackoffMs, type Sleep } from '../source-backoff.js';
 import { createSourceState, sourceLifecycle } from '../source-state.js';
 import type { TriggerIntake } from '../trigger-intake.service.js';
 import { PermanentSourceError, type TriggerSource } from '../trigger-source.js';
@@ -32,7 +33,7 @@ export function createListener(options: ListenerOptions): TriggerSource {
   const { listener, intake } = options;
   const ref: TriggerRef = { kind: 'listener', name: listener.name };
   const now = options.now ?? (() => new Date());
-  const sleep = options.sleep ?? abortableSleep;
+  const sleep = options.sleep ?? sleepUnlessAborted;
   const fields = { trigger: `listener:${listener.name}`, source: listener.source };
   const state = createSourceState(fields, options.logger);
 

@@ -1,5 +1,5 @@
 import { isoNow } from '../../../ids.js';
-import { abortableSleep } from '../source-backoff.js';
+import { sleepUnlessAborted } from '../../../sleep.js';
 
 import type { SourceLeaseStore } from './source-lease.store.js';
 import type { Logger } from '../../../logger.js';
@@ -67,7 +67,7 @@ export async function holdSourceLease(
         );
       // Standby means another replica holds the lease, not that the database could not say.
       if (!unreadable) onStandby();
-      await abortableSleep(intervalMs, signal);
+      await sleepUnlessAborted(intervalMs, signal);
     }
     return undefined;
   } finally {

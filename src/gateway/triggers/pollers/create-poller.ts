@@ -1,7 +1,8 @@
 import type { PollerConfig, TriggerSettings } from '../../../config/index.js';
 import { withConsumerSpan, type TraceSpan } from '../../../telemetry/index.js';
 import { readKey } from '../read-path.js';
-import { abortableSleep, sourceBackoffMs, type Sleep } from '../source-backoff.js';
+import { sleepUnlessAborted } from '../../../sleep.js';
+import { sourceBackoffMs, type Sleep } from '../source-backoff.js';
 import { createSourceState, sourceLifecycle } from '../source-state.js';
 import type { TriggerIntake } from '../trigger-intake.service.js';
 import { POLLER_ITEM_EVENT } from '../trigger-handlers.js';
@@ -29,7 +30,7 @@ export function createPoller(options: PollerOptions): TriggerSource {
   const { poller, intake } = options;
   const ref: TriggerRef = { kind: 'poller', name: poller.name };
   const now = options.now ?? (() => new Date());
-  const sleep = options.sleep ?? abortableSleep;
+  const sleep = options.sleep ?? sleepUnlessAborted;
   const fetchImpl = options.fetch ?? fetch;
   const state = createSourceState({ trigger: `poller:${poller.name}` }, options.logger);
   const intervalMs = Math.round(poller.interval_minutes * 60_000);
