@@ -21,7 +21,8 @@ import type { RunResult } from './runtime/run-result.js';
 import type { RunStore } from './records/run.store.js';
 import type { AgentRunCounts, ChangedRunsFilter, ListRunsFilter, RunRecord, StepRecord } from './records/run.types.js';
 import type { SessionService } from './sessions/session.service.js';
-import { resumeRun } from './runtime/resume-run.js';
+import { takeOverRun } from './runtime/take-over-run.js';
+import type { RuntimeDeps } from './runtime/run.js';
 import { startRun } from './runtime/start-run.js';
 import type { UsageSink } from './records/usage-sink.js';
 import type { RunSeriesBucket, RunSeriesFilter } from './records/run-counts.store.js';
@@ -133,7 +134,23 @@ export function createRunService(options: RunServiceOptions): RunService {
   const guardrails = options.guardrails && createAgentGuardrails(options.guardrails);
   const ledger = createBudgetLedger(store);
   const budgets = createRunBudgets({ ledger, spend: store, pricing: options.pricing, tokenLimit: options.tokenLimit });
-  const runtime = { ...options, bus, events: attach, beforeCheckpoint, guardrails, budgets, durable: resume };
+  const runtime: RuntimeDeps = {
+    agents: options.agents,
+    models: options.models,
+    tools: options.tools,
+    runStore: store,
+    sessions: options.sessions,
+    bus,
+    pricing: options.pricing,
+    usage: options.usage,
+    guardrails,
+    budgets,
+    log: options.log,
+    durable: resume,
+    events: attach,
+    beforeCheckpoint,
+    maxOutputBytes: options.maxOutputBytes,
+  };
 
   const track = (run: LiveRun) => {
     live.set(run.runId, run);
@@ -149,7 +166,7 @@ export function createRunService(options: RunServiceOptions): RunService {
     const failed: string[] = [];
     for (const orphan of claimed) {
       try {
-        track(await resumeRun(runtime, orphan));
+        track(await takeOverRun(runtime, orphan));
         options.log?.warn(
           { run_id: orphan.run.run_id, attempt: orphan.run.attempts, from_step: orphan.run.resumed_from_step },
           'resuming a run whose process stopped',

@@ -50,6 +50,8 @@ export interface RunRecorder {
   begin(kind: StepRecord['kind'], name: string): OpenStep;
   end(step: OpenStep, outcome: StepOutcome): StepCharge;
   totals(): StepTotals;
+  /** The results of the tool steps that succeeded (a run taken over: its stored ones first), in the order they ended. */
+  toolResults(): readonly string[];
   /** Resolves once every step ended so far is committed; rejects with the first failed write. */
   settled(): Promise<void>;
 }
@@ -73,6 +75,7 @@ export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
     costUsd: pricing ? roundUsd(sum(stored, (step) => step.cost_usd)) : 0,
     steps: stored.length,
   };
+  const toolResults = stored.flatMap((step) => resultOf(step.kind, step.prompt_log));
   let nextIndex = stored.reduce((next, step) => Math.max(next, step.step_index + 1), 0);
   const writes: Promise<void>[] = [];
   return {
@@ -105,6 +108,7 @@ export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
         cost_usd: costUsd,
         prompt_log: promptLog,
       };
+      if (status === 'completed') toolResults.push(...resultOf(step.kind, promptLog));
       const write = options.insertStep(row);
       // Observed here so a failure is never unhandled; settled() reports it.
       write.catch(() => undefined);
@@ -112,6 +116,7 @@ export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
       return { costUsd, priced: price.priced };
     },
     totals: () => ({ ...totals }),
+    toolResults: () => toolResults,
     async settled() {
       await Promise.all(writes);
     },
@@ -120,4 +125,8 @@ export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
 
 function sum(steps: readonly StepRecord[], value: (step: StepRecord) => number): number {
   return steps.reduce((total, step) => total + value(step), 0);
+}
+
+function resultOf(kind: StepRecord['kind'], log: PromptLog): string[] {
+  return kind === 'tool' && 'result' in log && log.result !== undefined ? [log.result] : [];
 }

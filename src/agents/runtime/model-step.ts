@@ -1,26 +1,50 @@
-import { UpstreamError } from '../../errors.js';
+import type { RunEventBody } from '../../bus/index.js';
+import { isAppError, UpstreamError, type ErrorCode } from '../../errors.js';
+import type { Guardrails } from '../../guardrails/index.js';
 import {
   mapUsage,
   type ChatMessage,
+  type FinishReason,
+  type ModelClient,
   type ModelStreamPart,
   type ReportedUsage,
   type ToolCall,
+  type ToolDefinition,
   type Usage,
 } from '../../llm/index.js';
+import type { Logger } from '../../logger.js';
 import { endChatSpan, startChatSpan, type TraceSpan } from '../../telemetry/index.js';
-import { describeError, storeCheckpoint, type RunContext } from './run-context.js';
-import { createOutputScreen, type OutputScreen } from './run-guardrails.js';
-import type { OpenStep, StepCharge } from '../records/run-recorder.js';
+import type { RunBudget } from '../budgets/run-budget.js';
+import type { RunControl } from '../control/run-control.js';
+import type { OpenStep, RunRecorder, StepCharge } from '../records/run-recorder.js';
+import type { RunReporter } from '../records/run-reporter.js';
 import type { ModelPromptLog } from '../records/run.types.js';
+import type { RegisteredAgent } from '../registry/agent-registry.js';
+import { createOutputScreen } from './output-screen.js';
+import type { RunFlow } from './run-flow.js';
+import type { RunTimer } from './run-timer.js';
 
 export type ModelStepResult = Extract<ModelStreamPart, { type: 'end' }>;
 
-/** What the model said before its call ended, as received (before the guardrails). */
-interface Received {
-  raw: string;
-  toolCalls: ToolCall[];
-  /** The upstream's own count, once a chunk carried it. */
-  usage?: ReportedUsage;
+/** What a model step uses of its run (runtime/run.ts). */
+export interface ModelStepRun {
+  readonly agent: RegisteredAgent;
+  readonly models: ModelClient;
+  readonly toolDefinitions: ToolDefinition[];
+  readonly temperature: number;
+  readonly maxTokens: number | undefined;
+  readonly controller: RunControl;
+  readonly recorder: RunRecorder;
+  readonly reporter: RunReporter;
+  /** Undefined when no budget applies to the run. */
+  readonly budget: RunBudget | undefined;
+  readonly guardrails: Guardrails | undefined;
+  readonly timer: RunTimer;
+  readonly flow: RunFlow;
+  readonly trace: TraceSpan | undefined;
+  readonly log: Logger | undefined;
+  emit(body: RunEventBody): void;
+  storeSteps(): Promise<void>;
 }
 
 /**
@@ -28,46 +52,98 @@ interface Received {
  * released; the step, its usage record and its cost are written when the call ends, success or not.
  * The returned text is what was released (redacted); a blocked answer ends with `content_filter`.
  */
-export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Promise<ModelStepResult> {
-  await ctx.control.checkpoint();
-  await storeCheckpoint(ctx);
+export async function runModelStep(run: ModelStepRun, messages: ChatMessage[]): Promise<ModelStepResult> {
+  await run.controller.checkpoint();
+  await run.storeSteps();
   // Reserves what this call can cost at most (its prompt and max_tokens), settled to its cost when it ends.
-  await ctx.budget?.beforeModelCall(ctx.recorder.totals().costUsd, messages);
-  const step = ctx.recorder.begin('model', ctx.agent.model);
-  ctx.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'model' });
-  const log = createPromptLog(ctx, messages);
-  const modelId = ctx.agent.model.slice(ctx.agent.model.indexOf('/') + 1);
-  const span = startChatSpan(() => chatSpanStart(ctx, modelId, messages), ctx.trace);
+  await run.budget?.beforeModelCall(run.recorder.totals().costUsd, messages);
+  const step = run.recorder.begin('model', run.agent.model);
+  run.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'model' });
+  const modelId = run.agent.model.slice(run.agent.model.indexOf('/') + 1);
+  const span = startChatSpan(() => chatSpanStart(run, modelId, messages), run.trace);
   // Output checks are events on the call's span.
-  const screen = createOutputScreen(ctx.guardrails, (verdicts) => ctx.reporter.flag(verdicts, span));
-  const received: Received = { raw: '', toolCalls: [] };
-  let end: ModelStepResult;
+  const screen = createOutputScreen(run.guardrails, (verdicts) => run.reporter.flag(verdicts, span));
+  // What the model said, as received (before the guardrails), and what the guardrails let out.
+  let raw = '';
+  let response = '';
+  let ttftMs: number | null = null;
+  let reported: ReportedUsage | undefined;
+  const toolCalls: ToolCall[] = [];
+  const release = (text: string) => {
+    if (!text) return;
+    run.timer.markFirstText(performance.now() - step.startedMs);
+    response += text;
+    run.emit({ type: 'text-delta', delta: text });
+  };
+  let end: ModelStepResult | undefined;
   try {
-    end = await streamCall(ctx, messages, step, log, screen, received, span);
+    const stream = run.models.stream({
+      model: run.agent.model,
+      messages,
+      tools: run.toolDefinitions.length > 0 ? run.toolDefinitions : undefined,
+      temperature: run.temperature,
+      maxTokens: run.maxTokens,
+      signal: run.controller.signal,
+      trace: span,
+      log: run.log,
+    });
+    for await (const part of stream) {
+      if (part.type === 'usage') {
+        reported = part.usage;
+        continue;
+      }
+      ttftMs ??= Math.round(performance.now() - step.startedMs);
+      if (part.type === 'text-delta') {
+        raw += part.delta;
+        release(screen.push(part.delta));
+      } else if (part.type === 'tool-call') toolCalls.push(part.toolCall);
+      else end = part;
+      // A client that stopped reading pauses the upstream here (its socket fills up) until it reads again.
+      const behind = run.flow.ready(run.controller.signal);
+      if (behind) await behind;
+    }
+    if (!end) throw new UpstreamError({ message: 'The model stream ended without a final part', retryable: false });
   } catch (error) {
-    const costUsd = await endFailedStep(ctx, messages, step, log, received, error);
-    endChatSpan(span, { stepId: step.stepId, modelId, costUsd, ttftMs: log.ttft_ms, error });
+    // A call that broke (client gone, operator cancel, upstream dropped) still cost what the upstream produced:
+    // its own usage when a chunk carried it before the break, else (once any part arrived) the prompt and the
+    // received text counted locally, marked estimated. A call that failed before its first part is not billed.
+    const callMs = performance.now() - step.startedMs;
+    run.timer.add(callMs);
+    const usage =
+      ttftMs === null && !reported
+        ? undefined
+        : mapUsage(reported, { messages, tools: run.toolDefinitions, text: raw, toolCalls });
+    const promptLog = createPromptLog(run, messages, {
+      response,
+      ttftMs,
+      usage,
+      error: describeError(error, run.controller.signal),
+    });
+    const charge = run.recorder.end(step, { status: 'failed', usage, promptLog });
+    reportUsage(run, step, ttftMs, callMs, charge, usage, 'error');
+    // Not billed (no usage): its reservation is freed all the same.
+    await run.budget?.settle(charge.costUsd);
+    endChatSpan(span, { stepId: step.stepId, modelId, costUsd: charge.costUsd, ttftMs, error });
     throw error;
   }
-  const { raw } = received;
   const callMs = performance.now() - step.startedMs;
   const screened = screen.finish(raw);
-  release(ctx, step, log, screened.text);
-  ctx.timer.add(callMs);
+  release(screened.text);
+  run.timer.add(callMs);
   const result: ModelStepResult = screened.blocked
     ? { ...end, text: '', toolCalls: [], finishReason: 'content_filter' }
-    : { ...end, text: log.response };
-  Object.assign(log, {
-    tool_calls: result.toolCalls,
-    finish_reason: result.finishReason,
-    input_tokens: end.usage.inputTokens,
-    output_tokens: end.usage.outputTokens,
-    usage_estimated: end.usage.estimated,
+    : { ...end, text: response };
+  const promptLog = createPromptLog(run, messages, {
+    response,
+    ttftMs,
+    usage: end.usage,
+    toolCalls: result.toolCalls,
+    finishReason: result.finishReason,
   });
-  const charge = ctx.recorder.end(step, { status: 'completed', usage: end.usage, promptLog: log });
+  const charge = run.recorder.end(step, { status: 'completed', usage: end.usage, promptLog });
   // Usage first: what the call cost is recorded whatever the budget ledger does next.
-  reportUsage(ctx, step, log, callMs, charge, end.usage, 'ok');
-  await ctx.budget?.settle(charge.costUsd);
+  reportUsage(run, step, ttftMs, callMs, charge, end.usage, 'ok');
+  await run.budget?.settle(charge.costUsd);
   endChatSpan(span, {
     stepId: step.stepId,
     modelId,
@@ -77,148 +153,83 @@ export async function runModelStep(ctx: RunContext, messages: ChatMessage[]): Pr
     outputTokens: end.usage.outputTokens,
     estimated: end.usage.estimated,
     costUsd: charge.costUsd,
-    ttftMs: log.ttft_ms,
+    ttftMs,
     output: { text: result.text, toolCalls: result.toolCalls },
   });
   return result;
 }
 
-function chatSpanStart(ctx: RunContext, modelId: string, messages: ChatMessage[]) {
-  const info = ctx.models.describe(ctx.agent.model);
+/**
+ * The code and message a failed model step records: the run's cancellation when the call was aborted, else
+ * an AppError's own, else `internal_error` (as the run reports it) with the error's message for the operator.
+ */
+function describeError(error: unknown, signal: AbortSignal): { code: ErrorCode; message: string } {
+  // The client reports an aborted call as its own failure (upstream_error); the run's cancellation is the cause.
+  if (signal.aborted && isAppError(signal.reason)) return { code: signal.reason.code, message: signal.reason.message };
+  if (isAppError(error)) return { code: error.code, message: error.message };
+  return { code: 'internal_error', message: error instanceof Error ? error.message : String(error) };
+}
+
+function chatSpanStart(run: ModelStepRun, modelId: string, messages: ChatMessage[]) {
+  const info = run.models.describe(run.agent.model);
   return {
     provider: info.provider,
     providerType: info.providerType,
     modelId,
-    temperature: ctx.temperature,
-    maxTokens: ctx.maxTokens,
+    temperature: run.temperature,
+    maxTokens: run.maxTokens,
     messages,
   };
-}
-
-/**
- * A call that broke (client gone, operator cancel, upstream dropped) still cost what the upstream
- * produced: its own usage when a chunk carried it before the break, else (once any part arrived) the
- * prompt and the received text counted locally, marked estimated; priced, charged and reported either way.
- * A call that failed before its first part (refused, unreachable) is not billed. Returns the cost charged.
- */
-async function endFailedStep(
-  ctx: RunContext,
-  messages: ChatMessage[],
-  step: OpenStep,
-  log: ModelPromptLog,
-  received: Received,
-  error: unknown,
-): Promise<number> {
-  const callMs = performance.now() - step.startedMs;
-  ctx.timer.add(callMs);
-  const usage =
-    log.ttft_ms === null && !received.usage
-      ? undefined
-      : mapUsage(received.usage, {
-          messages,
-          tools: ctx.toolDefinitions,
-          text: received.raw,
-          toolCalls: received.toolCalls,
-        });
-  const promptLog = {
-    ...log,
-    error: describeError(error, ctx.control.signal),
-    ...(usage && {
-      input_tokens: usage.inputTokens,
-      output_tokens: usage.outputTokens,
-      usage_estimated: usage.estimated,
-    }),
-  };
-  const charge = ctx.recorder.end(step, { status: 'failed', usage, promptLog });
-  reportUsage(ctx, step, log, callMs, charge, usage, 'error');
-  // Not billed (no usage): its reservation is freed all the same.
-  await ctx.budget?.settle(charge.costUsd);
-  return charge.costUsd;
-}
-
-/** The call's end part; `received` keeps what arrived, so a call that breaks can still be counted. */
-async function streamCall(
-  ctx: RunContext,
-  messages: ChatMessage[],
-  step: OpenStep,
-  log: ModelPromptLog,
-  screen: OutputScreen,
-  received: Received,
-  span: TraceSpan,
-): Promise<ModelStepResult> {
-  const stream = ctx.models.stream({
-    model: ctx.agent.model,
-    messages,
-    tools: ctx.toolDefinitions.length > 0 ? ctx.toolDefinitions : undefined,
-    temperature: ctx.temperature,
-    maxTokens: ctx.maxTokens,
-    signal: ctx.control.signal,
-    trace: span,
-    log: ctx.log,
-  });
-  let end: ModelStepResult | undefined;
-  for await (const part of stream) {
-    if (part.type === 'usage') {
-      received.usage = part.usage;
-      continue;
-    }
-    log.ttft_ms ??= Math.round(performance.now() - step.startedMs);
-    if (part.type === 'text-delta') {
-      received.raw += part.delta;
-      release(ctx, step, log, screen.push(part.delta));
-    } else if (part.type === 'tool-call') received.toolCalls.push(part.toolCall);
-    else end = part;
-    // A client that stopped reading pauses the upstream here (its socket fills up) until it reads again.
-    const behind = ctx.flow?.ready(ctx.control.signal);
-    if (behind) await behind;
-  }
-  if (!end) throw new UpstreamError({ message: 'The model stream ended without a final part', retryable: false });
-  return end;
-}
-
-/** Text the guardrails let out: published, and kept as the step's (and the run's) answer. */
-function release(ctx: RunContext, step: OpenStep, log: ModelPromptLog, text: string): void {
-  if (!text) return;
-  ctx.timer.markFirstText(performance.now() - step.startedMs);
-  log.response += text;
-  ctx.emit({ type: 'text-delta', delta: text });
 }
 
 function reportUsage(
-  ctx: RunContext,
+  run: ModelStepRun,
   step: OpenStep,
-  log: ModelPromptLog,
+  ttftMs: number | null,
   callMs: number,
   charge: StepCharge,
   usage: Usage | undefined,
   status: 'ok' | 'error',
 ): void {
-  ctx.reporter.usage({
+  run.reporter.usage({
     step_id: step.stepId,
     input_tokens: usage?.inputTokens ?? 0,
     output_tokens: usage?.outputTokens ?? 0,
     cached_tokens: usage?.cachedInputTokens ?? 0,
     cost_usd: charge.costUsd,
     latency_ms: Math.round(callMs),
-    ttft_ms: log.ttft_ms,
+    ttft_ms: ttftMs,
     status,
     priced: charge.priced,
     estimated: usage?.estimated ?? false,
   });
 }
 
-function createPromptLog(ctx: RunContext, messages: ChatMessage[]): ModelPromptLog {
+/** What the step sent and received, as an operator replays it. */
+function createPromptLog(
+  run: ModelStepRun,
+  messages: ChatMessage[],
+  call: {
+    response: string;
+    ttftMs: number | null;
+    usage: Usage | undefined;
+    toolCalls?: ToolCall[];
+    finishReason?: FinishReason;
+    error?: ModelPromptLog['error'];
+  },
+): ModelPromptLog {
   return {
     messages,
-    tools: ctx.toolDefinitions.map((tool) => tool.name),
-    temperature: ctx.temperature,
-    max_tokens: ctx.maxTokens ?? null,
-    response: '',
-    tool_calls: [],
-    finish_reason: null,
-    input_tokens: 0,
-    output_tokens: 0,
-    usage_estimated: false,
-    ttft_ms: null,
+    tools: run.toolDefinitions.map((tool) => tool.name),
+    temperature: run.temperature,
+    max_tokens: run.maxTokens ?? null,
+    response: call.response,
+    tool_calls: call.toolCalls ?? [],
+    finish_reason: call.finishReason ?? null,
+    input_tokens: call.usage?.inputTokens ?? 0,
+    output_tokens: call.usage?.outputTokens ?? 0,
+    usage_estimated: call.usage?.estimated ?? false,
+    ttft_ms: call.ttftMs,
+    ...(call.error && { error: call.error }),
   };
 }

@@ -1,11 +1,12 @@
+import type { RunEvent } from '../../bus/index.js';
 import type { ChatMessage, ToolCall } from '../../llm/index.js';
-import type { RegisteredAgent } from '../registry/agent-registry.js';
-import type { ModelPromptLog, ResumeInput, StepRecord, ToolPromptLog } from '../records/run.types.js';
-import { firstLoopStart, type LoopStart } from './runtime-loop.js';
+import type { ModelPromptLog, StepRecord, ToolPromptLog } from '../records/run.types.js';
+import type { LoopStart } from './runtime-loop.js';
 
 /** Where a run taken over continues: after its last completed model call and the tool results stored since. */
 export interface ResumePoint {
-  loop: LoopStart;
+  /** Undefined when no model call completed: the run starts again from its conversation. */
+  loop?: LoopStart;
   /** The text its completed model calls said: the run's output so far. */
   output: string;
   /** Tool calls that started without a stored result and are not idempotent: the model is told they were interrupted. */
@@ -22,15 +23,13 @@ export const INTERRUPTED_TOOL_MESSAGE =
  * `isIdempotent(name)`, else its result is an error the model reads.
  */
 export function findResumePoint(
-  agent: RegisteredAgent,
-  input: ResumeInput,
   steps: readonly StepRecord[],
   options: { isIdempotent(name: string): boolean; clientToolNames: ReadonlySet<string> },
 ): ResumePoint {
   const modelSteps = steps.filter((step) => step.kind === 'model' && step.status === 'completed');
   const output = modelSteps.map((step) => (step.prompt_log as ModelPromptLog).response).join('');
   const last = modelSteps.at(-1);
-  if (!last) return { loop: firstLoopStart(agent, input.messages), output, interrupted: [] };
+  if (!last) return { output, interrupted: [] };
   const log = last.prompt_log as ModelPromptLog;
   const modelCalls = modelSteps.length;
   const calls = log.tool_calls;
@@ -84,4 +83,33 @@ function storedToolResults(steps: readonly StepRecord[]): Map<string, string> {
 
 function toolMessage(call: ToolCall, content: string): ChatMessage {
   return { role: 'tool', content, tool_call_id: call.id, name: call.name };
+}
+
+/**
+ * The events of a run's earlier attempts that a takeover can go on from: from the last `run-start` in the
+ * bus's log to its end, when nothing is missing in between. Undefined when the log lost events (a Redis that
+ * restarted empty, publishes an outage dropped, a log trimmed past its start): the takeover then starts its
+ * log afresh, so that what it stores and publishes is whole in itself.
+ */
+export function findEarlierEvents(history: readonly RunEvent[]): RunEvent[] | undefined {
+  const start = history.findLastIndex((event) => event.type === 'run-start');
+  if (start < 0) return undefined;
+  const events = history.slice(start);
+  for (let i = 1; i < events.length; i += 1) if (events[i].seq !== events[i - 1].seq + 1) return undefined;
+  return events;
+}
+
+/**
+ * The text a reader of `events` holds: its text deltas, less what a `step-restarted` dropped, and less the
+ * text of the step `restarting` (about to be made again) when given.
+ */
+export function textOfEvents(events: readonly RunEvent[], restarting?: number): string {
+  let text = '';
+  const stepStarts = new Map<number, number>();
+  for (const event of events) {
+    if (event.type === 'step-start') stepStarts.set(event.stepIndex, text.length);
+    else if (event.type === 'text-delta') text += event.delta;
+    else if (event.type === 'step-restarted') text = text.slice(0, stepStarts.get(event.stepIndex) ?? text.length);
+  }
+  return restarting === undefined ? text : text.slice(0, stepStarts.get(restarting) ?? text.length);
 }

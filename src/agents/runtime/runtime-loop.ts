@@ -1,9 +1,17 @@
 import { AppError } from '../../errors.js';
 import type { ChatMessage, FinishReason, ToolCall } from '../../llm/index.js';
 import type { RegisteredAgent } from '../registry/agent-registry.js';
-import { runModelStep, type ModelStepResult } from './model-step.js';
-import { storeCheckpoint, type RunContext } from './run-context.js';
-import { runToolStep } from './tool-step.js';
+import type { RunTimer } from './run-timer.js';
+import { runModelStep, type ModelStepResult, type ModelStepRun } from './model-step.js';
+import { runToolStep, type ToolStepRun } from './tool-step.js';
+
+/** What the loop uses of its run (runtime/run.ts), besides what its steps do. */
+export interface LoopRun extends ModelStepRun, ToolStepRun {
+  readonly agent: RegisteredAgent;
+  /** Tools the client runs itself: a call to one ends the run instead of running here. */
+  readonly clientToolNames: ReadonlySet<string>;
+  readonly timer: RunTimer;
+}
 
 export interface LoopOutcome {
   /** Why the final model call stopped. */
@@ -24,20 +32,12 @@ export interface LoopStart {
   ended?: LoopOutcome;
 }
 
-/** A new run's start: the agent's system prompt, then the conversation. */
-export function firstLoopStart(agent: RegisteredAgent, conversation: ChatMessage[]): LoopStart {
-  const messages: ChatMessage[] = agent.system_prompt
-    ? [{ role: 'system', content: agent.system_prompt }, ...conversation]
-    : conversation;
-  return { messages, modelCalls: 0 };
-}
-
 /** Runs tool calls in parallel; waits for all of them (so every step is written) before a cancellation propagates. */
-async function runToolSteps(ctx: RunContext, calls: ToolCall[]): Promise<ChatMessage[]> {
+async function runToolSteps(run: LoopRun, calls: ToolCall[]): Promise<ChatMessage[]> {
   if (calls.length === 0) return [];
-  await storeCheckpoint(ctx);
+  await run.storeSteps();
   // Parallel calls wait together: the batch's wall time is what the run spent on them.
-  const settled = await ctx.timer.measure(() => Promise.allSettled(calls.map((call) => runToolStep(ctx, call))));
+  const settled = await run.timer.measure(() => Promise.allSettled(calls.map((call) => runToolStep(run, call))));
   const rejected = settled.find((outcome) => outcome.status === 'rejected');
   if (rejected) throw rejected.reason;
   return settled.map((outcome) => (outcome as PromiseFulfilledResult<ChatMessage>).value);
@@ -54,16 +54,12 @@ export function maxIterationsExceeded(maxIterations: number): AppError {
  * Ends the run on the model's call of client tools: the agent's own tools requested alongside still run
  * (their results are the run's to give), the client's are only announced as tool-call events.
  */
-async function handOverToClient(
-  ctx: RunContext,
-  result: ModelStepResult,
-  clientCalls: ToolCall[],
-): Promise<LoopOutcome> {
-  const serverCalls = result.toolCalls.filter((call) => !ctx.clientToolNames.has(call.name));
-  await runToolSteps(ctx, serverCalls);
-  await ctx.control.checkpoint();
+async function handOverToClient(run: LoopRun, result: ModelStepResult, clientCalls: ToolCall[]): Promise<LoopOutcome> {
+  const serverCalls = result.toolCalls.filter((call) => !run.clientToolNames.has(call.name));
+  await runToolSteps(run, serverCalls);
+  await run.controller.checkpoint();
   for (const call of clientCalls)
-    ctx.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
+    run.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
   return { finishReason: 'tool_calls', clientToolCalls: clientCalls };
 }
 
@@ -72,22 +68,22 @@ async function handOverToClient(
  * until the model answers without tool calls, calls a client tool, or `max_iterations` model calls
  * were made. The text the agent says along the way leaves as text-delta events.
  */
-export async function runAgentLoop(ctx: RunContext, start: LoopStart): Promise<LoopOutcome> {
+export async function runAgentLoop(run: LoopRun, start: LoopStart): Promise<LoopOutcome> {
   if (start.ended) return start.ended;
-  const max = ctx.agent.max_iterations;
-  let messages = [...start.messages, ...(await runToolSteps(ctx, start.toolCalls ?? []))];
+  const max = run.agent.max_iterations;
+  let messages = [...start.messages, ...(await runToolSteps(run, start.toolCalls ?? []))];
   for (let calls = start.modelCalls + 1; calls <= max; calls += 1) {
-    const result = await runModelStep(ctx, messages);
+    const result = await runModelStep(run, messages);
     if (result.toolCalls.length === 0) {
-      await ctx.control.checkpoint();
+      await run.controller.checkpoint();
       return { finishReason: result.finishReason };
     }
-    const clientCalls = result.toolCalls.filter((call) => ctx.clientToolNames.has(call.name));
-    if (clientCalls.length > 0) return handOverToClient(ctx, result, clientCalls);
+    const clientCalls = result.toolCalls.filter((call) => run.clientToolNames.has(call.name));
+    if (clientCalls.length > 0) return handOverToClient(run, result, clientCalls);
     // Tools requested by the last allowed call would feed no further model call: the run fails instead.
     if (calls === max) break;
     const assistant: ChatMessage = { role: 'assistant', content: result.text, tool_calls: result.toolCalls };
-    messages = [...messages, assistant, ...(await runToolSteps(ctx, result.toolCalls))];
+    messages = [...messages, assistant, ...(await runToolSteps(run, result.toolCalls))];
   }
   throw maxIterationsExceeded(max);
 }

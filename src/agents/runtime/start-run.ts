@@ -1,4 +1,7 @@
+import { AppError, DatabaseUnavailableError, ValidationError } from '../../errors.js';
+import type { GuardrailVerdict } from '../../guardrails/index.js';
 import { createId, isoNow } from '../../ids.js';
+import type { ChatMessage } from '../../llm/index.js';
 import {
   endRunSpan,
   linksTo,
@@ -8,24 +11,17 @@ import {
   startRunSpan,
   type TraceSpan,
 } from '../../telemetry/index.js';
-import type { ChatMessage } from '../../llm/index.js';
-import { AppError, DatabaseUnavailableError } from '../../errors.js';
-import type { LiveRun, StartRunRequest } from '../control/run-handle.js';
-import type { RegisteredAgent } from '../registry/agent-registry.js';
 import { createRunWrites } from '../records/run-writes.js';
 import type { NewRunRecord, ResumeInput } from '../records/run.types.js';
-import { openRun, type RunSettings, type RuntimeDeps } from './open-run.js';
-import type { RunSetup } from './run-context.js';
-import { executeRun, type RunStart } from './run-execution.js';
-import { screenInput } from './run-guardrails.js';
-import { firstLoopStart } from './runtime-loop.js';
+import type { StartRunRequest } from '../control/run-handle.js';
+import { conversationStart, Run, type RunSettings, type RunStart, type RuntimeDeps } from './run.js';
 
 /**
- * A run from insert to end: records the run, publishes run-start, screens the input, then executes it
- * (run-execution.ts) without waiting; resolves once the run is stored. Throws before that for an unknown
+ * A new run, from insert to end: opens its span, records the run, publishes run-start, screens the input,
+ * then executes it without waiting; resolves once the run is stored. Throws before that for an unknown
  * agent (404), another principal's session (404) or a session of another agent (409).
  */
-export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Promise<LiveRun> {
+export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Promise<Run> {
   // The run's `invoke_agent` span, a child of the request's: its model and tool calls are the span's children.
   const span = startRunSpan(
     {
@@ -36,9 +32,9 @@ export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Pro
     },
     request.parentSpan,
   );
-  let run: LiveRun;
+  let run: Run;
   try {
-    run = await openNewRun(deps, request, span);
+    run = await openRun(deps, request, span);
   } catch (error) {
     recordSpanError(span, error);
     span.end();
@@ -59,24 +55,33 @@ export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Pro
   return run;
 }
 
-async function openNewRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceSpan): Promise<LiveRun> {
+async function openRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceSpan): Promise<Run> {
   const agent = deps.agents.get(request.agentName);
+  // Every authenticated route passes its principal; only callers without one (tests mounting routes bare) share `anonymous`.
+  const owner = request.owner ?? 'anonymous';
   // A session id generated for this request has nothing stored to check or merge: its session is created
   // with the run's insert below instead of being upserted and read back first.
   const created =
-    request.sessionId && request.newSession
-      ? deps.sessions.create(request.sessionId, agent.name, sessionOwner(request))
-      : undefined;
+    request.sessionId && request.newSession ? deps.sessions.create(request.sessionId, agent.name, owner) : undefined;
   const merged =
     request.sessionId && !created
-      ? await deps.sessions.open(request.sessionId, agent.name, sessionOwner(request), request.messages)
+      ? await deps.sessions.open(request.sessionId, agent.name, owner, request.messages)
       : undefined;
   const conversation = merged?.conversation ?? request.messages;
-  const runId = createId('run');
-  const settings = runSettings(agent, request, conversation);
-  const writes = createRunWrites(deps.runStore, runId);
-  const run = openRun(deps, { runId, agent, settings, writes, signal: request.signal, trace: span });
-  run.events.emit({
+  const id = createId('run');
+  const settings: RunSettings = {
+    source: request.source,
+    sessionId: request.sessionId ?? null,
+    temperature: request.temperature ?? agent.temperature,
+    maxTokens: request.maxTokens ?? agent.max_tokens,
+    clientTools: request.clientTools ?? [],
+    context: request.context ?? [],
+    tokenId: request.tokenId,
+    tokenMaxCostUsd: request.tokenMaxCostUsd,
+  };
+  const writes = createRunWrites(deps.runStore, id);
+  const run = new Run(deps, { id, agent, settings, writes, signal: request.signal, trace: span });
+  run.emit({
     type: 'run-start',
     agentName: agent.name,
     model: agent.model,
@@ -84,41 +89,23 @@ async function openNewRun(deps: RuntimeDeps, request: StartRunRequest, span: Tra
     sessionId: settings.sessionId,
   });
   // A new session's turns are the whole request, as merging with an empty history gives.
-  const screened = screen(run.setup, conversation, created ? request.messages : merged?.pending);
+  const screened = screen(run, conversation, created ? request.messages : merged?.pending);
+  const start: RunStart = screened.refused
+    ? { refused: screened.refused }
+    : {
+        loop: conversationStart(agent, screened.conversation),
+        conversation: screened.conversation,
+        session:
+          request.sessionId && screened.pending ? { id: request.sessionId, pending: screened.pending } : undefined,
+      };
   // The first model call starts while the insert commits; startRun resolves only after it, so nobody
   // outside learns of a run that is not stored. A new session commits with it, ahead of it.
   writes.insert(
-    initialRecord(runId, agent, request, spanTraceId(span)),
-    deps.durable ? resumeInput(settings, screened) : undefined,
+    initialRecord(id, request, run, spanTraceId(span)),
+    deps.durable && !screened.refused ? resumeInput(settings, screened.conversation, screened.pending) : undefined,
     created?.insert,
   );
-  const budgets = deps.budgets;
-  const result = executeRun({
-    runId,
-    setup: run.setup,
-    controller: run.controller,
-    events: run.events,
-    writes,
-    bus: deps.bus,
-    start: screened.start,
-    admit:
-      budgets &&
-      ((messages: ChatMessage[]) =>
-        budgets.admit({
-          runId,
-          agent,
-          messages,
-          tools: run.setup.toolDefinitions,
-          maxTokens: settings.maxTokens,
-          tokenId: request.tokenId,
-          tokenMaxCostUsd: request.tokenMaxCostUsd,
-        })),
-    session:
-      request.sessionId && screened.pending
-        ? { id: request.sessionId, pending: screened.pending, service: deps.sessions }
-        : undefined,
-    log: run.log,
-  });
+  const result = run.execute(start);
   try {
     await writes.inserted;
   } catch (error) {
@@ -128,30 +115,11 @@ async function openNewRun(deps: RuntimeDeps, request: StartRunRequest, span: Tra
         ? error
         : new AppError({ code: 'internal_error', message: 'The run could not be recorded' }),
     );
-    // That run is recorded once the database is back (run-execution.ts): its client is answered now.
+    // That run is recorded once the database is back (run.ts): its client is answered now.
     if (!(error instanceof DatabaseUnavailableError)) await result;
     throw error;
   }
-  return run.toLive(result);
-}
-
-/** Every authenticated route passes its principal; only callers without one (tests mounting routes bare) share `anonymous`. */
-function sessionOwner(request: StartRunRequest): string {
-  return request.owner ?? 'anonymous';
-}
-
-function runSettings(agent: RegisteredAgent, request: StartRunRequest, conversation: ChatMessage[]): RunSettings {
-  // The client's own tool results and context are sources an answer may rightly draw on.
-  const clientSources = conversation.flatMap((message) => (message.role === 'tool' ? [message.content] : []));
-  return {
-    source: request.source,
-    sessionId: request.sessionId ?? null,
-    temperature: request.temperature ?? agent.temperature,
-    maxTokens: request.maxTokens ?? agent.max_tokens,
-    clientTools: request.clientTools ?? [],
-    context: request.context ?? [],
-    sources: [...(request.context ?? []), ...clientSources],
-  };
+  return run;
 }
 
 /**
@@ -160,50 +128,59 @@ function runSettings(agent: RegisteredAgent, request: StartRunRequest, conversat
  * too, so personal data never reaches its history.
  */
 function screen(
-  setup: RunSetup,
+  { guardrails, reporter }: Pick<Run, 'guardrails' | 'reporter'>,
   conversation: ChatMessage[],
   pending: ChatMessage[] | undefined,
-): { start: RunStart; pending?: ChatMessage[] } {
-  let replaced: Map<ChatMessage, ChatMessage>;
-  try {
-    replaced = screenInput(setup, pending ?? conversation);
-  } catch (error) {
-    return { start: { refused: error }, pending };
+): { conversation: ChatMessage[]; pending?: ChatMessage[]; refused?: unknown } {
+  if (!guardrails) return { conversation, pending };
+  const replaced = new Map<ChatMessage, ChatMessage>();
+  for (const message of pending ?? conversation) {
+    if (message.role !== 'user') continue;
+    const result = guardrails.checkInput(message.content);
+    reporter.flag(result.verdicts);
+    if (result.blocked) {
+      const refused = new ValidationError(
+        `The input was refused by the guardrails (${describeBlock(result.verdicts)})`,
+        'content_filtered',
+      );
+      return { conversation, pending, refused };
+    }
+    if (result.text !== message.content) replaced.set(message, { ...message, content: result.text });
   }
+  if (replaced.size === 0) return { conversation, pending };
   const swap = (message: ChatMessage) => replaced.get(message) ?? message;
-  const screened = replaced.size > 0 ? conversation.map(swap) : conversation;
-  return {
-    start: { loop: firstLoopStart(setup.agent, screened), conversation: screened },
-    pending: pending && replaced.size > 0 ? pending.map(swap) : pending,
-  };
+  return { conversation: conversation.map(swap), pending: pending?.map(swap) };
 }
 
-/** What a takeover reads back to continue the run; a refused input leaves nothing to resume. */
-function resumeInput(settings: RunSettings, screened: ReturnType<typeof screen>): ResumeInput | undefined {
-  if ('refused' in screened.start) return undefined;
+function describeBlock(verdicts: readonly GuardrailVerdict[]): string {
+  const blocking = verdicts.filter((verdict) => verdict.action === 'block');
+  return [...new Set(blocking.map((verdict) => `${verdict.type}: ${verdict.entity}`))].join(', ');
+}
+
+/** What a takeover reads back to continue the run. */
+function resumeInput(
+  settings: RunSettings,
+  conversation: ChatMessage[],
+  pending: ChatMessage[] | undefined,
+): ResumeInput {
   return {
-    messages: screened.start.conversation,
+    messages: conversation,
     temperature: settings.temperature,
     max_tokens: settings.maxTokens ?? null,
     client_tools: settings.clientTools,
     context: settings.context,
-    session_pending: screened.pending ?? null,
+    session_pending: pending ?? null,
   };
 }
 
-function initialRecord(
-  runId: string,
-  agent: RegisteredAgent,
-  request: StartRunRequest,
-  traceId: string | null,
-): NewRunRecord {
+function initialRecord(id: string, request: StartRunRequest, run: Run, traceId: string | null): NewRunRecord {
   return {
-    run_id: runId,
-    agent_name: agent.name,
+    run_id: id,
+    agent_name: run.agent.name,
     status: 'running',
     source: request.source,
     session_id: request.sessionId ?? null,
-    model: agent.model,
+    model: run.agent.model,
     started_at: isoNow(),
     finished_at: null,
     total_tokens: 0,
@@ -215,7 +192,7 @@ function initialRecord(
     error_code: null,
     error_message: null,
     token_id: request.tokenId ?? null,
-    trace_id: traceId ?? null,
+    trace_id: traceId,
     triggered_by: request.triggeredBy ?? null,
   };
 }

@@ -1,9 +1,23 @@
 import { AppError, type ErrorCode, type ToolErrorCode } from '../../errors.js';
-import type { ChatMessage, ToolCall } from '../../llm/index.js';
-
+import type { RunEventBody } from '../../bus/index.js';
+import type { ChatMessage, ToolCall, ToolDefinition } from '../../llm/index.js';
 import { endToolSpan, startToolSpan, type TraceSpan } from '../../telemetry/index.js';
-import { ToolExecutionError } from '../../tools/index.js';
-import type { RunContext } from './run-context.js';
+import { ToolExecutionError, type ToolRegistry } from '../../tools/index.js';
+import type { RunControl } from '../control/run-control.js';
+import type { RunRecorder } from '../records/run-recorder.js';
+
+/** What a tool step uses of its run (runtime/run.ts). */
+export interface ToolStepRun {
+  /** Tools that keep state per run (delegate_to_agent's remote contexts) key it by this. */
+  readonly runId: string;
+  readonly tools: ToolRegistry;
+  /** The tools offered to the model: only these ever run. */
+  readonly toolDefinitions: ToolDefinition[];
+  readonly controller: RunControl;
+  readonly recorder: RunRecorder;
+  readonly trace: TraceSpan | undefined;
+  emit(body: RunEventBody): void;
+}
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
 
@@ -17,42 +31,41 @@ interface ToolFailure {
  * One tool call. A failing tool does not fail the run: its error becomes the tool result the model
  * reads. Only cancellation propagates.
  */
-export async function runToolStep(ctx: RunContext, call: ToolCall): Promise<ToolMessage> {
-  await ctx.control.checkpoint();
-  const step = ctx.recorder.begin('tool', call.name);
-  ctx.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'tool' });
-  ctx.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
+export async function runToolStep(run: ToolStepRun, call: ToolCall): Promise<ToolMessage> {
+  await run.controller.checkpoint();
+  const step = run.recorder.begin('tool', call.name);
+  run.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'tool' });
+  run.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
   let result: string;
   let failure: ToolFailure | undefined;
-  const span = startToolSpan({ name: call.name, callId: call.id, arguments: call.arguments }, ctx.trace);
+  const span = startToolSpan({ name: call.name, callId: call.id, arguments: call.arguments }, run.trace);
   try {
-    result = await executeTool(ctx, call, span);
+    result = await executeTool(run, call, span);
     endToolSpan(span, { stepId: step.stepId, result });
   } catch (error) {
     failure = toolFailure(call.name, error);
     endToolSpan(span, { stepId: step.stepId, error });
-    if (ctx.control.signal.aborted) {
-      ctx.recorder.end(step, {
+    if (run.controller.signal.aborted) {
+      run.recorder.end(step, {
         status: 'failed',
         promptLog: { tool_call_id: call.id, arguments: call.arguments, error: failure },
       });
-      throw ctx.control.signal.reason;
+      throw run.controller.signal.reason;
     }
     result = `Error: ${failure.message}`;
   }
-  ctx.emit({ type: 'tool-result', toolCallId: call.id, name: call.name, result, isError: failure !== undefined });
-  if (!failure) ctx.sources.push(result);
+  run.emit({ type: 'tool-result', toolCallId: call.id, name: call.name, result, isError: failure !== undefined });
   const promptLog = failure
     ? { tool_call_id: call.id, arguments: call.arguments, error: failure }
     : { tool_call_id: call.id, arguments: call.arguments, result };
-  ctx.recorder.end(step, { status: failure ? 'failed' : 'completed', promptLog });
+  run.recorder.end(step, { status: failure ? 'failed' : 'completed', promptLog });
   return { role: 'tool', content: result, tool_call_id: call.id, name: call.name };
 }
 
-async function executeTool(ctx: RunContext, call: ToolCall, span: TraceSpan): Promise<string> {
+async function executeTool(run: ToolStepRun, call: ToolCall, span: TraceSpan): Promise<string> {
   // The model may name any tool; only the agent's own tools ever run.
-  if (!ctx.toolDefinitions.some((tool) => tool.name === call.name)) {
-    const available = ctx.toolDefinitions.map((tool) => tool.name).join(', ') || 'none';
+  if (!run.toolDefinitions.some((tool) => tool.name === call.name)) {
+    const available = run.toolDefinitions.map((tool) => tool.name).join(', ') || 'none';
     throw new ToolExecutionError(`unknown tool "${call.name}" (available: ${available})`, 'unknown_tool');
   }
   let args: unknown;
@@ -64,7 +77,7 @@ async function executeTool(ctx: RunContext, call: ToolCall, span: TraceSpan): Pr
       'invalid_arguments',
     );
   }
-  return ctx.tools.execute(call.name, args, { signal: ctx.control.signal, runId: ctx.runId, trace: span });
+  return run.tools.execute(call.name, args, { signal: run.controller.signal, runId: run.runId, trace: span });
 }
 
 /** Only catalog codes reach the run's record (docs/api.md lists them); anything else a tool threw is `failed`. */

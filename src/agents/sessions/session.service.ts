@@ -17,10 +17,10 @@ export interface SessionService {
   /**
    * A session under an id generated for this request, which nobody else can know yet: nothing to check or
    * merge, so nothing is read. Its record is built here; `insert` is the write that stores it, committed
-   * with the run's insert (start-run.ts), so the run is not stored without its session.
+   * with the run's insert (runtime/start-run.ts), so the run is not stored without its session.
    */
   create(sessionId: string, agentName: string, owner: string): { session: SessionRecord; insert: Write };
-  /** The turns of a completed run, as a write committed with the run's end (run-execution.ts). */
+  /** The turns of a completed run, as a write committed with the run's end (runtime/run.ts). */
   appendWrite(sessionId: string, messages: ChatMessage[]): Write;
   find(sessionId: string): Promise<SessionRecord | undefined>;
   /** The stored turns, oldest first (for operators: no ownership check). */

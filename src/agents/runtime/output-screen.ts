@@ -1,7 +1,4 @@
-import { ValidationError } from '../../errors.js';
 import type { GuardrailVerdict, Guardrails } from '../../guardrails/index.js';
-import type { ChatMessage } from '../../llm/index.js';
-import type { RunSetup } from './run-context.js';
 
 /** What a model step shows of its text: deltas as they may be released, then the rest when the call ends. */
 export interface OutputScreen {
@@ -12,27 +9,6 @@ export interface OutputScreen {
 }
 
 const PASS_THROUGH: OutputScreen = { push: (delta) => delta, finish: () => ({ text: '', blocked: false }) };
-
-/**
- * Checks the request's user messages before any model call. Returns the redacted replacements (message →
- * redacted copy); throws 400 `content_filtered` when a hit blocks, so the model never sees the input.
- */
-export function screenInput(ctx: RunSetup, messages: Iterable<ChatMessage>): Map<ChatMessage, ChatMessage> {
-  const replaced = new Map<ChatMessage, ChatMessage>();
-  if (!ctx.guardrails) return replaced;
-  for (const message of messages) {
-    if (message.role !== 'user') continue;
-    const result = ctx.guardrails.checkInput(message.content);
-    ctx.reporter.flag(result.verdicts);
-    if (result.blocked)
-      throw new ValidationError(
-        `The input was refused by the guardrails (${describeBlock(result.verdicts)})`,
-        'content_filtered',
-      );
-    if (result.text !== message.content) replaced.set(message, { ...message, content: result.text });
-  }
-  return replaced;
-}
 
 /**
  * The output side of one model call. PII redaction runs on the stream itself (an address split across
@@ -74,14 +50,4 @@ export function createOutputScreen(
       return { text: rest, blocked: false };
     },
   };
-}
-
-/** Scores the run's answer against its tool results and context; a low score is flagged, never dropped. */
-export function gradeAnswer(ctx: RunSetup, answer: string): void {
-  if (ctx.guardrails && answer) ctx.reporter.flag(ctx.guardrails.checkGrounding(answer, ctx.sources));
-}
-
-function describeBlock(verdicts: readonly GuardrailVerdict[]): string {
-  const blocking = verdicts.filter((verdict) => verdict.action === 'block');
-  return [...new Set(blocking.map((verdict) => `${verdict.type}: ${verdict.entity}`))].join(', ');
 }
