@@ -54,6 +54,12 @@ export interface RunRecorder {
   toolResults(): readonly string[];
   /** Resolves once every step ended so far is committed; rejects with the first failed write. */
   settled(): Promise<void>;
+  /**
+   * Before each model and tool call of a durable run (runs.resume): waits until the steps ended so far are
+   * stored, so a replica taking the run over continues after them instead of repeating them. A failed write is
+   * reported at the run's end (settled()).
+   */
+  checkpoint(): Promise<void>;
 }
 
 export interface RunRecorderOptions {
@@ -64,6 +70,8 @@ export interface RunRecorderOptions {
   pricing?: RunPricing;
   /** The steps a run taken over already has: numbering and totals go on from them. */
   stored?: readonly StepRecord[];
+  /** runs.resume: checkpoint() waits for the steps' writes. */
+  durable?: boolean;
 }
 
 export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
@@ -119,6 +127,9 @@ export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
     toolResults: () => toolResults,
     async settled() {
       await Promise.all(writes);
+    },
+    async checkpoint() {
+      if (options.durable) await Promise.all(writes).catch(() => undefined);
     },
   };
 }

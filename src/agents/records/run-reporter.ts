@@ -61,8 +61,7 @@ export function createRunReporter({ sink, emit, run, log, trace }: RunReporterOp
   };
   return {
     usage(call) {
-      // Object.assign, not spreads: V8 gives every `{ ...run, ...call, … }` a map of its own.
-      if (sink) track(sink.record(Object.assign({}, run, call, { created_at: isoNow() })));
+      if (sink) track(sink.record({ ...run, ...call, created_at: isoNow() }));
     },
     flag(verdicts, span = trace) {
       for (const verdict of verdicts) {

@@ -85,14 +85,13 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
     ...createRunSpendQueries(db),
     ...createBudgetQueries(db),
     insertRun(run, resume, options = {}) {
-      // Object.assign, not `{ ...run, … }` (here and in finishRun): V8 gives every object that spread adds fields
-      // to a map of its own, and the batched writes read many rows.
-      const row = Object.assign({}, run, {
+      const row = {
+        ...run,
         control_request: null,
         heartbeat_at: run.started_at,
         resume_input: resume ? JSON.stringify(resume) : null,
         triggered_by: run.triggered_by ? JSON.stringify(run.triggered_by) : null,
-      });
+      };
       const { before, persistent } = options;
       // Its client waits: a locked SQLite database answers it 503 at once, and the run is recorded once back.
       const failFastWhenLocked = !persistent;
@@ -117,8 +116,8 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
           const { attempt } = options;
           const result =
             attempt === undefined
-              ? await updateRunEnd(trx, Object.assign({}, end, { run_id: runId }))
-              : await updateRunEndOfAttempt(trx, Object.assign({}, end, { run_id: runId, attempt }));
+              ? await updateRunEnd(trx, { ...end, run_id: runId })
+              : await updateRunEndOfAttempt(trx, { ...end, run_id: runId, attempt });
           written = Number(result.numAffectedRows ?? 0) > 0;
           // The log goes with the end: a refused end leaves the new owner's log alone too.
           if (written && log) await upsertEventLog(trx, log);

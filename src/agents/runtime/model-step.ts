@@ -1,4 +1,3 @@
-import type { RunEventBody } from '../../bus/index.js';
 import { isAppError, UpstreamError, type ErrorCode } from '../../errors.js';
 import type { Guardrails } from '../../guardrails/index.js';
 import {
@@ -21,6 +20,7 @@ import type { RunReporter } from '../records/run-reporter.js';
 import type { ModelPromptLog } from '../records/run.types.js';
 import type { RegisteredAgent } from '../registry/agent-registry.js';
 import { createOutputScreen } from './output-screen.js';
+import type { RunEventPublisher } from './run-event-publisher.js';
 import type { RunFlow } from './run-flow.js';
 import type { RunTimer } from './run-timer.js';
 
@@ -43,8 +43,7 @@ export interface ModelStepRun {
   readonly flow: RunFlow;
   readonly trace: TraceSpan | undefined;
   readonly log: Logger | undefined;
-  emit(body: RunEventBody): void;
-  storeSteps(): Promise<void>;
+  readonly events: Pick<RunEventPublisher, 'emit'>;
 }
 
 /**
@@ -54,11 +53,11 @@ export interface ModelStepRun {
  */
 export async function runModelStep(run: ModelStepRun, messages: ChatMessage[]): Promise<ModelStepResult> {
   await run.controller.checkpoint();
-  await run.storeSteps();
+  await run.recorder.checkpoint();
   // Reserves what this call can cost at most (its prompt and max_tokens), settled to its cost when it ends.
   await run.budget?.beforeModelCall(run.recorder.totals().costUsd, messages);
   const step = run.recorder.begin('model', run.agent.model);
-  run.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'model' });
+  run.events.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'model' });
   const modelId = run.agent.model.slice(run.agent.model.indexOf('/') + 1);
   const span = startChatSpan(() => chatSpanStart(run, modelId, messages), run.trace);
   // Output checks are events on the call's span.
@@ -73,7 +72,7 @@ export async function runModelStep(run: ModelStepRun, messages: ChatMessage[]): 
     if (!text) return;
     run.timer.markFirstText(performance.now() - step.startedMs);
     response += text;
-    run.emit({ type: 'text-delta', delta: text });
+    run.events.emit({ type: 'text-delta', delta: text });
   };
   let end: ModelStepResult | undefined;
   try {

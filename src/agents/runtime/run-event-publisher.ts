@@ -1,12 +1,13 @@
 import { DEFAULT_LOG_LIMIT, toRunEvent, type RunEvent, type RunEventBody, type RunEventBus } from '../../bus/index.js';
 import { isoNow } from '../../ids.js';
 import { createError, type AppError } from '../../errors.js';
+import type { RunControlStatus } from '../control/run-control.js';
 import type { RunFlow } from './run-flow.js';
 
 /** The runtime's side of a run's events: everything goes to the bus, except while the run is paused. */
 export interface RunEventPublisher {
   /**
-   * Publishes the event, or holds it while `isHeld()` says so. Never waits for the bus. Throws
+   * Publishes the event, or holds it while the run is paused. Never waits for the bus. Throws
    * output_too_large for a text delta that would take the run's output past `maxOutputBytes`.
    */
   emit: (body: RunEventBody) => void;
@@ -27,7 +28,8 @@ export interface RunEventPublisher {
 export interface RunEventPublisherOptions {
   runId: string;
   bus: RunEventBus;
-  isHeld: () => boolean;
+  /** The run's control: events are held while it is paused. */
+  control: { readonly status: RunControlStatus };
   /** A failed publish has no caller to throw to: the run goes on and the failure is reported here. */
   onError: (error: unknown) => void;
   /** Counts what went to the bus, for the readers that hold the run back. */
@@ -53,7 +55,7 @@ export function outputTooLargeError(limit: number): AppError {
 }
 
 export function createRunEventPublisher(options: RunEventPublisherOptions): RunEventPublisher {
-  const { runId, bus, isHeld, onError, flow, maxOutputBytes = Infinity } = options;
+  const { runId, bus, control, onError, flow, maxOutputBytes = Infinity } = options;
   let held: RunEventBody[] = [];
   let output = options.output ?? '';
   let outputBytes = Buffer.byteLength(output);
@@ -81,7 +83,7 @@ export function createRunEventPublisher(options: RunEventPublisherOptions): RunE
         if (outputBytes > maxOutputBytes) throw outputTooLargeError(maxOutputBytes);
         output += body.delta;
       }
-      if (isHeld()) held.push(body);
+      if (control.status === 'paused') held.push(body);
       else publish(body);
     },
     release() {

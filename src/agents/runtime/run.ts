@@ -1,4 +1,4 @@
-import type { RunEvent, RunEventBody, RunEventBus, RunSource } from '../../bus/index.js';
+import type { RunEvent, RunEventBus, RunSource } from '../../bus/index.js';
 import { AppError, DatabaseUnavailableError, isAppError } from '../../errors.js';
 import type { Guardrails } from '../../guardrails/index.js';
 import { isoNow } from '../../ids.js';
@@ -157,7 +157,7 @@ export class Run implements LiveRun {
     this.events = createRunEventPublisher({
       runId: id,
       bus: deps.bus,
-      isHeld: () => this.controller.status === 'paused',
+      control: this.controller,
       onError: reportOnce(this.log, id),
       flow: this.flow,
       maxOutputBytes: agent.max_output_bytes ?? deps.maxOutputBytes,
@@ -179,6 +179,7 @@ export class Run implements LiveRun {
       insertStep: options.writes.insertStep,
       pricing: deps.pricing,
       stored: options.resumed?.steps,
+      durable: deps.durable,
     });
     const record = {
       run_id: id,
@@ -190,7 +191,7 @@ export class Run implements LiveRun {
     };
     this.reporter = createRunReporter({
       sink: deps.usage,
-      emit: (body) => this.events.emit(body),
+      emit: this.events.emit,
       run: record,
       log: this.log,
       trace: options.trace,
@@ -213,16 +214,6 @@ export class Run implements LiveRun {
   /** Undefined until the run was admitted to its budgets, and when none applies. */
   get budget(): RunBudget | undefined {
     return this.#budget;
-  }
-
-  /** Publishes the event (or holds it while the run is paused); throws output_too_large past the output cap. */
-  emit(body: RunEventBody): void {
-    this.events.emit(body);
-  }
-
-  /** With runs.resume, waits until the steps ended so far are stored; a failed write is reported at the run's end. */
-  async storeSteps(): Promise<void> {
-    if (this.#deps.durable) await this.recorder.settled().catch(() => undefined);
   }
 
   /** Stores running/paused, one write after the other (a pause and a quick resume must land in that order). */
@@ -270,7 +261,7 @@ export class Run implements LiveRun {
         ? ended.loop?.clientToolCalls?.find((call) => this.callerToolNames.has(call.name))
         : undefined;
     if (result.status === 'completed') {
-      this.emit({
+      this.events.emit({
         type: 'run-end',
         output: result.output,
         totalTokens: result.usage.totalTokens,
@@ -278,7 +269,7 @@ export class Run implements LiveRun {
         ...(asked && { inputRequired: { toolCallId: asked.id, tool: asked.name, arguments: asked.arguments } }),
       });
     } else {
-      this.emit({ type: 'run-error', code: result.error.code, message: result.error.message });
+      this.events.emit({ type: 'run-error', code: result.error.code, message: result.error.message });
     }
     // Not after events.settled(): the log is the publisher's own, and a run's end must not wait out a bus outage
     // (ioredis holds a publish for up to ~40 s before it gives up).

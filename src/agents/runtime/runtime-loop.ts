@@ -35,7 +35,7 @@ export interface LoopStart {
 /** Runs tool calls in parallel; waits for all of them (so every step is written) before a cancellation propagates. */
 async function runToolSteps(run: LoopRun, calls: ToolCall[]): Promise<ChatMessage[]> {
   if (calls.length === 0) return [];
-  await run.storeSteps();
+  await run.recorder.checkpoint();
   // Parallel calls wait together: the batch's wall time is what the run spent on them.
   const settled = await run.timer.measure(() => Promise.allSettled(calls.map((call) => runToolStep(run, call))));
   const rejected = settled.find((outcome) => outcome.status === 'rejected');
@@ -59,7 +59,7 @@ async function handOverToClient(run: LoopRun, result: ModelStepResult, clientCal
   await runToolSteps(run, serverCalls);
   await run.controller.checkpoint();
   for (const call of clientCalls)
-    run.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
+    run.events.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
   return { finishReason: 'tool_calls', clientToolCalls: clientCalls };
 }
 

@@ -81,7 +81,7 @@ async function openRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceS
   };
   const writes = createRunWrites(deps.runStore, id);
   const run = new Run(deps, { id, agent, settings, writes, signal: request.signal, trace: span });
-  run.emit({
+  run.events.emit({
     type: 'run-start',
     agentName: agent.name,
     model: agent.model,

@@ -55,15 +55,16 @@ export async function takeOverRun(deps: RuntimeDeps, claimed: ClaimedRun): Promi
   const run = new Run(deps, { id, agent, settings, writes, resumed });
   if (claimed.paused) run.controller.pause();
   if (!earlier)
-    run.emit({
+    run.events.emit({
       type: 'run-start',
       agentName: agent.name,
       model: agent.model,
       source: record.source,
       sessionId: record.session_id,
     });
-  if (restarting !== undefined) run.emit({ type: 'step-restarted', stepIndex: restarting, attempt: record.attempts });
-  if (untold) run.emit({ type: 'text-delta', delta: untold });
+  if (restarting !== undefined)
+    run.events.emit({ type: 'step-restarted', stepIndex: restarting, attempt: record.attempts });
+  if (untold) run.events.emit({ type: 'text-delta', delta: untold });
   for (const call of point.interrupted) {
     const step = run.recorder.begin('tool', call.name);
     const error = { code: 'interrupted', message: INTERRUPTED_TOOL_MESSAGE };
@@ -71,7 +72,7 @@ export async function takeOverRun(deps: RuntimeDeps, claimed: ClaimedRun): Promi
       status: 'failed',
       promptLog: { tool_call_id: call.id, arguments: call.arguments, error },
     });
-    run.emit({
+    run.events.emit({
       type: 'tool-result',
       toolCallId: call.id,
       name: call.name,

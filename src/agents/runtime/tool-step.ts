@@ -1,10 +1,10 @@
 import { AppError, type ErrorCode, type ToolErrorCode } from '../../errors.js';
-import type { RunEventBody } from '../../bus/index.js';
 import type { ChatMessage, ToolCall, ToolDefinition } from '../../llm/index.js';
 import { endToolSpan, startToolSpan, type TraceSpan } from '../../telemetry/index.js';
 import { ToolExecutionError, type ToolRegistry } from '../../tools/index.js';
 import type { RunControl } from '../control/run-control.js';
 import type { RunRecorder } from '../records/run-recorder.js';
+import type { RunEventPublisher } from './run-event-publisher.js';
 
 /** What a tool step uses of its run (runtime/run.ts). */
 export interface ToolStepRun {
@@ -16,7 +16,7 @@ export interface ToolStepRun {
   readonly controller: RunControl;
   readonly recorder: RunRecorder;
   readonly trace: TraceSpan | undefined;
-  emit(body: RunEventBody): void;
+  readonly events: Pick<RunEventPublisher, 'emit'>;
 }
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
@@ -34,8 +34,8 @@ interface ToolFailure {
 export async function runToolStep(run: ToolStepRun, call: ToolCall): Promise<ToolMessage> {
   await run.controller.checkpoint();
   const step = run.recorder.begin('tool', call.name);
-  run.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'tool' });
-  run.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
+  run.events.emit({ type: 'step-start', stepId: step.stepId, stepIndex: step.stepIndex, kind: 'tool' });
+  run.events.emit({ type: 'tool-call', toolCallId: call.id, name: call.name, arguments: call.arguments });
   let result: string;
   let failure: ToolFailure | undefined;
   const span = startToolSpan({ name: call.name, callId: call.id, arguments: call.arguments }, run.trace);
@@ -54,7 +54,13 @@ export async function runToolStep(run: ToolStepRun, call: ToolCall): Promise<Too
     }
     result = `Error: ${failure.message}`;
   }
-  run.emit({ type: 'tool-result', toolCallId: call.id, name: call.name, result, isError: failure !== undefined });
+  run.events.emit({
+    type: 'tool-result',
+    toolCallId: call.id,
+    name: call.name,
+    result,
+    isError: failure !== undefined,
+  });
   const promptLog = failure
     ? { tool_call_id: call.id, arguments: call.arguments, error: failure }
     : { tool_call_id: call.id, arguments: call.arguments, result };
