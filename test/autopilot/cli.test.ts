@@ -33,7 +33,9 @@ describe('the autopilot command line against a running server', { timeout: 90_00
     expect(status.code, status.stderr).toBe(0);
     expect(status.stdout).toMatch(/^enabled:\s+false$/m);
     expect(status.stdout).toMatch(/^instance_id:\s+inst_/m);
-    expect((await autopilotBin('enable', '--tier', 'free')).stdout).toMatch(/^ok:\s+true$/m);
+    const enabled = await autopilotBin('enable', '--tier', 'free');
+    expect(enabled.stdout).toContain('autopilot enabled, tier anonymous -> free');
+    expect(enabled.stdout).toContain('next: autopilot goal "');
     const json = JSON.parse((await autopilot('status', '--json')).stdout);
     expect(json).toMatchObject({ enabled: true, tier: 'free' });
     expect((await autopilot('disable')).code).toBe(0);
@@ -43,7 +45,10 @@ describe('the autopilot command line against a running server', { timeout: 90_00
     expect(refused.stderr).toContain('409 autopilot_disabled');
     const badTier = await autopilot('enable', '--tier', 'gold');
     expect(badTier.code).not.toBe(0);
-    await autopilot('enable');
+    // Without --tier the current tier is kept, and said so.
+    const again = await autopilot('enable');
+    expect(again.stdout).toContain('autopilot enabled, tier free (kept; --tier anonymous|free|skip changes it)');
+    expect(JSON.parse((await autopilot('status', '--json')).stdout)).toMatchObject({ enabled: true, tier: 'free' });
   });
 
   it('goal prints the kind and the preview, and missions lists one line per mission in the project', async () => {

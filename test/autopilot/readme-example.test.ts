@@ -34,7 +34,9 @@ const autopilot = (...args: string[]) =>
 
 describe('the README autopilot example', () => {
   it('ends in a mission that runs and completes, each output naming the next command', async () => {
-    expect((await autopilot('enable', '--tier', 'skip')).stdout).toMatch(/^ok:\s+true$/m);
+    const enabled = await autopilot('enable', '--tier', 'skip');
+    expect(enabled.stdout).toContain('autopilot enabled, tier anonymous -> skip');
+    expect(enabled.stdout).toContain('next: autopilot goal "Summarise the news every Monday at 9"');
     const goal = await autopilot('goal', 'Summarise the news every Monday at 9');
     expect(goal.code, goal.stderr).toBe(0);
     expect(goal.stdout).toContain('kind: synthesis_needed');
@@ -46,6 +48,10 @@ describe('the README autopilot example', () => {
     expect(synthesized.stdout).toContain('schedule [cron]: 0 9 * * 1');
     const id = /mission: (mis_[0-9a-f]+)/.exec(synthesized.stdout)![1];
     expect(synthesized.stdout).toContain(`Approve it with: autopilot approve ${id}`);
+    // Run before approve: the hint names approve, the step that is missing.
+    const early = await autopilot('run', id);
+    expect(early.code).toBe(1);
+    expect(early.stderr).toContain(`next: autopilot approve ${id}`);
     const approved = await autopilot('approve', id);
     expect(approved.stdout).toContain(`Run it now with: autopilot run ${id} --wait`);
     const run = await autopilot('run', id, '--wait');

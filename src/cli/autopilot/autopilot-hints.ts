@@ -10,7 +10,7 @@ export interface HintContext {
 const quote = (text: string) => `"${text.replace(/(["\\$`])/g, '\\$1')}"`;
 
 /** The next CLI command for an API error code (never an HTTP route); undefined when there is none to suggest. */
-export function nextCommandFor(status: number, code: string, context: HintContext): string | undefined {
+export function nextCommandFor(status: number, code: string, context: HintContext, message = ''): string | undefined {
   const id = context.missionId ?? '<mission_id>';
   const project = context.project ? ` --project ${context.project}` : '';
   switch (code) {
@@ -22,7 +22,10 @@ export function nextCommandFor(status: number, code: string, context: HintContex
         ? `autopilot set ${id} --slot <name>=<value>${project}`
         : 'add key=value pairs to the goal, or --slot <name>=<value>';
     case 'invalid_mission_state':
-      return `autopilot show ${id}${project}`;
+      // A draft runs once approved; any other state is best looked at first.
+      return /\bin state draft\b/.test(message)
+        ? `autopilot approve ${id}${project}`
+        : `autopilot show ${id}${project}`;
     case 'mission_not_found':
       return `autopilot missions${project}`;
     case 'no_picker':
@@ -47,7 +50,7 @@ export function withHint(error: unknown, context: HintContext): unknown {
   if (!(error instanceof CliError)) return error;
   const match = /^(\d{3}) ([a-z_]+)?:/.exec(error.message);
   const next = match
-    ? nextCommandFor(Number(match[1]), match[2] ?? '', context)
+    ? nextCommandFor(Number(match[1]), match[2] ?? '', context, error.message)
     : /^cannot reach/.test(error.message)
       ? 'start the server: agent-gateway serve (or npm start)'
       : undefined;

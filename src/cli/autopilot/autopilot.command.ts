@@ -26,13 +26,21 @@ export function autopilotCommand(): Command {
     },
   );
 
-  verb(autopilot, 'enable', 'enable autopilot')
+  verb(autopilot, 'enable', 'enable autopilot (keeps the current tier unless --tier is given)')
     .addOption(
-      new Option('--tier <tier>', 'hosted-service tier').choices(['anonymous', 'free', 'skip']).default('anonymous'),
+      new Option('--tier <tier>', 'hosted-service tier (default: the current one; anonymous the first time)').choices([
+        'anonymous',
+        'free',
+        'skip',
+      ]),
     )
-    .action(async (flags: Flags & { tier: string }) =>
-      printObject(await call(flags, 'POST', '/enable', { tier: flags.tier }), flags.json ?? false),
-    );
+    .action(async (flags: Flags & { tier?: string }) => {
+      const before = await call<AutopilotStatus>(flags, 'GET', '/status');
+      const tier = flags.tier ?? before.tier;
+      const result = await call<Record<string, unknown>>(flags, 'POST', '/enable', { tier });
+      if (flags.json) return printObject(result, true);
+      console.log(describeEnable(before, tier, flags.tier !== undefined));
+    });
 
   verb(autopilot, 'disable', 'disable autopilot (new goals are refused; missions carry on)').action(
     async (flags: Flags) => printObject(await call(flags, 'POST', '/disable'), flags.json ?? false),
@@ -75,6 +83,20 @@ export function autopilotCommand(): Command {
     `\nA first mission, offline:\n  autopilot enable --tier skip\n  autopilot goal "Summarise the news every Monday at 9"\n  autopilot synthesize "Summarise the news every Monday at 9"\n  autopilot approve <mission_id>\n  autopilot run <mission_id> --wait`,
   );
   return autopilot;
+}
+
+/** What `enable` changed, and the command to run next. */
+export function describeEnable(before: AutopilotStatus, tier: string, tierGiven: boolean): string {
+  const state = before.enabled ? 'autopilot was already enabled' : 'autopilot enabled';
+  const tierNote =
+    before.tier === tier
+      ? `tier ${tier}${tierGiven ? '' : ' (kept; --tier anonymous|free|skip changes it)'}`
+      : `tier ${before.tier} -> ${tier}`;
+  const next =
+    tier === 'skip'
+      ? 'no hosted service: goals use the local blueprint library and synthesis'
+      : 'goals go to the hosted blueprint service first';
+  return `${state}, ${tierNote}\n${next}\nnext: autopilot goal "Summarise the news every Monday at 9"`;
 }
 
 function formatQuota(quota: Record<string, string | number>): string {
