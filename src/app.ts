@@ -12,39 +12,11 @@ import {
   type SessionService,
   type UsageSink,
 } from './agents/index.js';
-import { adminRoutes, createAdminService } from './admin/index.js';
-import {
-  analyticsRoutes,
-  createAnalyticsQueryStore,
-  createAnalyticsService,
-  createAnalyticsWriteStore,
-  createUsageRecorder,
-  meterUsage,
-} from './analytics/index.js';
-import {
-  autopilotRoutes,
-  createAutopilot,
-  createNodeAgents,
-  missionsRoutes,
-  type Autopilot,
-  type NodeAgents,
-} from './autopilot/index.js';
-import {
-  createAuthenticator,
-  createTokenService,
-  createTokenStore,
-  loadOrCreateAdminKey,
-  tokensRoutes,
-  type TokenService,
-} from './auth/index.js';
-import { createBusErrorLog, createRedisRateLimitCounter, createRunEventBus, type RunEventBus } from './bus/index.js';
+import type { Autopilot } from './autopilot/index.js';
+import type { TokenService } from './auth/index.js';
+import type { RunEventBus } from './bus/index.js';
 import type { Config } from './config/index.js';
-import { createPiiScrubber } from './guardrails/index.js';
-import { createLoginCodeStore, dashboardRoutes, LOGIN_CODE_TTL_MS } from './dashboard/index.js';
 import { createDatabase, type DatabaseHandle } from './db/index.js';
-import { a2aRoutes, createA2aPushStore, createA2aTaskStore, type CardTool } from './gateway/a2a/index.js';
-import { aguiRoutes } from './gateway/agui/index.js';
-import { openaiRoutes } from './gateway/openai/index.js';
 import {
   createInboxStore,
   createSourceLeaseStore,
@@ -53,25 +25,20 @@ import {
   webhooksRoutes,
   type Triggers,
 } from './gateway/triggers/index.js';
-import {
-  createMemoryRateLimitCounter,
-  createMetrics,
-  createServer,
-  healthRoutes,
-  RATE_LIMIT_WINDOW_MS,
-  registerAuthHooks,
-  registerMetrics,
-  registerRateLimits,
-  startIdleHeapTrim,
-  type Metrics,
-  type RateLimitCounter,
-} from './http/index.js';
+import { createServer, healthRoutes, registerLifecycle, startIdleHeapTrim, type Metrics } from './http/index.js';
 import { DatabaseUnavailableError } from './errors.js';
-import { isoNow } from './ids.js';
-import { createModelClient, createPricing, type ModelClient } from './llm/index.js';
+import { createModelClient, createPricing } from './llm/index.js';
 import { startTelemetry, type Telemetry } from './telemetry/index.js';
-import { createOutboundGuard, createToolRegistry, toolsRoutes, type ToolRegistry } from './tools/index.js';
+import type { ToolRegistry } from './tools/index.js';
 import { quietDuringOutages, type Logger } from './logger.js';
+import { registerAccess } from './modules/access.module.js';
+import { registerAdmin } from './modules/admin.module.js';
+import { warnEvery30s, type AppContext } from './modules/app-context.js';
+import { registerAutopilot } from './modules/autopilot.module.js';
+import { registerDashboard } from './modules/dashboard.module.js';
+import { registerGateways } from './modules/gateway.module.js';
+import { registerRunDependencies, registerRuns } from './modules/runs.module.js';
+import { createAppMetrics, registerMetricsRoute, registerTelemetry } from './modules/telemetry.module.js';
 import { decideTopology } from './modules/topology.js';
 
 export const VERSION = (
@@ -107,7 +74,11 @@ export interface App {
   close(): Promise<void>;
 }
 
-/** The composition root: builds every part from the config and wires the routes. Nothing else crosses folders. */
+/**
+ * The composition root: builds each feature from the config, in the order they depend on each other. A feature
+ * starts when the server is ready and stops when it closes, in reverse order (http/feature-lifecycle.ts): so
+ * runs drain before the usage records, the bus, the tools and the database close, and telemetry closes last.
+ */
 export async function createApp({ config, logStream, clock }: AppOptions): Promise<App> {
   // Before anything records: the metrics API hands out no-op meters until a provider is registered.
   const telemetry = await startTelemetry(config.telemetry, VERSION);
@@ -120,195 +91,64 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     logStream,
     tracing: telemetry.enabled,
   });
-  const database = await createDatabase({
-    databaseUrl: config.server.database_url,
-    dataDir: config.server.data_dir,
-    queryTimeoutMs: config.server.database_query_timeout_ms,
-    connectTimeoutMs: config.server.database_connect_timeout_ms,
-    writeRetryMs: config.server.database_write_retry_seconds * 1000,
-    onConnectionError: warnEvery30s(server.log, 'database connection lost or refused; requests that need it get 503'),
-  }).catch(async (error: unknown) => {
-    await server.close();
-    await telemetry.shutdown();
-    throw error;
-  });
-  const topology = decideTopology(config, database);
-  // The loops that retry every second (heartbeats, the inbox, the push outbox, missions) say an outage once per 30 s.
-  const backgroundLog = quietDuringOutages(server.log, (error) => error instanceof DatabaseUnavailableError);
-  let tools: ToolRegistry | undefined;
-  let bus: RunEventBus | undefined;
-  let rateLimitCounter: RateLimitCounter | undefined;
+  registerTelemetry(server, telemetry);
   try {
-    const agents = await createAgentRegistry({ agents: config.agents, store: createAgentStore(database.db) });
-    const tokens = createTokenService({
-      store: createTokenStore(database.db),
-      config: config.auth.tokens,
-      agentExists: (name) => agents.has(name),
+    const database = await createDatabase({
+      databaseUrl: config.server.database_url,
+      dataDir: config.server.data_dir,
+      queryTimeoutMs: config.server.database_query_timeout_ms,
+      connectTimeoutMs: config.server.database_connect_timeout_ms,
+      writeRetryMs: config.server.database_write_retry_seconds * 1000,
+      onConnectionError: warnEvery30s(server.log, 'database connection lost or refused; requests that need it get 503'),
     });
-    const { authenticator, generatedAdminKey } = buildAuthenticator(config, tokens, clock);
-
-    const authHooks = registerAuthHooks(
+    registerLifecycle(server, { close: () => database.close() });
+    const ctx: AppContext = {
       server,
-      authenticator,
-      tokens,
-      { allowedOrigins: config.server.cors.origins, publicBaseUrl: publicUrlOf(config) },
-      // Streams end when their credential lapses: a JWT at exp, an access token at expiry or once revoked.
-      {
-        recheckMs: config.auth.stream_recheck_seconds && config.auth.stream_recheck_seconds * 1000,
-        now: clock,
-      },
+      config,
+      database,
+      topology: decideTopology(config, database),
+      backgroundLog: quietDuringOutages(server.log, (error) => error instanceof DatabaseUnavailableError),
+      clock,
+      version: VERSION,
+    };
+    const agents = await createAgentRegistry({ agents: config.agents, store: createAgentStore(database.db) });
+    const metrics = createAppMetrics(
+      ctx,
+      telemetry,
+      agents.list().map((agent) => agent.name),
     );
-    // After the auth hooks: a limit needs the caller and the agent the request targets.
-    const counterOutage = warnEvery30s(
-      server.log,
-      'rate-limit counters unreachable in Redis: requests go through uncounted until it is back',
-    );
-    const counter = config.server.redis_url
-      ? createRedisRateLimitCounter({
-          redisUrl: config.server.redis_url,
-          windowMs: RATE_LIMIT_WINDOW_MS,
-          onError: counterOutage,
-        })
-      : createMemoryRateLimitCounter();
-    rateLimitCounter = counter;
-    const rateLimits = registerRateLimits(server, {
-      counter,
-      onCounterError: counterOutage,
-      operatorLimit: config.auth.rate_limit,
-      agentLimit: (name) => agents.find(name)?.rate_limit,
-      // Called only for requests, after start-up has built the metrics below.
-      onReject: (rejection) => metrics.observeRateLimitRejection(rejection),
-    });
-    tools = await createToolRegistry({ config: config.tools, logger: server.log, version: VERSION, a2a: config.a2a });
-    const runBus = createRunEventBus({ redisUrl: config.server.redis_url, onError: createBusErrorLog(server.log) });
-    bus = runBus;
-    // Autopilot nodes run as transient agents: the run service resolves agents through this registry.
-    const nodeAgents = createNodeAgents(agents);
-    // Scraped only after start-up, so the gauges may read the runtime built below.
-    const metrics = createMetrics({
-      agentNames: agents.list().map((agent) => agent.name),
-      activeRuns: () => runs.active().length,
-      activeSessions: () => sessions.countActive(activeSince(config)),
-      inboxStats: () => triggers.operations.inboxStats(),
-    });
-    // OTLP reads the same registry when it exports: one recording per observation, the same values.
-    telemetry.exportMetrics({
-      registry: metrics.registry,
-      providerType: (provider) => config.providers[provider]?.type ?? provider,
-    });
-    const recorder = createUsageRecorder({ store: createAnalyticsWriteStore(database.db, database.writes) });
-    const usage = meterUsage(
-      recorder,
+    const { tokens, authenticator, generatedAdminKey, authHooks, rateLimits } = registerAccess(ctx, {
+      agents,
       metrics,
-      (provider) => config.providers[provider]?.type ?? provider,
-      (agentName, tokens) => rateLimits.countTokens(agentName, tokens),
-    );
+    });
+    const { tools, bus, nodeAgents, usage } = await registerRunDependencies(ctx, { agents, metrics, rateLimits });
     const { runs, sessions, models } = buildRuntime(
       config,
       database,
       nodeAgents.registry,
       tools,
-      runBus,
-      backgroundLog,
+      bus,
+      ctx.backgroundLog,
       {
         usage,
         tokens,
         metrics,
       },
     );
-    const interrupted = await runs.recoverInterrupted();
-    if (interrupted > 0)
-      server.log.warn({ runs: interrupted }, 'marked runs left unfinished by a stopped server as interrupted');
-    // Runs resumed at start-up are logged by the run service, each with its id.
-
-    registerMetrics(server, metrics);
+    registerMetricsRoute(ctx, metrics);
     await server.register(healthRoutes, {
       readiness: async () => ((await database.ping()) ? [] : [`database (${database.engine}) unreachable`]),
     });
-    await server.register(tokensRoutes, {
-      tokens,
-      budgetOf: (tokenId, maxCostUsd, agentName) => runs.tokenBudget(tokenId, maxCostUsd, agentName),
-    });
-    await server.register(toolsRoutes, { registry: tools, agentTools: (name) => agents.find(name)?.tools });
-    const health = async () => {
-      const [databaseUp, busUp] = await Promise.all([database.ping(), runBus.ping()]);
-      return [
-        ...(databaseUp ? [] : [`database (${database.engine}) unreachable`]),
-        ...(busUp ? [] : [`run event bus (${config.server.redis_url ? 'redis' : 'in-process'}) unreachable`]),
-      ];
-    };
-    await server.register(adminRoutes, {
-      admin: createAdminService({
-        agents,
-        runs,
-        sessions,
-        config: config.admin,
-        health,
-        onError: (error) => server.log.warn({ err: error }, 'runs change feed: could not read the store'),
-      }),
-    });
-    await server.register(analyticsRoutes, {
-      analytics: createAnalyticsService({ store: createAnalyticsQueryStore(database.db) }),
-    });
-    // A disabled feature's routes are not mounted, so they answer 404.
-    const stalledTimeoutMs = config.server.stalled_client_timeout_seconds * 1000;
-    if (config.gateway.enabled && config.gateway.openai_compat)
-      await server.register(openaiRoutes, { agents, runs, stalledTimeoutMs });
-    if (config.gateway.enabled && config.gateway.agui)
-      await server.register(aguiRoutes, {
-        agents,
-        runs,
-        stalledTimeoutMs,
-        defaultAgent: config.gateway.agui_default_agent ?? config.agents[0]?.name,
-        // A socket's runs are admitted as requests are: the credential again, a token's use, then the limits.
-        admitRun: async (request) => {
-          await authHooks.reauthorize(request);
-          return rateLimits.admitRun(request);
-        },
-        idleTimeoutMs: config.server.ws_idle_timeout_seconds * 1000,
-        maxConnectionsPerPrincipal: config.server.ws_max_connections_per_principal,
-      });
-    if (config.gateway.enabled && config.gateway.a2a) {
-      await server.register(a2aRoutes, {
-        agents,
-        runs,
-        tasks: createA2aTaskStore(database.db),
-        publicUrl: { publicUrl: publicUrlOf(config), trustProxy: config.server.trust_proxy },
-        version: VERSION,
-        toolsOf: cardToolsOf(tools),
-        stalledTimeoutMs,
-        push: {
-          store: createA2aPushStore(database.db),
-          guard: createOutboundGuard(
-            config.a2a.push_notifications.allow_private,
-            'a2a.push_notifications.allow_private',
-          ),
-          settings: config.a2a.push_notifications,
-        },
-        backgroundLog,
-      });
-    }
-    if (config.ui.enabled)
-      await server.register(dashboardRoutes, {
-        authenticator,
-        cookiePolicy: { allowedOrigins: config.server.cors.origins, publicBaseUrl: publicUrlOf(config) },
-        loginCodes: createLoginCodeStore(database.db, { ttlMs: LOGIN_CODE_TTL_MS }),
-      });
-    const triggers = await buildTriggers(server, config, database, runs, metrics, backgroundLog);
-    const autopilot = await buildAutopilot(server, config, database, {
-      runs,
-      models,
-      nodeAgents,
-      tools,
-      clock,
-      log: backgroundLog,
-    });
+    await registerRuns(ctx, { runs, sessions }, { agents, tokens, tools, metrics });
+    await registerAdmin(ctx, { agents, runs, sessions, bus });
+    await registerGateways(ctx, { agents, runs, tools, authHooks, rateLimits });
+    await registerDashboard(ctx, authenticator);
+    const triggers = await buildTriggers(server, config, database, runs, metrics, ctx.backgroundLog);
+    registerLifecycle(server, { start: () => triggers.start(), stop: () => triggers.stop() });
+    metrics.track({ inboxStats: () => triggers.operations.inboxStats() });
+    const autopilot = await registerAutopilot(ctx, { runs, models, nodeAgents, tools });
     await server.ready();
-    await triggers.start();
-    // With a shared database an execution is recovered once its lease lapsed, never at a replica's start-up.
-    await autopilot.start({ lease: topology.sharedDatabase ? topology.lease : undefined });
 
-    const registry = tools;
     let stopHeapTrim: (() => void) | undefined;
     return {
       server,
@@ -316,10 +156,10 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       database,
       agents,
       tokens,
-      tools: registry,
+      tools,
       runs,
       sessions,
-      bus: runBus,
+      bus,
       autopilot,
       telemetry,
       generatedAdminKey,
@@ -330,51 +170,14 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       },
       async close() {
         stopHeapTrim?.();
-        // Runs still going (e.g. non-streamed ones whose client left) finish, or are cancelled at the deadline, before the store closes.
-        await Promise.all([
-          server.close(),
-          triggers.stop(),
-          autopilot.close(config.server.shutdown_timeout_ms),
-          runs.drain(config.server.shutdown_timeout_ms),
-        ]);
-        // The drained runs' last usage records are written before the store closes.
-        await recorder.close();
-        await runBus.close();
-        await counter.close();
-        await registry.close();
-        await database.close();
-        await telemetry.shutdown();
+        await server.close();
       },
     };
   } catch (error) {
+    // Closes whatever was built so far, as close() would.
     await server.close();
-    await bus?.close();
-    await rateLimitCounter?.close();
-    await tools?.close();
-    await database.close();
-    await telemetry.shutdown();
     throw error;
   }
-}
-
-/** A warning for an outage that reports an error on every attempt: one line per 30 s is enough. */
-function warnEvery30s(log: Logger, message: string): (error: unknown) => void {
-  const quiet = quietDuringOutages(log, () => true);
-  return (error) => quiet.warn({ err: error }, message);
-}
-
-function buildAuthenticator(config: Config, tokens: TokenService, clock?: () => Date) {
-  const apiKeys = [...config.auth.api_keys];
-  let generatedAdminKey: App['generatedAdminKey'];
-  if (apiKeys.length === 0 && !config.auth.jwt) {
-    const admin = loadOrCreateAdminKey(config.server.data_dir);
-    apiKeys.push(admin.key);
-    if (admin.created) generatedAdminKey = { key: admin.key, path: admin.path };
-  }
-  return {
-    authenticator: createAuthenticator({ config: config.auth, apiKeys, tokens, now: clock }),
-    generatedAdminKey,
-  };
 }
 
 interface RuntimeDeps {
@@ -427,11 +230,6 @@ function buildRuntime(
   return { runs, sessions, models };
 }
 
-/** Sessions count as active within the admin session window, as GET /api/v1/admin/status counts them. */
-function activeSince(config: Config): string {
-  return isoNow(new Date(Date.now() - config.admin.session_window_minutes * 60_000));
-}
-
 /** Builds the trigger inbox, its worker, the pollers and listeners (not started); mounts the webhook routes (when on) and the operators' trigger routes. */
 async function buildTriggers(
   server: FastifyInstance,
@@ -470,48 +268,6 @@ async function buildTriggers(
     });
   await server.register(triggersRoutes, { operations: triggers.operations });
   return triggers;
-}
-
-/** Builds autopilot over the runtime and mounts its routes; missions start once start() is called. */
-async function buildAutopilot(
-  server: FastifyInstance,
-  config: Config,
-  database: DatabaseHandle,
-  deps: {
-    runs: RunService;
-    models: ModelClient;
-    nodeAgents: NodeAgents;
-    tools: ToolRegistry;
-    clock?: () => Date;
-    log: Logger;
-  },
-): Promise<Autopilot> {
-  const toolNames = () => deps.tools.list().map((tool) => tool.name);
-  const autopilot = await createAutopilot({
-    config: config.autopilot,
-    db: database.db,
-    runs: deps.runs,
-    nodeAgents: deps.nodeAgents,
-    models: deps.models,
-    toolNames,
-    clock: deps.clock,
-    log: deps.log,
-    dataDir: config.server.data_dir,
-    providers: config.providers,
-    scrub: createPiiScrubber(),
-  });
-  await server.register(autopilotRoutes, { autopilot });
-  await server.register(missionsRoutes, { autopilot });
-  return autopilot;
-}
-
-/** What an agent card may show of an agent's tools: names and descriptions, never their configuration. */
-function cardToolsOf(tools: ToolRegistry): (names: string[]) => CardTool[] {
-  return (names) => tools.forAgent(names).map((tool) => ({ name: tool.name }));
-}
-
-function publicUrlOf(config: Config): string | undefined {
-  return config.server.public_url ?? config.server.public_base_url;
 }
 
 async function listen(server: FastifyInstance, config: Config): Promise<string> {

@@ -1,4 +1,5 @@
 export { createServer, REDACTED_PATHS, type ServerOptions } from './create-server.js';
+export { registerLifecycle, type FeatureLifecycle } from './feature-lifecycle.js';
 export { exceedsJsonDepth } from './exceeds-json-depth.js';
 export {
   DEFAULT_STREAM_RECHECK_MS,

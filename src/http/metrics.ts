@@ -12,12 +12,18 @@ export interface MetricsOptions {
   agentNames: Iterable<string>;
   /** Distinct model labels at most; later models count as `_other`. Default 64. */
   maxModels?: number;
-  /** Runs executing in this process, read when scraped. */
+  /** Gauges not handed in here or later by `track` read 0 (no series for the inbox). */
+  gauges?: Partial<GaugeSources>;
+}
+
+/** What the gauges read when scraped; each feature hands in its own once built (`Metrics.track`). */
+export interface GaugeSources {
+  /** Runs executing in this process. */
   activeRuns(): number;
-  /** Sessions active within the admin session window, read when scraped. */
+  /** Sessions active within the admin session window. */
   activeSessions(): Promise<number>;
-  /** The trigger inbox's stored items per source, read when scraped. */
-  inboxStats?(): Promise<InboxObservation[]>;
+  /** The trigger inbox's stored items per source. */
+  inboxStats(): Promise<InboxObservation[]>;
 }
 
 /** Why a run failed, as far as metrics tell it: its error code, and for budget_exceeded which budget refused it. */
@@ -64,6 +70,8 @@ export interface Metrics {
   observeUsage(usage: UsageObservation): void;
   observeRisk(event: { agent_name: string; type: string; action: string }): void;
   observeRunEnd(agentName: string, status: string, error?: RunEndError): void;
+  /** Hands in what some gauges read when scraped (a feature, once built). */
+  track(sources: Partial<GaugeSources>): void;
 }
 
 const LATENCY_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120];
@@ -80,6 +88,7 @@ const OVERHEAD_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
 
 /** A Prometheus registry of its own per app, so two apps in one process (tests) never share series. */
 export function createMetrics(options: MetricsOptions): Metrics {
+  const gauges: Partial<GaugeSources> = { ...options.gauges };
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
   const registers = [registry];
@@ -178,7 +187,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     help: 'Runs executing in this process',
     registers,
     collect() {
-      this.set(options.activeRuns());
+      this.set(gauges.activeRuns?.() ?? 0);
     },
   });
   new Gauge({
@@ -186,13 +195,13 @@ export function createMetrics(options: MetricsOptions): Metrics {
     help: 'Sessions active within the admin session window',
     registers,
     async collect() {
-      this.set(await options.activeSessions());
+      this.set((await gauges.activeSessions?.()) ?? 0);
     },
   });
   // Both inbox gauges are collected in the same scrape: they share one read of the store.
   let inboxRead: Promise<InboxObservation[]> | undefined;
   const readInbox = () =>
-    (inboxRead ??= (options.inboxStats?.() ?? Promise.resolve([])).finally(() => (inboxRead = undefined)));
+    (inboxRead ??= (gauges.inboxStats?.() ?? Promise.resolve([])).finally(() => (inboxRead = undefined)));
   new Gauge({
     name: 'agent_gateway_inbox_items',
     help: 'Trigger inbox items stored now (every replica), by source and state',
@@ -226,6 +235,9 @@ export function createMetrics(options: MetricsOptions): Metrics {
   const modelLabel = boundedLabel(new Set(), options.maxModels ?? 64);
   return {
     registry,
+    track(sources) {
+      Object.assign(gauges, sources);
+    },
     observeRequest(method, route, status, seconds) {
       requests.inc({ method, route, status });
       duration.observe({ method, route }, seconds);

@@ -25,9 +25,7 @@ const call: UsageObservation = {
 function gatewayMetrics(inbox: InboxObservation[] = []) {
   return createMetrics({
     agentNames: ['helper'],
-    activeRuns: () => 0,
-    activeSessions: () => Promise.resolve(0),
-    inboxStats: () => Promise.resolve(inbox),
+    gauges: { activeRuns: () => 0, activeSessions: () => Promise.resolve(0), inboxStats: () => Promise.resolve(inbox) },
   });
 }
 
