@@ -17,14 +17,6 @@ import type { TokenService } from './auth/index.js';
 import type { RunEventBus } from './bus/index.js';
 import type { Config } from './config/index.js';
 import { createDatabase, type DatabaseHandle } from './db/index.js';
-import {
-  createInboxStore,
-  createSourceLeaseStore,
-  createTriggers,
-  triggersRoutes,
-  webhooksRoutes,
-  type Triggers,
-} from './gateway/triggers/index.js';
 import { createServer, healthRoutes, registerLifecycle, startIdleHeapTrim, type Metrics } from './http/index.js';
 import { DatabaseUnavailableError } from './errors.js';
 import { createModelClient, createPricing } from './llm/index.js';
@@ -38,6 +30,7 @@ import { registerAutopilot } from './modules/autopilot.module.js';
 import { registerDashboard } from './modules/dashboard.module.js';
 import { registerGateways } from './modules/gateway.module.js';
 import { registerRunDependencies, registerRuns } from './modules/runs.module.js';
+import { registerTriggers } from './modules/triggers.module.js';
 import { createAppMetrics, registerMetricsRoute, registerTelemetry } from './modules/telemetry.module.js';
 import { decideTopology } from './modules/topology.js';
 
@@ -143,9 +136,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     await registerAdmin(ctx, { agents, runs, sessions, bus });
     await registerGateways(ctx, { agents, runs, tools, authHooks, rateLimits });
     await registerDashboard(ctx, authenticator);
-    const triggers = await buildTriggers(server, config, database, runs, metrics, ctx.backgroundLog);
-    registerLifecycle(server, { start: () => triggers.start(), stop: () => triggers.stop() });
-    metrics.track({ inboxStats: () => triggers.operations.inboxStats() });
+    await registerTriggers(ctx, { runs, metrics });
     const autopilot = await registerAutopilot(ctx, { runs, models, nodeAgents, tools });
     await server.ready();
 
@@ -228,46 +219,6 @@ function buildRuntime(
     metrics: deps.metrics,
   });
   return { runs, sessions, models };
-}
-
-/** Builds the trigger inbox, its worker, the pollers and listeners (not started); mounts the webhook routes (when on) and the operators' trigger routes. */
-async function buildTriggers(
-  server: FastifyInstance,
-  config: Config,
-  database: DatabaseHandle,
-  runs: RunService,
-  metrics: Metrics,
-  log: Logger,
-): Promise<Triggers> {
-  const triggers = createTriggers({
-    store: createInboxStore(database.db),
-    runs,
-    config,
-    logger: log,
-    enabled: config.gateway.enabled,
-    webhooksEnabled: config.gateway.enabled && config.gateway.webhooks,
-    maxJsonDepth: config.server.max_json_depth,
-    // On SQLite this process is the only one that can hold claims: every item a crash left running is taken back at start.
-    reclaimAllOnStart: database.engine === 'sqlite',
-    // An external SSE stream is read by one replica at a time, the one holding its lease.
-    sourceLeases: createSourceLeaseStore(database.db),
-    replicaId: config.server.replica_id,
-  });
-  if (triggers.webhookIntake)
-    await server.register(webhooksRoutes, {
-      intake: triggers.webhookIntake,
-      settings: config.webhook_settings,
-      webhooks: config.webhooks,
-      redisUrl: config.server.redis_url,
-      onRateLimited: () =>
-        metrics.observeRateLimitRejection({
-          route: `${config.webhook_settings.path_prefix}/:name`,
-          subject: 'webhook',
-          limit: 'requests',
-        }),
-    });
-  await server.register(triggersRoutes, { operations: triggers.operations });
-  return triggers;
 }
 
 async function listen(server: FastifyInstance, config: Config): Promise<string> {
