@@ -11,12 +11,10 @@ import {
   NodeTracerProvider,
   ParentBasedSampler,
   TraceIdRatioBasedSampler,
-  type ReadableSpan,
   type Sampler,
 } from '@opentelemetry/sdk-trace-node';
 import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from '@opentelemetry/semantic-conventions';
 import type { TelemetryConfig, TelemetrySampler } from '../../config/index.js';
-import { OtlpTraceEncoder } from './otlp-trace-encoder.js';
 import { PrometheusMetricProducer } from './prometheus-metric-producer.js';
 import type { Telemetry } from '../telemetry.types.js';
 import { resetTracer, telemetrySettings } from '../tracer.js';
@@ -110,33 +108,7 @@ function createSdk(config: TelemetryConfig, version: string): Sdk {
 function createTraceExporter(config: TelemetryConfig, url: string) {
   const options = { url, headers: config.headers };
   if (config.protocol !== 'http/protobuf') return new OTLPJsonTraceExporter(options);
-  return withOwnProtobufEncoder(new OTLPProtoTraceExporter(options));
-}
-
-/** The part of the exporter's (private) export delegate that turns spans into the request body. */
-interface TraceSerializer {
-  serializeRequest(spans: ReadableSpan[]): Uint8Array | undefined;
-  deserializeResponse(data: Uint8Array): unknown;
-}
-
-/**
- * OTel's exporter, transport and all (retries, timeouts, gzip, headers, response handling), with our one-pass
- * encoder (otlp-trace-encoder.ts, the same bytes at under half the CPU) in place of its serializer. The
- * exporter takes no serializer option, and building one from `@opentelemetry/otlp-exporter-base/node-http`
- * would need that package (and `otlp-transformer`) as direct dependencies; so the serializer is swapped on
- * the delegate the exporter built (`_delegate._serializer`, private). Should a later OTel version rename
- * them, the exporter keeps its own serializer: slower, still correct.
- */
-function withOwnProtobufEncoder(exporter: OTLPProtoTraceExporter): OTLPProtoTraceExporter {
-  const delegate = (exporter as unknown as { _delegate?: { _serializer?: TraceSerializer } })._delegate;
-  const original = delegate?._serializer;
-  if (!delegate || typeof original?.serializeRequest !== 'function') return exporter;
-  const encoder = new OtlpTraceEncoder();
-  delegate._serializer = {
-    serializeRequest: (spans) => encoder.encode(spans),
-    deserializeResponse: (data) => original.deserializeResponse(data),
-  };
-  return exporter;
+  return new OTLPProtoTraceExporter(options);
 }
 
 function createSampler(name: TelemetrySampler, ratio: number): Sampler {
