@@ -230,7 +230,7 @@ describe.skipIf(skip !== undefined)('the dashboard in Chromium', () => {
     await page.getByText('polished report').first().waitFor();
   });
 
-  it('replays a dead webhook delivery from the Triggers page; the replay runs and the delivery is done', async () => {
+  it('replays a dead webhook delivery from the Triggers page; the replay runs, the delivery is done, its run names it', async () => {
     const { page } = h;
     // One attempt only (webhook_settings.max_attempts: 1): the run fails on the upstream error and the delivery is dead.
     h.upstream.enqueue({ kind: 'error', status: 400 });
@@ -251,6 +251,10 @@ describe.skipIf(skip !== undefined)('the dashboard in Chromium', () => {
     await row.getByRole('button', { name: `Replay ${deliveryId}` }).click();
     await row.getByText('done').waitFor();
     expect(await row.getByRole('link').count()).toBe(2);
+    // Each of the delivery's runs says which inbox item started it.
+    await row.getByRole('link').last().click();
+    await page.getByTestId('triggered-by').getByText(deliveryId).waitFor();
+    expect(await page.getByTestId('triggered-by').textContent()).toContain('webhook:orders');
   });
 
   it('charts the tokens the test produced, by model', async () => {

@@ -98,6 +98,15 @@ export function RunDetailPage({ runId }: { runId: string }) {
                 {control.error instanceof ApiError ? control.error.message : String(control.error)}
               </p>
             )}
+            {data.triggered_by && (
+              <p data-testid="triggered-by">
+                Started by <span className="mono">{data.triggered_by.source}</span>, event{' '}
+                <span className="mono">{data.triggered_by.event}</span>, from inbox item{' '}
+                <Link href="/triggers" className="mono">
+                  {data.triggered_by.item_id}
+                </Link>
+              </p>
+            )}
             {data.error && (
               <p className="error-text">
                 {data.error.code}: {data.error.message}
