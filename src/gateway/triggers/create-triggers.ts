@@ -92,18 +92,15 @@ export function createTriggers(options: TriggersOptions): Triggers {
         stopping,
       }),
   });
-  const onAccepted = () => worker.wake();
-  const intake = createTriggerIntake({ store, handlers, logger, now: options.now, onAccepted });
+  const intake = createTriggerIntake({ store, handlers, logger, now: options.now, onAccepted: () => worker.wake() });
   const webhookIntake =
     options.webhooksEnabled === false
       ? undefined
       : createWebhookIntake({
-          store,
+          intake,
           webhooks: config.webhooks,
           maxJsonDepth: options.maxJsonDepth,
-          logger,
           now: options.now,
-          onAccepted,
         });
   const common = { intake, settings: config.trigger_settings, logger, now: options.now, sleep: options.sleep };
   const replicaId = options.replicaId ?? defaultReplicaId();
@@ -117,7 +114,7 @@ export function createTriggers(options: TriggersOptions): Triggers {
     ),
   ];
   const enabled = options.enabled ?? true;
-  const webhooks = webhookIntake && { configs: config.webhooks, intake: webhookIntake };
+  const webhooks = webhookIntake && { configs: config.webhooks };
   const operations = createTriggerOperations({ sources, intake, store, worker, webhooks, now: options.now });
 
   return {

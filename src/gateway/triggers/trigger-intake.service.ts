@@ -1,16 +1,20 @@
 import { spanTraceparent, traceLogFields, type TraceSpan } from '../../telemetry/index.js';
 import { createId, isoNow } from '../../ids.js';
 import { matchHandlers, type EventHandler } from './templates/index.js';
-import type { InboxItem, InboxStore } from './inbox/index.js';
+import type { InboxItem, InboxStore, SourceRef } from './inbox/index.js';
 import { handlersOf } from './trigger-handlers.js';
-import { triggerKey, type TriggerRef } from './trigger.types.js';
+import { triggerKey } from './trigger.types.js';
 import type { Logger } from '../../logger.js';
 
 /** An event as a source hands it over, parsed and named. */
 export interface IncomingTriggerEvent {
-  trigger: TriggerRef;
+  trigger: SourceRef;
   event: string;
   payload: unknown;
+  /** The payload as received, stored byte for byte (a webhook's signed body); JSON of `payload` otherwise. */
+  payloadText?: string;
+  /** Request headers kept for operators (webhooks). */
+  headers?: Record<string, string>;
   /** What makes a redelivery a duplicate (broker message id, id field, poller item id); none when unknown. */
   dedupeKey?: string;
   /** The poll's or message's `poll`/`receive` span: the item keeps its traceparent, its runs link to it. */
@@ -19,7 +23,7 @@ export interface IncomingTriggerEvent {
 
 /** Per-trigger counters since this process started, for the operators' trigger list. */
 export interface TriggerIntakeStats {
-  kind: TriggerRef['kind'];
+  kind: SourceRef['kind'];
   name: string;
   received: number;
   duplicates: number;
@@ -30,10 +34,10 @@ export interface TriggerIntakeStats {
 export interface TriggerIntake {
   /** Stores one event; resolves once it is durable, so the source may acknowledge it. Throws when the store fails. */
   receive(incoming: IncomingTriggerEvent): Promise<{ item: InboxItem; duplicate: boolean }>;
-  /** Counts a message the source could not use (not JSON, no id); it is acknowledged and dropped. */
-  reject(trigger: TriggerRef, reason: string): void;
+  /** Counts a message the source could not use (not JSON, no id, a webhook's bad signature) and logs `message`. */
+  reject(trigger: SourceRef, reason: string, message?: string): void;
   /** Which of these keys the trigger has stored before. */
-  knownKeys(trigger: TriggerRef, keys: readonly string[]): Promise<Set<string>>;
+  knownKeys(trigger: SourceRef, keys: readonly string[]): Promise<Set<string>>;
   stats(): TriggerIntakeStats[];
 }
 
@@ -49,7 +53,7 @@ export interface TriggerIntakeOptions {
 export function createTriggerIntake(options: TriggerIntakeOptions): TriggerIntake {
   const now = options.now ?? (() => new Date());
   const counters = new Map<string, TriggerIntakeStats>();
-  const countersOf = (ref: TriggerRef) => {
+  const countersOf = (ref: SourceRef) => {
     const key = triggerKey(ref);
     let entry = counters.get(key);
     if (!entry)
@@ -61,16 +65,18 @@ export function createTriggerIntake(options: TriggerIntakeOptions): TriggerIntak
   };
 
   return {
-    async receive({ trigger, event, payload, dedupeKey, trace }) {
+    async receive({ trigger, event, payload, payloadText, headers, dedupeKey, trace }) {
       const receivedAt = isoNow(now());
       const matched = matchHandlers(handlersOf(options.handlers, trigger) ?? [], event);
       const stored = await options.store.insert({
-        item_id: createId('evt'),
+        // Webhook deliveries have been `del_` since before the one inbox.
+        item_id: createId(trigger.kind === 'webhook' ? 'del' : 'evt'),
         source_kind: trigger.kind,
         source_name: trigger.name,
         event,
         dedupe_key: dedupeKey ?? null,
-        payload: JSON.stringify(payload),
+        payload: payloadText ?? JSON.stringify(payload),
+        headers,
         status: matched.length > 0 ? 'pending' : 'ignored',
         received_at: receivedAt,
         traceparent: spanTraceparent(trace),
@@ -94,9 +100,9 @@ export function createTriggerIntake(options: TriggerIntakeOptions): TriggerIntak
       return stored;
     },
 
-    reject(trigger, reason) {
+    reject(trigger, reason, message = 'trigger message rejected') {
       countersOf(trigger).rejected += 1;
-      options.logger.warn({ trigger: triggerKey(trigger), reason }, 'trigger message rejected');
+      options.logger.warn({ trigger: triggerKey(trigger), reason }, message);
     },
 
     knownKeys: (trigger, keys) => options.store.knownKeys(trigger, keys),

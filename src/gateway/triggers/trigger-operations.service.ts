@@ -10,7 +10,6 @@ import type {
 } from './inbox/index.js';
 import type { TriggerIntake } from './trigger-intake.service.js';
 import type { TriggerSource, TriggerSourceState } from './trigger-source.js';
-import type { WebhookIntake } from './webhooks/index.js';
 
 /** A source's stored items by state; the age is that of its oldest pending item (0 when none is pending). */
 export interface InboxView {
@@ -76,7 +75,7 @@ export interface TriggerOperationsOptions {
   store: InboxStore;
   worker: InboxWorker;
   /** Absent when the webhook router is off. */
-  webhooks?: { configs: readonly { name: string; verification: string }[]; intake: WebhookIntake };
+  webhooks?: { configs: readonly { name: string; verification: string }[] };
   now?: () => Date;
 }
 
@@ -101,10 +100,10 @@ export function createTriggerOperations(options: TriggerOperationsOptions): Trig
     async listTriggers() {
       const stored = new Map((await store.stats()).map((entry) => [`${entry.kind}:${entry.name}`, entry]));
       const runs = new Map(options.worker.stats().map((entry) => [entry.group, entry.runs_started]));
-      const received = new Map(webhooks?.intake.stats().map((entry) => [entry.webhook, entry]));
+      const events = new Map(options.intake.stats().map((entry) => [`${entry.kind}:${entry.name}`, entry]));
       const webhookViews = (webhooks?.configs ?? []).map(({ name, verification }): TriggerView => {
         const key = `webhook:${name}`;
-        const entry = received.get(name);
+        const entry = events.get(key);
         const counts = {
           received: entry?.received ?? 0,
           duplicates: entry?.duplicates ?? 0,
@@ -121,10 +120,9 @@ export function createTriggerOperations(options: TriggerOperationsOptions): Trig
           next_attempt_at: null,
           counts,
           inbox: inboxView(stored, key),
-          last_event_at: entry?.last_received_at ?? null,
+          last_event_at: entry?.last_event_at ?? null,
         };
       });
-      const events = new Map(options.intake.stats().map((entry) => [`${entry.kind}:${entry.name}`, entry]));
       const sourceViews = options.sources.map((source): TriggerView => {
         const key = `${source.kind}:${source.name}`;
         const entry = events.get(key);

@@ -4,5 +4,4 @@ export {
   type IntakeResult,
   type WebhookIntake,
   type WebhookIntakeOptions,
-  type WebhookIntakeStats,
 } from './webhook-intake.service.js';

@@ -36,10 +36,7 @@ export const webhooksRoutes: FastifyPluginAsync<WebhooksRoutesOptions> = async (
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   // One counter per webhook: a webhook is one source (Stripe, GitHub), whose deliveries come from many addresses.
-  const limits = resolveWebhookRateLimits(
-    webhooks ?? intake.stats().map(({ webhook }) => ({ name: webhook })),
-    settings,
-  );
+  const limits = resolveWebhookRateLimits(webhooks ?? intake.names().map((name) => ({ name })), settings);
   const store = redisUrl && limits.size > 0 ? openRateLimitRedis(redisUrl, app.log) : undefined;
   if (store) app.addHook('onClose', () => store.close());
   const nameOf = (request: FastifyRequest) => (request.params as { name: string }).name;
