@@ -54,7 +54,7 @@ export function runsCommand(): Command {
     });
 
   withClientOptions(runs.command('show'))
-    .description('show a run with its steps (--json for the prompt logs)')
+    .description('show a run with its steps and their prompt logs (--json for the raw record)')
     .argument('<run_id>')
     .action(async (runId: string, flags: ClientFlags) => {
       const run = await callApi<RunDetail>(
@@ -70,6 +70,7 @@ export function runsCommand(): Command {
       );
       console.log('');
       printRows(steps, STEP_COLUMNS, false);
+      console.log(`\n${formatPromptLogs(steps)}`);
     });
 
   for (const [command, description] of [
@@ -95,4 +96,35 @@ export function runsCommand(): Command {
 
 function parseCount(value: string): number {
   return value === '0' ? 0 : parsePositiveInt(value);
+}
+
+type PromptMessage = { role?: string; content?: unknown; tool_calls?: { name?: string; arguments?: string }[] };
+
+/**
+ * Each step's prompt log as a person reads it: a model call's messages (only those its previous model call did
+ * not already show), its answer or tool calls and finish reason; a tool call's arguments and result.
+ */
+export function formatPromptLogs(steps: RunDetail['step_details']): string {
+  const lines: string[] = [];
+  let shown = 0;
+  const text = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+  for (const step of steps) {
+    const log = step.prompt_log;
+    lines.push(`step ${step.step_index} (${step.kind}${step.name ? ` ${step.name}` : ''}): prompt log`);
+    const messages = Array.isArray(log.messages) ? (log.messages as PromptMessage[]) : undefined;
+    if (messages) {
+      if (shown > 0 && shown <= messages.length) lines.push(`  … ${shown} earlier messages`);
+      for (const message of messages.slice(shown <= messages.length ? shown : 0)) {
+        const calls = (message.tool_calls ?? []).map((call) => `${call.name}(${call.arguments ?? ''})`).join(', ');
+        lines.push(`  ${message.role}: ${text(message.content ?? '')}${calls ? ` [calls ${calls}]` : ''}`);
+      }
+      shown = messages.length;
+    }
+    for (const [key, value] of Object.entries(log)) {
+      if (key === 'messages' || value === null || value === undefined || value === '') continue;
+      if (Array.isArray(value) && value.length === 0) continue;
+      lines.push(`  ${key}: ${text(value)}`);
+    }
+  }
+  return lines.join('\n');
 }

@@ -74,6 +74,10 @@ describe.concurrent('agent-gateway admin verbs', { timeout: 90_000 }, () => {
     expect(shown.stdout).toMatch(/^output:\s+echo: hi$/m);
     expect(shown.stdout).toMatch(/^STEP_INDEX\s+KIND\s+NAME/m);
     expect(shown.stdout).toMatch(/^0\s+model\s+upstream\/test-model\s+completed/m);
+    // The prompt logs the README promises, without --json: what was sent and what came back.
+    expect(shown.stdout).toMatch(/^step 0 \(model upstream\/test-model\): prompt log$/m);
+    expect(shown.stdout).toMatch(/^ {2}user: hi$/m);
+    expect(shown.stdout).toMatch(/^ {2}response: echo: hi$/m);
   });
 
   it('runs pause, resume and cancel steer a run; a refused command exits 1 with the reason', async ({ expect }) => {
