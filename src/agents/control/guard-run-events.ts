@@ -1,6 +1,7 @@
 import { isTerminalEvent, type RunEvent, type RunEventBus, type SubscribeOptions } from '../../bus/index.js';
 import { createError, type AppError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
+import { sleep } from '../../sleep.js';
 import type { RunStore } from '../records/run.store.js';
 import { isActiveRunStatus, type RunRecord } from '../records/run.types.js';
 
@@ -105,7 +106,7 @@ async function* fromStore(
   let run = await readRun(deps, runId);
   // The stored log is written with the run's end: until then there is nothing to fill the gap with.
   while (!run || isActiveRunStatus(run.status)) {
-    await delay(quietMs, signal);
+    await sleep(quietMs, signal).catch(() => undefined);
     if (signal?.aborted) return;
     run = await readRun(deps, runId);
   }
@@ -170,16 +171,4 @@ function createQuietWatch(periodMs: number) {
   }, periodMs);
   timer.unref();
   return watch;
-}
-
-function delay(ms: number, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve) => {
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-    function done() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    }
-  });
 }
