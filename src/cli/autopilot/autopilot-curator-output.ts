@@ -12,6 +12,10 @@ export function printCurator(overview: CuratorOverview): void {
       `  ${dataset.name}  ${dataset.format}  ${dataset.sample_count} samples  next fine-tune in ${dataset.samples_until_fine_tune}  active model: ${dataset.active_model ?? '(configured models)'}`,
     );
   }
+  if (overview.datasets.some((dataset) => dataset.samples_until_fine_tune > 0))
+    console.log(
+      '  (identical samples count once: a re-run whose answers do not change, as on the development model, adds none)',
+    );
   console.log('\nFine-tune jobs:');
   if (overview.jobs.length === 0) console.log('  (none yet)');
   for (const job of overview.jobs) {
