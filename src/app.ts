@@ -3,35 +3,29 @@ import type { FastifyInstance } from 'fastify';
 import {
   createAgentRegistry,
   createAgentStore,
-  createRunService,
-  createRunStore,
-  createSessionService,
-  createSessionStore,
   type AgentRegistry,
   type RunService,
   type SessionService,
-  type UsageSink,
 } from './agents/index.js';
 import type { Autopilot } from './autopilot/index.js';
 import type { TokenService } from './auth/index.js';
 import type { RunEventBus } from './bus/index.js';
 import type { Config } from './config/index.js';
 import { createDatabase, type DatabaseHandle } from './db/index.js';
-import { createServer, healthRoutes, registerLifecycle, startIdleHeapTrim, type Metrics } from './http/index.js';
+import { createServer, registerLifecycle, startIdleHeapTrim } from './http/index.js';
 import { DatabaseUnavailableError } from './errors.js';
-import { createModelClient, createPricing } from './llm/index.js';
 import { startTelemetry, type Telemetry } from './telemetry/index.js';
 import type { ToolRegistry } from './tools/index.js';
-import { quietDuringOutages, type Logger } from './logger.js';
+import { quietDuringOutages } from './logger.js';
 import { registerAccess } from './modules/access.module.js';
 import { registerAdmin } from './modules/admin.module.js';
 import { warnEvery30s, type AppContext } from './modules/app-context.js';
 import { registerAutopilot } from './modules/autopilot.module.js';
 import { registerDashboard } from './modules/dashboard.module.js';
 import { registerGateways } from './modules/gateway.module.js';
-import { registerRunDependencies, registerRuns } from './modules/runs.module.js';
+import { registerRuns } from './modules/runs.module.js';
 import { registerTriggers } from './modules/triggers.module.js';
-import { createAppMetrics, registerMetricsRoute, registerTelemetry } from './modules/telemetry.module.js';
+import { createAppMetrics, registerProbes, registerTelemetry } from './modules/telemetry.module.js';
 import { decideTopology } from './modules/topology.js';
 
 export const VERSION = (
@@ -114,25 +108,13 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       agents,
       metrics,
     });
-    const { tools, bus, nodeAgents, usage } = await registerRunDependencies(ctx, { agents, metrics, rateLimits });
-    const { runs, sessions, models } = buildRuntime(
-      config,
-      database,
-      nodeAgents.registry,
-      tools,
-      bus,
-      ctx.backgroundLog,
-      {
-        usage,
-        tokens,
-        metrics,
-      },
-    );
-    registerMetricsRoute(ctx, metrics);
-    await server.register(healthRoutes, {
-      readiness: async () => ((await database.ping()) ? [] : [`database (${database.engine}) unreachable`]),
+    await registerProbes(ctx, metrics);
+    const { tools, bus, nodeAgents, models, sessions, runs } = await registerRuns(ctx, {
+      agents,
+      tokens,
+      metrics,
+      rateLimits,
     });
-    await registerRuns(ctx, { runs, sessions }, { agents, tokens, tools, metrics });
     await registerAdmin(ctx, { agents, runs, sessions, bus });
     await registerGateways(ctx, { agents, runs, tools, authHooks, rateLimits });
     await registerDashboard(ctx, authenticator);
@@ -169,56 +151,6 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
     await server.close();
     throw error;
   }
-}
-
-interface RuntimeDeps {
-  usage: UsageSink;
-  tokens: TokenService;
-  metrics: Metrics;
-}
-
-function buildRuntime(
-  config: Config,
-  database: DatabaseHandle,
-  agents: AgentRegistry,
-  tools: ToolRegistry,
-  bus: RunEventBus,
-  log: Logger,
-  deps: RuntimeDeps,
-) {
-  const models = createModelClient({ providers: config.providers, logger: log });
-  const sessions = createSessionService({ store: createSessionStore(database.db, database.writes) });
-  const providerTypes = Object.fromEntries(
-    Object.entries(config.providers).map(([name, provider]) => [name, provider.type]),
-  );
-  const onUnpriced = (model: string) =>
-    log.warn(
-      { model },
-      `no price is known for model "${model}": its calls cost 0 and are recorded priced: false (add it under pricing: in the config)`,
-    );
-  const pricing = createPricing({ overrides: config.pricing, providerTypes, onUnpriced });
-  // Replicas share PostgreSQL (and Redis for the bus): heartbeats and stored commands go through the store, so a
-  // replica starting up never takes another's live runs for orphans, with or without Redis.
-  const runs = createRunService({
-    agents,
-    models,
-    tools,
-    runStore: createRunStore(database.db, database.writes),
-    sessions,
-    bus,
-    multiProcess: database.engine === 'postgres' || Boolean(config.server.redis_url),
-    log,
-    lease: { intervalMs: (config.runs.lease_seconds * 1000) / 6, staleMs: config.runs.lease_seconds * 1000 },
-    maxOutputBytes: config.runs.max_output_bytes,
-    resume: config.runs.resume,
-    databaseOutage: () => database.outage(),
-    pricing,
-    usage: deps.usage,
-    guardrails: config.guardrails,
-    tokenLimit: async (tokenId) => (await deps.tokens.get(tokenId).catch(() => undefined))?.max_cost_usd ?? null,
-    metrics: deps.metrics,
-  });
-  return { runs, sessions, models };
 }
 
 async function listen(server: FastifyInstance, config: Config): Promise<string> {

@@ -1,4 +1,4 @@
-import { createMetrics, registerLifecycle, registerMetrics, type Metrics } from '../http/index.js';
+import { createMetrics, healthRoutes, registerLifecycle, registerMetrics, type Metrics } from '../http/index.js';
 import type { Telemetry } from '../telemetry/index.js';
 import type { AppContext } from './app-context.js';
 
@@ -20,7 +20,13 @@ export function createAppMetrics(ctx: AppContext, telemetry: Telemetry, agentNam
   return metrics;
 }
 
-/** GET /metrics and the request counters; after the auth hooks, so the route needs operator credentials. */
-export function registerMetricsRoute(ctx: AppContext, metrics: Metrics): void {
-  registerMetrics(ctx.server, metrics);
+/**
+ * GET /metrics with the request counters, and the health and readiness probes. After the auth hooks, so /metrics
+ * needs operator credentials.
+ */
+export async function registerProbes({ server, database }: AppContext, metrics: Metrics): Promise<void> {
+  registerMetrics(server, metrics);
+  await server.register(healthRoutes, {
+    readiness: async () => ((await database.ping()) ? [] : [`database (${database.engine}) unreachable`]),
+  });
 }
