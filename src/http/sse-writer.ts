@@ -231,7 +231,8 @@ export function createReplySseWriter(
     },
     // The caller's headers first: they may still set reply headers (the overhead header is timed at the first byte).
     headers: () => {
-      return { ...reply.getHeaders(), ...options.headers?.() };
+      const extra = options.headers?.();
+      return { ...reply.getHeaders(), ...extra };
     },
   });
 }
