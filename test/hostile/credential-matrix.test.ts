@@ -133,7 +133,7 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
       helperChat: (await hostile.createToken('helper', ['chat'])).token,
       helperA2a: (await hostile.createToken('helper', ['a2a'])).token,
       helperTools: (await hostile.createToken('helper', ['tools'])).token,
-      helperNone: (await hostile.createToken('helper', ['read-only-label'])).token,
+      helperNone: (await hostile.createToken('helper', ['dream'])).token,
     };
     Object.assign(credentials, {
       'no credentials': {},
