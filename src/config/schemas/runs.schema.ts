@@ -5,7 +5,7 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 10 * 1024 * 1024;
 
 const DEFAULTS = { lease_seconds: 30, max_output_bytes: DEFAULT_MAX_OUTPUT_BYTES, resume: true };
 
-/** How replicas keep track of each other's runs (multi-process mode, with REDIS_URL). */
+/** How replicas sharing the database (PostgreSQL, with or without Redis) keep track of each other's runs and mission executions. */
 export const runsSchema = z
   .strictObject({
     /**
