@@ -21,7 +21,7 @@ export const fineTuneSchema = z
     provider: z.string().min(1).optional(),
     /** A local trainer, run without a shell; `{dataset}`, `{base_model}` and `{output_dir}` are substituted in each argument. */
     command: z.union([z.string().min(1), z.array(z.string().min(1)).min(1)]).optional(),
-    /** The configured openai-compatible provider that serves the command's model (the id it prints is used on it). */
+    /** The configured openai-compatible provider that serves the command's model (the id it prints is used on it); a `dev` provider serves any id offline (scripts/dev-trainer.mjs). */
     serve_provider: z.string().min(1).optional(),
     /** The model id to fine-tune; defaults to the model id of autopilot.model. */
     base_model: z.string().min(1).optional(),
@@ -38,7 +38,8 @@ export const fineTuneSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['serve_provider'],
-        message: 'a command backend needs serve_provider: the openai-compatible provider that serves the trained model',
+        message:
+          'a command backend needs serve_provider: the openai-compatible provider that serves the trained model (or a dev provider, offline)',
       });
   })
   .default(FINE_TUNE_DEFAULTS);
@@ -164,11 +165,13 @@ export function checkAutopilotModel(
   for (const key of ['provider', 'serve_provider'] as const) {
     const name = fineTune[key];
     const type = name ? (config.providers[name] as { type?: string } | undefined)?.type : undefined;
-    if (name && type !== 'openai' && type !== 'openai-compatible') {
+    // The development model serves whatever id a local trainer prints, so the loop can be tried offline.
+    const servesOffline = key === 'serve_provider' && type === 'dev';
+    if (name && type !== 'openai' && type !== 'openai-compatible' && !servesOffline) {
       ctx.addIssue({
         code: 'custom',
         path: ['autopilot', 'fine_tune', key],
-        message: `"${name}" is not a configured openai or openai-compatible provider`,
+        message: `"${name}" is not a configured openai or openai-compatible provider${key === 'serve_provider' ? ' (or dev)' : ''}`,
       });
     }
   }
