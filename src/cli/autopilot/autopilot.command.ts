@@ -10,6 +10,10 @@ import { printObject, printRows } from '../output.js';
 
 const MISSION_COLUMNS = ['mission_id', 'status', 'blueprint_id', 'title', 'next_run_at'];
 
+const CURATOR_WAIT_MS = 600_000;
+const CURATOR_POLL_MS = 250;
+const isUnfinished = (job: CuratorOverview['jobs'][number]) => job.status === 'queued' || job.status === 'running';
+
 const GOAL_EXAMPLE =
   '\nExample:\n  autopilot goal "Summarise the news every Monday at 9"\n  autopilot goal watch prices vendors=acme,globex schedule="0 9 * * 1"   (words are joined)';
 
@@ -61,13 +65,18 @@ export function autopilotCommand(): Command {
     printRows(missions, MISSION_COLUMNS, flags.json ?? false);
   });
 
-  verb(autopilot, 'curator', 'show curated datasets, fine-tune jobs and the active model per dataset').action(
-    async (flags: Flags) => {
-      const overview = await call<CuratorOverview>(flags, 'GET', '/curator');
+  verb(autopilot, 'curator', 'show curated datasets, fine-tune jobs and the active model per dataset')
+    .option('--wait', 'first wait (up to 10 minutes) until no fine-tune job is queued or running')
+    .action(async (flags: Flags & { wait?: boolean }) => {
+      const deadline = Date.now() + CURATOR_WAIT_MS;
+      let overview = await call<CuratorOverview>(flags, 'GET', '/curator');
+      while (flags.wait && overview.jobs.some(isUnfinished) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, CURATOR_POLL_MS));
+        overview = await call<CuratorOverview>(flags, 'GET', '/curator');
+      }
       if (flags.json) console.log(JSON.stringify(overview, null, 2));
       else printCurator(overview);
-    },
-  );
+    });
 
   verb(autopilot, 'rollback', "return a dataset's missions to the model active before its current one")
     .argument('<dataset>')
