@@ -60,7 +60,8 @@ export interface RankedBlueprint {
 }
 
 // Fitted on the bundled library: a goal carrying a fifth of an example goal's evidence ("triage alerts from
-// our pager" for webhook-triage) reaches the picker (0.65); two fifths ("write a report comparing postgres
+// our pager" for webhook-triage) scores 0.645, just under the picker (0.65; docs/autopilot.md says so and
+// test/autopilot/docs-offline-loop.test.ts holds it); two fifths ("write a report comparing postgres
 // and mysql") nearly auto-routes; an example goal itself scores 0.99.
 const CALIBRATION = 4.5;
 
