@@ -100,6 +100,15 @@ describe('docs/autopilot.md, the offline loop', () => {
     expect(beforeFineTune).toContain('(identical samples count once');
     const trained = /succeeded\s+4 samples\s+\S+\s+→ (dev\/echo-ftj_\w+)/.exec(at('npx autopilot curator --wait')[0]);
     expect(trained, at('npx autopilot curator --wait')[0]).not.toBeNull();
+    // The job's folder, as the doc names it: the training file (4 samples) and what the trainer wrote there.
+    expect(DOC).toContain('`<data_dir>/fine-tunes/<job_id>/training.jsonl`, and that folder is the trainer');
+    const job = join(
+      folder,
+      'data/fine-tunes',
+      /(ftj_\w+)\s+weekly-digest/.exec(at('npx autopilot curator --wait')[0])![1],
+    );
+    expect(readFileSync(join(job, 'training.jsonl'), 'utf8').trim().split('\n')).toHaveLength(4);
+    expect(JSON.parse(readFileSync(join(job, 'model.json'), 'utf8'))).toMatchObject({ model: trained![1].slice(4) });
     const runs = at('npx autopilot run');
     expect(runs.at(-1)).toMatch(new RegExp(`step 2: summarise\\s+completed\\s+${trained![1]}\\s`));
     expect(runs.at(-2)).toMatch(/step 2: summarise\s+completed\s+dev\/echo\s/);
