@@ -31,7 +31,7 @@ interface GroupRow {
 
 export function createAnalyticsQueryStore(db: Kysely<Database>): AnalyticsQueryStore {
   return {
-    async sumUsageRecords({ agentName, since, until }) {
+    async sumUsageRecords({ agentName, missionId, missionStep, since, until }) {
       let query = db
         .selectFrom('usage_records')
         .select((eb) => [
@@ -47,6 +47,8 @@ export function createAnalyticsQueryStore(db: Kysely<Database>): AnalyticsQueryS
         ])
         .groupBy(['agent_name', 'model']);
       if (agentName !== undefined) query = query.where('agent_name', '=', agentName);
+      if (missionId !== undefined) query = query.where('mission_id', '=', missionId);
+      if (missionStep !== undefined) query = query.where('mission_step', '=', missionStep);
       if (since !== undefined) query = query.where('created_at', '>=', since);
       if (until !== undefined) query = query.where('created_at', '<', until);
       return (await query.execute()).map(mapGroupRow);
@@ -72,12 +74,14 @@ export function createAnalyticsQueryStore(db: Kysely<Database>): AnalyticsQueryS
       return (await query.execute()).map(mapGroupRow);
     },
 
-    async countRiskEvents({ agentName, since, until }) {
+    async countRiskEvents({ agentName, missionId, missionStep, since, until }) {
       let query = db
         .selectFrom('risk_events')
         .select((eb) => ['type', eb.fn.countAll<number | string>().as('count')])
         .groupBy('type');
       if (agentName !== undefined) query = query.where('agent_name', '=', agentName);
+      if (missionId !== undefined) query = query.where('mission_id', '=', missionId);
+      if (missionStep !== undefined) query = query.where('mission_step', '=', missionStep);
       if (since !== undefined) query = query.where('created_at', '>=', since);
       if (until !== undefined) query = query.where('created_at', '<', until);
       return (await query.execute()).map((row) => ({ type: row.type, count: Number(row.count) }));

@@ -22,6 +22,8 @@ export const analyticsRoutes: FastifyPluginAsync<AnalyticsRoutesOptions> = async
   const tags = ['analytics'];
   const filterOf = (query: z.output<typeof analyticsQuery>): AnalyticsFilter => ({
     agentName: query.agent_name,
+    missionId: query.mission_id,
+    missionStep: query.mission_step,
     since: query.since,
     until: query.until,
   });

@@ -6,7 +6,21 @@ const timestamp = timestampQuery;
 /** Every analytics route takes the same filter; the window is [since, until). */
 export const analyticsQuery = z
   .strictObject({
-    agent_name: z.string().min(1).optional().describe('Only this agent’s records'),
+    agent_name: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Only this agent’s records (a mission step’s model calls are counted under `@autopilot`)'),
+    mission_id: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Only the records (model calls, guardrail hits) of this mission’s steps'),
+    mission_step: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Only the records of this mission step (blueprint node id); use with mission_id'),
     since: timestamp
       .optional()
       .describe(

@@ -34,7 +34,10 @@ export interface AnalyticsService {
 
 export function createAnalyticsService({ store, dailyTotals = true }: AnalyticsServiceOptions): AnalyticsService {
   async function usageGroups(filter: AnalyticsFilter): Promise<UsageGroup[]> {
-    if (!dailyTotals) return store.sumUsageRecords(filter);
+    // The daily totals are per agent and model only: a mission's calls are summed from the usage records.
+    if (!dailyTotals || filter.missionId !== undefined || filter.missionStep !== undefined) {
+      return store.sumUsageRecords(filter);
+    }
     const plan = planWindow(filter.since, filter.until);
     const parts = await Promise.all([
       ...(plan.days ? [store.sumDailyTotals({ agentName: filter.agentName, ...plan.days })] : []),

@@ -11,6 +11,9 @@ export interface UsageRecordInput {
   step_id?: string | null;
   agent_name: string;
   session_id?: string | null;
+  /** A mission step's call: its mission and step (node id). */
+  mission_id?: string | null;
+  mission_step?: string | null;
   source: RunSource;
   /** `<provider>/<model id>`. */
   model: string;
@@ -38,6 +41,8 @@ export interface RiskEventInput {
   event_id?: string;
   run_id: string | null;
   agent_name: string;
+  mission_id?: string | null;
+  mission_step?: string | null;
   type: RiskType;
   entity: string;
   action: string;
@@ -56,6 +61,10 @@ export interface AnalyticsBatch {
 /** Which records an aggregation covers: `since` inclusive, `until` exclusive, both canonical ISO strings. */
 export interface AnalyticsFilter {
   agentName?: string;
+  /** Only the calls of this mission's steps (read from the usage records: the daily totals have no mission). */
+  missionId?: string;
+  /** With missionId: only this step (node id) of it. */
+  missionStep?: string;
   since?: string;
   until?: string;
 }

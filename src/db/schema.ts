@@ -169,8 +169,13 @@ export interface UsageRecordsTable {
   usage_id: string;
   run_id: string;
   step_id: string | null;
+  /** The configured agent; `@autopilot` for a mission step's call (the step's own agent is transient). */
   agent_name: string;
   session_id: string | null;
+  /** The mission a call belongs to (a mission step's run); null otherwise. */
+  mission_id: string | null;
+  /** The step (blueprint node id) of that mission; null otherwise. */
+  mission_step: string | null;
   /** The run's source (bus RunSource). */
   source: 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot';
   /** The configured provider name, the part of `model` before the slash. */
@@ -213,7 +218,11 @@ export interface RiskEventsTable {
   event_id: string;
   /** Null for a hit outside any run. */
   run_id: string | null;
+  /** As in usage_records: `@autopilot` for a mission step's hit. */
   agent_name: string;
+  /** The mission and step (node id) of a mission step's hit; null otherwise. */
+  mission_id: string | null;
+  mission_step: string | null;
   type: 'pii' | 'content_filter' | 'hallucination';
   /** What was found (a PII type, a blocklist entry, `ungrounded_answer`), never the matched text. */
   entity: string;

@@ -104,4 +104,23 @@ describe('usage records from the runtime', () => {
     ]);
     expect(events.filter((event) => event.type === 'guardrail-flag')).toHaveLength(2);
   });
+
+  it("counts a mission step's usage and risk events under the name it asks for, with its mission and step", async () => {
+    const sink = recordingSink();
+    const guardrails = guardrailsSchema.parse({ pii: {} });
+    harness = await createRunHarness([agentConfig({ name: 'a' })], {}, { service: { usage: sink, guardrails } });
+    harness.models.script({ text: 'done' });
+    const run = await harness.runs.start({
+      agentName: 'a',
+      messages: [{ role: 'user', content: 'my ip is 10.1.2.3' }],
+      source: 'autopilot',
+      mission: { agentName: '@autopilot', missionId: 'mis_1', step: 'gather' },
+    });
+    const result = await run.result;
+    const dimensions = { agent_name: '@autopilot', mission_id: 'mis_1', mission_step: 'gather' };
+    expect(sink.usage).toEqual([expect.objectContaining({ ...dimensions, source: 'autopilot' })]);
+    expect(sink.risks).toEqual([expect.objectContaining({ ...dimensions, type: 'pii' })]);
+    // The run itself keeps the agent that ran it.
+    expect((await harness.runStore.getRun(result.runId))?.agent_name).toBe('a');
+  });
 });

@@ -44,6 +44,18 @@ export interface StartRunRequest {
   traceparent?: string | null;
   /** The span of the request that starts the run (its SERVER span): the run's span is its child. */
   parentSpan?: TraceSpan;
+  /** A mission step's run: its usage records and risk events are counted under this instead of `agentName`. */
+  mission?: RunMission;
+}
+
+/**
+ * The mission step a run serves. Its agent is transient (one per step), so analytics count its model calls and
+ * guardrail hits under `agentName`, a stable name, with the mission and step as dimensions of their own.
+ */
+export interface RunMission {
+  agentName: string;
+  missionId: string;
+  step: string;
 }
 
 /** A live run: its events (past ones replayed, then live), its control and its final result. */

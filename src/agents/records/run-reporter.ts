@@ -35,8 +35,11 @@ export interface RunReporterOptions {
   emit: (body: RunEventBody) => void;
   run: {
     run_id: string;
+    /** The agent analytics count the run's records under (a mission step's stable name, else the run's agent). */
     agent_name: string;
     session_id: string | null;
+    mission_id: string | null;
+    mission_step: string | null;
     source: RunSource;
     provider: string;
     model: string;
@@ -71,6 +74,8 @@ export function createRunReporter({ sink, emit, run, log, trace }: RunReporterOp
           const event = {
             run_id: run.run_id,
             agent_name: run.agent_name,
+            mission_id: run.mission_id,
+            mission_step: run.mission_step,
             type: verdict.type,
             entity: verdict.entity,
             action: verdict.action,

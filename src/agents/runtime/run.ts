@@ -8,7 +8,7 @@ import { traceLogFields, type TraceSpan } from '../../telemetry/index.js';
 import type { ToolRegistry } from '../../tools/index.js';
 import type { RunBudget, RunBudgets } from '../budgets/run-budget.js';
 import { createRunControl, type RunController } from '../control/run-control.js';
-import type { LiveRun, RunHandle } from '../control/run-handle.js';
+import type { LiveRun, RunHandle, RunMission } from '../control/run-handle.js';
 import { createRunRecorder, type RunRecorder } from '../records/run-recorder.js';
 import { createRunReporter, type RunReporter } from '../records/run-reporter.js';
 import type { RunWrites } from '../records/run-writes.js';
@@ -61,6 +61,8 @@ export interface RunSettings {
   /** The access token that started the run, and its max_cost_usd when the caller knew it (else looked up). */
   tokenId?: string;
   tokenMaxCostUsd?: number | null;
+  /** A mission step's run: what its usage records and risk events are counted under. */
+  mission?: RunMission;
 }
 
 export interface RunOptions {
@@ -183,7 +185,9 @@ export class Run implements LiveRun {
     });
     const record = {
       run_id: id,
-      agent_name: agent.name,
+      agent_name: settings.mission?.agentName ?? agent.name,
+      mission_id: settings.mission?.missionId ?? null,
+      mission_step: settings.mission?.step ?? null,
       session_id: settings.sessionId,
       source: settings.source,
       provider: agent.provider,

@@ -78,6 +78,7 @@ async function openRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceS
     context: request.context ?? [],
     tokenId: request.tokenId,
     tokenMaxCostUsd: request.tokenMaxCostUsd,
+    mission: request.mission,
   };
   const writes = createRunWrites(deps.runStore, id);
   const run = new Run(deps, { id, agent, settings, writes, signal: request.signal, trace: span });

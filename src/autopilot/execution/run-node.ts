@@ -3,7 +3,7 @@ import { AppError } from '../../errors.js';
 import type { ChatMessage } from '../../llm/index.js';
 import type { Blueprint, BlueprintNode } from '../blueprints/blueprint.schema.js';
 import type { StepResult } from '../missions/mission.types.js';
-import { nodeAgentName, type NodeAgents } from './node-agents.js';
+import { MISSION_STEP_AGENT, nodeAgentName, type NodeAgents } from './node-agents.js';
 
 export interface NodeRunSettings {
   maxIterations: number;
@@ -58,6 +58,7 @@ export async function runNode(
       source: 'autopilot',
       signal: request.signal,
       traceparent: request.traceparent,
+      mission: { agentName: MISSION_STEP_AGENT, missionId: request.missionId, step: request.node.id },
     });
     runId = handle.runId;
     result = await handle.result;

@@ -24,6 +24,7 @@ import * as a2aPush from './2026-11-24/2026-11-24-201-a2a-push.js';
 import * as dashboardLoginCodes from './2026-11-24/2026-11-24-201-dashboard-login-codes.js';
 import * as budgetSettleId from './2026-11-29/2026-11-29-001-budget-settle-id.js';
 import * as runTriggeredBy from './2026-11-29/2026-11-29-301-run-triggered-by.js';
+import * as usageMission from './2026-11-29/2026-11-29-401-usage-mission.js';
 
 /**
  * Every migration in order. Names sort by date; a new one is appended, never edited once released. A file sits in
@@ -55,4 +56,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-24-201-dashboard-login-codes': dashboardLoginCodes,
   '2026-11-29-001-budget-settle-id': budgetSettleId,
   '2026-11-29-301-run-triggered-by': runTriggeredBy,
+  '2026-11-29-401-usage-mission': usageMission,
 };

@@ -1386,8 +1386,12 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @description Only this agent’s records */
+          /** @description Only this agent’s records (a mission step’s model calls are counted under `@autopilot`) */
           agent_name?: string;
+          /** @description Only the records (model calls, guardrail hits) of this mission’s steps */
+          mission_id?: string;
+          /** @description Only the records of this mission step (blueprint node id); use with mission_id */
+          mission_step?: string;
           /** @description Records created at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset */
           since?: string;
           /** @description Records created before this time (exclusive), in the same format as since */
@@ -1442,8 +1446,12 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @description Only this agent’s records */
+          /** @description Only this agent’s records (a mission step’s model calls are counted under `@autopilot`) */
           agent_name?: string;
+          /** @description Only the records (model calls, guardrail hits) of this mission’s steps */
+          mission_id?: string;
+          /** @description Only the records of this mission step (blueprint node id); use with mission_id */
+          mission_step?: string;
           /** @description Records created at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset */
           since?: string;
           /** @description Records created before this time (exclusive), in the same format as since */
@@ -1497,8 +1505,12 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @description Only this agent’s records */
+          /** @description Only this agent’s records (a mission step’s model calls are counted under `@autopilot`) */
           agent_name?: string;
+          /** @description Only the records (model calls, guardrail hits) of this mission’s steps */
+          mission_id?: string;
+          /** @description Only the records of this mission step (blueprint node id); use with mission_id */
+          mission_step?: string;
           /** @description Records created at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset */
           since?: string;
           /** @description Records created before this time (exclusive), in the same format as since */
@@ -1545,8 +1557,12 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @description Only this agent’s records */
+          /** @description Only this agent’s records (a mission step’s model calls are counted under `@autopilot`) */
           agent_name?: string;
+          /** @description Only the records (model calls, guardrail hits) of this mission’s steps */
+          mission_id?: string;
+          /** @description Only the records of this mission step (blueprint node id); use with mission_id */
+          mission_step?: string;
           /** @description Records created at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset */
           since?: string;
           /** @description Records created before this time (exclusive), in the same format as since */
@@ -1596,8 +1612,12 @@ export interface paths {
     get: {
       parameters: {
         query?: {
-          /** @description Only this agent’s records */
+          /** @description Only this agent’s records (a mission step’s model calls are counted under `@autopilot`) */
           agent_name?: string;
+          /** @description Only the records (model calls, guardrail hits) of this mission’s steps */
+          mission_id?: string;
+          /** @description Only the records of this mission step (blueprint node id); use with mission_id */
+          mission_step?: string;
           /** @description Records created at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset */
           since?: string;
           /** @description Records created before this time (exclusive), in the same format as since */
