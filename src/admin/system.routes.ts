@@ -21,7 +21,8 @@ export const adminSystemRoutes: FastifyPluginAsync<{ admin: AdminService }> = as
     {
       schema: {
         tags,
-        summary: 'List sessions active within admin.session_window_minutes, most recent first',
+        summary:
+          'List sessions active within admin.session_window_minutes that their caller named or continued, most recent first',
         querystring: listSessionsQuery,
         response: { 200: z.array(sessionItem) },
       },

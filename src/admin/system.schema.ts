@@ -33,7 +33,12 @@ export const systemStatus = z.object({
   reasons: z.array(z.string()).describe('Why the status is degraded; empty when healthy'),
   agents: z.number().int(),
   active_runs: z.number().int().describe('Runs running or paused, in every replica'),
-  active_sessions: z.number().int().describe('Sessions active within admin.session_window_minutes'),
+  active_sessions: z
+    .number()
+    .int()
+    .describe(
+      "Sessions active within admin.session_window_minutes that their caller named or continued (a one-off call's session is not one)",
+    ),
   uptime_seconds: z.number().int(),
 });
 

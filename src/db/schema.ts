@@ -150,6 +150,11 @@ export interface SessionsTable {
   created_at: string;
   last_active: string;
   message_count: number;
+  /**
+   * 1 once the caller asked for the session: named it (X-Session-Id, AG-UI session_id) or continued it. 0 for a
+   * session the gateway made up for a one-off call: kept, but not listed or counted as active.
+   */
+  requested: Generated<number>;
 }
 
 export interface SessionMessagesTable {

@@ -192,7 +192,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
   });
   new Gauge({
     name: 'agent_gateway_active_sessions',
-    help: 'Sessions active within the admin session window',
+    help: 'Sessions active within the admin session window that their caller named or continued',
     registers,
     async collect() {
       this.set((await gauges.activeSessions?.()) ?? 0);

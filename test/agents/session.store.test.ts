@@ -33,6 +33,7 @@ await describeEachDialect('session store', (dialect) => {
       created_at: '2026-01-01T00:00:00.000Z',
       last_active: '2026-01-01T00:00:00.000Z',
       message_count: 0,
+      requested: 1,
     });
     await store.append(
       's-1',
@@ -92,6 +93,25 @@ await describeEachDialect('session store', (dialect) => {
     expect(active.map((session) => session.session_id)[0]).toBe('s-3');
     expect(active.map((session) => session.session_id)).toContain('s-1');
     expect(active.map((session) => session.session_id)).not.toContain('s-2');
+  });
+
+  it('lists a session its caller did not name only once it is opened again (continued)', async () => {
+    const since = '2026-01-01T00:00:00.000Z';
+    const listed = async () => (await store.listActive(since)).map((session) => session.session_id);
+    const { insert } = sessions.create('s-made-up', 'helper', 'token:a');
+    await insert(database.db);
+    await store.open('s-derived', 'helper', 'token:a', '2026-01-01T00:00:04.000Z', false);
+    expect(await listed()).not.toContain('s-made-up');
+    expect(await listed()).not.toContain('s-derived');
+    const count = await store.countActive(since);
+    // Another owner's or agent's attempt is refused and does not count as continuing it.
+    await expect(sessions.open('s-made-up', 'helper', 'token:b', [])).rejects.toMatchObject({ status: 404 });
+    await expect(sessions.open('s-made-up', 'other', 'token:a', [])).rejects.toMatchObject({ status: 409 });
+    expect(await listed()).not.toContain('s-made-up');
+    await sessions.open('s-made-up', 'helper', 'token:a', [{ role: 'user', content: 'again' }]);
+    await store.open('s-derived', 'helper', 'token:a', '2026-01-01T00:00:05.000Z', false);
+    expect(await listed()).toEqual(expect.arrayContaining(['s-made-up', 's-derived']));
+    expect(await store.countActive(since)).toBe(count + 2);
   });
 
   it("answers 404 to another owner, never merging the owner's history, and leaves the session untouched", async () => {

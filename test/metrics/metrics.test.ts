@@ -79,8 +79,9 @@ describe('GET /metrics', () => {
     expect(value('agent_gateway_runs_total', { agent: 'helper', status: 'completed' })).toBe(2);
     expect(value('agent_gateway_budget_rejections_total', { agent: 'broke' })).toBe(1);
     expect(value('agent_gateway_active_runs', {})).toBe(0);
-    // Each of the four chats above started a session of its own (none sent X-Session-Id).
-    expect(value('agent_gateway_active_sessions', {})).toBe(4);
+    // Each of the four chats above started a session of its own (none sent X-Session-Id), and none was continued:
+    // a one-off call's session is not an active one.
+    expect(value('agent_gateway_active_sessions', {})).toBe(0);
     expect(families.has('process_cpu_seconds_total')).toBe(true);
   });
 

@@ -19,6 +19,12 @@ export interface StartRunRequest {
    * run, without the upsert and read of an existing one. Never set for an id a client sent.
    */
   newSession?: boolean;
+  /**
+   * Whether the caller chose `sessionId` (X-Session-Id, AG-UI session_id; the default): such a session counts
+   * as active from its first run. False for an id the gateway made up, or derived from one a library made up
+   * (an A2A context): that session counts once the caller continues it. A new session is never named.
+   */
+  sessionNamed?: boolean;
   /** Who starts the run (auth ownerOf): a `sessionId` must be theirs, or is created as theirs; unset: `anonymous`. */
   owner?: string;
   /** Overrides the agent's temperature / max_tokens for this run. */

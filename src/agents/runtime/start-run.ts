@@ -65,7 +65,7 @@ async function openRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceS
     request.sessionId && request.newSession ? deps.sessions.create(request.sessionId, agent.name, owner) : undefined;
   const merged =
     request.sessionId && !created
-      ? await deps.sessions.open(request.sessionId, agent.name, owner, request.messages)
+      ? await deps.sessions.open(request.sessionId, agent.name, owner, request.messages, request.sessionNamed)
       : undefined;
   const conversation = merged?.conversation ?? request.messages;
   const id = createId('run');

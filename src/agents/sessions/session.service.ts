@@ -11,13 +11,21 @@ export interface SessionService {
   /**
    * Opens (or creates, owned by `owner`) the session and merges its history with the request's
    * messages. 404 when another principal owns it (its history is never read), 409 when it is the
-   * caller's own session with another agent.
+   * caller's own session with another agent. The session counts as active (listed, counted) when it
+   * existed already (the caller continues it) or `named` (the caller chose its id; the default).
    */
-  open(sessionId: string, agentName: string, owner: string, messages: ChatMessage[]): Promise<MergedConversation>;
+  open(
+    sessionId: string,
+    agentName: string,
+    owner: string,
+    messages: ChatMessage[],
+    named?: boolean,
+  ): Promise<MergedConversation>;
   /**
    * A session under an id generated for this request, which nobody else can know yet: nothing to check or
    * merge, so nothing is read. Its record is built here; `insert` is the write that stores it, committed
-   * with the run's insert (runtime/start-run.ts), so the run is not stored without its session.
+   * with the run's insert (runtime/start-run.ts), so the run is not stored without its session. It does not
+   * count as active until its caller sends its id back (`open`).
    */
   create(sessionId: string, agentName: string, owner: string): { session: SessionRecord; insert: Write };
   /** The turns of a completed run, as a write committed with the run's end (runtime/run.ts). */
@@ -25,7 +33,10 @@ export interface SessionService {
   find(sessionId: string): Promise<SessionRecord | undefined>;
   /** The stored turns, oldest first (for operators: no ownership check). */
   messages(sessionId: string): Promise<ChatMessage[]>;
-  /** Sessions active at or after `since`, most recent first; one page of them with `page`. */
+  /**
+   * Requested sessions (named or continued by their caller) active at or after `since`, most recent first;
+   * one page of them with `page`.
+   */
   listActive(since: string, page?: { limit: number; offset: number }): Promise<SessionRecord[]>;
   countActive(since: string): Promise<number>;
 }
@@ -38,8 +49,8 @@ export function createSessionService({
   now?: () => Date;
 }): SessionService {
   return {
-    async open(sessionId, agentName, owner, messages) {
-      const session = await store.open(sessionId, agentName, owner, isoNow(now()));
+    async open(sessionId, agentName, owner, messages, named) {
+      const session = await store.open(sessionId, agentName, owner, isoNow(now()), named);
       // The same answer as for an id nobody uses, so another principal's session is not even confirmed.
       if (session.owner !== owner) throw new NotFoundError(`No session "${sessionId}" of yours`, 'session_not_found');
       if (session.agent_name !== agentName) {
@@ -60,6 +71,7 @@ export function createSessionService({
         created_at: at,
         last_active: at,
         message_count: 0,
+        requested: 0,
       };
       return { session, insert: store.insertNew(session) };
     },

@@ -1,4 +1,4 @@
-import type { Insertable, Kysely, Selectable } from 'kysely';
+import { sql, type Insertable, type Kysely, type Selectable } from 'kysely';
 import { createDirectWrites, prepareQuery, type Database, type Write, type WriteQueue } from '../../db/index.js';
 import type { ChatMessage } from '../../llm/index.js';
 
@@ -9,13 +9,15 @@ export type SessionRecord = Selectable<Database['sessions']>;
 export interface SessionStore {
   /**
    * Creates the session for `agentName` and `owner` or touches its last_active, and returns it. A
-   * session of another agent or owner is returned unchanged, so the caller can refuse it.
+   * session of another agent or owner is returned unchanged, so the caller can refuse it. A session
+   * opened again is continued, so it is requested (listed as active); a new one is requested when
+   * `named` (its caller chose the id).
    */
-  open(sessionId: string, agentName: string, owner: string, now: string): Promise<SessionRecord>;
+  open(sessionId: string, agentName: string, owner: string, now: string, named?: boolean): Promise<SessionRecord>;
   messages(sessionId: string): Promise<ChatMessage[]>;
   /**
    * The insert of a session nobody can know yet (an id generated for this request), as a write to run
-   * with the run's own insert: no upsert and no read back.
+   * with the run's own insert: no upsert and no read back. Not requested until its caller continues it.
    */
   insertNew(session: SessionRecord): Write;
   /** Appends after the last stored message and bumps message_count and last_active atomically. */
@@ -23,7 +25,10 @@ export interface SessionStore {
   /** The same append as a write, to commit with another (a run's end); a no-op for no messages. */
   appendWrite(sessionId: string, messages: ChatMessage[], now: string): Write;
   find(sessionId: string): Promise<SessionRecord | undefined>;
-  /** Sessions active at or after `since`, most recent first (ties by id); one page of them with `page`. */
+  /**
+   * Requested sessions active at or after `since`, most recent first (ties by id); one page of them with
+   * `page`. A one-off call's session (never named nor continued by its caller) is not one of them.
+   */
   listActive(since: string, page?: { limit: number; offset: number }): Promise<SessionRecord[]>;
   countActive(since: string): Promise<number>;
 }
@@ -62,12 +67,14 @@ export function createSessionStore(db: Kysely<Database>, writes: WriteQueue = cr
       );
     };
   };
+  // A literal, not a parameter: SQLite uses the partial index sessions_requested_last_active_idx only then.
+  const requested = sql<boolean>`requested = 1`;
   const find = async (sessionId: string) => {
     const row = await db.selectFrom('sessions').selectAll().where('session_id', '=', sessionId).executeTakeFirst();
     return row && { ...row, message_count: Number(row.message_count) };
   };
   return {
-    async open(sessionId, agentName, owner, now) {
+    async open(sessionId, agentName, owner, now, named = true) {
       await db
         .insertInto('sessions')
         .values({
@@ -77,11 +84,13 @@ export function createSessionStore(db: Kysely<Database>, writes: WriteQueue = cr
           created_at: now,
           last_active: now,
           message_count: 0,
+          requested: named ? 1 : 0,
         })
         .onConflict((oc) =>
           oc
             .column('session_id')
-            .doUpdateSet({ last_active: now })
+            // Sent back by its caller: a conversation they continue, so it counts as active from now on.
+            .doUpdateSet({ last_active: now, requested: 1 })
             .where('sessions.agent_name', '=', agentName)
             .where('sessions.owner', '=', owner),
         )
@@ -111,6 +120,7 @@ export function createSessionStore(db: Kysely<Database>, writes: WriteQueue = cr
         .selectFrom('sessions')
         .selectAll()
         .where('last_active', '>=', since)
+        .where(requested)
         .orderBy('last_active', 'desc')
         .orderBy('session_id', 'desc');
       if (page) query = query.limit(page.limit).offset(page.offset);
@@ -122,6 +132,7 @@ export function createSessionStore(db: Kysely<Database>, writes: WriteQueue = cr
         .selectFrom('sessions')
         .select((eb) => eb.fn.countAll<number>().as('n'))
         .where('last_active', '>=', since)
+        .where(requested)
         .executeTakeFirstOrThrow();
       return Number(row.n);
     },

@@ -129,12 +129,14 @@ export function createRunExecutor({
       const messages: ChatMessage[] = waitedOn
         ? [{ role: 'tool', tool_call_id: waitedOn.toolCallId, name: waitedOn.toolName, content: text }]
         : [...(await closeUnansweredQuestions(ids, request.context)), { role: 'user', content: text }];
-      // One context is one conversation: its earlier turns are stored as a session of the caller's.
+      // One context is one conversation: its earlier turns are stored as a session of the caller's. It counts as
+      // active once a second task runs in it: the SDK makes up a context id for a message that has none.
       const run = await runs.start({
         agentName,
         messages,
         source: 'a2a',
         sessionId: contextSessionId(agentName, owner, ids.contextId),
+        sessionNamed: false,
         owner,
         tokenId: tokenIdOf(request.context),
         parentSpan: traceOf(request.context),

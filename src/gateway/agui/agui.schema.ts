@@ -21,7 +21,7 @@ export const runsBody = z.object({
   session_id: sessionId
     .optional()
     .describe(
-      'Continues a conversation of the caller; without it a new one starts (its id comes back in X-Session-Id)',
+      'Continues a conversation of the caller; without it a new one starts (its id comes back in X-Session-Id), an active session once continued',
     ),
 });
 

@@ -30,13 +30,15 @@ export const runsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, set
       // Both fail as plain JSON errors, before any byte of the stream.
       agents.get(body.agent_name);
       const principal = request.principal;
-      // A run without session_id starts a new session of its caller; the id comes back in X-Session-Id.
+      // A run without session_id starts a new session of its caller; the id comes back in X-Session-Id. That
+      // session counts as active (admin sessions, status, metrics) once the caller continues it.
       const sessionId = body.session_id ?? createId('ses');
       const run = await runs.start({
         agentName: body.agent_name,
         messages: [{ role: 'user', content: body.message }],
         source: 'agui',
         sessionId,
+        newSession: body.session_id === undefined,
         parentSpan: requestSpan(request),
         owner: principal && ownerOf(principal),
         tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,

@@ -59,6 +59,10 @@ export function createErrorFrame(error: AppError): {
  */
 export function serveWsSession(socket: WebSocket, options: WsSessionOptions): void {
   let sessionId = options.sessionId ?? createId('ses');
+  // An id made up for this socket: its first run creates the session, which counts as active (admin
+  // sessions, status, metrics) from the socket's second run on, as for any session its caller continues.
+  let named = options.sessionId !== undefined;
+  let newSession = !named;
   let current: RunHandle | undefined;
   let starting = false;
   const send = (frame: object) => {
@@ -87,6 +91,8 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
           messages: [{ role: 'user', content }],
           source: 'agui',
           sessionId,
+          newSession,
+          sessionNamed: named,
           owner: options.owner,
           tokenId: options.tokenId,
           parentSpan: options.trace,
@@ -95,6 +101,7 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
       );
     } finally {
       starting = false;
+      newSession = false;
     }
     const run = current;
     if (socket.readyState !== socket.OPEN) run.control.cancel(CLIENT_CLOSED());
@@ -129,7 +136,11 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
   const handle = async (frame: ClientFrame) => {
     switch (frame.type) {
       case 'message':
-        if (frame.session_id) sessionId = frame.session_id;
+        if (frame.session_id) {
+          sessionId = frame.session_id;
+          named = true;
+          newSession = false;
+        }
         return startRun(frame.content);
       case 'cancel':
         if (!current)

@@ -40,6 +40,7 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
       const { body } = request;
       if (!agents.has(body.model)) throw modelNotFound(body.model);
       // Every conversation is a session its caller owns; without X-Session-Id a new one starts, and its id comes back.
+      // That session counts as active (admin sessions, status, metrics) once the caller sends its id back.
       const clientSessionId = request.headers['x-session-id'];
       const sessionId = clientSessionId ?? createId('ses');
       const principal = request.principal;

@@ -51,7 +51,9 @@ export const chatCompletionHeaders = z.object({
     .string()
     .regex(SESSION_ID_PATTERN, 'X-Session-Id is 1-128 characters of letters, digits, _ . : or -')
     .optional()
-    .describe('Keeps the conversation on the server: send only the new message next time'),
+    .describe(
+      'Keeps the conversation on the server: send only the new message next time. Without it a new session starts (its id comes back in X-Session-Id), an active session once sent back',
+    ),
 });
 
 const usage = z.object({

@@ -1182,7 +1182,7 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** List sessions active within admin.session_window_minutes, most recent first */
+    /** List sessions active within admin.session_window_minutes that their caller named or continued, most recent first */
     get: {
       parameters: {
         query?: {
@@ -1359,7 +1359,7 @@ export interface paths {
               agents: number;
               /** @description Runs running or paused, in every replica */
               active_runs: number;
-              /** @description Sessions active within admin.session_window_minutes */
+              /** @description Sessions active within admin.session_window_minutes that their caller named or continued (a one-off call's session is not one) */
               active_sessions: number;
               uptime_seconds: number;
             };
@@ -1669,7 +1669,7 @@ export interface paths {
       parameters: {
         query?: never;
         header?: {
-          /** @description Keeps the conversation on the server: send only the new message next time */
+          /** @description Keeps the conversation on the server: send only the new message next time. Without it a new session starts (its id comes back in X-Session-Id), an active session once sent back */
           'x-session-id'?: string;
         };
         path?: never;
@@ -1929,7 +1929,7 @@ export interface paths {
           'application/json': {
             agent_name: string;
             message: string;
-            /** @description Continues a conversation of the caller; without it a new one starts (its id comes back in X-Session-Id) */
+            /** @description Continues a conversation of the caller; without it a new one starts (its id comes back in X-Session-Id), an active session once continued */
             session_id?: string;
           };
         };
