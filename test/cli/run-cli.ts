@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** Built by the test run's global setup (test/support/ensure-built.ts) when src/ changed. */
-const BINS = {
+export const BINS = {
   'agent-gateway': join(REPO_ROOT, 'dist/cli/main.js'),
   autopilot: join(REPO_ROOT, 'dist/cli/autopilot-main.js'),
 };

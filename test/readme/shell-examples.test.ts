@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cliEnv, REPO_ROOT, startCli } from '../cli/run-cli.js';
+import { BINS, cliEnv, REPO_ROOT, startCli } from '../cli/run-cli.js';
 
 // The README's shell examples, run as written by bash in a folder of their own while `serve` runs there (as
 // `npm start` would in a fresh clone): the same ./data, the same ./agent-gateway.yaml. Only what a reader fills
@@ -23,8 +23,8 @@ const run = promisify(execFile);
 
 const PREAMBLE = `npx() {
   case "$1" in
-    agent-gateway) shift; node ${JSON.stringify(join(REPO_ROOT, 'dist/cli/main.js'))} "$@" ;;
-    autopilot) shift; node ${JSON.stringify(join(REPO_ROOT, 'dist/cli/autopilot-main.js'))} "$@" ;;
+    agent-gateway) shift; node ${JSON.stringify(BINS['agent-gateway'])} "$@" ;;
+    autopilot) shift; node ${JSON.stringify(BINS.autopilot)} "$@" ;;
     *) command npx "$@" ;;
   esac
 }
