@@ -73,20 +73,26 @@ async function killAndRestart(dialect: Dialect, plan: KillPlan): Promise<{ ackno
     expect(calledBeforeKill.size).toBeLessThan(acknowledged.size);
 
     server = await start();
-    const done = await waitForDone(server.url, 'webhook', new Set(acknowledged.values()), 90_000);
+    const restarted = server;
+    const done = await waitForDone(restarted.url, 'webhook', new Set(acknowledged.values()), 90_000).catch(
+      (error: unknown) => {
+        // A CI run once found the restarted server gone (ECONNREFUSED): its last words say why.
+        throw new Error(`${String(error)}\nthe restarted server's output:\n${restarted.output().slice(-4000)}`, {
+          cause: error,
+        });
+      },
+    );
     expect(done).toHaveLength(acknowledged.size);
     expect(repeated(done.map((delivery) => delivery.id))).toEqual([]);
     // Deliveries stored just before the kill but never answered 202 are processed too: last, as they came last.
-    const running = server;
     await expect
-      .poll(() => listDeliveries(running.url, { status: 'pending', kind: 'webhook' }), {
+      .poll(() => listDeliveries(restarted.url, { status: 'pending', kind: 'webhook' }), {
         timeout: 30_000,
         interval: 200,
       })
       .toEqual([]);
     // Runs the killed process left unfinished are marked interrupted (at the restart on SQLite, once their
     // heartbeat lapses on PostgreSQL, where other replicas may share the database), never left running.
-    const restarted = server;
     await expect.poll(() => listRuns(restarted.url, 'running'), { timeout: 30_000, interval: 200 }).toEqual([]);
     expect((await listRuns(server.url, 'interrupted')).length).toBeLessThanOrEqual(CONCURRENCY);
 
