@@ -27,3 +27,8 @@ export function warnEvery30s(log: Logger, message: string): (error: unknown) => 
 export function publicUrlOf(config: Config): string | undefined {
   return config.server.public_url ?? config.server.public_base_url;
 }
+
+/** A provider's type (`openai`, `anthropic`, …) by its configured name; the name itself when unknown (metric labels). */
+export function providerTypeOf(config: Config): (provider: string) => string {
+  return (provider) => config.providers[provider]?.type ?? provider;
+}

@@ -13,7 +13,7 @@ import { registerLifecycle, type Metrics, type RateLimits } from '../http/index.
 import { isoNow } from '../ids.js';
 import { createModelClient, createPricing } from '../llm/index.js';
 import { createToolRegistry, toolsRoutes } from '../tools/index.js';
-import type { AppContext } from './app-context.js';
+import { providerTypeOf, type AppContext } from './app-context.js';
 
 interface RunsDeps {
   agents: AgentRegistry;
@@ -72,11 +72,8 @@ export async function registerRuns(ctx: AppContext, deps: RunsDeps) {
     resume: config.runs.resume,
     databaseOutage: () => database.outage(),
     pricing,
-    usage: meterUsage(
-      recorder,
-      deps.metrics,
-      (provider) => config.providers[provider]?.type ?? provider,
-      (agentName, tokens) => deps.rateLimits.countTokens(agentName, tokens),
+    usage: meterUsage(recorder, deps.metrics, providerTypeOf(config), (agentName, tokens) =>
+      deps.rateLimits.countTokens(agentName, tokens),
     ),
     guardrails: config.guardrails,
     tokenLimit: async (tokenId) => (await deps.tokens.get(tokenId).catch(() => undefined))?.max_cost_usd ?? null,

@@ -1,6 +1,6 @@
 import { createMetrics, healthRoutes, registerLifecycle, registerMetrics, type Metrics } from '../http/index.js';
 import type { Telemetry } from '../telemetry/index.js';
-import type { AppContext } from './app-context.js';
+import { providerTypeOf, type AppContext } from './app-context.js';
 
 /** OpenTelemetry, registered first so that it shuts down last, once every feature that records has stopped. */
 export function registerTelemetry(server: AppContext['server'], telemetry: Telemetry): void {
@@ -15,7 +15,7 @@ export function createAppMetrics(ctx: AppContext, telemetry: Telemetry, agentNam
   const metrics = createMetrics({ agentNames });
   telemetry.exportMetrics({
     registry: metrics.registry,
-    providerType: (provider) => ctx.config.providers[provider]?.type ?? provider,
+    providerType: providerTypeOf(ctx.config),
   });
   return metrics;
 }
