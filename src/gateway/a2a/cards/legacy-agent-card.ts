@@ -2,6 +2,12 @@ import { AgentInterface, type AgentCard, type SecurityScheme } from '@a2a-js/sdk
 import { A2A_LEGACY_PROTOCOL_VERSION } from '@a2a-js/sdk/compat/v0_3';
 
 /**
+ * The v0.3 card's `protocolVersion`, spelled as the v0.3 schema has it (a full semantic version). The SDK's
+ * "0.3" is the 1.0 interfaces' spelling (`supportedInterfaces[].protocolVersion`, major.minor), kept there.
+ */
+export const LEGACY_CARD_PROTOCOL_VERSION = '0.3.0';
+
+/**
  * The card a v0.3 peer reads (no A2A-Version header): v0.3 top-level fields (`url`,
  * `preferredTransport`, `protocolVersion`, `securitySchemes` in OpenAPI form) with the 1.0
  * `supportedInterfaces` embedded, the hybrid the SDK's own card handler serves. A 1.0 client that
@@ -15,7 +21,7 @@ export function mapToLegacyCard(card: AgentCard): Record<string, unknown> {
     name: card.name,
     description: card.description,
     version: card.version,
-    protocolVersion: A2A_LEGACY_PROTOCOL_VERSION,
+    protocolVersion: LEGACY_CARD_PROTOCOL_VERSION,
     url: legacy?.url,
     preferredTransport: legacy?.protocolBinding,
     capabilities: {

@@ -67,13 +67,13 @@ describe('A2A agent cards', () => {
     ]);
   });
 
-  it('serves v0.3 peers (no A2A-Version) the card with url, preferredTransport and protocolVersion', async () => {
+  it('serves v0.3 peers (no A2A-Version) the card with url, preferredTransport and protocolVersion "0.3.0"', async () => {
     const card = (await (await get('/a2a/helper/.well-known/agent-card.json')).json()) as Record<string, unknown>;
     expect(card).toMatchObject({
       name: 'helper',
       url: `${gateway.app.url}/a2a/helper`,
       preferredTransport: 'JSONRPC',
-      protocolVersion: '0.3',
+      protocolVersion: '0.3.0',
       capabilities: { streaming: true },
       securitySchemes: { bearer: { type: 'http', scheme: 'Bearer' } },
       security: [{ bearer: [] }],
@@ -85,7 +85,7 @@ describe('A2A agent cards', () => {
     expect(parsed.supportedInterfaces[0]).toMatchObject({
       url: `${gateway.app.url}/a2a/helper`,
       protocolBinding: 'JSONRPC',
-      protocolVersion: '0.3',
+      protocolVersion: '0.3.0',
     });
   });
 
