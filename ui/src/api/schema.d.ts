@@ -2562,7 +2562,7 @@ export interface paths {
     };
     get?: never;
     put?: never;
-    /** A2A JSON-RPC endpoint of an agent (A2A 1.0, and v0.3 when no A2A-Version header is sent); streaming methods answer with SSE */
+    /** A2A JSON-RPC endpoint of an agent (A2A 1.0, and v0.3 when no A2A-Version header is sent); streaming methods answer with SSE (v0.3 message/stream and tasks/resubscribe even an error before their first event: an `error` event carrying the JSON-RPC error) */
     post: {
       parameters: {
         query?: never;

@@ -21,6 +21,7 @@ import { jsonRpcIdOf, mapToJsonRpcErrorReply } from './json-rpc-error-reply.js';
 import { writeSseStream } from '../sse-stream.js';
 import { resolvePublicBaseUrl, type PublicUrlSettings } from '../cards/resolve-public-base-url.js';
 import { checkA2aRestrictions } from './check-a2a-restrictions.js';
+import { answersErrorsAsStream, sendStreamError } from './stream-error-reply.js';
 
 export interface JsonRpcRoutesOptions {
   handlers: AgentHandlers;
@@ -69,7 +70,7 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (
       schema: {
         tags: ['a2a'],
         summary:
-          'A2A JSON-RPC endpoint of an agent (A2A 1.0, and v0.3 when no A2A-Version header is sent); streaming methods answer with SSE',
+          'A2A JSON-RPC endpoint of an agent (A2A 1.0, and v0.3 when no A2A-Version header is sent); streaming methods answer with SSE (v0.3 message/stream and tasks/resubscribe even an error before their first event: an `error` event carrying the JSON-RPC error)',
         params: agentNameParams,
         headers: a2aVersionHeaders,
         body: z.unknown().describe('A JSON-RPC 2.0 request'),
@@ -92,10 +93,14 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (
       checkA2aRestrictions(request.principal!, request.body as { method: string; params?: unknown });
       // Once the request is valid JSON-RPC every failure is a JSON-RPC error with HTTP 200, as the SDK answers
       // errors inside its responses and before a stream's first event: odd params must never make a 500.
+      // A v0.3 streaming method's caller reads SSE: its errors before the first event come as an `error` event.
+      const asStream = answersErrorsAsStream((request.body as { method: unknown }).method, legacy);
+      const answer = (response: object) =>
+        asStream && 'error' in response ? sendStreamError(reply, response) : reply.code(200).send(response);
       const fail = (error: unknown) => {
         const rpcError = dispatcher.mapError(error, legacy);
         if (rpcError.code === INTERNAL_ERROR) request.log.error({ err: error }, 'A2A request failed');
-        return reply.code(200).send({ jsonrpc: '2.0', id, error: rpcError });
+        return answer({ jsonrpc: '2.0', id, error: rpcError });
       };
 
       let outcome;
@@ -107,10 +112,10 @@ export const jsonRpcRoutes: FastifyPluginAsync<JsonRpcRoutesOptions> = async (
       if (outcome.kind === 'single') {
         const { response, hidden } = hideInternalErrorIn(outcome.response);
         if (hidden !== undefined) request.log.error({ a2a_error: hidden }, 'A2A request failed inside the SDK');
-        return reply.code(200).send(response);
+        return answer(response);
       }
 
-      // The first event decides: an error before it is a plain JSON-RPC answer, after it an SSE error event.
+      // An error before the first event is a JSON-RPC answer (an SSE error event for v0.3), after it an SSE error event.
       const iterator = outcome.responses;
       let first;
       try {

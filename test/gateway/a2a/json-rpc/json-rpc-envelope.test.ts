@@ -21,9 +21,13 @@ async function call(body: string, options: { contentType?: string; version?: '1.
   const text = await response.text();
   expect(response.status).not.toBe(500);
   expect(text).not.toMatch(INTERNAL_TEXT);
+  // v0.3 streaming methods answer an early error as an SSE `error` event carrying the JSON-RPC envelope.
+  const json = response.headers.get('content-type')?.startsWith('text/event-stream')
+    ? text.slice(text.indexOf('data: ') + 'data: '.length)
+    : text;
   return {
     status: response.status,
-    body: JSON.parse(text) as { jsonrpc: string; id: unknown; error?: { code: number; message: string } },
+    body: JSON.parse(json) as { jsonrpc: string; id: unknown; error?: { code: number; message: string } },
   };
 }
 

@@ -73,6 +73,32 @@ describe('A2A v0.3 peers (raw JSON-RPC over fetch)', () => {
     expect(last).toMatchObject({ kind: 'status-update', final: true, status: { state: 'completed' } });
   });
 
+  it('answers errors of message/stream and tasks/resubscribe before their first event as an SSE stream carrying the JSON-RPC error', async () => {
+    const sse = { ...auth, accept: 'text/event-stream' };
+    const cases = [
+      // No part the agent can read: refused before the task starts.
+      [
+        { jsonrpc: '2.0', id: 's-1', method: 'message/stream', params: { message: { ...v03Message(''), parts: [] } } },
+        -32602,
+      ],
+      [{ jsonrpc: '2.0', id: 's-2', method: 'tasks/resubscribe', params: { id: 'no-such-task' } }, -32001],
+      // Params the SDK refuses before it calls the handler.
+      [{ jsonrpc: '2.0', id: 's-3', method: 'message/stream', params: [] }, -32602],
+    ] as const;
+    for (const [body, code] of cases) {
+      const response = await rpc(endpoint, body, sse);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const text = await response.text();
+      expect(text).toMatch(/^event: error\ndata: /);
+      expect(JSON.parse(text.slice(text.indexOf('data: ') + 'data: '.length))).toMatchObject({
+        jsonrpc: '2.0',
+        id: body.id,
+        error: { code },
+      });
+    }
+  });
+
   it('answers an unknown method and an unknown task with the v0.3 error codes', async () => {
     const unknownMethod = await (
       await rpc(endpoint, { jsonrpc: '2.0', id: 1, method: 'tasks/explode', params: {} }, auth)
