@@ -37,7 +37,10 @@ export function registerErrorHandler(app: FastifyInstance): void {
   });
 
   const routes = createRouteMethods();
-  app.addHook('onRoute', (route) => routes.add(route.method, route.url));
+  // CORS answers preflights on every path (`OPTIONS *`): that is no route of an unknown path, which stays a 404.
+  app.addHook('onRoute', (route) => {
+    if (route.url !== '*' && route.url !== '/*') routes.add(route.method, route.url);
+  });
   app.setNotFoundHandler(async (request) => {
     const path = request.url.split('?')[0];
     const allowed = routes.allowedFor(path);

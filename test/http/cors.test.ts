@@ -70,4 +70,17 @@ describe('CORS with configured origins', () => {
     expect(response.status).toBe(401);
     expect(response.headers.get('access-control-allow-origin')).toBe('http://ui.example');
   });
+
+  it('answers an unknown path 404, as without CORS (its preflight route is no method of every path)', async () => {
+    for (const method of ['GET', 'POST', 'DELETE']) {
+      const response = await app.inject('/no/such/path', { method, headers: { 'x-api-key': TEST_API_KEY } });
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ error: { code: 'route_not_found' } });
+      expect(response.headers.get('allow')).toBeNull();
+    }
+    // A known path with a wrong method is still a 405 naming its methods.
+    const wrong = await app.inject('/gateway/tokens', { method: 'PUT', headers: { 'x-api-key': TEST_API_KEY } });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).not.toContain('OPTIONS');
+  });
 });
