@@ -69,8 +69,9 @@ export async function createServer(options: ServerOptions): Promise<FastifyInsta
     logger,
     logController: new OneLinePerRequest(),
     bodyLimit: options.bodyLimitBytes,
-    requestIdHeader: 'x-request-id',
-    genReqId: () => createId('req'),
+    // A client's x-request-id is copied into every log line and the response: only a bounded, plain one is kept.
+    requestIdHeader: false,
+    genReqId: (request) => clientRequestId(request.headers['x-request-id']) ?? createId('req'),
     forceCloseConnections: 'idle',
     // Fastify's own 503 has a body of its own shape; the hook below answers in ours.
     return503OnClosing: false,
@@ -172,6 +173,13 @@ class OneLinePerRequest extends LogController {
       reply.log.error({ req: request, res: reply, err: error, responseTime: reply.elapsedTime }, 'request errored');
     else reply.log.info({ req: request, res: reply, responseTime: reply.elapsedTime }, 'request completed');
   }
+}
+
+/** Letters, digits and `_ . : -`, up to 128 characters: a UUID, a W3C traceparent or a load balancer's id. */
+const CLIENT_REQUEST_ID = /^[A-Za-z0-9_.:-]{1,128}$/;
+
+function clientRequestId(header: string | string[] | undefined): string | undefined {
+  return typeof header === 'string' && CLIENT_REQUEST_ID.test(header) ? header : undefined;
 }
 
 function redactQuery(url: string): string {

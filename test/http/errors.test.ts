@@ -241,6 +241,20 @@ describe('request ids', () => {
     expect(logs.text).toContain('"reqId":"trace-abc-123"');
   });
 
+  it('an x-request-id too long or outside letters, digits and _ . : - is replaced by a generated one', async () => {
+    // A W3C traceparent or a UUID is kept; 10,000 characters or HTML is not copied to responses and logs.
+    const kept = '00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01';
+    expect((await send('/throw/not_found', { headers: { 'x-request-id': kept } })).headers.get('x-request-id')).toBe(
+      kept,
+    );
+    for (const hostile of ['x'.repeat(10_000), 'x'.repeat(129), '<script>alert(1)</script>', 'a b', 'id"quoted', '']) {
+      const answer = await send('/throw/not_found', { headers: { 'x-request-id': hostile } });
+      expect(answer.headers.get('x-request-id')).toMatch(/^req_[0-9a-f]{24}$/);
+    }
+    expect(logs.text).not.toContain('x'.repeat(129));
+    expect(logs.text).not.toContain('<script>');
+  });
+
   it('unknown routes answer 404 route_not_found', async () => {
     const answer = await send('/nowhere?x=1');
     expect(answer).toMatchObject({
