@@ -58,8 +58,18 @@ describe('HTTP tools and non-public addresses', () => {
         name: 'ToolExecutionError',
         code: 'invalid_arguments',
         message: expect.stringMatching(
-          /^http_request refused: host ".+" refused: \S+ is a (loopback|unspecified) address; list it .* allow_private/,
+          /^http_request refused: host ".+" refused: \S+ is an? (loopback|unspecified) address; list it .* allow_private/,
         ),
+      });
+    }
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('refuses IPv4-compatible IPv6 (::/96) before connecting, whatever the address it embeds', async () => {
+    for (const url of [`http://[::7f00:1]:${server.port}/`, `http://[::127.0.0.1]:${server.port}/`]) {
+      await expect(open.execute('http_request', { url }), url).rejects.toMatchObject({
+        code: 'invalid_arguments',
+        message: expect.stringMatching(/refused: ::7f00:1 is an? \w+ address; list it .* allow_private/),
       });
     }
     expect(server.requests).toHaveLength(0);
@@ -101,6 +111,13 @@ describe('HTTP tools and non-public addresses', () => {
       '::ffff:10.2.0.1',
       '64:ff9b::a02:1',
       '2002:a02:1::1',
+      // IPv4-compatible (::/96, deprecated), SIIT (::ffff:0:0/96) and NAT64's local-use prefix: embedded IPv4.
+      '::7f00:1',
+      '::127.0.0.1',
+      '::a02:1',
+      '::808:808',
+      '::ffff:0:7f00:1',
+      '64:ff9b:1::7f00:1',
     ]) {
       expect(policy.refusal(address), address).toMatch(/ is an? \w+ address/);
     }
