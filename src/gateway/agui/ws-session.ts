@@ -1,7 +1,13 @@
 import type { Socket } from 'node:net';
 import type { TraceSpan } from '../../telemetry/index.js';
 import type { RawData, WebSocket } from 'ws';
-import { CLIENT_BACKLOG_BYTES, watchClientBacklog, type ClientBacklog, type RunScope } from '../../http/index.js';
+import {
+  CLIENT_BACKLOG_BYTES,
+  watchClientBacklog,
+  type ClientBacklog,
+  type CredentialWatch,
+  type RunScope,
+} from '../../http/index.js';
 import { cancelledError, CLIENT_CLOSED, CLIENT_STALLED, type RunHandle, type RunService } from '../../agents/index.js';
 import { AppError, isAppError, ValidationError } from '../../errors.js';
 import { createId } from '../../ids.js';
@@ -39,6 +45,8 @@ export interface WsSessionOptions {
   admit?: () => Promise<RunScope>;
   /** With no run under way and no frame from the client for this long, the socket is closed (`idle_timeout`). */
   idleTimeoutMs?: number;
+  /** Tells when the credential that opened the socket lapses: the socket ends then (error frame, close 1008). */
+  credential?: CredentialWatch;
 }
 
 /** The close code of a socket whose credential no longer holds, or that one principal has too many of (RFC 6455 7.4.1). */
@@ -110,10 +118,20 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
     });
     // The stream stops as soon as the socket is closing, before its 'close' event: the run is cancelled here,
     // or it would go on unheld (no reader) to its end.
-    if (socket.readyState !== socket.OPEN) run.control.cancel(stalled ? CLIENT_STALLED() : CLIENT_CLOSED());
+    if (socket.readyState !== socket.OPEN && !lapsed) run.control.cancel(stalled ? CLIENT_STALLED() : CLIENT_CLOSED());
     current = undefined;
     idle.arm();
   };
+
+  // A credential that lapses while the socket is open (JWT exp, token expires_at, revoked or deleted, seen within
+  // auth.stream_recheck_seconds) ends it at once, as it would refuse its next run. The run under way is not
+  // cancelled (it was admitted; an SSE stream's lapse leaves its run too): it goes on unwatched to its end.
+  let lapsed = false;
+  const unwatch = options.credential?.((error) => {
+    lapsed = true;
+    send(createErrorFrame(error));
+    socket.close(WS_POLICY_VIOLATION, error.code);
+  });
 
   /** A credential that no longer holds ends the socket (error frame, then close); a rate limit only refuses the run. */
   const admit = async (): Promise<RunScope | undefined> => {
@@ -197,7 +215,8 @@ export function serveWsSession(socket: WebSocket, options: WsSessionOptions): vo
   socket.on('close', () => {
     clearInterval(keepAlive);
     idle.stop();
-    current?.control.cancel(stalled ? CLIENT_STALLED() : CLIENT_CLOSED());
+    unwatch?.();
+    if (!lapsed) current?.control.cancel(stalled ? CLIENT_STALLED() : CLIENT_CLOSED());
   });
 }
 

@@ -47,7 +47,9 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, setti
         "token's use is taken, then the rate limits (a refused run gets an error frame `rate_limited` or " +
         '`token_rate_limited`; the socket stays open). One more socket than server.ws_max_connections_per_principal ' +
         'for a credential gets an error frame `too_many_connections` and close 1008; a socket idle for ' +
-        'server.ws_idle_timeout_seconds (no run, no frame) is closed with 1000 `idle_timeout`.',
+        'server.ws_idle_timeout_seconds (no run, no frame) is closed with 1000 `idle_timeout`. A socket whose ' +
+        "credential lapses while it is open (a JWT's exp, an access token's expires_at, or revoked or deleted, seen " +
+        'within auth.stream_recheck_seconds) gets the same error frame and close 1008 then; a run under way goes on to its end.',
       querystring: wsQuery,
     },
     // preValidation runs before the auth preHandler, so an unknown run or agent is a 404 and a token is never spent on it.
@@ -133,6 +135,7 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, setti
         trace: requestSpan(request),
         connection: request.raw.socket,
         admit: admitRun && (() => admitRun(request)),
+        credential: request.watchCredential && ((onLapse) => request.watchCredential!(onLapse)),
         idleTimeoutMs: settings.idleTimeoutMs,
       });
     },

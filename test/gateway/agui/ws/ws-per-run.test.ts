@@ -10,11 +10,12 @@ import { connectWs, type WsClient } from './ws-client.js';
 
 // Issue #41: a WebSocket's credential and limits hold for each run it starts, not only when it opens.
 
-const yaml = (server: string) => `
+const yaml = (server: string, auth = '') => `
 server: { ${server} }
 auth:
   api_keys: ["\${TEST_API_KEY}"]
   jwt: { secret: "\${TEST_JWT_SECRET}" }
+  ${auth}
 providers:
   upstream: { type: openai-compatible, base_url: "\${UPSTREAM_URL}", max_retries: 0, timeout_ms: 10000 }
 agents:
@@ -33,11 +34,11 @@ interface Gateway {
   stop(): Promise<void>;
 }
 
-async function startGateway(server: string): Promise<Gateway> {
+async function startGateway(server: string, auth?: string): Promise<Gateway> {
   const upstream = await startFakeUpstream();
   const temp = tempDataDir();
   let offsetMs = 0;
-  const parsed = parseConfigText(yaml(server), 'test.yaml', {
+  const parsed = parseConfigText(yaml(server, auth), 'test.yaml', {
     TEST_API_KEY,
     TEST_JWT_SECRET,
     UPSTREAM_URL: upstream.url,
@@ -73,6 +74,15 @@ async function startGateway(server: string): Promise<Gateway> {
       temp.remove();
     },
   };
+}
+
+/** Waits until the run's record says it ended, then returns its status. */
+async function endedStatus(gateway: Gateway, runId: string): Promise<string> {
+  for (;;) {
+    const run = (await (await gateway.operator(`/api/v1/admin/runs/${runId}`)).json()) as { status: string };
+    if (run.status !== 'running' && run.status !== 'paused') return run.status;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
 
 const bearer = (credential: string) => ({ authorization: `Bearer ${credential}` });
@@ -210,5 +220,66 @@ describe('WS /agui/ws: idle sockets', () => {
     const closed = closeOf(client);
     expect((await runOnce(gateway, client)).type).toBe('run_completed');
     expect(await closed).toEqual({ code: 1000, reason: 'idle_timeout' });
+  });
+});
+
+describe('WS /agui/ws: a socket ends when its credential lapses, run or no run', () => {
+  let gateway: Gateway;
+  beforeAll(async () => {
+    gateway = await startGateway('ws_max_connections_per_principal: 5', 'stream_recheck_seconds: 0.2');
+  });
+  afterAll(() => gateway.stop());
+
+  /** The frames a socket got until the server closed it, and the close. */
+  async function endOf(client: WsClient) {
+    const closed = await closeOf(client);
+    return { frames: client.frames, closed };
+  }
+
+  it.each([
+    ['revoked', 'token_revoked', (id: string) => gateway.operator(`/gateway/tokens/${id}/revoke`, 'POST')],
+    ['deleted', 'invalid_token', (id: string) => gateway.operator(`/gateway/tokens/${id}`, 'DELETE')],
+  ])('closes an idle socket whose token is %s: error frame %s, then close 1008', async (_how, code, retire) => {
+    const { token, token_id } = await gateway.createToken({});
+    const client = await connectWs(gateway.wsUrl(), bearer(token));
+    const ended = endOf(client);
+    expect((await retire(token_id)).ok).toBe(true);
+    expect(await ended).toEqual({
+      frames: [{ type: 'error', error: expect.objectContaining({ type: 'authentication_error', code }) }],
+      closed: { code: 1008, reason: code },
+    });
+  });
+
+  it('closes a socket at its operator JWT exp, without waiting for a run', async () => {
+    const jwt = await new SignJWT({ sub: 'lapsing', exp: (Date.now() + 400) / 1000 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .sign(new TextEncoder().encode(TEST_JWT_SECRET));
+    const client = await connectWs(gateway.wsUrl(), bearer(jwt));
+    expect(await endOf(client)).toEqual({
+      frames: [{ type: 'error', error: expect.objectContaining({ code: 'jwt_expired' }) }],
+      closed: { code: 1008, reason: 'jwt_expired' },
+    });
+  });
+
+  it("closes a socket at its access token's expires_at; the run it had under way still completes", async () => {
+    const { token } = await gateway.createToken({ expires_in_seconds: 1 });
+    const client = await connectWs(gateway.wsUrl(), bearer(token));
+    const ended = endOf(client);
+    // The upstream holds the answer's second piece until the socket has closed.
+    let answer!: () => void;
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    gateway.upstream.enqueue({
+      kind: 'text',
+      text: 'one two',
+      pieces: ['one', ' two'],
+      gates: [{ at: 1, open: held }],
+    });
+    client.send({ type: 'message', content: 'Hello' });
+    const started = (await client.until((frame) => frame.type === 'run_started'))[0];
+    const { frames, closed } = await ended;
+    expect(closed).toEqual({ code: 1008, reason: 'token_expired' });
+    expect(frames.at(-1)).toEqual({ type: 'error', error: expect.objectContaining({ code: 'token_expired' }) });
+    answer();
+    expect(await endedStatus(gateway, started.run_id as string)).toBe('completed');
   });
 });
