@@ -8,7 +8,7 @@ import {
   type SubscribeToTaskRequest,
   type Task,
 } from '@a2a-js/sdk';
-import { RequestMalformedError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { RequestMalformedError, TaskNotCancelableError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import {
   DefaultRequestHandler,
   type PushNotificationSender,
@@ -116,6 +116,9 @@ export class A2aRequestHandler extends DefaultRequestHandler {
 
   override async cancelTask(params: CancelTaskRequest, context: ServerCallContext): Promise<Task> {
     const task = await this.taskRecords.load(params.id, context);
+    // A task cancelled already is as terminal as any other (A2A: TaskNotCancelableError); the SDK returns it again.
+    if (task?.status?.state === TaskState.TASK_STATE_CANCELED)
+      throw new TaskNotCancelableError(`Task "${task.id}" is already canceled`);
     const runId: unknown = task?.metadata?.run_id;
     // Without a local executor the SDK only marks the task cancelled: the run must be stopped by us.
     if (

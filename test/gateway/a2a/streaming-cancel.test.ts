@@ -1,4 +1,5 @@
 import { TaskState, type StreamResponse } from '@a2a-js/sdk';
+import { TaskNotCancelableError } from '@a2a-js/sdk/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, discover, rpc, startA2aGateway, userMessage, type A2aGateway } from './a2a-harness.js';
 
@@ -80,9 +81,13 @@ describe('A2A streaming and cancellation', () => {
     expect(last?.$case === 'statusUpdate' && last.value.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
     const run = await gateway.app.runs.find(task!.metadata!.run_id as string);
     expect(run?.run.status).toBe('cancelled');
+    // Cancelled already: a terminal task is not cancelable (TaskNotCancelableError), the SDK answered it again.
+    await expect(
+      client.cancelTask({ tenant: '', id: task!.id, metadata: undefined }, bearer(token)),
+    ).rejects.toBeInstanceOf(TaskNotCancelableError);
   });
 
-  it('cancels with the v0.3 tasks/cancel method and refuses to cancel a finished task', async () => {
+  it('cancels with the v0.3 tasks/cancel method and refuses (-32002) to cancel it again, or a finished task', async () => {
     gateway.upstream.enqueue({ kind: 'hang' });
     const client = await discover(gateway.agentUrl('helper'));
     const stream = client.sendMessageStream(userMessage('hang on'), bearer(token));
@@ -96,6 +101,10 @@ describe('A2A streaming and cancellation', () => {
     ).json();
     expect(cancel).toMatchObject({ result: { kind: 'task', id: taskId, status: { state: 'canceled' } } });
     for await (const event of stream) void event;
+    const twice = await (
+      await rpc(endpoint, { jsonrpc: '2.0', id: 3, method: 'tasks/cancel', params: { id: taskId } }, auth)
+    ).json();
+    expect(twice).toMatchObject({ id: 3, error: { code: -32002 } });
 
     gateway.upstream.enqueue({ kind: 'text', text: 'done' });
     const finished = (await client.sendMessage(userMessage('quick'), bearer(token))) as { id: string };
