@@ -2,13 +2,21 @@ import {
   TaskState,
   type AgentCard,
   type CancelTaskRequest,
+  type DeleteTaskPushNotificationConfigRequest,
+  type GetTaskPushNotificationConfigRequest,
   type Message,
   type SendMessageRequest,
   type StreamResponse,
   type SubscribeToTaskRequest,
   type Task,
+  type TaskPushNotificationConfig,
 } from '@a2a-js/sdk';
-import { RequestMalformedError, TaskNotCancelableError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import {
+  RequestMalformedError,
+  TaskNotCancelableError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from '@a2a-js/sdk/errors';
 import {
   DefaultRequestHandler,
   type PushNotificationSender,
@@ -29,6 +37,7 @@ export class A2aRequestHandler extends DefaultRequestHandler {
   private readonly runExecutor: RunExecutor;
   private readonly taskRecords: BufferedTaskStore;
   private readonly follow?: FollowRunOptions;
+  private readonly pushConfigs?: PushNotificationStore;
 
   constructor(
     card: AgentCard,
@@ -59,6 +68,7 @@ export class A2aRequestHandler extends DefaultRequestHandler {
     this.taskRecords = tasks;
     this.runExecutor = executor;
     this.follow = options.follow;
+    this.pushConfigs = options.push?.store;
   }
 
   /**
@@ -111,6 +121,41 @@ export class A2aRequestHandler extends DefaultRequestHandler {
     if (!task || pendingInputOf(task) || isTerminalTaskState(task.status?.state)) return;
     throw new UnsupportedOperationError(
       `Task "${message.taskId}" is not waiting for input: only a task in input-required takes a follow-up message (leave taskId out to start a new task)`,
+    );
+  }
+
+  /** v0.3 lets a caller leave the config id out (see resolvePushConfigId); the SDK looks for a config with id "". */
+  override async getTaskPushNotificationConfig(
+    params: GetTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<TaskPushNotificationConfig> {
+    if (params.id || !this.pushConfigs) return super.getTaskPushNotificationConfig(params, context);
+    const id = await this.resolvePushConfigId(params.taskId, context);
+    if (id === undefined) throw new TaskNotFoundError(`Push notification config not found for task ${params.taskId}.`);
+    return super.getTaskPushNotificationConfig({ ...params, id }, context);
+  }
+
+  override async deleteTaskPushNotificationConfig(
+    params: DeleteTaskPushNotificationConfigRequest,
+    context: ServerCallContext,
+  ): Promise<void> {
+    // Without a config to delete the SDK's answer stands: success, nothing changes.
+    const id = params.id || (this.pushConfigs && (await this.resolvePushConfigId(params.taskId, context)));
+    return super.deleteTaskPushNotificationConfig({ ...params, id: id || params.taskId }, context);
+  }
+
+  /**
+   * The config a request without a config id means, as v0.3 defines the default: the one named after the task
+   * (the id a config set without one gets), else the task's only config. Several, none named after the task:
+   * the caller must say which.
+   */
+  private async resolvePushConfigId(taskId: string, context: ServerCallContext): Promise<string | undefined> {
+    if (typeof taskId !== 'string' || !taskId) return undefined;
+    const configs = await this.pushConfigs!.load(taskId, context);
+    const chosen = configs.find((config) => config.id === taskId) ?? (configs.length === 1 ? configs[0] : undefined);
+    if (chosen || configs.length === 0) return chosen?.id;
+    throw new RequestMalformedError(
+      `Task "${taskId}" has ${configs.length} push notification configs: name one with pushNotificationConfigId (v0.3) or id`,
     );
   }
 

@@ -30,15 +30,17 @@ export function createPushConfigStore(options: PushConfigStoreOptions): PushNoti
       // An operator may read another principal's task, but never set where its updates go.
       if ((await options.isTaskOwnedBy(taskId, owner)) === false)
         throw new TaskNotFoundError(`Task not found: ${taskId}`);
-      // The SDK's contract: an empty id is assigned here, and the caller reads it from the same object.
-      if (!config.id) config.id = randomUUID();
+      // The SDK's contract: an empty id is assigned here, and the caller reads it from the same object. v0.3's
+      // default id is the task's (get and delete without an id find it); a 1.0 config gets a fresh one.
+      const wireVersion = context.requestedVersion || A2A_LEGACY_PROTOCOL_VERSION;
+      if (!config.id) config.id = wireVersion === A2A_LEGACY_PROTOCOL_VERSION ? taskId : randomUUID();
       await store.saveConfig(
         {
           agentName,
           taskId,
           configId: config.id,
           owner,
-          wireVersion: context.requestedVersion || A2A_LEGACY_PROTOCOL_VERSION,
+          wireVersion,
           config: TaskPushNotificationConfig.toJSON({ ...config, taskId }),
         },
         isoNow(),

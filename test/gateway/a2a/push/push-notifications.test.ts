@@ -7,6 +7,7 @@ import {
   bearer,
   discover,
   discoverLegacy,
+  rpc,
   startA2aGateway,
   userMessage,
   type A2aGateway,
@@ -178,6 +179,45 @@ describe('A2A push notifications', () => {
       });
     });
   }
+
+  it('v0.3 get and delete without a config id: the config named after the task (the default id), else the only one', async () => {
+    const client = await discoverLegacy(gateway.agentUrl('helper'));
+    const task = await finishedTask(client, 'Done.');
+    const endpoint = `${gateway.app.url}/a2a/helper`;
+    const auth = { authorization: `Bearer ${token.token}` };
+    const call = async (method: string, params: object) =>
+      (await (await rpc(endpoint, { jsonrpc: '2.0', id: 1, method, params }, auth)).json()) as {
+        result?: any;
+        error?: { code: number; message: string };
+      };
+    const url = `${receiver.url}/no-id`;
+
+    // Set without an id: the config's id is the task's.
+    const set = await call('tasks/pushNotificationConfig/set', { taskId: task.id, pushNotificationConfig: { url } });
+    expect(set.result).toMatchObject({ taskId: task.id, pushNotificationConfig: { id: task.id, url } });
+    expect((await call('tasks/pushNotificationConfig/get', { id: task.id })).result).toMatchObject({
+      taskId: task.id,
+      pushNotificationConfig: { id: task.id, url },
+    });
+    expect(await call('tasks/pushNotificationConfig/delete', { id: task.id })).toMatchObject({ result: null });
+    expect((await call('tasks/pushNotificationConfig/list', { id: task.id })).result).toEqual([]);
+    expect((await call('tasks/pushNotificationConfig/get', { id: task.id })).error?.code).toBe(-32001);
+
+    // One config with an id of its own: it is the one meant; with two the caller must say which.
+    await call('tasks/pushNotificationConfig/set', { taskId: task.id, pushNotificationConfig: { id: 'a', url } });
+    expect((await call('tasks/pushNotificationConfig/get', { id: task.id })).result).toMatchObject({
+      pushNotificationConfig: { id: 'a' },
+    });
+    await call('tasks/pushNotificationConfig/set', { taskId: task.id, pushNotificationConfig: { id: 'b', url } });
+    for (const method of ['tasks/pushNotificationConfig/get', 'tasks/pushNotificationConfig/delete']) {
+      const answer = await call(method, { id: task.id });
+      expect(answer.error).toMatchObject({ code: -32602 });
+      expect(answer.error?.message).toMatch(/pushNotificationConfigId/);
+    }
+    await call('tasks/pushNotificationConfig/delete', { id: task.id, pushNotificationConfigId: 'b' });
+    expect(await call('tasks/pushNotificationConfig/delete', { id: task.id })).toMatchObject({ result: null });
+    expect((await call('tasks/pushNotificationConfig/list', { id: task.id })).result).toEqual([]);
+  });
 
   it('retries a refused delivery with backoff until the receiver takes it, keeping the updates in order', async () => {
     const client = await discover(gateway.agentUrl('helper'));
