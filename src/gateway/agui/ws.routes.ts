@@ -71,11 +71,11 @@ export const wsRoutes: FastifyPluginAsync<AguiRouteSettings> = async (app, setti
       if (!query.run_id)
         throw new ValidationError('run_id is required (or open a WebSocket with agent_name)', 'missing_run_id');
       const principal = request.principal;
-      // An access token attaches only to the runs it started (another token's run reads as unknown); operators to any.
+      // An access token attaches only to the runs it started: another token's run, of its agent or any other, reads
+      // as unknown (a 403 would confirm that the id exists). Operators attach to any.
       if (principal?.kind === 'access_token') {
         const record = (await runs.find(query.run_id))?.run;
-        if (!record || (record.token_id !== principal.tokenId && record.agent_name === principal.agentName))
-          throw runNotFound(query.run_id);
+        if (!record || record.token_id !== principal.tokenId) throw runNotFound(query.run_id);
         targetAgent.set(request, record.agent_name);
         return;
       }

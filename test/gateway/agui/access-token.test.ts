@@ -33,16 +33,19 @@ describe('?access_token= on the AG-UI streams (browsers cannot set headers)', ()
   };
   const wsUrl = (query: string) => `${gateway.app.url.replace('http', 'ws')}/agui/ws?${query}`;
 
-  it('lets GET attach through with a token to a run it started, and refuses a run of another agent', async () => {
+  it('lets GET attach through with a token to a run it started; a run of another agent reads as unknown', async () => {
     const helperRun = await finishedRun('helper', helperToken);
     const attached = await fetch(gateway.url(`/agui/ws?run_id=${helperRun}&access_token=${helperToken}`));
     expect(attached.status).toBe(200);
     expect(typesOf(parseSse(await attached.text())).at(-1)).toBe('RUN_FINISHED');
 
+    // The same answer as for a run id nobody has (issue #41: 403 told a token that the run exists).
     const otherRun = await finishedRun('other');
     const refused = await fetch(gateway.url(`/agui/ws?run_id=${otherRun}&access_token=${helperToken}`));
-    expect(refused.status).toBe(403);
-    expect(await errorOf(refused)).toMatchObject({ code: 'wrong_agent' });
+    const unknown = await fetch(gateway.url(`/agui/ws?run_id=run_${'0'.repeat(24)}&access_token=${helperToken}`));
+    expect([refused.status, unknown.status]).toEqual([404, 404]);
+    const [refusedError, unknownError] = [await errorOf(refused), await errorOf(unknown)];
+    expect(refusedError).toEqual({ ...unknownError, message: unknownError.message.replace(/run_0+/, otherRun) });
     expect((await fetch(gateway.url(`/agui/ws?run_id=${helperRun}&access_token=sat-${'0'.repeat(64)}`))).status).toBe(
       401,
     );
