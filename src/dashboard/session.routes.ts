@@ -2,7 +2,7 @@ import type { FastifyPluginCallback, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { Authenticator } from '../auth/index.js';
 import { AuthenticationError, PermissionError, ValidationError } from '../errors.js';
-import { checkCookieRequest, type CookieRequestPolicy } from '../http/index.js';
+import { checkCookieRequest, resolvePublicBaseUrl, type CookieRequestPolicy } from '../http/index.js';
 import type { LoginCodeStore } from './login-code.store.js';
 import { loginCode, sessionView, signedOut, signInBody } from './session.schema.js';
 import { clearedSessionCookie, sessionCookie } from './session-cookie.js';
@@ -13,6 +13,8 @@ export interface SessionRoutesOptions {
   cookiePolicy: CookieRequestPolicy;
   /** The one-time codes printed by `agent-gateway ui` (app.ts: in the shared database). */
   loginCodes: LoginCodeStore;
+  /** server.trust_proxy: only then may a request's Host (or X-Forwarded-Host) name the login link's host. */
+  trustProxy?: boolean;
 }
 
 /** Sign-in to the dashboard: a pasted API key or JWT, or a one-time code, becomes the service_auth cookie. */
@@ -102,11 +104,15 @@ export const sessionRoutes: FastifyPluginCallback<SessionRoutesOptions> = (app, 
           'credential_not_in_header',
         );
       const { code, expiresAt } = await codes.issue(credential);
-      const base = options.cookiePolicy.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+      // public_url, else the listen address: a forged Host must not send the code to another site (issue #41).
+      const base = resolvePublicBaseUrl(request, {
+        publicUrl: options.cookiePolicy.publicBaseUrl,
+        trustProxy: options.trustProxy ?? false,
+      });
       void reply.code(201);
       return {
         code,
-        login_url: `${base.replace(/\/$/, '')}/ui/login?code=${code}`,
+        login_url: `${base}/ui/login?code=${code}`,
         expires_at: expiresAt.toISOString(),
       };
     },

@@ -9,6 +9,7 @@ export {
 } from './auth-hook.js';
 export { watchCredential, type CredentialWatch, type CredentialWatchOptions } from './credential-watch.js';
 export { checkCookieRequest, type CookieRequestPolicy } from './check-cookie-request.js';
+export { publicUrlVary, resolvePublicBaseUrl, type PublicUrlSettings } from './public-base-url.js';
 export { mapError, sendError, type ErrorBody } from './error-handler.js';
 export { healthRoutes } from './health.routes.js';
 export type { AdmitRun, RouteAuth, RunScope } from './route-auth.js';

@@ -12,5 +12,6 @@ export async function registerDashboard(
     authenticator,
     cookiePolicy: { allowedOrigins: config.server.cors.origins, publicBaseUrl: publicUrlOf(config) },
     loginCodes: createLoginCodeStore(database.db, { ttlMs: LOGIN_CODE_TTL_MS }),
+    trustProxy: config.server.trust_proxy,
   });
 }

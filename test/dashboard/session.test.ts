@@ -1,3 +1,4 @@
+import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli/run-cli.js';
 import { BASE_YAML, startTestApp, TEST_API_KEY, type TestApp } from '../support/app.js';
@@ -75,6 +76,31 @@ describe('dashboard sign-in', () => {
     const again = await signIn({ code });
     expect(again.status).toBe(401);
     expect(await again.json()).toMatchObject({ error: { code: 'invalid_login_code' } });
+  });
+
+  it("builds the login link from the listen address, never from the request's Host (public_url unset)", async () => {
+    // An operator's client, pointed at the gateway through a name an attacker controls (or a forged Host), must not
+    // be handed a link that sends the code elsewhere. fetch() cannot set Host: plain http can.
+    const { port } = new URL(app.url);
+    const body = await new Promise<string>((resolve, reject) => {
+      const request = httpRequest(
+        {
+          host: '127.0.0.1',
+          port,
+          method: 'POST',
+          path: '/api/v1/ui/login-codes',
+          headers: { host: 'attacker.example', authorization: `Bearer ${TEST_API_KEY}` },
+        },
+        (response) => {
+          let text = '';
+          response.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          response.on('end', () => resolve(text));
+        },
+      );
+      request.on('error', reject).end();
+    });
+    const { code, login_url } = JSON.parse(body) as { code: string; login_url: string };
+    expect(login_url).toBe(`${app.url}/ui/login?code=${code}`);
   });
 
   it('`agent-gateway ui` prints a link whose code signs the browser in', async () => {
