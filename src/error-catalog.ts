@@ -281,6 +281,12 @@ export const ERROR_CATALOG = {
     status: 503,
     message: 'The server is shutting down; retry the request',
   },
+  run_handed_over: {
+    type: 'unavailable_error',
+    status: 503,
+    message:
+      'This server is shutting down and handed the run on: it goes on elsewhere. Attach again to follow it to its end (GET /agui/ws?run_id=<run id> with Last-Event-ID), or read it at GET /api/v1/admin/runs/<run id>',
+  },
   bus_closed: { type: 'unavailable_error', status: 503, message: 'The run event bus is closed' },
   database_unavailable: {
     type: 'unavailable_error',

@@ -1,7 +1,7 @@
 import type { RunControlCommand, RunEvent, RunEventBus } from '../bus/index.js';
 import type { GuardrailsConfig } from '../config/index.js';
 import { isConnectionLoss } from '../db/index.js';
-import { BudgetExceededError, DatabaseUnavailableError } from '../errors.js';
+import { BudgetExceededError, createError, DatabaseUnavailableError } from '../errors.js';
 import type { Metrics } from '../http/index.js';
 import { isoNow } from '../ids.js';
 import type { ModelClient } from '../llm/index.js';
@@ -22,7 +22,7 @@ import type { RunStore } from './records/run.store.js';
 import type { AgentRunCounts, ChangedRunsFilter, ListRunsFilter, RunRecord, StepRecord } from './records/run.types.js';
 import type { SessionService } from './sessions/session.service.js';
 import { takeOverRun } from './runtime/take-over-run.js';
-import type { RuntimeDeps } from './runtime/run.js';
+import { isHandedOver, type RuntimeDeps } from './runtime/run.js';
 import { startRun } from './runtime/start-run.js';
 import type { UsageSink } from './records/usage-sink.js';
 import type { RunSeriesBucket, RunSeriesFilter } from './records/run-counts.store.js';
@@ -62,7 +62,12 @@ export interface RunService {
    * rest (or all, without it) marked `interrupted`. Returns how many were interrupted. Called at start-up.
    */
   recoverInterrupted(): Promise<number>;
-  /** Waits for running runs to end (paused ones are cancelled at once); cancels those still running after `timeoutMs`. */
+  /**
+   * The process leaves: waits up to `timeoutMs` for running runs to end, then hands on those still going (paused
+   * ones at once) for another process, or this one's next start, to take over from their last stored step; with
+   * `runs.resume: false` they are cancelled instead (code `shutdown`). Then every stream this process serves ends
+   * with `run_handed_over`, so its client attaches again elsewhere.
+   */
   drain(timeoutMs: number): Promise<void>;
 }
 
@@ -156,7 +161,8 @@ export function createRunService(options: RunServiceOptions): RunService {
     live.set(run.runId, run);
     void run.handle.result.then((result) => {
       live.delete(run.runId);
-      options.metrics?.observeRunEnd(run.handle.agentName, result.status, endError(result));
+      // A run handed on has not ended: its next owner counts its end.
+      if (!isHandedOver(result)) options.metrics?.observeRunEnd(run.handle.agentName, result.status, endError(result));
     });
   };
 
@@ -218,9 +224,17 @@ export function createRunService(options: RunServiceOptions): RunService {
       return interrupted;
     },
     async drain(timeoutMs) {
-      await drainRuns([...live.values()], timeoutMs);
+      const handedOver = await drainRuns([...live.values()], timeoutMs, resume);
       stopLease?.();
       stopListening();
+      // Not waiting out their lease: the next sweep of any process takes them.
+      await store.release(handedOver).catch((error: unknown) => {
+        options.log?.warn(
+          { err: error, runs: handedOver.length },
+          'could not release handed-on runs: they are taken over once their lease lapses',
+        );
+      });
+      bus.leave(createError('run_handed_over'));
     },
   };
 }
@@ -231,15 +245,20 @@ function endError(result: RunResult): Parameters<Metrics['observeRunEnd']>[2] {
   return { code: error.code, refusal: error instanceof BudgetExceededError ? error.refusal : undefined };
 }
 
-async function drainRuns(running: LiveRun[], timeoutMs: number): Promise<void> {
-  const shutdown = () => cancelledError('The server shut down before the run finished', 'shutdown');
+/** Lets runs end within `timeoutMs`, then hands on (or, without `handOver`, cancels) the rest; returns the ids handed on. */
+async function drainRuns(running: LiveRun[], timeoutMs: number, handOver: boolean): Promise<string[]> {
+  const leave = (run: LiveRun) =>
+    handOver
+      ? run.handOver()
+      : run.controller.cancel(cancelledError('The server shut down before the run finished', 'shutdown'));
   // A paused run would only wait out the deadline.
-  for (const run of running) if (run.controller.status === 'paused') run.controller.cancel(shutdown());
-  if (running.length === 0) return;
+  for (const run of running) if (run.controller.status === 'paused') leave(run);
+  if (running.length === 0) return [];
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<void>((resolve) => (timer = setTimeout(resolve, timeoutMs)));
   await Promise.race([Promise.all(running.map((run) => run.handle.result)), timeout]);
   clearTimeout(timer);
-  for (const run of running) run.controller.cancel(shutdown());
-  await Promise.all(running.map((run) => run.handle.result));
+  for (const run of running) leave(run);
+  const results = await Promise.all(running.map((run) => run.handle.result));
+  return results.filter(isHandedOver).map((result) => result.runId);
 }

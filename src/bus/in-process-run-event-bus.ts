@@ -103,6 +103,9 @@ export function createInProcessRunEventBus(options: InProcessRunEventBusOptions 
     async ping(): Promise<boolean> {
       return !closed;
     },
+    leave(error: Error): void {
+      for (const entry of runs.values()) entry.log.fail(error);
+    },
     async close(): Promise<void> {
       closed = true;
       for (const entry of runs.values()) {

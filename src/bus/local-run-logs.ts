@@ -49,6 +49,11 @@ export class LocalRunLogs {
     return log.read(afterSeq, signal);
   }
 
+  /** Ends the readers of every log here with `error` (the process leaves; they attach again elsewhere). */
+  fail(error: Error): void {
+    for (const run of this.runs.values()) run.log.fail(error);
+  }
+
   close(): void {
     for (const [runId, run] of this.runs) this.drop(runId, run);
   }

@@ -131,6 +131,10 @@ export function createRedisRunEventBus(options: RedisRunEventBusOptions): RunEve
     },
     onControl: (handler) => handlers.add(handler),
     ping,
+    leave(error: Error): void {
+      local.fail(error);
+      tailer.fail(error);
+    },
     async close(): Promise<void> {
       if (closed) return;
       closed = true;

@@ -82,6 +82,11 @@ export class RedisStreamTailer {
     return tail.log;
   }
 
+  /** Ends the readers of every tail with `error` (the process leaves); reading goes on until close(). */
+  fail(error: Error): void {
+    for (const tail of this.tails.values()) tail.log?.fail(error);
+  }
+
   close(): void {
     this.closed = true;
     for (const tail of this.tails.values()) tail.log?.close();

@@ -38,6 +38,11 @@ export interface RunEventBus {
   onControl(handler: RunControlHandler): () => void;
   /** False when the backing store is unreachable (for /status degraded). */
   ping(): Promise<boolean>;
+  /**
+   * This process is leaving (its drain handed its runs on): every subscription it serves ends with `error`,
+   * its own runs' and those it reads from other processes, so each client can attach again elsewhere.
+   */
+  leave(error: Error): void;
   /** Ends every subscription and releases connections and timers. */
   close(): Promise<void>;
 }

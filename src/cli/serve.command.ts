@@ -59,6 +59,12 @@ export function serveCommand(): Command {
     });
 }
 
+/**
+ * After the drain's deadline (`server.shutdown_timeout_ms`) runs still going are handed on and the last records
+ * written: this long at most, then the process exits anyway. A termination grace period must cover both.
+ */
+export const HAND_OVER_MS = 5_000;
+
 function registerShutdown(close: () => Promise<void>, timeoutMs: number, info: (message: string) => void): void {
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -66,9 +72,9 @@ function registerShutdown(close: () => Promise<void>, timeoutMs: number, info: (
     stopping = true;
     info(`${signal} received: draining`);
     const force = setTimeout(() => {
-      info('drain timed out: exiting');
+      info('hand-over timed out: exiting');
       process.exit(0);
-    }, timeoutMs);
+    }, timeoutMs + HAND_OVER_MS);
     force.unref();
     close().then(
       () => process.exit(0),

@@ -1,5 +1,5 @@
 import { isTerminalEvent, type RunEvent, type RunEventBus, type SubscribeOptions } from '../../bus/index.js';
-import { createError, type AppError } from '../../errors.js';
+import { createError, isAppError, type AppError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
 import { sleep } from '../../sleep.js';
 import type { RunStore } from '../records/run.store.js';
@@ -53,6 +53,8 @@ export async function* guardRunEvents(
       }
       pending = undefined;
       quiet.heard();
+      // This process leaves (bus.leave): the client attaches again elsewhere, the stored log cannot help it now.
+      if ('error' in outcome && isHandOver(outcome.error)) throw outcome.error;
       if ('error' in outcome || outcome.result.done) break;
       const event = outcome.result.value;
       if (!follows(event, cursor)) break;
@@ -89,6 +91,10 @@ export async function* replayStoredEvents(
   // A run that ended asking its caller has an answer to give, like a completed one.
   if (run.status === 'completed' || run.status === 'input_required') throw eventsLostError(run.run_id);
   yield terminalOf(run, cursor + 1);
+}
+
+function isHandOver(error: unknown): boolean {
+  return isAppError(error) && error.code === 'run_handed_over';
 }
 
 /** The next seq, or a log that starts afresh (a takeover that lost its earlier events) for a reader that has nothing yet. */

@@ -21,6 +21,8 @@ export interface RunCoordinationQueries {
   controlStates(runIds: string[]): Promise<Map<string, RunControlState>>;
   /** Marks the runs as alive at `now`. */
   touch(runIds: string[], now: string): Promise<void>;
+  /** Gives the runs up (their process leaves): the next sweep of any process takes them as orphans at once. */
+  release(runIds: string[]): Promise<void>;
   /**
    * Ends runs left running or paused by a process that died: every such run, or only those whose
    * heartbeat is older than `staleBefore`. Their steps and tokens are summed from the recorded steps.
@@ -92,6 +94,15 @@ export function createRunCoordinationQueries(db: Kysely<Database>): RunCoordinat
       await db
         .updateTable('runs')
         .set({ heartbeat_at: now })
+        .where('run_id', 'in', runIds)
+        .where('status', 'in', ACTIVE_RUN_STATUSES)
+        .execute();
+    },
+    async release(runIds) {
+      if (runIds.length === 0) return;
+      await db
+        .updateTable('runs')
+        .set({ heartbeat_at: null })
         .where('run_id', 'in', runIds)
         .where('status', 'in', ACTIVE_RUN_STATUSES)
         .execute();

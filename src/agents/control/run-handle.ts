@@ -85,4 +85,10 @@ export interface LiveRun {
   readonly controller: RunController;
   /** Stores running/paused, one write after the other (a pause and a quick resume must land in that order). */
   writeStatus(status: 'running' | 'paused'): Promise<void>;
+  /**
+   * The process is leaving: the run stops here without an end (no terminal event, no end record, its budget
+   * hold kept) and `handle.result` resolves `cancelled` with `run_handed_over`; another process (or this one's
+   * next start) takes it over from its last stored step. Ignored once the run ended.
+   */
+  handOver(): void;
 }

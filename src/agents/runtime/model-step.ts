@@ -44,6 +44,8 @@ export interface ModelStepRun {
   readonly trace: TraceSpan | undefined;
   readonly log: Logger | undefined;
   readonly events: Pick<RunEventPublisher, 'emit'>;
+  /** The process left and handed the run on: an aborted call is not recorded here. */
+  readonly handedOver: boolean;
 }
 
 /**
@@ -106,6 +108,11 @@ export async function runModelStep(run: ModelStepRun, messages: ChatMessage[]): 
     // A call that broke (client gone, operator cancel, upstream dropped) still cost what the upstream produced:
     // its own usage when a chunk carried it before the break, else (once any part arrived) the prompt and the
     // received text counted locally, marked estimated. A call that failed before its first part is not billed.
+    // Handed on (the process leaves): as after a crash, the call is not recorded; the next owner makes it again.
+    if (run.handedOver) {
+      endChatSpan(span, { stepId: step.stepId, modelId, costUsd: 0, ttftMs, error });
+      throw error;
+    }
     const callMs = performance.now() - step.startedMs;
     run.timer.add(callMs);
     const usage =

@@ -1,5 +1,5 @@
 import type { RunEvent, RunEventBus, RunSource } from '../../bus/index.js';
-import { AppError, DatabaseUnavailableError, isAppError } from '../../errors.js';
+import { AppError, createError, DatabaseUnavailableError, isAppError } from '../../errors.js';
 import type { Guardrails } from '../../guardrails/index.js';
 import { isoNow } from '../../ids.js';
 import type { ChatMessage, ModelClient, Pricing, ToolCall, ToolDefinition } from '../../llm/index.js';
@@ -225,6 +225,15 @@ export class Run implements LiveRun {
     return this.#options.writes.writeStatus(status);
   }
 
+  handOver(): void {
+    this.controller.cancel(createError('run_handed_over'));
+  }
+
+  /** True once handOver() stopped the run: nothing more of it is recorded here. */
+  get handedOver(): boolean {
+    return this.controller.cancellation?.code === 'run_handed_over';
+  }
+
   /**
    * Runs the loop to its end and grades the answer; publishes the terminal event and writes the run's final
    * record with its event log (and the session's new turns) while its usage records and risk events commit
@@ -239,6 +248,15 @@ export class Run implements LiveRun {
   async #execute(start: RunStart): Promise<RunResult> {
     const { writes } = this.#options;
     const ended = await this.#loop(start);
+    if (isHandedOver(ended.result)) {
+      // Nothing ends here: the next owner goes on from the stored steps, on the same event stream.
+      await Promise.all([
+        writes.inserted.catch(() => undefined),
+        this.reporter.settled(),
+        this.recorder.settled().catch(() => undefined),
+      ]);
+      return ended.result;
+    }
     const session = 'refused' in start ? undefined : start.session;
     const insertError = await writes.inserted.then(
       () => undefined,
@@ -399,6 +417,11 @@ export class Run implements LiveRun {
       this.log?.error({ err: error, run_id: this.runId }, 'could not record the end of the run');
     }
   }
+}
+
+/** A run stopped by handOver(): its process left before it ended, and it goes on elsewhere. */
+export function isHandedOver(result: RunResult): boolean {
+  return result.status === 'cancelled' && result.error.code === 'run_handed_over';
 }
 
 function unrecorded(): AppError {

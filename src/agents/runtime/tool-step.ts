@@ -17,6 +17,8 @@ export interface ToolStepRun {
   readonly recorder: RunRecorder;
   readonly trace: TraceSpan | undefined;
   readonly events: Pick<RunEventPublisher, 'emit'>;
+  /** The process left and handed the run on: an aborted call is not recorded here. */
+  readonly handedOver: boolean;
 }
 
 type ToolMessage = Extract<ChatMessage, { role: 'tool' }>;
@@ -46,6 +48,8 @@ export async function runToolStep(run: ToolStepRun, call: ToolCall): Promise<Too
     failure = toolFailure(call.name, error);
     endToolSpan(span, { stepId: step.stepId, error });
     if (run.controller.signal.aborted) {
+      // Handed on: unrecorded, as after a crash (the next owner runs it again, or tells the model it was cut).
+      if (run.handedOver) throw run.controller.signal.reason;
       run.recorder.end(step, {
         status: 'failed',
         promptLog: { tool_call_id: call.id, arguments: call.arguments, error: failure },

@@ -35,6 +35,8 @@ export async function* followRun(task: Task, runId: string, options: FollowRunOp
   } catch (error) {
     // The events lost some of the answer (events_lost): the task fails, saying where the whole answer is.
     if (!isAppError(error)) throw error;
+    // This process leaves: the stream ends without a final status, and the client resubscribes elsewhere.
+    if (error.code === 'run_handed_over') return;
     yield toStreamResponse(statusUpdate(ids, createStatus(ids, TaskState.TASK_STATE_FAILED, error.message)));
     return;
   }

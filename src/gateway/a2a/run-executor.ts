@@ -156,10 +156,16 @@ export function createRunExecutor({
       bus.publish(AgentEvent.task(started));
       const mapper = createRunEventMapper(ids);
       let asked: PendingInput | undefined;
-      for await (const event of run) {
-        if (event.type === 'tool-call' && inputToolNames.has(event.name))
-          asked = { toolCallId: event.toolCallId, toolName: event.name, question: readQuestion(event.arguments) };
-        for (const update of mapper.map(event)) bus.publish(update);
+      try {
+        for await (const event of run) {
+          if (event.type === 'tool-call' && inputToolNames.has(event.name))
+            asked = { toolCallId: event.toolCallId, toolName: event.name, question: readQuestion(event.arguments) };
+          for (const update of mapper.map(event)) bus.publish(update);
+        }
+      } catch (error) {
+        // This process left and handed the run on: the task stays working, read from the run's end later.
+        if (isAppError(error) && error.code === 'run_handed_over') return;
+        throw error;
       }
       const result = await run.result;
       if (result.status === 'completed' && result.finishReason === 'tool_calls' && asked) {

@@ -38,10 +38,14 @@ export type SimpleEvent =
   | { type: 'run_completed'; run_id: string; output: string }
   | { type: 'run_error'; error: string }
   /** Ours, not the spec's: this stream fell behind the run and ends; re-attach with Last-Event-ID. */
-  | { type: 'subscriber_lagging'; error: string };
+  | { type: 'subscriber_lagging'; error: string }
+  /** Ours: the server leaves and handed the run on; re-attach (to another replica) with Last-Event-ID. */
+  | { type: 'run_handed_over'; error: string };
 
 /** The code of a stream that fell further behind its run than the run's log holds (the bus's `subscriber_lagging`). */
 export const SUBSCRIBER_LAGGING = 'subscriber_lagging';
+/** The code of a stream whose server leaves while the run goes on elsewhere (the run service's drain). */
+export const RUN_HANDED_OVER = 'run_handed_over';
 
 /** One event on the wire: an SSE `event:` + `data:` pair, or one WebSocket text frame. */
 export type StreamEvent = AguiEvent | SimpleEvent;

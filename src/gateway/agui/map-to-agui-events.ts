@@ -1,6 +1,6 @@
 import { EventType } from '@ag-ui/core';
 import type { RunEvent } from '../../bus/index.js';
-import { SUBSCRIBER_LAGGING, type AguiEvent, type StreamIdentity } from './agui-event.js';
+import { RUN_HANDED_OVER, SUBSCRIBER_LAGGING, type AguiEvent, type StreamIdentity } from './agui-event.js';
 
 /** What the mapper must remember between events: the run's ids and which message is open. */
 export interface AguiMapperState {
@@ -137,14 +137,17 @@ export function mapToAguiEvents(state: AguiMapperState, event: RunEvent): AguiMa
   }
 }
 
+/** Streams that end while their run goes on: the client attaches again (with Last-Event-ID) and reads on. */
+const REATTACH_CODES = new Set([SUBSCRIBER_LAGGING, RUN_HANDED_OVER]);
+
 /**
  * Ends the stream with RUN_ERROR: for a failed run, and for a stream whose events stopped before the run's end.
- * A stream that fell behind ends with a CUSTOM `subscriber_lagging` instead, leaving its message open: the run
- * goes on, and the client re-attaches with Last-Event-ID to continue where it was.
+ * A stream that fell behind (or whose server leaves) ends with a CUSTOM `subscriber_lagging` (`run_handed_over`)
+ * instead, leaving its message open: the run goes on, and the client re-attaches with Last-Event-ID to continue.
  */
 export function failAguiStream(state: AguiMapperState, error: { code: string; message: string }): AguiMapping {
-  if (error.code === SUBSCRIBER_LAGGING)
-    return { state, events: [{ type: EventType.CUSTOM, name: SUBSCRIBER_LAGGING, value: { message: error.message } }] };
+  if (REATTACH_CODES.has(error.code))
+    return { state, events: [{ type: EventType.CUSTOM, name: error.code, value: { message: error.message } }] };
   const closed = closeMessage(state);
   return {
     state: closed.state,

@@ -1,5 +1,5 @@
 import type { RunEvent } from '../../bus/index.js';
-import { SUBSCRIBER_LAGGING, type SimpleEvent, type StreamIdentity } from './agui-event.js';
+import { RUN_HANDED_OVER, SUBSCRIBER_LAGGING, type SimpleEvent, type StreamIdentity } from './agui-event.js';
 
 /** One RunEvent → the spec's lower-case events (section 6). Steps and guardrail flags have no counterpart there. */
 export function mapToSimpleEvents(event: RunEvent, identity: StreamIdentity = {}): SimpleEvent[] {
@@ -27,6 +27,7 @@ export function mapToSimpleEvents(event: RunEvent, identity: StreamIdentity = {}
 
 export function failSimpleStream(error: { code?: string; message: string }): SimpleEvent[] {
   if (error.code === SUBSCRIBER_LAGGING) return [{ type: 'subscriber_lagging', error: error.message }];
+  if (error.code === RUN_HANDED_OVER) return [{ type: 'run_handed_over', error: error.message }];
   return [{ type: 'run_error', error: error.message }];
 }
 

@@ -1,10 +1,10 @@
 import { TaskState, type Task } from '@a2a-js/sdk';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { startFakeUpstream, type FakeUpstream } from '../../support/fake-upstream.js';
 import { describeEachDialect, type TestDatabase } from '../../support/databases.js';
 import { a2aYaml, answerText, bearer, discover, rpc, startA2aGateway, userMessage } from './a2a-harness.js';
 
-// A short drain, so stopping the gateway cancels a hung run quickly.
+// A short drain, so stopping the gateway hands a hung run on quickly.
 const yaml = `${a2aYaml()}\nserver:\n  shutdown_timeout_ms: 200\n`;
 
 await describeEachDialect('A2A task state across a restart', (dialect) => {
@@ -20,14 +20,14 @@ await describeEachDialect('A2A task state across a restart', (dialect) => {
   });
   const start = () => startA2aGateway({ yaml, upstream, dataDir: database.dataDir, databaseUrl: database.databaseUrl });
 
-  it('keeps finished tasks and settles a task whose run the shutdown cut short', async () => {
+  it('keeps finished tasks, and a task whose run the shutdown handed on completes after the restart', async () => {
     const first = await start();
     const token = await first.createToken('helper');
     upstream.enqueue({ kind: 'text', text: 'Stored answer.' });
     const client = await discover(first.agentUrl('helper'));
     const finished = (await client.sendMessage(userMessage('remember'), bearer(token.token))) as Task;
 
-    // Returns at once with the working task; the run then hangs until the shutdown cancels it.
+    // Returns at once with the working task; the run then hangs until the shutdown hands it on.
     upstream.enqueue({ kind: 'hang' });
     const pending = await rpc(
       `${first.app.url}/a2a/helper`,
@@ -47,6 +47,7 @@ await describeEachDialect('A2A task state across a restart', (dialect) => {
     expect(working.status.state).toBe('TASK_STATE_WORKING');
     await first.stop({ keepData: true });
 
+    upstream.setDefault({ kind: 'text', text: 'Answered after the restart.' });
     const second = await start();
     try {
       const again = await discover(second.agentUrl('helper'));
@@ -54,13 +55,15 @@ await describeEachDialect('A2A task state across a restart', (dialect) => {
       expect(read.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
       expect(answerText(read)).toBe('Stored answer.');
 
-      const settled = await again.getTask(
-        { tenant: '', id: working.id, historyLength: undefined },
-        bearer(token.token),
-      );
-      expect(settled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+      // The restarted gateway took the run over from its start (the cut call was never recorded) and ends it.
+      const settled = await vi.waitFor(async () => {
+        const task = await again.getTask({ tenant: '', id: working.id, historyLength: undefined }, bearer(token.token));
+        expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+        return task;
+      });
+      expect(answerText(settled)).toBe('Answered after the restart.');
       const run = await second.app.runs.find(settled.metadata!.run_id as string);
-      expect(run?.run.status).toBe('cancelled');
+      expect(run?.run).toMatchObject({ status: 'completed', attempts: 2 });
     } finally {
       await second.stop({ keepData: true });
     }
