@@ -4,16 +4,19 @@ export type {
   ChatMessage,
   FinishReason,
   JsonSchemaObject,
+  ModelCallOptions,
   ModelCallRequest,
   ModelCallResult,
   ModelClient,
   ModelInfo,
   ModelStreamPart,
   ReportedUsage,
+  ResponseFormat,
   ToolCall,
   ToolDefinition,
   Usage,
 } from './types.js';
+export { assertOptionsSupported } from './call-options.js';
 export { countMessageTokens, countPromptTokens, countToolDefinitionTokens } from './count-tokens.js';
 export { estimateUsage, mapUsage, type UsageContext } from './map-usage.js';
 export { createPricing, type Price, type Pricing, type PricingOptions } from './pricing.js';

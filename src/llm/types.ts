@@ -45,6 +45,37 @@ export interface Usage {
 
 export type FinishReason = 'stop' | 'tool_calls' | 'length' | 'content_filter' | 'error' | 'other';
 
+/** The structured output a caller asked for; plain text when unset. */
+export type ResponseFormat =
+  | { type: 'json_object' }
+  | {
+      type: 'json_schema';
+      name: string;
+      description?: string;
+      schema: Record<string, unknown>;
+      /** The provider constrains its output to the schema (OpenAI's strict mode). */
+      strict?: boolean;
+    };
+
+/**
+ * Sampling and output settings a caller set for its run's model calls, in OpenAI's meaning (camelCase). A
+ * provider that cannot honour one is refused before the run starts (findUnsupportedOption), never ignored.
+ */
+export interface ModelCallOptions {
+  topP?: number;
+  stop?: string[];
+  seed?: number;
+  presencePenalty?: number;
+  frequencyPenalty?: number;
+  /** Token id (as a string) → bias from -100 to 100. */
+  logitBias?: Record<string, number>;
+  logprobs?: boolean;
+  topLogprobs?: number;
+  reasoningEffort?: 'none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max';
+  verbosity?: 'low' | 'medium' | 'high';
+  responseFormat?: ResponseFormat;
+}
+
 export interface ModelCallRequest {
   /** `<provider>/<model id>` as configured on the agent. */
   model: string;
@@ -52,6 +83,8 @@ export interface ModelCallRequest {
   tools?: ToolDefinition[];
   temperature?: number;
   maxTokens?: number;
+  /** The caller's sampling and output settings (the gateway's own calls set none). */
+  options?: ModelCallOptions;
   /** Aborts the upstream request at once (run cancel, client gone). */
   signal?: AbortSignal;
   /** The call's `chat` span: its trace context is sent upstream (`traceparent`). */

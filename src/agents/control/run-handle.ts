@@ -1,6 +1,6 @@
 import type { TraceSpan } from '../../telemetry/index.js';
 import type { RunEvent, RunSource } from '../../bus/index.js';
-import type { ChatMessage, ToolDefinition } from '../../llm/index.js';
+import type { ChatMessage, ModelCallOptions, ToolDefinition } from '../../llm/index.js';
 import type { RunTiming } from '../runtime/run-timer.js';
 import type { RunController } from './run-control.js';
 import type { RunResult } from '../runtime/run-result.js';
@@ -30,6 +30,11 @@ export interface StartRunRequest {
   /** Overrides the agent's temperature / max_tokens for this run. */
   temperature?: number;
   maxTokens?: number;
+  /**
+   * The caller's sampling and output settings (top_p, stop, response_format, …), applied to every model call
+   * of the run. One the agent's provider cannot honour is a 400 naming it before the run starts.
+   */
+  callOptions?: ModelCallOptions;
   /** The access token that started the run, if any. */
   tokenId?: string;
   /** That token's max_cost_usd (null: none); when undefined with a tokenId, the run service looks it up. */

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { RunStepsTable, RunsTable } from '../../db/index.js';
-import type { ChatMessage, FinishReason, ToolCall, ToolDefinition } from '../../llm/index.js';
+import type { ChatMessage, FinishReason, ModelCallOptions, ToolCall, ToolDefinition } from '../../llm/index.js';
 
 export type RunStatus = RunsTable['status'];
 
@@ -40,6 +40,8 @@ export interface ResumeInput {
   messages: ChatMessage[];
   temperature: number;
   max_tokens: number | null;
+  /** The caller's sampling and output settings (absent in runs stored before they existed). */
+  call_options?: ModelCallOptions;
   client_tools: ToolDefinition[];
   /** Client context the answer is graded against (tool results in `messages` are added again). */
   context: string[];
@@ -76,6 +78,8 @@ export interface ModelPromptLog {
   tools: string[];
   temperature: number;
   max_tokens: number | null;
+  /** The caller's sampling and output settings, when it set any. */
+  call_options?: ModelCallOptions;
   response: string;
   tool_calls: ToolCall[];
   finish_reason: FinishReason | null;

@@ -4,6 +4,7 @@ import {
   mapUsage,
   type ChatMessage,
   type FinishReason,
+  type ModelCallOptions,
   type ModelClient,
   type ModelStreamPart,
   type ReportedUsage,
@@ -33,6 +34,7 @@ export interface ModelStepRun {
   readonly toolDefinitions: ToolDefinition[];
   readonly temperature: number;
   readonly maxTokens: number | undefined;
+  readonly callOptions: ModelCallOptions | undefined;
   readonly controller: RunControl;
   readonly recorder: RunRecorder;
   readonly reporter: RunReporter;
@@ -84,6 +86,7 @@ export async function runModelStep(run: ModelStepRun, messages: ChatMessage[]): 
       tools: run.toolDefinitions.length > 0 ? run.toolDefinitions : undefined,
       temperature: run.temperature,
       maxTokens: run.maxTokens,
+      options: run.callOptions,
       signal: run.controller.signal,
       trace: span,
       log: run.log,
@@ -229,6 +232,7 @@ function createPromptLog(
     tools: run.toolDefinitions.map((tool) => tool.name),
     temperature: run.temperature,
     max_tokens: run.maxTokens ?? null,
+    ...(run.callOptions && { call_options: run.callOptions }),
     response: call.response,
     tool_calls: call.toolCalls ?? [],
     finish_reason: call.finishReason ?? null,

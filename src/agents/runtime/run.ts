@@ -2,7 +2,7 @@ import type { RunEvent, RunEventBus, RunSource } from '../../bus/index.js';
 import { AppError, createError, DatabaseUnavailableError, isAppError } from '../../errors.js';
 import type { Guardrails } from '../../guardrails/index.js';
 import { isoNow } from '../../ids.js';
-import type { ChatMessage, ModelClient, Pricing, ToolCall, ToolDefinition } from '../../llm/index.js';
+import type { ChatMessage, ModelCallOptions, ModelClient, Pricing, ToolCall, ToolDefinition } from '../../llm/index.js';
 import { withBindingsOnUse, type Logger } from '../../logger.js';
 import { traceLogFields, type TraceSpan } from '../../telemetry/index.js';
 import type { ToolRegistry } from '../../tools/index.js';
@@ -54,6 +54,8 @@ export interface RunSettings {
   sessionId: string | null;
   temperature: number;
   maxTokens?: number;
+  /** The caller's sampling and output settings, for every model call. */
+  callOptions?: ModelCallOptions;
   /** Frontend tools the client offered (an agent tool of the same name wins). */
   clientTools: ToolDefinition[];
   /** Context the client supplied (AG-UI `context`): with tool results, what the answer is graded against. */
@@ -116,6 +118,7 @@ export class Run implements LiveRun {
   readonly callerToolNames: ReadonlySet<string>;
   readonly temperature: number;
   readonly maxTokens: number | undefined;
+  readonly callOptions: ModelCallOptions | undefined;
   readonly controller: RunController;
   readonly events: RunEventPublisher;
   readonly recorder: RunRecorder;
@@ -146,6 +149,7 @@ export class Run implements LiveRun {
     this.tools = deps.tools;
     this.temperature = settings.temperature;
     this.maxTokens = settings.maxTokens;
+    this.callOptions = settings.callOptions;
     const traceFields = traceLogFields(options.trace);
     this.trace = options.trace;
     this.log = traceFields.trace_id && deps.log ? withBindingsOnUse(deps.log, traceFields) : deps.log;

@@ -1,7 +1,7 @@
 import { AppError, DatabaseUnavailableError, ValidationError } from '../../errors.js';
 import type { GuardrailVerdict } from '../../guardrails/index.js';
 import { createId, isoNow } from '../../ids.js';
-import type { ChatMessage } from '../../llm/index.js';
+import { assertOptionsSupported, type ChatMessage } from '../../llm/index.js';
 import {
   endRunSpan,
   linksTo,
@@ -57,6 +57,8 @@ export async function startRun(deps: RuntimeDeps, request: StartRunRequest): Pro
 
 async function openRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceSpan): Promise<Run> {
   const agent = deps.agents.get(request.agentName);
+  // An option the agent's provider cannot honour is refused before anything is stored.
+  if (request.callOptions) assertOptionsSupported(deps.models.describe(agent.model), request.callOptions);
   // Every authenticated route passes its principal; only callers without one (tests mounting routes bare) share `anonymous`.
   const owner = request.owner ?? 'anonymous';
   // A session id generated for this request has nothing stored to check or merge: its session is created
@@ -74,6 +76,7 @@ async function openRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceS
     sessionId: request.sessionId ?? null,
     temperature: request.temperature ?? agent.temperature,
     maxTokens: request.maxTokens ?? agent.max_tokens,
+    callOptions: request.callOptions,
     clientTools: request.clientTools ?? [],
     context: request.context ?? [],
     tokenId: request.tokenId,
@@ -168,6 +171,7 @@ function resumeInput(
     messages: conversation,
     temperature: settings.temperature,
     max_tokens: settings.maxTokens ?? null,
+    ...(settings.callOptions && { call_options: settings.callOptions }),
     client_tools: settings.clientTools,
     context: settings.context,
     session_pending: pending ?? null,

@@ -27,6 +27,7 @@ export async function takeOverRun(deps: RuntimeDeps, claimed: ClaimedRun): Promi
     sessionId: record.session_id,
     temperature: input.temperature,
     maxTokens: input.max_tokens ?? undefined,
+    callOptions: input.call_options,
     clientTools: input.client_tools,
     context: input.context,
     tokenId: record.token_id ?? undefined,

@@ -11,6 +11,7 @@ import { streamChatCompletion } from './chat-completion-stream.js';
 import { chatCompletionBody, chatCompletionHeaders, chatCompletionResponse } from './chat-completions.schema.js';
 import { convertToChatMessages } from './convert-to-chat-messages.js';
 import { isRetryable, modelNotFound } from './openai-errors.js';
+import { mapCallOptions, mapResponseFormat } from './options/map-call-options.js';
 
 export interface ChatCompletionsRoutesOptions {
   agents: AgentRegistry;
@@ -55,6 +56,7 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
         owner: principal && ownerOf(principal),
         temperature: body.temperature ?? undefined,
         maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
+        callOptions: mapCallOptions(body, mapResponseFormat(body.response_format)),
         tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
         tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
       });

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { SESSION_ID_PATTERN } from '../../agents/index.js';
+import { chatOptionFields } from './options/chat-options.schema.js';
+import { refusedChatFields } from './options/refused-fields.schema.js';
 
 const textPart = z.object({ type: z.literal('text'), text: z.string() });
 /** A message's content: a string or an array of text parts (other part types are not supported). */
@@ -31,7 +33,10 @@ export const chatMessage = z.discriminatedUnion(
   { error: 'role must be one of system, developer, user, assistant, tool' },
 );
 
-/** POST /v1/chat/completions (spec 4.1). Unknown fields are ignored, as OpenAI-compatible servers do. */
+/**
+ * POST /v1/chat/completions (spec 4.1). Every field OpenAI defines is honoured or refused by name
+ * (docs/openai-compatibility.md); fields OpenAI does not define are ignored, as OpenAI-compatible servers do.
+ */
 export const chatCompletionBody = z.object({
   model: z.string().min(1).describe('The agent name'),
   messages: z.array(chatMessage).min(1, 'messages must contain at least one message'),
@@ -41,6 +46,8 @@ export const chatCompletionBody = z.object({
   max_tokens: z.number().int().positive().nullish().describe("Overrides the agent's max_tokens"),
   max_completion_tokens: z.number().int().positive().nullish().describe('Same as max_tokens (newer clients)'),
   user: z.string().optional(),
+  ...chatOptionFields,
+  ...refusedChatFields,
 });
 
 export type ChatCompletionBody = z.infer<typeof chatCompletionBody>;

@@ -4,6 +4,7 @@ import { injectTraceHeaders } from '../../telemetry/index.js';
 import { createDevModel } from '../dev/dev-model.js';
 import type { ModelTransport } from '../model-transport.js';
 
+import { convertToCallSettings } from './convert-to-call-settings.js';
 import { convertToPrompt, convertToTools } from './convert-to-prompt.js';
 import { createAiSdkPartReader } from './create-ai-sdk-part-reader.js';
 import type { Logger } from '../../logger.js';
@@ -105,6 +106,7 @@ export function createAiSdkTransport(
         prompt: convertToPrompt(request.messages),
         temperature: request.temperature,
         maxOutputTokens: request.maxTokens,
+        ...convertToCallSettings(request.options),
         ...(tools ? { tools, toolChoice: { type: 'auto' as const } } : {}),
         abortSignal: signal,
         // Per call: the trace context is the call's own span, not the provider's.

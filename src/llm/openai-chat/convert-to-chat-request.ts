@@ -1,4 +1,4 @@
-import type { ChatMessage, ModelCallRequest } from '../types.js';
+import type { ChatMessage, ModelCallOptions, ModelCallRequest, ResponseFormat } from '../types.js';
 
 type ChatRequestMessage =
   | { role: 'system' | 'user'; content: string }
@@ -17,8 +17,49 @@ export interface ChatRequestBody {
   messages: ChatRequestMessage[];
   tools?: { type: 'function'; function: { name: string; description: string; parameters: object } }[];
   tool_choice?: 'auto';
+  top_p?: number;
+  stop?: string[];
+  seed?: number;
+  presence_penalty?: number;
+  frequency_penalty?: number;
+  logit_bias?: Record<string, number>;
+  logprobs?: boolean;
+  top_logprobs?: number;
+  reasoning_effort?: string;
+  verbosity?: string;
+  response_format?: ChatResponseFormat;
   stream: true;
   stream_options: { include_usage: true };
+}
+
+type ChatResponseFormat =
+  | { type: 'json_object' }
+  | {
+      type: 'json_schema';
+      json_schema: { name: string; description?: string; schema: Record<string, unknown>; strict?: boolean };
+    };
+
+function convertResponseFormat(format: ResponseFormat | undefined): ChatResponseFormat | undefined {
+  if (!format || format.type === 'json_object') return format;
+  const { name, description, schema, strict } = format;
+  return { type: 'json_schema', json_schema: { name, description, schema, strict } };
+}
+
+/** The caller's options under their wire names; an unset one is left out of the body. */
+function convertOptions(options: ModelCallOptions): Partial<ChatRequestBody> {
+  return {
+    top_p: options.topP,
+    stop: options.stop,
+    seed: options.seed,
+    presence_penalty: options.presencePenalty,
+    frequency_penalty: options.frequencyPenalty,
+    logit_bias: options.logitBias,
+    logprobs: options.logprobs,
+    top_logprobs: options.topLogprobs,
+    reasoning_effort: options.reasoningEffort,
+    verbosity: options.verbosity,
+    response_format: convertResponseFormat(options.responseFormat),
+  };
 }
 
 function convertMessage(message: ChatMessage): ChatRequestMessage {
@@ -59,6 +100,7 @@ export function convertToChatRequest(modelId: string, request: ModelCallRequest)
       function: { name: tool.name, description: tool.description, parameters: tool.parameters },
     })),
     tool_choice: tools ? 'auto' : undefined,
+    ...(request.options && convertOptions(request.options)),
     stream: true,
     stream_options: { include_usage: true },
   };

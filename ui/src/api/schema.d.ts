@@ -1765,6 +1765,78 @@ export interface paths {
             /** @description Same as max_tokens (newer clients) */
             max_completion_tokens?: number | null;
             user?: string;
+            /** @description Nucleus sampling, for every model call of the run */
+            top_p?: number | null;
+            /** @description Up to 4 sequences where the model stops */
+            stop?: (string | string[]) | null;
+            /** @description Best-effort deterministic sampling (OpenAI-wire providers) */
+            seed?: number | null;
+            /** @description OpenAI-wire providers */
+            presence_penalty?: number | null;
+            /** @description OpenAI-wire providers */
+            frequency_penalty?: number | null;
+            /** @description Token id → bias from -100 to 100 (OpenAI-wire providers) */
+            logit_bias?: {
+              [key: string]: number;
+            } | null;
+            /** @description Reasoning models (OpenAI-wire providers) */
+            reasoning_effort?: ('none' | 'minimal' | 'low' | 'medium' | 'high' | 'xhigh' | 'max') | null;
+            /** @description OpenAI-wire providers */
+            verbosity?: ('low' | 'medium' | 'high') | null;
+            /** @description Structured output: json_object, or json_schema (with strict) for the answer */
+            response_format?:
+              | {
+                  /** @enum {string} */
+                  type: 'text';
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'json_object';
+                }
+              | {
+                  /** @enum {string} */
+                  type: 'json_schema';
+                  json_schema: {
+                    name: string;
+                    description?: string;
+                    schema?: {
+                      [key: string]: unknown;
+                    };
+                    strict?: boolean | null;
+                  };
+                };
+            /** @description Only 1: an agent run gives one answer (docs/decisions/0074-one-choice-per-run.md) */
+            n?: number | null;
+            /** @description Refused (400): audio output; the gateway answers with text */
+            audio?: unknown;
+            /** @description Accepted only as a no-op (only ["text"]; the gateway answers with text) */
+            modalities?: unknown;
+            /** @description Refused (400): predicted outputs */
+            prediction?: unknown;
+            /** @description Refused (400): built-in web search; give the agent a tool instead */
+            web_search_options?: unknown;
+            /** @description Refused (400): legacy `functions`; use `tools` */
+            functions?: unknown;
+            /** @description Refused (400): legacy `function_call`; use `tool_choice` */
+            function_call?: unknown;
+            /** @description Accepted only as a no-op (only false; the gateway keeps its own run records, not OpenAI stored completions) */
+            store?: unknown;
+            /** @description Refused (400): metadata goes with stored completions (`store`), which the gateway does not offer */
+            metadata?: unknown;
+            /** @description Accepted only as a no-op (only auto or default; the provider configuration decides) */
+            service_tier?: unknown;
+            /** @description Refused (400): prompt cache keys */
+            prompt_cache_key?: unknown;
+            /** @description Refused (400): prompt cache retention */
+            prompt_cache_retention?: unknown;
+            /** @description Refused (400): prompt cache options */
+            prompt_cache_options?: unknown;
+            /** @description Refused (400): OpenAI moderation settings; configure the agent's guardrails instead */
+            moderation?: unknown;
+            /** @description Refused when true (400): log probabilities are not returned yet */
+            logprobs?: boolean | null;
+            /** @description Refused (400): log probabilities are not returned yet */
+            top_logprobs?: number | null;
           };
         };
       };
