@@ -247,7 +247,11 @@ export const ERROR_CATALOG = {
   },
 
   // 402, 413, 429
-  budget_exceeded: { type: 'payment_required_error', status: 402, message: 'The {budget} is used up' },
+  budget_exceeded: {
+    type: 'payment_required_error',
+    status: 402,
+    message: 'The {budget} is used up, or this model call does not fit (estimate $x, left $y)',
+  },
   payload_too_large: { type: 'payload_too_large_error', status: 413, message: 'Request body is too large' },
   rate_limited: { type: 'rate_limit_error', status: 429, message: 'Too many requests; retry after {seconds} s' },
   unknown_a2a_method: { type: 'invalid_request_error', status: 400, message: 'Not an A2A method' },

@@ -169,6 +169,9 @@ export function createRunService(options: RunServiceOptions): RunService {
   /** Takes over what can be resumed, then ends the rest as interrupted; both publish on the run's stream. */
   async function sweep(now: string, staleBefore: string): Promise<number> {
     const claimed = resume ? await store.claimOrphans({ now, staleBefore }) : [];
+    // What the dead owner held for each of them is freed before any is admitted again: a resumed run must not be
+    // refused for the reservations of the others it died with.
+    await Promise.all(claimed.map((orphan) => store.releaseBudget(orphan.run.run_id)));
     const failed: string[] = [];
     for (const orphan of claimed) {
       try {

@@ -45,11 +45,23 @@ await describeEachDialect('shared budget ledger', (dialect) => {
     expect(outcomes.filter((outcome) => outcome.status === 'fulfilled')).toHaveLength(3);
     const refused = outcomes.find((outcome) => outcome.status === 'rejected') as PromiseRejectedResult;
     expect(refused.reason).toBeInstanceOf(BudgetExceededError);
-    expect(refused.reason.message).toContain('daily budget of agent "a" ($1) is used up');
+    // Nothing like used up: the refusal says the call does not fit what is left, and why.
+    expect(refused.reason.message).toBe(
+      'The daily budget of agent "a" ($1): this model call does not fit (estimate $0.25, left $0.05; ' +
+        '$0.2 spent, $0.75 held by 3 run(s) in flight)',
+    );
     // Concurrent first admissions may each read it, but only one opening is kept.
     const again = await ledger.admit(runId(), [account({ loadSpent: load })], 0).catch((error: unknown) => error);
     expect(load.mock.calls.length).toBeLessThanOrEqual(10);
     expect(again).toBeDefined();
+  });
+
+  it('says "used up" only once what was spent reached the limit', async () => {
+    const run = runId();
+    await ledger.admit(run, [account()], 0.5);
+    await store.settleBudget(run, [key], 1_000_000_000, 'settle-all');
+    const refused = await ledger.admit(runId(), [account()], 0.01).catch((error: unknown) => error);
+    expect((refused as Error).message).toBe('The daily budget of agent "a" ($1) is used up ($1 spent)');
   });
 
   it('charges a call settled twice under one settle id once (a retry after a COMMIT whose answer was lost)', async () => {

@@ -41,9 +41,27 @@ export interface BudgetLedger {
 /** Money is counted in whole nano-dollars: ten charges of $0.01 are exactly $0.10. */
 export const toNanos = (usd: number): number => Math.round(usd * 1e9);
 
+/** Dollars as a refusal states them: at most 6 decimals, no trailing zeros. */
+const dollars = (nanos: number): string => `$${Number((Math.max(0, nanos) / 1e9).toFixed(6))}`;
+
 export function createBudgetLedger(store: BudgetQueries): BudgetLedger {
-  const usedUp = (account: BudgetAccount, stage: BudgetRefusal['stage']) =>
-    new BudgetExceededError(`The ${account.label} ($${account.limitUsd}) is used up`, { budget: account.kind, stage });
+  /**
+   * Says which refusal it is: the account spent its limit ("used up"), or what is left (the limit less what was
+   * spent and what runs in flight hold) is less than this call's estimate ("does not fit").
+   */
+  const refusal = async (account: BudgetAccount, estimateNanos: number, stage: BudgetRefusal['stage']) => {
+    const row = (await store.listBudgetAccounts(account.key)).find((found) => found.key === account.key);
+    const limitNanos = toNanos(account.limitUsd);
+    const spentNanos = row?.spentNanos ?? 0;
+    const name = `The ${account.label} (${dollars(limitNanos)})`;
+    const message =
+      spentNanos >= limitNanos
+        ? `${name} is used up (${dollars(spentNanos)} spent)`
+        : `${name}: this model call does not fit (estimate ${dollars(estimateNanos)}, left ` +
+          `${dollars(limitNanos - spentNanos - (row?.reservedNanos ?? 0))}; ${dollars(spentNanos)} spent, ` +
+          `${dollars(row?.reservedNanos ?? 0)} held by ${row?.holds ?? 0} run(s) in flight)`;
+    return new BudgetExceededError(message, { budget: account.kind, stage });
+  };
   // Accounts are never removed: once one exists, later admissions skip the look-up (one query less per run).
   const opened = new Set<string>();
   async function open(account: BudgetAccount): Promise<void> {
@@ -58,10 +76,12 @@ export function createBudgetLedger(store: BudgetQueries): BudgetLedger {
       const limits = accounts.map((account) => ({ key: account.key, limitNanos: toNanos(account.limitUsd) }));
       const keys = accounts.map((account) => account.key);
       const reserve = async (usd: number, stage: BudgetRefusal['stage']) => {
-        const refused = await store.reserveBudget(runId, limits, toNanos(usd));
+        const nanos = toNanos(usd);
+        const refused = await store.reserveBudget(runId, limits, nanos);
         if (refused !== undefined)
-          throw usedUp(
+          throw await refusal(
             accounts.find((account) => account.key === refused)!,
+            nanos,
             stage,
           );
       };

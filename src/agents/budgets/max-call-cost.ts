@@ -8,8 +8,9 @@ import {
 import { roundUsd, type RunPricing } from '../records/run-recorder.js';
 
 /**
- * Output tokens reserved for a call whose max_tokens is not set (by the agent or the request). Nothing bounds
- * such a call's answer, so what it says past this many tokens can take a budget past its limit.
+ * Output tokens reserved for a call whose max_tokens is not set (by the agent or the request) while the agent
+ * has no answered call of that model stored to average (its first runs). Nothing bounds such a call's answer,
+ * so what it says past this many tokens can take a budget past its limit.
  */
 export const UNCAPPED_CALL_OUTPUT_TOKENS = 1024;
 
@@ -18,6 +19,11 @@ export interface MaxCallCostOptions {
   model: string;
   tools: ToolDefinition[];
   maxTokens: number | undefined;
+  /**
+   * Output tokens to reserve when max_tokens is not set: the agent's stored average per call (budgets/run-budget.ts);
+   * UNCAPPED_CALL_OUTPUT_TOKENS when unset.
+   */
+  uncappedOutputTokens?: number;
 }
 
 /**
@@ -25,7 +31,7 @@ export interface MaxCallCostOptions {
  * usage is billed) and max_tokens of output, priced and rounded as a step's cost is. A run's messages are counted
  * once each (later calls resend them), its tool definitions once.
  */
-export function createMaxCallCost({ pricing, model, tools, maxTokens }: MaxCallCostOptions) {
+export function createMaxCallCost({ pricing, model, tools, maxTokens, uncappedOutputTokens }: MaxCallCostOptions) {
   const counted = new WeakMap<ChatMessage, number>();
   const countMessage = (message: ChatMessage): number => {
     let tokens = counted.get(message);
@@ -52,7 +58,7 @@ export function createMaxCallCost({ pricing, model, tools, maxTokens }: MaxCallC
       toolTokens ??= countToolDefinitionTokens(tools);
       inputTokens = countPromptTokens(messages, [], countMessage) + toolTokens;
     }
-    const usage = usageOf(inputTokens, maxTokens ?? UNCAPPED_CALL_OUTPUT_TOKENS);
+    const usage = usageOf(inputTokens, maxTokens ?? uncappedOutputTokens ?? UNCAPPED_CALL_OUTPUT_TOKENS);
     return roundUsd(pricing.price(model, usage).costUsd);
   };
 }

@@ -22,7 +22,10 @@ export interface RunBudgetRequest {
   /** The run's first model call: its messages (the system prompt included) and the tools every call offers. */
   messages: ChatMessage[];
   tools: ToolDefinition[];
-  /** Output tokens per model call at most; unset: a call reserves UNCAPPED_CALL_OUTPUT_TOKENS. */
+  /**
+   * Output tokens per model call at most; unset: a call reserves the agent's stored average output per call of its
+   * model (its last AVERAGED_CALLS), or UNCAPPED_CALL_OUTPUT_TOKENS before it has one.
+   */
   maxTokens?: number;
   tokenId?: string;
   /** The token's max_cost_usd as the route knows it; undefined: look it up. */
@@ -81,7 +84,27 @@ export interface RunBudgets {
   ofToken(tokenId: string, maxCostUsd: number | null, agent: RegisteredAgent | undefined): Promise<TokenBudget>;
 }
 
+/** The answered calls an uncapped call's output estimate averages over. */
+export const AVERAGED_CALLS = 100;
+/** How long one replica reuses an agent's average before it reads it again. */
+const AVERAGE_TTL_MS = 30_000;
+
 export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
+  // Read from the usage records, so a restarted process (its runs resumed) estimates as the one before it did.
+  const averages = new Map<string, { tokens: number; until: number }>();
+  async function uncappedOutputTokens(agent: RegisteredAgent): Promise<number | undefined> {
+    const key = `${agent.name}\u0000${agent.model}`;
+    const now = Date.now();
+    const cached = averages.get(key);
+    if (cached && cached.until > now) return cached.tokens;
+    const average = await options.spend.averageOutputTokens(agent.name, agent.model, AVERAGED_CALLS);
+    // None yet is not kept: the next admission reads again, so the first answered call counts at once.
+    if (average === undefined) return undefined;
+    const tokens = Math.max(1, Math.ceil(average));
+    averages.set(key, { tokens, until: now + AVERAGE_TTL_MS });
+    return tokens;
+  }
+
   /** The agent's account today; before its first run today opened it, what stored runs spent. */
   async function dailyState(agent: RegisteredAgent, limitUsd: number, rows: Map<string, BudgetAccountRow>) {
     const day = today(options.now);
@@ -146,7 +169,14 @@ export function createRunBudgets(options: RunBudgetsOptions): RunBudgets {
       if (accounts.length === 0) return createRunBudget(undefined, perRun, () => 0, 0);
       const { pricing } = options;
       const maxCallCost = pricing
-        ? createMaxCallCost({ pricing, model: request.agent.model, tools: request.tools, maxTokens: request.maxTokens })
+        ? createMaxCallCost({
+            pricing,
+            model: request.agent.model,
+            tools: request.tools,
+            maxTokens: request.maxTokens,
+            uncappedOutputTokens:
+              request.maxTokens === undefined ? await uncappedOutputTokens(request.agent) : undefined,
+          })
         : () => 0;
       const firstCallUsd = maxCallCost(request.messages);
       const hold = await options.ledger.admit(request.runId, accounts, firstCallUsd);
