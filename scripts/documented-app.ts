@@ -20,7 +20,7 @@ export async function startDocumentedApp(): Promise<DocumentedApp> {
   const everything: Config = {
     ...config,
     server: { ...config.server, log_level: 'silent', database_url: undefined, redis_url: undefined },
-    gateway: { enabled: true, openai_compat: true, agui: true, webhooks: true, a2a: true },
+    gateway: { enabled: true, openai_compat: true, agui: true, webhooks: true, a2a: true, mcp: true },
   };
   const app = await createApp({ config: everything });
   return {

@@ -11,7 +11,7 @@ export const runStatus = z.enum([
   'input_required',
 ]);
 
-export const runSource = z.enum(['chat', 'agui', 'webhook', 'poller', 'listener', 'a2a', 'autopilot']);
+export const runSource = z.enum(['chat', 'agui', 'webhook', 'poller', 'listener', 'a2a', 'autopilot', 'mcp']);
 
 export const listRunsQuery = z
   .strictObject({

@@ -1,7 +1,7 @@
 import type { A2aRestrictions } from './a2a-restrictions.js';
 
 /** Scopes that grant something. Other scope strings are stored but grant nothing. */
-export const GRANTING_SCOPES = ['chat', 'a2a', 'tools'] as const;
+export const GRANTING_SCOPES = ['chat', 'a2a', 'tools', 'mcp'] as const;
 export type GrantingScope = (typeof GRANTING_SCOPES)[number];
 
 /** Who is calling: an operator (JWT or API key) or an external agent holding an access token. */

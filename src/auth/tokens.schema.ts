@@ -27,7 +27,7 @@ export const createTokenBody = z.strictObject({
     .max(16)
     .optional()
     .describe(
-      'Defaults to ["chat"]; chat, a2a and tools grant access, shared_sessions shares sessions, dream is stored only; others are refused',
+      'Defaults to ["chat"]; chat, a2a, tools and mcp grant access, shared_sessions shares sessions, dream is stored only; others are refused',
     ),
   expires_in_seconds: z
     .number()

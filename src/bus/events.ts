@@ -2,7 +2,7 @@
  * Everything that happens in a run, as one discriminated union keyed on `type` (noun-action, `end`
  * not finish). AG-UI, OpenAI and A2A names exist only inside their gateway adapters.
  */
-export type RunSource = 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot';
+export type RunSource = 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot' | 'mcp';
 
 export type RunEventBody =
   | { type: 'run-start'; agentName: string; model: string; source: RunSource; sessionId: string | null }

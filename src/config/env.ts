@@ -36,6 +36,7 @@ const GATEWAY_ENV = {
   SERVICE_GATEWAY_AGUI: 'agui',
   SERVICE_GATEWAY_WEBHOOKS: 'webhooks',
   SERVICE_GATEWAY_A2A: 'a2a',
+  SERVICE_GATEWAY_MCP: 'mcp',
 } as const;
 
 /** Environment wins over the file, flags win over the environment. The only reader of process.env is the caller of this. */

@@ -90,7 +90,7 @@ export interface RunsTable {
   agent_name: string;
   /** `input_required`: the run ended asking its caller (A2A requires_input); the caller's answer starts the next run. */
   status: 'running' | 'paused' | 'completed' | 'failed' | 'cancelled' | 'interrupted' | 'input_required';
-  source: 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot';
+  source: 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot' | 'mcp';
   session_id: string | null;
   /** `<provider>/<model id>` the run used. */
   model: string;
@@ -182,7 +182,7 @@ export interface UsageRecordsTable {
   /** The step (blueprint node id) of that mission; null otherwise. */
   mission_step: string | null;
   /** The run's source (bus RunSource). */
-  source: 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot';
+  source: 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot' | 'mcp';
   /** The configured provider name, the part of `model` before the slash. */
   provider: string;
   /** `<provider>/<model id>`. */

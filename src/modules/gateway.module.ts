@@ -1,6 +1,7 @@
 import type { AgentRegistry, RunService } from '../agents/index.js';
 import { a2aRoutes, createA2aPushStore, createA2aTaskStore, type CardTool } from '../gateway/a2a/index.js';
 import { aguiRoutes } from '../gateway/agui/index.js';
+import { mcpRoutes } from '../gateway/mcp/index.js';
 import { openaiRoutes } from '../gateway/openai/index.js';
 import type { AuthHooks, RateLimits } from '../http/index.js';
 import { createOutboundGuard, type ToolRegistry } from '../tools/index.js';
@@ -36,6 +37,7 @@ export async function registerGateways(ctx: AppContext, deps: GatewayDeps): Prom
       maxConnectionsPerPrincipal: config.server.ws_max_connections_per_principal,
     });
   if (config.gateway.a2a) await registerA2a(ctx, deps, stalledTimeoutMs);
+  if (config.gateway.mcp) await server.register(mcpRoutes, { agents, runs, version: ctx.version });
 }
 
 /** A2A: agent cards, tasks, and the push notification outbox, whose worker starts and stops with the routes. */

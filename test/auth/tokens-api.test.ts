@@ -110,7 +110,7 @@ describe('POST /gateway/tokens', () => {
     const { status, body } = await create({ agent_name: 'helper', scopes: ['chat', 'chta'] });
     expect(status).toBe(400);
     expect(body.error.message).toBe(
-      'body.scopes.1: unknown scope "chta": known scopes are chat, a2a, tools, shared_sessions, dream',
+      'body.scopes.1: unknown scope "chta": known scopes are chat, a2a, tools, mcp, shared_sessions, dream',
     );
   });
 

@@ -126,6 +126,7 @@ describe('environment overrides', () => {
       agui: true,
       webhooks: true,
       a2a: true,
+      mcp: true,
     });
     const { config } = loadConfig({
       cwd: dir,
@@ -136,9 +137,17 @@ describe('environment overrides', () => {
         SERVICE_GATEWAY_AGUI: 'TRUE',
         SERVICE_GATEWAY_WEBHOOKS: 'off',
         SERVICE_GATEWAY_A2A: 'no',
+        SERVICE_GATEWAY_MCP: 'off',
       },
     });
-    expect(config.gateway).toEqual({ enabled: false, openai_compat: false, agui: true, webhooks: false, a2a: false });
+    expect(config.gateway).toEqual({
+      enabled: false,
+      openai_compat: false,
+      agui: true,
+      webhooks: false,
+      a2a: false,
+      mcp: false,
+    });
   });
 
   it('rejects invalid values naming the variable', () => {

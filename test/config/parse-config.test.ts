@@ -243,7 +243,14 @@ describe('defaults', () => {
       cors: { origins: [] },
       shutdown_timeout_ms: 10_000,
     });
-    expect(config.gateway).toEqual({ enabled: true, openai_compat: true, agui: true, webhooks: true, a2a: true });
+    expect(config.gateway).toEqual({
+      enabled: true,
+      openai_compat: true,
+      agui: true,
+      webhooks: true,
+      a2a: true,
+      mcp: true,
+    });
     expect(config.auth).toEqual({
       api_keys: [],
       tokens: { default_expires_in_seconds: 86_400, max_expires_in_seconds: 2_592_000 },

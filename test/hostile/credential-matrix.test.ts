@@ -71,6 +71,18 @@ function requestFor(method: string, path: string): { path: string; body?: string
       headers: json,
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tasks/get', params: { id: 'task-none' } }),
     };
+  // A tools/call of helper's tool; without the Accept header MCP requires, the SDK answers 406 and starts no run.
+  if (path === '/mcp')
+    return {
+      path: concrete,
+      headers: json,
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'helper', arguments: { message: 'hi' } },
+      }),
+    };
   if (path === '/webhooks/{name}')
     return { path: concrete, headers: json, body: JSON.stringify({ type: 'shop.order', id: 'o1' }) };
   return method === 'get' || method === 'delete'
@@ -85,6 +97,7 @@ const NAMES_AN_AGENT = new Set([
   'POST /agui/runs',
   'POST /agui/agents/{name}',
   'POST /a2a/{name}',
+  'POST /mcp',
 ]);
 
 describe('credential matrix over every route, against docs/api.md (issue 22 part 9)', () => {
@@ -120,7 +133,7 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
       .setExpirationTime(now() + 600)
       .sign(new TextEncoder().encode(TEST_JWT_SECRET.repeat(2)));
     const [, payload] = validJwt.split('.');
-    const all = ['chat', 'a2a', 'tools'];
+    const all = ['chat', 'a2a', 'tools', 'mcp'];
     const revoked = await hostile.createToken('helper', all);
     await fetch(`${hostile.url}/gateway/tokens/${revoked.token_id}/revoke`, {
       method: 'POST',
@@ -133,6 +146,7 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
       helperChat: (await hostile.createToken('helper', ['chat'])).token,
       helperA2a: (await hostile.createToken('helper', ['a2a'])).token,
       helperTools: (await hostile.createToken('helper', ['tools'])).token,
+      helperMcp: (await hostile.createToken('helper', ['mcp'])).token,
       helperNone: (await hostile.createToken('helper', ['dream'])).token,
     };
     Object.assign(credentials, {
@@ -198,7 +212,7 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
       const anonymous = await call(method, path, {});
       for (const name of BAD) {
         const answer = name === 'no credentials' ? anonymous : await call(method, path, credentials[name]);
-        const problem = problemWith(answer, { jsonRpc: path === '/a2a/{name}' });
+        const problem = problemWith(answer, { jsonRpc: path === '/a2a/{name}' || path === '/mcp' });
         if (problem) wrong.push(`${key} with ${name}: ${problem}`);
         if (rule.kind === 'public') {
           if (answer.status !== anonymous.status)
@@ -246,6 +260,7 @@ describe('credential matrix over every route, against docs/api.md (issue 22 part
       chat: tokens.helperChat,
       a2a: tokens.helperA2a,
       tools: tokens.helperTools,
+      mcp: tokens.helperMcp,
     };
     const expect403 = (key: string, name: string, answer: Answer, codes: string[]) => {
       if (answer.status !== 403 || !codes.includes(codeOf(answer)))

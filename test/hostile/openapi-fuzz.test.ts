@@ -23,7 +23,7 @@ const TOTAL_RUNS = fuzzRuns(3_000);
 const CI_SEED = 20_260_922;
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : process.env.FUZZ_RUNS ? undefined : CI_SEED;
 /** Routes whose errors are JSON-RPC errors by design (docs/api.md says so). */
-const JSON_RPC = /^\/a2a\/\{name\}$/;
+const JSON_RPC = /^(\/a2a\/\{name\}|\/mcp)$/;
 /**
  * Routes whose whole job is to ask the model for a blueprint. The fake upstream echoes the prompt, which
  * is never a blueprint, so they answer 502 upstream_error (docs/decisions/0009-error-body-and-status-codes.md: "a model provider failed")
@@ -128,6 +128,7 @@ describe('hostile requests generated from /openapi.json (issue 22 part 9)', () =
       '/v1/chat/completions',
       '/agui/runs',
       '/a2a/{name}',
+      '/mcp',
       '/webhooks/{name}',
       '/gateway/tokens',
       '/api/v1/admin/runs',

@@ -258,8 +258,8 @@ export interface paths {
           'application/json': {
             /** @description The agent this token may reach */
             agent_name: string;
-            /** @description Defaults to ["chat"]; chat, a2a and tools grant access, shared_sessions shares sessions, dream is stored only; others are refused */
-            scopes?: ('chat' | 'a2a' | 'tools' | 'shared_sessions' | 'dream')[];
+            /** @description Defaults to ["chat"]; chat, a2a, tools and mcp grant access, shared_sessions shares sessions, dream is stored only; others are refused */
+            scopes?: ('chat' | 'a2a' | 'tools' | 'mcp' | 'shared_sessions' | 'dream')[];
             /** @description Lifetime in seconds; default 86400, at most auth.tokens.max_expires_in_seconds */
             expires_in_seconds?: number;
             /** @description When true the token is accepted exactly once */
@@ -774,7 +774,7 @@ export interface paths {
           /** @description Only runs in this state */
           status?: 'running' | 'paused' | 'completed' | 'failed' | 'cancelled' | 'interrupted' | 'input_required';
           /** @description Only runs started this way */
-          source?: 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot';
+          source?: 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot' | 'mcp';
           /** @description Runs started at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset */
           since?: string;
           /** @description Runs started before this time (exclusive), in the same format as since */
@@ -2648,6 +2648,45 @@ export interface paths {
         cookie?: never;
       };
       /** @description A JSON-RPC 2.0 request */
+      requestBody: {
+        content: {
+          'application/json': unknown;
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/mcp': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** MCP over Streamable HTTP (stateless): each agent the caller may reach is a tool */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      /** @description A JSON-RPC 2.0 message of MCP (initialize, tools/list, tools/call, ...) */
       requestBody: {
         content: {
           'application/json': unknown;

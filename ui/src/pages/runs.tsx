@@ -27,6 +27,7 @@ const SOURCES = Object.keys({
   listener: 0,
   a2a: 0,
   autopilot: 0,
+  mcp: 0,
 } satisfies Record<RunSource, 0>) as RunSource[];
 const PERIODS: [string, string, number][] = [
   ['', 'Any time', 0],

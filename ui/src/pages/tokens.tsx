@@ -7,7 +7,7 @@ import { QueryView } from '../states';
 type Scope = NonNullable<TokenRequest['scopes']>[number];
 
 // The scopes that grant access to an agent's routes (shared_sessions and dream are set through the API).
-const SCOPES: Scope[] = ['chat', 'a2a', 'tools'];
+const SCOPES: Scope[] = ['chat', 'a2a', 'tools', 'mcp'];
 
 export function TokensPage() {
   const client = useQueryClient();

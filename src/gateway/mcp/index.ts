@@ -1,0 +1,1 @@
+export { mcpRoutes, type McpRoutesOptions } from './mcp.routes.js';
