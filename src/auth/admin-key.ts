@@ -14,7 +14,7 @@ const MIN_KEY_LENGTH = 8;
 export function loadOrCreateAdminKey(dataDir: string): { key: string; path: string; created: boolean } {
   const path = join(dataDir, ADMIN_KEY_FILE);
   if (existsSync(path)) return { key: readKey(path), path, created: false };
-  mkdirSync(dataDir, { recursive: true });
+  mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const key = `agk-${randomBytes(24).toString('hex')}`;
   try {
     writeFileSync(path, `${key}\n`, { mode: 0o600, flag: 'wx' });

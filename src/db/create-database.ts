@@ -1,4 +1,3 @@
-import { mkdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
@@ -19,7 +18,8 @@ import {
 import { MIGRATIONS } from './migrations/index.js';
 import type { DatabaseUnavailableError } from '../errors.js';
 import { asUnavailable, isDatabaseLocked } from './connection-errors.js';
-import { lockDataDir } from './data-dir-lock.js';
+import { DATA_DIR_LOCK_FILE, lockDataDir } from './data-dir-lock.js';
+import { prepareOwnerOnlyDataDir } from './owner-only-data-dir.js';
 import { writeMergedBatch } from './merged-writes.js';
 import { createPostgresPool } from './postgres-pool.js';
 import { createReachability, type Reachability } from './reachability.js';
@@ -94,12 +94,16 @@ export const SQLITE_BUSY_TIMEOUT_MS = 50;
 /** While opening and migrating (nothing is served yet), a lock is waited for as long as before. */
 const SQLITE_OPEN_BUSY_TIMEOUT_MS = 5_000;
 
+/** The database file in a SQLite data folder. */
+const SQLITE_FILE = 'agent-gateway.sqlite';
+
 function openSqlite(dataDir: string, options: DatabaseOptions): { handle: DatabaseHandle; serving(): void } {
-  mkdirSync(dataDir, { recursive: true });
+  // Conversations, prompts and token hashes: readable by this user only (issue #41).
+  prepareOwnerOnlyDataDir(dataDir, [SQLITE_FILE, DATA_DIR_LOCK_FILE]);
   // One process per folder: a second one would take the first one's live runs for orphans (issue #41).
   const lock = options.ownDataDir === false ? { release: () => undefined } : lockDataDir(resolve(dataDir));
   try {
-    return openSqliteFile(resolve(join(dataDir, 'agent-gateway.sqlite')), options, () => lock.release());
+    return openSqliteFile(resolve(join(dataDir, SQLITE_FILE)), options, () => lock.release());
   } catch (error) {
     lock.release();
     throw error;

@@ -55,7 +55,7 @@ export function lockDataDir(dataDir: string): DataDirLock {
   const ownerFile = join(dataDir, DATA_DIR_OWNER_FILE);
   const owner: DataDirOwner = { pid: process.pid, host: hostname(), started_at: new Date().toISOString() };
   // Written whole then renamed: a process refused meanwhile reads the old holder's or this one's, never half.
-  writeFileSync(`${ownerFile}.${process.pid}`, `${JSON.stringify(owner)}\n`);
+  writeFileSync(`${ownerFile}.${process.pid}`, `${JSON.stringify(owner)}\n`, { mode: 0o600 });
   renameSync(`${ownerFile}.${process.pid}`, ownerFile);
   let released = false;
   return {
