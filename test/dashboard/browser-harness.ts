@@ -59,6 +59,8 @@ export interface DashboardHarness {
   client: OpenAI;
   browser: Browser;
   page: Page;
+  /** What Chromium reported blocking under the dashboard's Content-Security-Policy, as the test went. */
+  cspViolations: string[];
   stop(): Promise<void>;
 }
 
@@ -73,7 +75,12 @@ export async function startDashboard(): Promise<DashboardHarness> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, baseURL: app.url });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
+  const cspViolations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) cspViolations.push(message.text());
+  });
   return {
+    cspViolations,
     app,
     upstream,
     service,

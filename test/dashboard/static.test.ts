@@ -21,6 +21,23 @@ describe('the dashboard files', () => {
     }
   });
 
+  it('forbids framing, sniffing and foreign scripts on the page and its assets (issue #41)', async () => {
+    const html = await fetch(`${app.url}/ui/runs/run_1`);
+    const csp = html.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("default-src 'self'");
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("object-src 'none'");
+    expect(html.headers.get('x-frame-options')).toBe('DENY');
+    expect(html.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(html.headers.get('referrer-policy')).toBe('no-referrer');
+    await html.text();
+    const script = /src="(\/ui\/assets\/index-[\w-]+\.js)"/.exec(await (await fetch(`${app.url}/ui/`)).text())?.[1];
+    const asset = await fetch(`${app.url}${script}`);
+    expect(asset.headers.get('x-content-type-options')).toBe('nosniff');
+    await asset.arrayBuffer();
+  });
+
   it('serves fingerprinted assets immutable for a year, gzipped when asked, without credentials', async () => {
     const html = await (await fetch(`${app.url}/ui/`)).text();
     const script = /src="(\/ui\/assets\/index-[\w-]+\.js)"/.exec(html)?.[1];
