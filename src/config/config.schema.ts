@@ -68,14 +68,18 @@ export const configSchema = z
           message: `duplicate agent name "${agent.name}"`,
         });
       seen.add(agent.name);
-      const provider = agent.model.slice(0, agent.model.indexOf('/'));
-      if (!(provider in config.providers)) {
-        ctx.addIssue({
-          code: 'custom',
-          path: ['agents', index, 'model'],
-          message: `unknown provider "${provider}" (configured: ${Object.keys(config.providers).join(', ') || 'none'})`,
-        });
-      }
+      const models = [agent.model, ...(agent.fallback_models ?? [])];
+      models.forEach((model, modelIndex) => {
+        const provider = model.slice(0, model.indexOf('/'));
+        if (!(provider in config.providers)) {
+          ctx.addIssue({
+            code: 'custom',
+            // A list's entry is named by its index; a single model by the key.
+            path: ['agents', index, 'model', ...(agent.fallback_models ? [modelIndex] : [])],
+            message: `unknown provider "${provider}" (configured: ${Object.keys(config.providers).join(', ') || 'none'})`,
+          });
+        }
+      });
       agent.tools.forEach((tool, toolIndex) => {
         const fromMcp = mcpPrefixes.some((prefix) => tool === `${prefix}__*` || tool.startsWith(`${prefix}__`));
         if (!toolNames.has(tool) && !fromMcp) {

@@ -2,7 +2,7 @@ import type { ProvidersConfig } from '../config/index.js';
 import { ValidationError } from '../errors.js';
 import { createProviderEntry, type ProviderEntry } from './create-provider-entry.js';
 import { generateModelCall } from './generate-model-call.js';
-import { prepareModelCall, type ModelCall } from './model-call.js';
+import { createRouteTarget, type ModelCall, type RouteTarget } from './model-call.js';
 import { parseModelRef } from './parse-model-ref.js';
 import { DEFAULT_RETRY_SETTINGS, type RetrySettings } from './retry-policy.js';
 import { streamModelCall } from './stream-model-call.js';
@@ -48,9 +48,14 @@ export function createModelClient(options: ModelClientOptions): ModelClient {
     return { entry, modelId: ref.modelId };
   }
 
+  function target(model: string): RouteTarget {
+    const { entry, modelId } = resolve(model);
+    return createRouteTarget(model, entry, modelId);
+  }
+
   function prepare(request: ModelCallRequest): ModelCall {
-    const { entry, modelId } = resolve(request.model);
-    return prepareModelCall(entry, modelId, request, { retry, logger: options.logger });
+    const targets = [request.model, ...(request.fallbackModels ?? [])].map(target);
+    return { request, targets, retry, logger: options.logger };
   }
 
   return {

@@ -13,6 +13,8 @@ export interface ProviderEntry extends ModelTransport {
   name: string;
   type: ModelInfo['providerType'];
   timeoutMs: number;
+  /** The longest silence of the upstream before a part, or between two; undefined: timeoutMs alone. */
+  stallTimeoutMs: number | undefined;
   maxRetries: number;
   /** Never echoed in messages or logs. */
   secrets: string[];
@@ -43,6 +45,7 @@ export function createProviderEntry(
     name,
     type: config.type,
     timeoutMs: settings.timeout_ms,
+    stallTimeoutMs: config.type === 'dev' ? undefined : config.stall_timeout_ms,
     maxRetries: settings.max_retries,
     secrets,
     openStream: (modelId, request, signal) => transport.openStream(modelId, request, signal),

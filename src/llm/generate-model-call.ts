@@ -24,5 +24,8 @@ export async function generateModelCall(call: ModelCall): Promise<ModelCallResul
     };
   }
   // streamModelCall yields `end` last or throws.
-  throw new UpstreamError({ message: `model stream of ${call.label} ended without its end part`, retryable: false });
+  throw new UpstreamError({
+    message: `model stream of ${call.targets[0].label} ended without its end part`,
+    retryable: false,
+  });
 }

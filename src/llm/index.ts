@@ -4,6 +4,7 @@ export type {
   ChatMessage,
   FinishReason,
   JsonSchemaObject,
+  ModelAttempt,
   ModelCallOptions,
   ModelCallRequest,
   ModelCallResult,

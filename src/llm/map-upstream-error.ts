@@ -1,6 +1,6 @@
 import { APICallError } from '@ai-sdk/provider';
 import { UpstreamError } from '../errors.js';
-import { parseRetryAfterMs, type UpstreamFailure } from './retry-policy.js';
+import { parseRetryAfterMs, type FailureReason, type UpstreamFailure } from './retry-policy.js';
 
 export interface FailureContext {
   /** `<type> provider "name" model "id"`: every message says which call failed. */
@@ -11,6 +11,10 @@ export interface FailureContext {
   timeoutMs: number;
   /** The caller's signal aborted (run cancelled, client gone). */
   aborted: boolean;
+  /** Set when the upstream went silent for longer than the provider's stall_timeout_ms. */
+  stalledMs?: number;
+  /** Set when the whole call (every target) ran out of its group's timeout_ms. */
+  budgetMs?: number;
 }
 
 const MAX_DETAIL_LENGTH = 500;
@@ -39,44 +43,72 @@ function isRetryableStatus(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
 
+// OpenAI's codes, and the wording of servers that send none (vLLM, llama.cpp, Anthropic, Azure).
+const CONTEXT_LENGTH = /context_length_exceeded|context length|context window|maximum context|prompt is too long/i;
+const CONTENT_POLICY = /content_policy_violation|content_filter|content management policy|content policy/i;
+
+/** A request refused for what it says: it would be refused anywhere, except by a model made for it. */
+function refusalReason(text: string): FailureReason | undefined {
+  if (CONTEXT_LENGTH.test(text)) return 'context_length';
+  if (CONTENT_POLICY.test(text)) return 'content_policy';
+  return undefined;
+}
+
+function reasonOfStatus(status: number, body: string): FailureReason {
+  if (status === 429) return 'rate_limited';
+  if (isRetryableStatus(status)) return 'server_error';
+  return refusalReason(body) ?? 'client_error';
+}
+
 /** Turns anything a provider call threw into an UpstreamError; only llm/ does this. */
 export function mapUpstreamError(error: unknown, context: FailureContext): UpstreamFailure {
-  if (error instanceof UpstreamError) return { error };
+  if (error instanceof UpstreamError) return { error, reason: error.retryable ? 'server_error' : 'client_error' };
   const fail = (
+    reason: FailureReason,
     detail: string,
     options: Omit<ConstructorParameters<typeof UpstreamError>[0], 'message'>,
   ): UpstreamFailure => ({
+    reason,
     error: new UpstreamError({
       ...options,
       message: `${context.label}: ${redact(detail, context.secrets)}`,
       cause: error,
     }),
   });
+  if (context.stalledMs !== undefined)
+    return fail('stalled', `no data for ${context.stalledMs} ms`, { retryable: false, timeout: true });
   if (context.timedOut)
-    return fail(`no complete answer within ${context.timeoutMs} ms`, { retryable: false, timeout: true });
-  if (context.aborted) return fail('call aborted by the caller', { retryable: false });
+    return fail('timeout', `no complete answer within ${context.timeoutMs} ms`, { retryable: false, timeout: true });
+  if (context.budgetMs !== undefined)
+    return fail('budget_exhausted', `no answer within the call's budget of ${context.budgetMs} ms`, {
+      retryable: false,
+      timeout: true,
+    });
+  if (context.aborted) return fail('aborted', 'call aborted by the caller', { retryable: false });
   // A 2xx APICallError is a response that broke while being read: a network failure when the SDK says retryable.
   if (APICallError.isInstance(error) && error.statusCode !== undefined && error.statusCode >= 300) {
     const status = error.statusCode;
     const retryAfterMs = parseRetryAfterMs(error.responseHeaders);
     const retryAfterSeconds = retryAfterMs === undefined ? undefined : Math.ceil(retryAfterMs / 1000);
-    const failure = fail(`upstream answered HTTP ${status}: ${error.message}`, {
+    const reason = reasonOfStatus(status, `${error.responseBody ?? ''} ${error.message}`);
+    const failure = fail(reason, `upstream answered HTTP ${status}: ${error.message}`, {
       retryable: isRetryableStatus(status),
       upstreamStatus: status,
       retryAfterSeconds,
     });
-    return { error: failure.error, retryAfterMs };
+    return { ...failure, retryAfterMs };
   }
   if (!(error instanceof Error)) {
     // An `error` chunk inside an otherwise successful stream, e.g. `data: {"error": {"message": …}}`.
     const message =
       typeof error === 'object' && error !== null && 'message' in error ? String(error.message) : JSON.stringify(error);
-    return fail(`upstream reported an error in its stream: ${message}`, { retryable: false });
+    const reason = refusalReason(JSON.stringify(error)) ?? 'stream_error';
+    return fail(reason, `upstream reported an error in its stream: ${message}`, { retryable: false });
   }
   const name = error.name;
   const network = APICallError.isInstance(error) ? error.isRetryable : !name.startsWith('AI_');
   if (!network) {
-    return fail(`invalid response from upstream: ${describeCause(error)}`, { retryable: false });
+    return fail('invalid_response', `invalid response from upstream: ${describeCause(error)}`, { retryable: false });
   }
-  return fail(`connection failed: ${describeCause(error)}`, { retryable: true });
+  return fail('connection', `connection failed: ${describeCause(error)}`, { retryable: true });
 }

@@ -1,24 +1,29 @@
-import { createCallSignal } from './call-signal.js';
-import { mapCallFailure, type ModelCall } from './model-call.js';
+import { createCallSignal, type CallSignal } from './call-signal.js';
+import { mapCallFailure, type ModelCall, type RouteTarget } from './model-call.js';
 import type { PartReader } from './model-transport.js';
-import { runWithRetries } from './run-with-retries.js';
+import { runWithRetries, type OpenedAttempt } from './run-with-retries.js';
+import type { StallWatch } from './routing/stall-watch.js';
 import { StreamCollector } from './stream-collector.js';
 import type { ModelStreamPart } from './types.js';
 
+interface OpenedStream {
+  reader: PartReader;
+  collector: StreamCollector;
+  first?: ModelStreamPart;
+}
+
 /**
- * Reads until the first text or tool call (or the end); until then a failure may still be retried. Usage
- * reported before it stays in the collector: an attempt that failed that early is not billed.
+ * Reads until the first text or tool call (or the end); until then a failure may still be retried or move on.
+ * Usage reported before it stays in the collector: an attempt that failed that early is not billed.
  */
-async function openStream(
-  call: ModelCall,
-  signal: AbortSignal,
-): Promise<{ reader: PartReader; collector: StreamCollector; first?: ModelStreamPart }> {
-  const reader = await call.entry.openStream(call.modelId, call.request, signal);
+async function openStream(call: ModelCall, target: RouteTarget, stall: StallWatch): Promise<OpenedStream> {
+  const reader = await target.entry.openStream(target.modelId, call.request, stall.signal);
   const collector = new StreamCollector();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) return { reader, collector };
+      stall.touch();
       const first = collector.accept(value);
       if (first && first.type !== 'usage') return { reader, collector, first };
     }
@@ -28,36 +33,63 @@ async function openStream(
   }
 }
 
-/** One streamed model call: retried only before its first part, bounded by the deadline, stopped by the caller's signal. */
+/**
+ * One streamed model call: retried and moved to the next target only before its first part, bounded by each
+ * target's deadline (and the call's budget), stopped by the caller's signal.
+ */
 export async function* streamModelCall(call: ModelCall): AsyncGenerator<ModelStreamPart> {
-  const callSignal = createCallSignal(call.entry.timeoutMs, call.request.signal);
-  let reader: PartReader | undefined;
+  const budget: CallSignal | undefined =
+    call.budgetMs === undefined ? undefined : createCallSignal(call.budgetMs, call.request.signal);
+  let opened: OpenedAttempt<OpenedStream> | undefined;
   let finished = false;
   try {
-    const opened = await runWithRetries(call, callSignal, (signal) => openStream(call, signal));
-    reader = opened.reader;
-    if (opened.first) yield opened.first;
+    opened = await runWithRetries(call, budget, (target, stall) => openStream(call, target, stall));
+    const { value: stream, target, signals } = opened;
+    if (stream.first) yield stream.first;
     for (;;) {
       let part: ModelStreamPart | undefined;
       try {
-        const { done, value } = await reader.read();
+        const { done, value } = await stream.reader.read();
         if (done) break;
-        part = opened.collector.accept(value);
+        signals.stall.touch();
+        part = stream.collector.accept(value);
       } catch (error) {
-        throw mapCallFailure(error, call, callSignal).error;
+        const failure = mapCallFailure(error, call, target, signals);
+        reportOpened(call, opened, { status: 'failed', reason: failure.reason });
+        throw failure.error;
       }
       if (part) yield part;
     }
-    const end = opened.collector.end(call.request);
+    const end = stream.collector.end(call.request);
     finished = true;
-    callSignal.dispose();
+    disposeSignals(opened, budget);
+    reportOpened(call, opened, { status: 'ok' });
     yield end;
   } finally {
-    callSignal.dispose();
-    if (!finished) {
+    disposeSignals(opened, budget);
+    if (opened && !finished) {
       // The caller stopped early or the call failed: close the upstream request now, not when it times out.
-      callSignal.abort();
-      reader?.cancel().catch(() => undefined);
+      opened.signals.stall.abort();
+      opened.value.reader.cancel().catch(() => undefined);
     }
   }
+}
+
+function disposeSignals(opened: OpenedAttempt<OpenedStream> | undefined, budget: CallSignal | undefined): void {
+  opened?.signals.stall.dispose();
+  opened?.signals.target.dispose();
+  budget?.dispose();
+}
+
+/** The attempt that answered, as the last line of the step's prompt log. */
+function reportOpened(
+  call: ModelCall,
+  opened: OpenedAttempt<OpenedStream>,
+  outcome: { status: 'ok' } | { status: 'failed'; reason: string },
+): void {
+  call.request.onAttempt?.({
+    model: opened.target.ref,
+    latencyMs: Math.round(performance.now() - opened.startedMs),
+    ...outcome,
+  });
 }

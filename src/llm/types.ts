@@ -79,6 +79,10 @@ export interface ModelCallOptions {
 export interface ModelCallRequest {
   /** `<provider>/<model id>` as configured on the agent. */
   model: string;
+  /** Tried in order after `model` when it fails in a way another provider may not (docs/operations.md). */
+  fallbackModels?: string[];
+  /** Hears of each attempt as it ends: the step's prompt log lists them. */
+  onAttempt?: (attempt: ModelAttempt) => void;
   messages: ChatMessage[];
   tools?: ToolDefinition[];
   temperature?: number;
@@ -91,6 +95,20 @@ export interface ModelCallRequest {
   trace?: TraceSpan;
   /** The run's logger (its trace ids bound when traced): a retry's warning is a line of the run's trace. */
   log?: Logger;
+}
+
+/** One attempt of a model call at one target. */
+export interface ModelAttempt {
+  /** `<provider>/<model id>` of the target. */
+  model: string;
+  status: 'ok' | 'failed';
+  latencyMs: number;
+  /** Why it failed: `connection`, `timeout`, `stalled`, `rate_limited`, `server_error`, … (docs/operations.md). */
+  reason?: string;
+  upstreamStatus?: number;
+  /** What the call did next: the same target again, the next target, or nothing (it failed). */
+  next?: 'retry' | 'fallback' | 'none';
+  message?: string;
 }
 
 /** Token counts as the provider reported them; a missing count is estimated later. */

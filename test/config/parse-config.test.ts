@@ -134,6 +134,20 @@ describe('config errors are reported as file:line: message', () => {
     expect(configError(text)).toBe('gw.yaml:7: agents.1.model: unknown provider "nowhere" (configured: up)');
   });
 
+  it('takes a list of models as the primary and its fallbacks, and reports an unknown provider in it at its entry', () => {
+    const list = yaml(...PROVIDERS, 'agents:', '  - name: a', '    model: [up/m, up/backup]');
+    expect(parseConfigText(list, 'gw.yaml', {}).agents[0]).toMatchObject({
+      model: 'up/m',
+      fallback_models: ['up/backup'],
+    });
+    const unknown = yaml(...PROVIDERS, 'agents:', '  - name: a', '    model:', '      - up/m', '      - nowhere/m');
+    expect(configError(unknown)).toBe('gw.yaml:7: agents.0.model.1: unknown provider "nowhere" (configured: up)');
+    expect(configError(yaml(...PROVIDERS, 'agents:', '  - name: a', '    model: []'))).toMatch(/agents\.0\.model: /);
+    expect(
+      configError(yaml(...PROVIDERS, 'agents:', '  - name: a', '    model: up/m', '    fallback_models: [up/b]')),
+    ).toMatch(/fallback_models/);
+  });
+
   it('reports an agent naming an unknown tool at that tool', () => {
     const text = yaml(
       ...PROVIDERS,

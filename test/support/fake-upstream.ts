@@ -32,6 +32,8 @@ export type FakeResponse =
     }
   | { kind: 'error'; status: number; body?: unknown; headers?: Record<string, string> }
   | { kind: 'hang' } // accepts the request and never answers
+  /** Exactly this status, these headers and this body, whatever was asked (malformed answers). */
+  | { kind: 'raw'; status: number; headers?: Record<string, string>; body: string }
   | {
       kind: 'firehose';
       /** Streams `chunks` text chunks of `chunkBytes` each, waiting for 'drain' whenever the socket buffer is full. */
@@ -227,6 +229,12 @@ class Exchange {
     this.res.end(typeof payload === 'string' ? payload : JSON.stringify(payload));
   }
 
+  raw(status: number, headers: Record<string, string>, body: string): void {
+    if (this.gone) return;
+    this.res.writeHead(status, headers);
+    this.res.end(body);
+  }
+
   completion(message: object, finishReason: string, usage: TextUsage | null): void {
     this.json(200, {
       id: this.id,
@@ -338,6 +346,8 @@ async function answer(
       return answer(exchange, response.fn(request), request, req);
     case 'hang':
       return;
+    case 'raw':
+      return exchange.raw(response.status, response.headers ?? {}, response.body);
     case 'firehose':
       return firehose(exchange, response);
     case 'error': {

@@ -39,6 +39,8 @@ export interface StepOutcome {
   status: StepRecord['status'];
   usage?: Usage;
   promptLog: PromptLog;
+  /** The `<provider>/<model id>` that answered (a fallback), when not the run's model: it is priced by it. */
+  model?: string;
 }
 
 /**
@@ -92,8 +94,8 @@ export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
       nextIndex += 1;
       return { stepId: createId('step'), stepIndex, kind, name, startedAt: isoNow(), startedMs: performance.now() };
     },
-    end(step, { status, usage, promptLog }) {
-      const price = usage && pricing ? pricing.price(options.model, usage) : { costUsd: 0, priced: false };
+    end(step, { status, usage, promptLog, model = options.model }) {
+      const price = usage && pricing ? pricing.price(model, usage) : { costUsd: 0, priced: false };
       const costUsd = pricing ? roundUsd(price.costUsd) : 0;
       const inputTokens = usage?.inputTokens ?? 0;
       const outputTokens = usage?.outputTokens ?? 0;

@@ -19,7 +19,9 @@ export type CallUsage = Pick<
   | 'status'
   | 'priced'
   | 'estimated'
->;
+> &
+  /** The provider and model that answered, when a fallback did: the run's own otherwise. */
+  Partial<Pick<ModelUsageRecord, 'provider' | 'model'>>;
 
 /** One run's usage records and guardrail hits, written in the background and awaited once at the end. */
 export interface RunReporter {

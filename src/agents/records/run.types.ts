@@ -89,6 +89,20 @@ export interface ModelPromptLog {
   usage_estimated: boolean;
   ttft_ms: number | null;
   error?: { code: string; message: string };
+  /**
+   * Each attempt at a target, in order, when there was more than the one that answered (retries, fallbacks):
+   * which target, how it ended, how long it took and what the call did next.
+   */
+  attempts?: PromptLogAttempt[];
+}
+
+export interface PromptLogAttempt {
+  model: string;
+  status: 'ok' | 'failed';
+  latency_ms: number;
+  reason?: string;
+  upstream_status?: number;
+  next?: 'retry' | 'fallback' | 'none';
 }
 
 export interface ToolPromptLog {

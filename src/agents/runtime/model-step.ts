@@ -4,6 +4,7 @@ import {
   mapUsage,
   type ChatMessage,
   type FinishReason,
+  type ModelAttempt,
   type ModelCallOptions,
   type ModelClient,
   type ModelStreamPart,
@@ -18,7 +19,7 @@ import type { RunBudget } from '../budgets/run-budget.js';
 import type { RunControl } from '../control/run-control.js';
 import type { OpenStep, RunRecorder, StepCharge } from '../records/run-recorder.js';
 import type { RunReporter } from '../records/run-reporter.js';
-import type { ModelPromptLog } from '../records/run.types.js';
+import type { ModelPromptLog, PromptLogAttempt } from '../records/run.types.js';
 import type { RegisteredAgent } from '../registry/agent-registry.js';
 import { createOutputScreen } from './output-screen.js';
 import type { RunEventPublisher } from './run-event-publisher.js';
@@ -72,6 +73,8 @@ export async function runModelStep(run: ModelStepRun, messages: ChatMessage[]): 
   let ttftMs: number | null = null;
   let reported: ReportedUsage | undefined;
   const toolCalls: ToolCall[] = [];
+  // Retries and fallbacks: each attempt is a line of the prompt log; the one that answered is priced.
+  const attempts: ModelAttempt[] = [];
   const release = (text: string) => {
     if (!text) return;
     run.timer.markFirstText(performance.now() - step.startedMs);
@@ -82,6 +85,8 @@ export async function runModelStep(run: ModelStepRun, messages: ChatMessage[]): 
   try {
     const stream = run.models.stream({
       model: run.agent.model,
+      ...(run.agent.fallback_models && { fallbackModels: run.agent.fallback_models }),
+      onAttempt: (attempt) => attempts.push(attempt),
       messages,
       tools: run.toolDefinitions.length > 0 ? run.toolDefinitions : undefined,
       temperature: run.temperature,
@@ -127,9 +132,11 @@ export async function runModelStep(run: ModelStepRun, messages: ChatMessage[]): 
       ttftMs,
       usage,
       error: describeError(error, run.controller.signal),
+      attempts,
     });
-    const charge = run.recorder.end(step, { status: 'failed', usage, promptLog });
-    reportUsage(run, step, ttftMs, callMs, charge, usage, 'error');
+    const model = answeredBy(attempts);
+    const charge = run.recorder.end(step, { status: 'failed', usage, promptLog, model });
+    reportUsage(run, step, { ttftMs, callMs, charge, usage, status: 'error', model });
     // Not billed (no usage): its reservation is freed all the same.
     await run.budget?.settle(charge.costUsd);
     endChatSpan(span, { stepId: step.stepId, modelId, costUsd: charge.costUsd, ttftMs, error });
@@ -148,10 +155,12 @@ export async function runModelStep(run: ModelStepRun, messages: ChatMessage[]): 
     usage: end.usage,
     toolCalls: result.toolCalls,
     finishReason: result.finishReason,
+    attempts,
   });
-  const charge = run.recorder.end(step, { status: 'completed', usage: end.usage, promptLog });
+  const model = answeredBy(attempts);
+  const charge = run.recorder.end(step, { status: 'completed', usage: end.usage, promptLog, model });
   // Usage first: what the call cost is recorded whatever the budget ledger does next.
-  reportUsage(run, step, ttftMs, callMs, charge, end.usage, 'ok');
+  reportUsage(run, step, { ttftMs, callMs, charge, usage: end.usage, status: 'ok', model });
   await run.budget?.settle(charge.costUsd);
   endChatSpan(span, {
     stepId: step.stepId,
@@ -194,13 +203,19 @@ function chatSpanStart(run: ModelStepRun, modelId: string, messages: ChatMessage
 function reportUsage(
   run: ModelStepRun,
   step: OpenStep,
-  ttftMs: number | null,
-  callMs: number,
-  charge: StepCharge,
-  usage: Usage | undefined,
-  status: 'ok' | 'error',
+  call: {
+    ttftMs: number | null;
+    callMs: number;
+    charge: StepCharge;
+    usage: Usage | undefined;
+    status: 'ok' | 'error';
+    /** The model that answered; a fallback's record names it. */
+    model: string | undefined;
+  },
 ): void {
+  const { ttftMs, callMs, charge, usage, status, model } = call;
   run.reporter.usage({
+    ...(model !== undefined && model !== run.agent.model && { provider: model.slice(0, model.indexOf('/')), model }),
     step_id: step.stepId,
     input_tokens: usage?.inputTokens ?? 0,
     output_tokens: usage?.outputTokens ?? 0,
@@ -214,6 +229,22 @@ function reportUsage(
   });
 }
 
+/** The target whose answer (whole or cut) the step is billed for: the attempt the call did not move on from. */
+function answeredBy(attempts: ModelAttempt[]): string | undefined {
+  return attempts.findLast((attempt) => attempt.next === undefined)?.model;
+}
+
+function mapAttempts(attempts: ModelAttempt[]): PromptLogAttempt[] {
+  return attempts.map((attempt) => ({
+    model: attempt.model,
+    status: attempt.status,
+    latency_ms: attempt.latencyMs,
+    ...(attempt.reason !== undefined && { reason: attempt.reason }),
+    ...(attempt.upstreamStatus !== undefined && { upstream_status: attempt.upstreamStatus }),
+    ...(attempt.next !== undefined && { next: attempt.next }),
+  }));
+}
+
 /** What the step sent and received, as an operator replays it. */
 function createPromptLog(
   run: ModelStepRun,
@@ -225,6 +256,7 @@ function createPromptLog(
     toolCalls?: ToolCall[];
     finishReason?: FinishReason;
     error?: ModelPromptLog['error'];
+    attempts: ModelAttempt[];
   },
 ): ModelPromptLog {
   return {
@@ -241,5 +273,7 @@ function createPromptLog(
     usage_estimated: call.usage?.estimated ?? false,
     ttft_ms: call.ttftMs,
     ...(call.error && { error: call.error }),
+    // One attempt that answered says nothing the step does not.
+    ...(call.attempts.length > 1 && { attempts: mapAttempts(call.attempts) }),
   };
 }

@@ -3,6 +3,11 @@ import { z } from 'zod';
 const callSettings = {
   /** Per-call timeout for one upstream model call. */
   timeout_ms: z.number().int().positive().default(120_000),
+  /**
+   * The longest the upstream may stay silent, before its first token or between two: a call that stalls
+   * before its first token moves to its next target, one that stalls later fails. Unset: timeout_ms alone.
+   */
+  stall_timeout_ms: z.number().int().positive().optional(),
   /** Retries on 429/5xx/connection errors, only before the first byte reached the client. */
   max_retries: z.number().int().min(0).max(10).default(2),
   headers: z.record(z.string(), z.string()).default({}),
