@@ -116,7 +116,7 @@ export async function createApp({ config, logStream, clock }: AppOptions): Promi
       rateLimits,
     });
     await registerAdmin(ctx, { agents, runs, sessions, bus });
-    await registerGateways(ctx, { agents, runs, tools, authHooks, rateLimits });
+    await registerGateways(ctx, { agents, runs, sessions, tools, authHooks, rateLimits });
     await registerDashboard(ctx, authenticator);
     await registerTriggers(ctx, { runs, metrics });
     const autopilot = await registerAutopilot(ctx, { runs, models, nodeAgents, tools });

@@ -186,6 +186,12 @@ export const ERROR_CATALOG = {
   agent_not_found: { type: 'not_found_error', status: 404, message: 'No agent named "{name}"' },
   run_not_found: { type: 'not_found_error', status: 404, message: 'No run with id "{run_id}"' },
   session_not_found: { type: 'not_found_error', status: 404, message: 'No session "{session_id}"' },
+  response_not_found: { type: 'not_found_error', status: 404, message: 'No stored response "{response_id}" of yours' },
+  previous_response_not_found: {
+    type: 'not_found_error',
+    status: 404,
+    message: 'previous_response_id: no stored response "{response_id}" of yours',
+  },
   token_not_found: { type: 'not_found_error', status: 404, message: 'No access token with id "{token_id}"' },
   tool_not_found: { type: 'not_found_error', status: 404, message: 'No tool named "{name}"' },
   webhook_not_found: { type: 'not_found_error', status: 404, message: 'No webhook named "{name}"' },
@@ -211,6 +217,11 @@ export const ERROR_CATALOG = {
     type: 'conflict_error',
     status: 409,
     message: 'Session "{session_id}" belongs to another agent',
+  },
+  previous_response_agent_mismatch: {
+    type: 'conflict_error',
+    status: 409,
+    message: 'previous_response_id: response "{response_id}" belongs to agent "{agent_name}"',
   },
   delivery_not_dead: { type: 'conflict_error', status: 409, message: 'Only dead deliveries can be replayed' },
   autopilot_disabled: {

@@ -33,6 +33,26 @@ export interface Database {
   model_activations: ModelActivationsTable;
   autopilot_pickers: AutopilotPickersTable;
   ui_login_codes: UiLoginCodesTable;
+  responses: ResponsesTable;
+}
+
+/** A response of `POST /v1/responses` (stored unless `store: false`), for retrieval and `previous_response_id`. */
+export interface ResponsesTable {
+  /** `resp_…`, the run id's digits. */
+  response_id: string;
+  /** The principal that created it (see SessionsTable.owner): nobody else reads or continues it. */
+  owner: string;
+  agent_name: string;
+  run_id: string;
+  /** The session holding the conversation up to this response. */
+  session_id: string;
+  /** The session's message count after this response's turn: continuing from an earlier count forks the session. */
+  turn_end: number;
+  /** completed, incomplete, failed or cancelled. */
+  status: string;
+  /** The Response object as JSON. */
+  response: string;
+  created_at: string;
 }
 
 /** A one-time dashboard login code: its SHA-256 (hex) and the credential sealed with a key derived from it. */

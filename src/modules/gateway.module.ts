@@ -1,8 +1,8 @@
-import type { AgentRegistry, RunService } from '../agents/index.js';
+import type { AgentRegistry, RunService, SessionService } from '../agents/index.js';
 import { a2aRoutes, createA2aPushStore, createA2aTaskStore, type CardTool } from '../gateway/a2a/index.js';
 import { aguiRoutes } from '../gateway/agui/index.js';
 import { mcpRoutes } from '../gateway/mcp/index.js';
-import { openaiRoutes } from '../gateway/openai/index.js';
+import { createResponsesService, createResponseStore, openaiRoutes } from '../gateway/openai/index.js';
 import type { AuthHooks, RateLimits } from '../http/index.js';
 import { createOutboundGuard, type ToolRegistry } from '../tools/index.js';
 import { publicUrlOf, type AppContext } from './app-context.js';
@@ -10,6 +10,7 @@ import { publicUrlOf, type AppContext } from './app-context.js';
 interface GatewayDeps {
   agents: AgentRegistry;
   runs: RunService;
+  sessions: SessionService;
   tools: ToolRegistry;
   authHooks: AuthHooks;
   rateLimits: RateLimits;
@@ -21,7 +22,11 @@ export async function registerGateways(ctx: AppContext, deps: GatewayDeps): Prom
   const { agents, runs } = deps;
   const stalledTimeoutMs = config.server.stalled_client_timeout_seconds * 1000;
   if (!config.gateway.enabled) return;
-  if (config.gateway.openai_compat) await server.register(openaiRoutes, { agents, runs, stalledTimeoutMs });
+  if (config.gateway.openai_compat) {
+    const store = createResponseStore(ctx.database.db);
+    const responses = createResponsesService({ agents, runs, sessions: deps.sessions, store });
+    await server.register(openaiRoutes, { agents, runs, responses, stalledTimeoutMs });
+  }
   if (config.gateway.agui)
     await server.register(aguiRoutes, {
       agents,

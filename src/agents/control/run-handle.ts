@@ -27,6 +27,11 @@ export interface StartRunRequest {
   sessionNamed?: boolean;
   /** Who starts the run (auth ownerOf): a `sessionId` must be theirs, or is created as theirs; unset: `anonymous`. */
   owner?: string;
+  /**
+   * Added to the agent's system prompt for this run only (the Responses API's `instructions`): never stored in
+   * its session, so a later turn does not carry it over.
+   */
+  instructions?: string;
   /** Overrides the agent's temperature / max_tokens for this run. */
   temperature?: number;
   maxTokens?: number;

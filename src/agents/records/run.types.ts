@@ -47,6 +47,8 @@ export interface ResumeInput {
   context: string[];
   /** The session's new turns (redacted), stored with the answer once the run completes. */
   session_pending: ChatMessage[] | null;
+  /** The request's instructions, added to the agent's system prompt (Responses API); absent when none. */
+  instructions?: string;
 }
 
 /** A run left unfinished by a dead process, claimed by this one to be continued. */

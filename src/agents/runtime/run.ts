@@ -93,11 +93,15 @@ export type RunStart =
       session?: { id: string; pending: ChatMessage[] };
     };
 
-/** A new run's loop start: the agent's system prompt, then the conversation. */
-export function conversationStart(agent: RegisteredAgent, conversation: ChatMessage[]): LoopStart {
-  const messages: ChatMessage[] = agent.system_prompt
-    ? [{ role: 'system', content: agent.system_prompt }, ...conversation]
-    : conversation;
+/** A new run's loop start: the agent's system prompt (with the request's instructions after it), then the conversation. */
+export function conversationStart(
+  agent: RegisteredAgent,
+  conversation: ChatMessage[],
+  instructions?: string,
+): LoopStart {
+  // One system message: some providers take a single system prompt.
+  const system = [agent.system_prompt, instructions].filter(Boolean).join('\n\n');
+  const messages: ChatMessage[] = system ? [{ role: 'system', content: system }, ...conversation] : conversation;
   return { messages, modelCalls: 0 };
 }
 

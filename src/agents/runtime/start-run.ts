@@ -97,7 +97,7 @@ async function openRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceS
   const start: RunStart = screened.refused
     ? { refused: screened.refused }
     : {
-        loop: conversationStart(agent, screened.conversation),
+        loop: conversationStart(agent, screened.conversation, request.instructions),
         conversation: screened.conversation,
         session:
           request.sessionId && screened.pending ? { id: request.sessionId, pending: screened.pending } : undefined,
@@ -106,7 +106,9 @@ async function openRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceS
   // outside learns of a run that is not stored. A new session commits with it, ahead of it.
   writes.insert(
     initialRecord(id, request, run, spanTraceId(span)),
-    deps.durable && !screened.refused ? resumeInput(settings, screened.conversation, screened.pending) : undefined,
+    deps.durable && !screened.refused
+      ? resumeInput(settings, screened.conversation, screened.pending, request.instructions)
+      : undefined,
     created?.insert,
   );
   const result = run.execute(start);
@@ -166,9 +168,11 @@ function resumeInput(
   settings: RunSettings,
   conversation: ChatMessage[],
   pending: ChatMessage[] | undefined,
+  instructions: string | undefined,
 ): ResumeInput {
   return {
     messages: conversation,
+    ...(instructions && { instructions }),
     temperature: settings.temperature,
     max_tokens: settings.maxTokens ?? null,
     ...(settings.callOptions && { call_options: settings.callOptions }),

@@ -82,7 +82,7 @@ export async function takeOverRun(deps: RuntimeDeps, claimed: ClaimedRun): Promi
     });
   }
   void run.execute({
-    loop: point.loop ?? conversationStart(agent, input.messages),
+    loop: point.loop ?? conversationStart(agent, input.messages, input.instructions),
     conversation: input.messages,
     session:
       record.session_id && input.session_pending

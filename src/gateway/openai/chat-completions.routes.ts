@@ -1,17 +1,17 @@
 import { requestSpan } from '../../telemetry/index.js';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AgentRegistry, RunService } from '../../agents/index.js';
 import { ownerOf } from '../../auth/index.js';
-import type { AppError } from '../../errors.js';
-import { CLIENT_BACKLOG_BYTES, createReplySseWriter, GATEWAY_OVERHEAD_HEADER } from '../../http/index.js';
+import { CLIENT_BACKLOG_BYTES, createReplySseWriter } from '../../http/index.js';
 import { createId } from '../../ids.js';
 import { createChatCompletion, createCompletionIdentity, createErrorBody } from './chat-completion.js';
 import { streamChatCompletion } from './chat-completion-stream.js';
 import { chatCompletionBody, chatCompletionHeaders, chatCompletionResponse } from './chat-completions.schema.js';
 import { convertToChatMessages } from './convert-to-chat-messages.js';
-import { isRetryable, modelNotFound } from './openai-errors.js';
+import { modelNotFound } from './openai-errors.js';
 import { mapCallOptions, mapResponseFormat } from './options/map-call-options.js';
+import { setOverheadHeader, withRetryHint } from './reply-headers.js';
 
 export interface ChatCompletionsRoutesOptions {
   agents: AgentRegistry;
@@ -90,18 +90,3 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
     },
   );
 };
-
-/**
- * `x-gateway-overhead-ms`: the request's time so far minus what its run waited on model and tool calls.
- * Set when the answer starts: for a plain answer the whole request, for a stream its first byte (with the
- * upstream time until the first text). Clamped at 0: the two clocks start a hair apart.
- */
-function setOverheadHeader(reply: FastifyReply, upstreamMs: number): void {
-  void reply.header(GATEWAY_OVERHEAD_HEADER, Math.max(0, reply.elapsedTime - upstreamMs).toFixed(3));
-}
-
-function withRetryHint(reply: FastifyReply, error: AppError, upstreamMs?: number): AppError {
-  if (upstreamMs !== undefined) setOverheadHeader(reply, upstreamMs);
-  void reply.header('x-should-retry', String(isRetryable(error)));
-  return error;
-}

@@ -1880,6 +1880,354 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  '/v1/responses': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /** Create a response from an agent (OpenAI Responses API); stream: true answers with response.* events */
+    post: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path?: never;
+        cookie?: never;
+      };
+      requestBody: {
+        content: {
+          'application/json': {
+            /** @description The agent name */
+            model: string;
+            /** @description A user message, or input items: messages with input_text parts */
+            input:
+              | string
+              | {
+                  /** @enum {string} */
+                  type?: 'message';
+                  id?: string;
+                  status?: string;
+                  /** @enum {string} */
+                  role: 'user' | 'assistant' | 'system' | 'developer';
+                  content:
+                    | string
+                    | (
+                        | {
+                            /** @enum {string} */
+                            type: 'input_text';
+                            text: string;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'output_text';
+                            text: string;
+                          }
+                        | {
+                            /** @enum {string} */
+                            type: 'refusal';
+                            refusal: string;
+                          }
+                      )[];
+                }[];
+            /** @description Added to the agent's system prompt for this response only */
+            instructions?: string | null;
+            /** @description Continues the conversation of an earlier response of yours (stored: store was not false) */
+            previous_response_id?: string | null;
+            /** @description Default true; false: the response is neither retrievable nor continued */
+            store?: boolean | null;
+            /** @description Up to 16 string pairs, stored and returned with the response */
+            metadata?: {
+              [key: string]: string;
+            } | null;
+            /** @description Answers with response.* server-sent events, response.created to response.completed */
+            stream?: boolean | null;
+            /** @description include_obfuscation: delta events carry an `obfuscation` padding field (default true) */
+            stream_options?: {
+              include_obfuscation?: boolean;
+            } | null;
+            /** @description Overrides the agent's temperature */
+            temperature?: number | null;
+            /** @description Overrides the agent's max_tokens */
+            max_output_tokens?: number | null;
+            /** @description format: {type: "text"} only (structured output is not supported on /v1/responses yet) */
+            text?: {
+              format?: {
+                /** @enum {string} */
+                type: 'text';
+              };
+              /** @description Refused unless null: text verbosity is a setting of OpenAI reasoning models */
+              verbosity?: null;
+            } | null;
+            /** @description Must be empty */
+            tools?: unknown[] | null;
+            /** @description none or auto: the agent uses its own tools either way */
+            tool_choice?: ('none' | 'auto') | null;
+            /** @description Accepted: no caller tools are offered */
+            parallel_tool_calls?: boolean | null;
+            /** @description disabled only: the conversation is never cut */
+            truncation?: 'disabled' | null;
+            /** @description false only: a response is answered on its request */
+            background?: false | null;
+            /** @description auto or default: agents have one tier */
+            service_tier?: ('auto' | 'default') | null;
+            /** @description Accepted as on chat completions */
+            user?: string;
+            /** @description Refused unless null: top_p is not passed to agents yet */
+            top_p?: null;
+            /** @description Refused unless null: conversations: continue with previous_response_id */
+            conversation?: null;
+            /** @description Refused unless null: context management */
+            context_management?: null;
+            /** @description Must be empty */
+            include?: unknown[] | null;
+            /** @description Refused unless null: limit tool calls in the agent configuration (max_iterations) */
+            max_tool_calls?: null;
+            /** @description Refused unless null: moderation: configure the agent guardrails */
+            moderation?: null;
+            /** @description Refused unless null: prompt templates */
+            prompt?: null;
+            /** @description Refused unless null: prompt caching keys */
+            prompt_cache_key?: null;
+            /** @description Refused unless null: prompt caching options */
+            prompt_cache_options?: null;
+            /** @description Refused unless null: prompt caching retention */
+            prompt_cache_retention?: null;
+            /** @description Refused unless null: reasoning settings of OpenAI reasoning models */
+            reasoning?: null;
+            /** @description Refused unless null: safety identifiers */
+            safety_identifier?: null;
+            /** @description Refused unless null: log probabilities */
+            top_logprobs?: null;
+          };
+        };
+      };
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              id: string;
+              /** @enum {string} */
+              object: 'response';
+              created_at: number;
+              /** @enum {string} */
+              status: 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'in_progress';
+              completed_at: number | null;
+              error: {
+                code: string;
+                message: string;
+              } | null;
+              incomplete_details: {
+                /** @enum {string} */
+                reason: 'max_output_tokens' | 'content_filter';
+              } | null;
+              instructions: string | null;
+              max_output_tokens: number | null;
+              metadata: {
+                [key: string]: string;
+              };
+              /** @description The agent name */
+              model: string;
+              output: {
+                /** @enum {string} */
+                type: 'message';
+                id: string;
+                /** @enum {string} */
+                status: 'in_progress' | 'completed' | 'incomplete';
+                /** @enum {string} */
+                role: 'assistant';
+                content: {
+                  /** @enum {string} */
+                  type: 'output_text';
+                  text: string;
+                  annotations: unknown[];
+                  logprobs: unknown[];
+                }[];
+              }[];
+              parallel_tool_calls: boolean;
+              previous_response_id: string | null;
+              store: boolean;
+              temperature: number | null;
+              top_p: number | null;
+              text: {
+                format: {
+                  /** @enum {string} */
+                  type: 'text';
+                };
+              };
+              tool_choice: string;
+              tools: unknown[];
+              /** @enum {string} */
+              truncation: 'disabled';
+              /** @enum {boolean} */
+              background: false;
+              /** @enum {string} */
+              service_tier: 'default';
+              usage: {
+                input_tokens: number;
+                input_tokens_details: {
+                  cached_tokens: number;
+                };
+                output_tokens: number;
+                output_tokens_details: {
+                  reasoning_tokens: number;
+                };
+                total_tokens: number;
+              } | null;
+              user: string | null;
+            };
+          };
+        };
+      };
+    };
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/v1/responses/{response_id}': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** A stored response of yours (OpenAI Responses API); another caller’s reads as unknown (404) */
+    get: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          response_id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              id: string;
+              /** @enum {string} */
+              object: 'response';
+              created_at: number;
+              /** @enum {string} */
+              status: 'completed' | 'incomplete' | 'failed' | 'cancelled' | 'in_progress';
+              completed_at: number | null;
+              error: {
+                code: string;
+                message: string;
+              } | null;
+              incomplete_details: {
+                /** @enum {string} */
+                reason: 'max_output_tokens' | 'content_filter';
+              } | null;
+              instructions: string | null;
+              max_output_tokens: number | null;
+              metadata: {
+                [key: string]: string;
+              };
+              /** @description The agent name */
+              model: string;
+              output: {
+                /** @enum {string} */
+                type: 'message';
+                id: string;
+                /** @enum {string} */
+                status: 'in_progress' | 'completed' | 'incomplete';
+                /** @enum {string} */
+                role: 'assistant';
+                content: {
+                  /** @enum {string} */
+                  type: 'output_text';
+                  text: string;
+                  annotations: unknown[];
+                  logprobs: unknown[];
+                }[];
+              }[];
+              parallel_tool_calls: boolean;
+              previous_response_id: string | null;
+              store: boolean;
+              temperature: number | null;
+              top_p: number | null;
+              text: {
+                format: {
+                  /** @enum {string} */
+                  type: 'text';
+                };
+              };
+              tool_choice: string;
+              tools: unknown[];
+              /** @enum {string} */
+              truncation: 'disabled';
+              /** @enum {boolean} */
+              background: false;
+              /** @enum {string} */
+              service_tier: 'default';
+              usage: {
+                input_tokens: number;
+                input_tokens_details: {
+                  cached_tokens: number;
+                };
+                output_tokens: number;
+                output_tokens_details: {
+                  reasoning_tokens: number;
+                };
+                total_tokens: number;
+              } | null;
+              user: string | null;
+            };
+          };
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    /** Deletes a stored response of yours: it can no longer be retrieved or continued */
+    delete: {
+      parameters: {
+        query?: never;
+        header?: never;
+        path: {
+          response_id: string;
+        };
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content: {
+            'application/json': {
+              id: string;
+              /** @enum {string} */
+              object: 'response.deleted';
+              /** @enum {boolean} */
+              deleted: true;
+            };
+          };
+        };
+      };
+    };
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   '/v1/models': {
     parameters: {
       query?: never;
