@@ -24,7 +24,15 @@ export type { ModelUsageRecord, RiskEventRecord, UsageSink } from './records/ind
 export type { RunTiming } from './runtime/index.js';
 export type { RunResult, RunUsage } from './runtime/index.js';
 /** The runtime's message, tool and finish-reason types, for adapters that may not import llm/ directly. */
-export type { ChatMessage, FinishReason, ModelCallOptions, ResponseFormat, ToolDefinition } from '../llm/index.js';
+export type {
+  ChatMessage,
+  FinishReason,
+  ModelCallOptions,
+  ResponseFormat,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+} from '../llm/index.js';
 export { isActiveRunStatus } from './records/index.js';
 export type { RunSeriesBucket, RunSeriesFilter } from './records/index.js';
 export type {

@@ -14,6 +14,7 @@ export type {
   ReportedUsage,
   ResponseFormat,
   ToolCall,
+  ToolChoice,
   ToolDefinition,
   Usage,
 } from './types.js';

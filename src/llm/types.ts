@@ -20,7 +20,12 @@ export interface ToolDefinition {
    * ends `input_required` instead of `completed`. Never sent to a provider.
    */
   awaitsCaller?: boolean;
+  /** The caller asked for strict schema adherence (OpenAI's `strict`); providers that support it enforce it. */
+  strict?: boolean;
 }
+
+/** Which tool the model must call (OpenAI's `tool_choice`): any or none, at least one, or the named one. */
+export type ToolChoice = 'auto' | 'none' | 'required' | { name: string };
 
 export interface ToolCall {
   id: string;
@@ -85,6 +90,10 @@ export interface ModelCallRequest {
   onAttempt?: (attempt: ModelAttempt) => void;
   messages: ChatMessage[];
   tools?: ToolDefinition[];
+  /** Sent with `tools` only; the provider's default (`auto`) when unset. */
+  toolChoice?: ToolChoice;
+  /** False: at most one tool call per answer. Sent with `tools` only; the provider's default when unset. */
+  parallelToolCalls?: boolean;
   temperature?: number;
   maxTokens?: number;
   /** The caller's sampling and output settings (the gateway's own calls set none). */

@@ -1,6 +1,6 @@
 import type { TraceSpan } from '../../telemetry/index.js';
 import type { RunEvent, RunSource } from '../../bus/index.js';
-import type { ChatMessage, ModelCallOptions, ToolDefinition } from '../../llm/index.js';
+import type { ChatMessage, ModelCallOptions, ToolChoice, ToolDefinition } from '../../llm/index.js';
 import type { RunTiming } from '../runtime/run-timer.js';
 import type { RunController } from './run-control.js';
 import type { RunResult } from '../runtime/run-result.js';
@@ -54,6 +54,10 @@ export interface StartRunRequest {
    * `tool_calls` without running it; its result arrives in a later run's messages as a tool message.
    */
   clientTools?: ToolDefinition[];
+  /** The caller's `tool_choice`, for the run's first model call only (later calls choose freely, or none would end). */
+  toolChoice?: ToolChoice;
+  /** The caller's `parallel_tool_calls`, for every model call of the run. */
+  parallelToolCalls?: boolean;
   /** The inbox item a trigger started this run for: stored with the run, shown in run detail. */
   triggeredBy?: RunTrigger;
   /** The `traceparent` of the request that stored the work this run does (a trigger's intake, a mission): the run's span links to it. */

@@ -1,6 +1,13 @@
 import type { Selectable } from 'kysely';
 import type { RunStepsTable, RunsTable } from '../../db/index.js';
-import type { ChatMessage, FinishReason, ModelCallOptions, ToolCall, ToolDefinition } from '../../llm/index.js';
+import type {
+  ChatMessage,
+  FinishReason,
+  ModelCallOptions,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+} from '../../llm/index.js';
 
 export type RunStatus = RunsTable['status'];
 
@@ -43,6 +50,9 @@ export interface ResumeInput {
   /** The caller's sampling and output settings (absent in runs stored before they existed). */
   call_options?: ModelCallOptions;
   client_tools: ToolDefinition[];
+  /** The caller's tool_choice and parallel_tool_calls (absent in runs stored before they were kept). */
+  tool_choice?: ToolChoice | null;
+  parallel_tool_calls?: boolean | null;
   /** Client context the answer is graded against (tool results in `messages` are added again). */
   context: string[];
   /** The session's new turns (redacted), stored with the answer once the run completes. */
@@ -84,6 +94,10 @@ export interface ModelPromptLog {
   call_options?: ModelCallOptions;
   response: string;
   tool_calls: ToolCall[];
+  /** Ids of those tool calls the client answers (tools it sent): handed over, not run here. Absent when none. */
+  client_tool_calls?: string[];
+  /** The caller's tool_choice, on the call it applied to. */
+  tool_choice?: ToolChoice;
   finish_reason: FinishReason | null;
   input_tokens: number;
   output_tokens: number;

@@ -10,6 +10,7 @@ import {
   type ModelStreamPart,
   type ReportedUsage,
   type ToolCall,
+  type ToolChoice,
   type ToolDefinition,
   type Usage,
 } from '../../llm/index.js';
@@ -33,6 +34,9 @@ export interface ModelStepRun {
   readonly agent: RegisteredAgent;
   readonly models: ModelClient;
   readonly toolDefinitions: ToolDefinition[];
+  /** Tools the client runs itself: the prompt log marks their calls as handed over. */
+  readonly clientToolNames: ReadonlySet<string>;
+  readonly parallelToolCalls: boolean | undefined;
   readonly temperature: number;
   readonly maxTokens: number | undefined;
   readonly callOptions: ModelCallOptions | undefined;
@@ -56,7 +60,11 @@ export interface ModelStepRun {
  * released; the step, its usage record and its cost are written when the call ends, success or not.
  * The returned text is what was released (redacted); a blocked answer ends with `content_filter`.
  */
-export async function runModelStep(run: ModelStepRun, messages: ChatMessage[]): Promise<ModelStepResult> {
+export async function runModelStep(
+  run: ModelStepRun,
+  messages: ChatMessage[],
+  toolChoice?: ToolChoice,
+): Promise<ModelStepResult> {
   await run.controller.checkpoint();
   await run.recorder.checkpoint();
   // Reserves what this call can cost at most (its prompt and max_tokens), settled to its cost when it ends.
@@ -89,6 +97,8 @@ export async function runModelStep(run: ModelStepRun, messages: ChatMessage[]): 
       onAttempt: (attempt) => attempts.push(attempt),
       messages,
       tools: run.toolDefinitions.length > 0 ? run.toolDefinitions : undefined,
+      toolChoice,
+      parallelToolCalls: run.parallelToolCalls,
       temperature: run.temperature,
       maxTokens: run.maxTokens,
       options: run.callOptions,
@@ -152,6 +162,7 @@ export async function runModelStep(run: ModelStepRun, messages: ChatMessage[]): 
   const promptLog = createPromptLog(run, messages, {
     response,
     ttftMs,
+    toolChoice,
     usage: end.usage,
     toolCalls: result.toolCalls,
     finishReason: result.finishReason,
@@ -254,11 +265,13 @@ function createPromptLog(
     ttftMs: number | null;
     usage: Usage | undefined;
     toolCalls?: ToolCall[];
+    toolChoice?: ToolChoice;
     finishReason?: FinishReason;
     error?: ModelPromptLog['error'];
     attempts: ModelAttempt[];
   },
 ): ModelPromptLog {
+  const handedOver = (call.toolCalls ?? []).filter((toolCall) => run.clientToolNames.has(toolCall.name));
   return {
     messages,
     tools: run.toolDefinitions.map((tool) => tool.name),
@@ -267,6 +280,8 @@ function createPromptLog(
     ...(run.callOptions && { call_options: run.callOptions }),
     response: call.response,
     tool_calls: call.toolCalls ?? [],
+    ...(handedOver.length > 0 && { client_tool_calls: handedOver.map((toolCall) => toolCall.id) }),
+    ...(call.toolChoice && { tool_choice: call.toolChoice }),
     finish_reason: call.finishReason ?? null,
     input_tokens: call.usage?.inputTokens ?? 0,
     output_tokens: call.usage?.outputTokens ?? 0,

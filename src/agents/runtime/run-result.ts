@@ -1,5 +1,5 @@
 import type { AppError } from '../../errors.js';
-import type { FinishReason } from '../../llm/index.js';
+import type { FinishReason, ToolCall } from '../../llm/index.js';
 
 export interface RunUsage {
   inputTokens: number;
@@ -20,5 +20,10 @@ interface RunResultBase {
 
 /** How a run ended: the promise of a RunHandle resolves to this and never rejects. */
 export type RunResult =
-  | (RunResultBase & { status: 'completed'; finishReason: FinishReason })
+  | (RunResultBase & {
+      status: 'completed';
+      finishReason: FinishReason;
+      /** The calls of the client's own tools the run ended with (finish reason `tool_calls`): the client answers them. */
+      clientToolCalls?: ToolCall[];
+    })
   | (RunResultBase & { status: 'failed' | 'cancelled'; error: AppError });

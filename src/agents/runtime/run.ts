@@ -2,7 +2,15 @@ import type { RunEvent, RunEventBus, RunSource } from '../../bus/index.js';
 import { AppError, createError, DatabaseUnavailableError, isAppError } from '../../errors.js';
 import type { Guardrails } from '../../guardrails/index.js';
 import { isoNow } from '../../ids.js';
-import type { ChatMessage, ModelCallOptions, ModelClient, Pricing, ToolCall, ToolDefinition } from '../../llm/index.js';
+import type {
+  ChatMessage,
+  ModelCallOptions,
+  ModelClient,
+  Pricing,
+  ToolCall,
+  ToolChoice,
+  ToolDefinition,
+} from '../../llm/index.js';
 import { withBindingsOnUse, type Logger } from '../../logger.js';
 import { traceLogFields, type TraceSpan } from '../../telemetry/index.js';
 import type { ToolRegistry } from '../../tools/index.js';
@@ -58,6 +66,9 @@ export interface RunSettings {
   callOptions?: ModelCallOptions;
   /** Frontend tools the client offered (an agent tool of the same name wins). */
   clientTools: ToolDefinition[];
+  /** The caller's tool_choice (the first model call only) and parallel_tool_calls (every call). */
+  toolChoice?: ToolChoice;
+  parallelToolCalls?: boolean;
   /** Context the client supplied (AG-UI `context`): with tool results, what the answer is graded against. */
   context: string[];
   /** The access token that started the run, and its max_cost_usd when the caller knew it (else looked up). */
@@ -120,6 +131,8 @@ export class Run implements LiveRun {
   readonly clientToolNames: ReadonlySet<string>;
   /** Client tools whose call waits for the caller's answer: the run ends `input_required`. */
   readonly callerToolNames: ReadonlySet<string>;
+  readonly toolChoice: ToolChoice | undefined;
+  readonly parallelToolCalls: boolean | undefined;
   readonly temperature: number;
   readonly maxTokens: number | undefined;
   readonly callOptions: ModelCallOptions | undefined;
@@ -154,6 +167,8 @@ export class Run implements LiveRun {
     this.temperature = settings.temperature;
     this.maxTokens = settings.maxTokens;
     this.callOptions = settings.callOptions;
+    this.toolChoice = settings.toolChoice;
+    this.parallelToolCalls = settings.parallelToolCalls;
     const traceFields = traceLogFields(options.trace);
     this.trace = options.trace;
     this.log = traceFields.trace_id && deps.log ? withBindingsOnUse(deps.log, traceFields) : deps.log;
@@ -330,7 +345,11 @@ export class Run implements LiveRun {
         const sources = [...this.#options.settings.context, ...clientResults, ...this.recorder.toolResults()];
         this.reporter.flag(this.guardrails.checkGrounding(output, sources));
       }
-      return { result: this.#summarize({ status: 'completed', finishReason: loop.finishReason }), loop };
+      const ending = { status: 'completed' as const, finishReason: loop.finishReason };
+      const result = this.#summarize(
+        loop.clientToolCalls ? { ...ending, clientToolCalls: loop.clientToolCalls } : ending,
+      );
+      return { result, loop };
     } catch (error) {
       const cancelled = this.controller.cancellation;
       const failure = cancelled ?? this.#toAppError(error);
@@ -361,7 +380,7 @@ export class Run implements LiveRun {
   /** The run's result: its totals and how it ended. */
   #summarize(
     ending:
-      | { status: 'completed'; finishReason: LoopOutcome['finishReason'] }
+      | { status: 'completed'; finishReason: LoopOutcome['finishReason']; clientToolCalls?: ToolCall[] }
       | { status: 'failed' | 'cancelled'; error: AppError },
   ): RunResult {
     const totals = this.recorder.totals();

@@ -1,5 +1,5 @@
 import { AppError } from '../../errors.js';
-import type { ChatMessage, FinishReason, ToolCall } from '../../llm/index.js';
+import type { ChatMessage, FinishReason, ToolCall, ToolChoice } from '../../llm/index.js';
 import type { RegisteredAgent } from '../registry/agent-registry.js';
 import type { RunTimer } from './run-timer.js';
 import { runModelStep, type ModelStepResult, type ModelStepRun } from './model-step.js';
@@ -8,8 +8,8 @@ import { runToolStep, type ToolStepRun } from './tool-step.js';
 /** What the loop uses of its run (runtime/run.ts), besides what its steps do. */
 export interface LoopRun extends ModelStepRun, ToolStepRun {
   readonly agent: RegisteredAgent;
-  /** Tools the client runs itself: a call to one ends the run instead of running here. */
-  readonly clientToolNames: ReadonlySet<string>;
+  /** The caller's tool_choice: it applies to the run's first model call (a forced call would repeat forever after). */
+  readonly toolChoice: ToolChoice | undefined;
   readonly timer: RunTimer;
 }
 
@@ -73,7 +73,7 @@ export async function runAgentLoop(run: LoopRun, start: LoopStart): Promise<Loop
   const max = run.agent.max_iterations;
   let messages = [...start.messages, ...(await runToolSteps(run, start.toolCalls ?? []))];
   for (let calls = start.modelCalls + 1; calls <= max; calls += 1) {
-    const result = await runModelStep(run, messages);
+    const result = await runModelStep(run, messages, calls === 1 ? run.toolChoice : undefined);
     if (result.toolCalls.length === 0) {
       await run.controller.checkpoint();
       return { finishReason: result.finishReason };

@@ -14,6 +14,7 @@ import {
 import { createRunWrites } from '../records/run-writes.js';
 import type { NewRunRecord, ResumeInput } from '../records/run.types.js';
 import type { StartRunRequest } from '../control/run-handle.js';
+import { checkClientTools } from './check-client-tools.js';
 import { conversationStart, Run, type RunSettings, type RunStart, type RuntimeDeps } from './run.js';
 
 /**
@@ -59,6 +60,10 @@ async function openRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceS
   const agent = deps.agents.get(request.agentName);
   // An option the agent's provider cannot honour is refused before anything is stored.
   if (request.callOptions) assertOptionsSupported(deps.models.describe(agent.model), request.callOptions);
+  if (request.clientTools?.length || request.toolChoice !== undefined) {
+    const own = agent.tools.length > 0 ? deps.tools.forAgent(agent.tools) : [];
+    checkClientTools(agent.name, own, request.clientTools ?? [], request.toolChoice);
+  }
   // Every authenticated route passes its principal; only callers without one (tests mounting routes bare) share `anonymous`.
   const owner = request.owner ?? 'anonymous';
   // A session id generated for this request has nothing stored to check or merge: its session is created
@@ -78,6 +83,8 @@ async function openRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceS
     maxTokens: request.maxTokens ?? agent.max_tokens,
     callOptions: request.callOptions,
     clientTools: request.clientTools ?? [],
+    toolChoice: request.toolChoice,
+    parallelToolCalls: request.parallelToolCalls,
     context: request.context ?? [],
     tokenId: request.tokenId,
     tokenMaxCostUsd: request.tokenMaxCostUsd,
@@ -177,6 +184,8 @@ function resumeInput(
     max_tokens: settings.maxTokens ?? null,
     ...(settings.callOptions && { call_options: settings.callOptions }),
     client_tools: settings.clientTools,
+    tool_choice: settings.toolChoice ?? null,
+    parallel_tool_calls: settings.parallelToolCalls ?? null,
     context: settings.context,
     session_pending: pending ?? null,
   };

@@ -29,6 +29,8 @@ export async function takeOverRun(deps: RuntimeDeps, claimed: ClaimedRun): Promi
     maxTokens: input.max_tokens ?? undefined,
     callOptions: input.call_options,
     clientTools: input.client_tools,
+    toolChoice: input.tool_choice ?? undefined,
+    parallelToolCalls: input.parallel_tool_calls ?? undefined,
     context: input.context,
     tokenId: record.token_id ?? undefined,
   };

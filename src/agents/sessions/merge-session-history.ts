@@ -14,8 +14,27 @@ export interface MergedConversation {
  */
 export function mergeSessionHistory(stored: ChatMessage[], incoming: ChatMessage[]): MergedConversation {
   if (startsWith(incoming, stored)) return { conversation: incoming, pending: incoming.slice(stored.length) };
-  const pending = incoming.filter((message) => message.role !== 'system');
+  const pending = nameToolResults(
+    stored,
+    incoming.filter((message) => message.role !== 'system'),
+  );
   return { conversation: [...stored, ...pending], pending };
+}
+
+/**
+ * A client that sends only the results of tool calls the session holds (OpenAI `tool` messages carry no tool
+ * name) gets each result named after its call: providers such as Anthropic need the name.
+ */
+function nameToolResults(stored: ChatMessage[], pending: ChatMessage[]): ChatMessage[] {
+  if (!pending.some((message) => message.role === 'tool' && message.name === '')) return pending;
+  const names = new Map<string, string>();
+  for (const message of stored)
+    if (message.role === 'assistant') for (const call of message.tool_calls ?? []) names.set(call.id, call.name);
+  return pending.map((message) =>
+    message.role === 'tool' && message.name === ''
+      ? { ...message, name: names.get(message.tool_call_id) ?? '' }
+      : message,
+  );
 }
 
 function startsWith(messages: ChatMessage[], prefix: ChatMessage[]): boolean {

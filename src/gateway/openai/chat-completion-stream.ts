@@ -7,6 +7,7 @@ import {
   createErrorBody,
   createUsageChunk,
   mapFinishReason,
+  toOpenAiToolCall,
   type CompletionIdentity,
 } from './chat-completion.js';
 
@@ -65,7 +66,22 @@ export async function streamChatCompletion(
     return undefined;
   }
   await open();
-  await send(createChunk(identity, {}, mapFinishReason(result.finishReason), includeUsage));
+  // The caller's tool calls, as OpenAI streams them: each opens with its id and name, its arguments follow.
+  for (const [index, call] of (result.clientToolCalls ?? []).entries()) {
+    const { id, type, function: fn } = toOpenAiToolCall(call);
+    await send(
+      createChunk(
+        identity,
+        { tool_calls: [{ index, id, type, function: { name: fn.name, arguments: '' } }] },
+        null,
+        includeUsage,
+      ),
+    );
+    await send(
+      createChunk(identity, { tool_calls: [{ index, function: { arguments: fn.arguments } }] }, null, includeUsage),
+    );
+  }
+  await send(createChunk(identity, {}, mapFinishReason(result), includeUsage));
   if (includeUsage) await send(createUsageChunk(identity, result.usage));
   sse.end(frame('[DONE]'));
   return undefined;

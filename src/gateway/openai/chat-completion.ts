@@ -1,8 +1,8 @@
-import type { FinishReason, RunResult, RunUsage } from '../../agents/index.js';
+import type { FinishReason, RunResult, RunUsage, ToolCall } from '../../agents/index.js';
 import type { AppError } from '../../errors.js';
 import type { ChatCompletion, ChatCompletionUsage } from './chat-completions.schema.js';
 
-export type OpenAiFinishReason = 'stop' | 'length' | 'content_filter';
+export type OpenAiFinishReason = 'stop' | 'length' | 'content_filter' | 'tool_calls';
 
 /** What every response (or chunk) of one completion shares. */
 export interface CompletionIdentity {
@@ -17,9 +17,23 @@ export function createCompletionIdentity(runId: string, model: string): Completi
   return { id: `chatcmpl-${runId.replace(/^run_/, '')}`, created: Math.floor(Date.now() / 1000), model };
 }
 
-/** The run's final answer came from a call without tool calls, so `tool_calls` (and unknown reasons) read as `stop`. */
-export function mapFinishReason(reason: FinishReason): OpenAiFinishReason {
+/**
+ * Why the answer ended: `tool_calls` when the run handed calls of the caller's tools over (the agent's own tool
+ * calls never reach the client), else the final call's reason, unknown ones read as `stop`.
+ */
+export function mapFinishReason(result: Extract<RunResult, { status: 'completed' }>): OpenAiFinishReason {
+  if (result.clientToolCalls?.length) return 'tool_calls';
+  const reason: FinishReason = result.finishReason;
   return reason === 'length' || reason === 'content_filter' ? reason : 'stop';
+}
+
+/** A tool call in OpenAI's message shape. */
+export function toOpenAiToolCall(call: ToolCall): {
+  id: string;
+  type: 'function';
+  function: { name: string; arguments: string };
+} {
+  return { id: call.id, type: 'function', function: { name: call.name, arguments: call.arguments } };
 }
 
 /** Usage summed over every model call of the run: that is what the client's request cost. */
@@ -32,6 +46,7 @@ export function createChatCompletion(
   result: Extract<RunResult, { status: 'completed' }>,
 ): ChatCompletion {
   const { id, created, model } = identity;
+  const toolCalls = result.clientToolCalls?.map(toOpenAiToolCall);
   return {
     id,
     created,
@@ -40,9 +55,11 @@ export function createChatCompletion(
     choices: [
       {
         index: 0,
-        message: { role: 'assistant', content: result.output, refusal: null },
+        message: toolCalls?.length
+          ? { role: 'assistant', content: result.output || null, refusal: null, tool_calls: toolCalls }
+          : { role: 'assistant', content: result.output, refusal: null },
         logprobs: null,
-        finish_reason: mapFinishReason(result.finishReason),
+        finish_reason: mapFinishReason(result),
       },
     ],
     usage: mapUsage(result.usage),

@@ -8,6 +8,7 @@ import { createId } from '../../ids.js';
 import { createChatCompletion, createCompletionIdentity, createErrorBody } from './chat-completion.js';
 import { streamChatCompletion } from './chat-completion-stream.js';
 import { chatCompletionBody, chatCompletionHeaders, chatCompletionResponse } from './chat-completions.schema.js';
+import { convertFunctionTool, convertToolChoice } from './convert-caller-tools.js';
 import { convertToChatMessages } from './convert-to-chat-messages.js';
 import { modelNotFound } from './openai-errors.js';
 import { mapCallOptions, mapResponseFormat } from './options/map-call-options.js';
@@ -49,6 +50,10 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
       const run = await runs.start({
         agentName: body.model,
         messages: convertToChatMessages(body.messages),
+        // The caller's tools join the agent's for this run; a call to one ends it with finish_reason tool_calls.
+        clientTools: body.tools?.map((tool) => convertFunctionTool(tool.function)),
+        toolChoice: convertToolChoice(body.tool_choice),
+        parallelToolCalls: body.parallel_tool_calls ?? undefined,
         source: 'chat',
         sessionId,
         newSession: clientSessionId === undefined,

@@ -33,6 +33,33 @@ export const chatMessage = z.discriminatedUnion(
   { error: 'role must be one of system, developer, user, assistant, tool' },
 );
 
+/** OpenAI's function name rule: the providers refuse any other. */
+const FUNCTION_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** The caller's own tool: the model may call it, and the caller answers the call in its next request. */
+const functionTool = z.object({
+  type: z.literal('function', { error: 'only function tools are supported (type: "function")' }),
+  function: z.object({
+    name: z.string().regex(FUNCTION_NAME, 'the name is 1-64 letters, digits, _ or -'),
+    description: z.string().nullish(),
+    parameters: z
+      .looseObject({
+        type: z.literal('object', { error: 'parameters must be a JSON schema of type "object"' }).optional(),
+      })
+      .nullish()
+      .describe('A JSON schema of type "object"; none: no arguments'),
+    strict: z.boolean().nullish(),
+  }),
+});
+
+const toolChoice = z.union(
+  [
+    z.enum(['none', 'auto', 'required']),
+    z.object({ type: z.literal('function'), function: z.object({ name: z.string().min(1) }) }),
+  ],
+  { error: 'tool_choice must be "none", "auto", "required" or {"type": "function", "function": {"name"}}' },
+);
+
 /**
  * POST /v1/chat/completions (spec 4.1). Every field OpenAI defines is honoured or refused by name
  * (docs/openai-compatibility.md); fields OpenAI does not define are ignored, as OpenAI-compatible servers do.
@@ -48,6 +75,16 @@ export const chatCompletionBody = z.object({
   user: z.string().optional(),
   ...chatOptionFields,
   ...refusedChatFields,
+  tools: z
+    .array(functionTool)
+    .nullish()
+    .describe(
+      "The caller's own function tools, offered with the agent's: a call to one ends the answer with finish_reason tool_calls, and the caller's next request carries its result",
+    ),
+  tool_choice: toolChoice
+    .nullish()
+    .describe("For the run's first model call (later ones choose freely, so a forced call cannot repeat forever)"),
+  parallel_tool_calls: z.boolean().nullish().describe('False: at most one tool call per model answer'),
 });
 
 export type ChatCompletionBody = z.infer<typeof chatCompletionBody>;
@@ -77,7 +114,21 @@ export const chatCompletionResponse = z.object({
   choices: z.array(
     z.object({
       index: z.number().int(),
-      message: z.object({ role: z.literal('assistant'), content: z.string(), refusal: z.null() }),
+      message: z.object({
+        role: z.literal('assistant'),
+        content: z.string().nullable(),
+        refusal: z.null(),
+        tool_calls: z
+          .array(
+            z.object({
+              id: z.string(),
+              type: z.literal('function'),
+              function: z.object({ name: z.string(), arguments: z.string() }),
+            }),
+          )
+          .optional()
+          .describe("Calls of the caller's own tools (finish_reason tool_calls): the caller answers them"),
+      }),
       logprobs: z.null(),
       finish_reason: z.string(),
     }),

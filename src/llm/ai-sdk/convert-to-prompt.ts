@@ -1,10 +1,11 @@
 import type {
+  LanguageModelV3CallOptions,
   LanguageModelV3FunctionTool,
   LanguageModelV3Message,
   LanguageModelV3Prompt,
   LanguageModelV3ToolResultPart,
 } from '@ai-sdk/provider';
-import type { ChatMessage, ToolCall, ToolDefinition } from '../types.js';
+import type { ChatMessage, ToolCall, ToolChoice, ToolDefinition } from '../types.js';
 
 function parseArguments(call: ToolCall): unknown {
   try {
@@ -68,5 +69,27 @@ export function convertToTools(tools: ToolDefinition[] | undefined): LanguageMod
     name: tool.name,
     description: tool.description,
     inputSchema: tool.parameters as LanguageModelV3FunctionTool['inputSchema'],
+    ...(tool.strict !== undefined && { strict: tool.strict }),
   }));
+}
+
+export function convertToolChoice(choice: ToolChoice | undefined): LanguageModelV3CallOptions['toolChoice'] {
+  if (choice === undefined || choice === 'auto') return { type: 'auto' };
+  return typeof choice === 'string' ? { type: choice } : { type: 'tool', toolName: choice.name };
+}
+
+type ProviderOptions = LanguageModelV3CallOptions['providerOptions'];
+
+/** Both sets of provider options, each provider's merged. */
+export function mergeProviderOptions(a: ProviderOptions, b: ProviderOptions): ProviderOptions {
+  if (!a || !b) return a ?? b;
+  const merged: NonNullable<ProviderOptions> = { ...a };
+  for (const [provider, options] of Object.entries(b)) merged[provider] = { ...merged[provider], ...options };
+  return merged;
+}
+
+/** `parallel_tool_calls` in each provider's own option (the AI SDK has no common one). */
+export function parallelToolCallOptions(parallel: boolean | undefined): LanguageModelV3CallOptions['providerOptions'] {
+  if (parallel === undefined) return undefined;
+  return { openai: { parallelToolCalls: parallel }, anthropic: { disableParallelToolUse: !parallel } };
 }

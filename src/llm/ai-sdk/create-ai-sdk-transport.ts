@@ -5,7 +5,13 @@ import { createDevModel } from '../dev/dev-model.js';
 import type { ModelTransport } from '../model-transport.js';
 
 import { convertToCallSettings } from './convert-to-call-settings.js';
-import { convertToPrompt, convertToTools } from './convert-to-prompt.js';
+import {
+  convertToolChoice,
+  convertToPrompt,
+  convertToTools,
+  mergeProviderOptions,
+  parallelToolCallOptions,
+} from './convert-to-prompt.js';
 import { createAiSdkPartReader } from './create-ai-sdk-part-reader.js';
 import type { Logger } from '../../logger.js';
 
@@ -100,14 +106,19 @@ export function createAiSdkTransport(
   return {
     async openStream(modelId, request, signal) {
       const tools = convertToTools(request.tools);
+      const settings = convertToCallSettings(request.options);
       const { stream } = await (
         await modelFor(modelId)
       ).doStream({
         prompt: convertToPrompt(request.messages),
         temperature: request.temperature,
         maxOutputTokens: request.maxTokens,
-        ...convertToCallSettings(request.options),
-        ...(tools ? { tools, toolChoice: { type: 'auto' as const } } : {}),
+        ...settings,
+        ...(tools && { tools, toolChoice: convertToolChoice(request.toolChoice) }),
+        providerOptions: mergeProviderOptions(
+          settings.providerOptions,
+          tools && parallelToolCallOptions(request.parallelToolCalls),
+        ),
         abortSignal: signal,
         // Per call: the trace context is the call's own span, not the provider's.
         headers: injectTraceHeaders({}, request.trace),

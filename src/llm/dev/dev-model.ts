@@ -14,7 +14,8 @@ const NO_USAGE: LanguageModelV3Usage = {
 };
 
 function replyTo(options: LanguageModelV3CallOptions): DevReply {
-  const toolNames = (options.tools ?? []).map((tool) => tool.name);
+  // tool_choice none: the tools are there to read, not to call.
+  const toolNames = options.toolChoice?.type === 'none' ? [] : (options.tools ?? []).map((tool) => tool.name);
   return createDevReply(options.prompt, toolNames);
 }
 

@@ -1,4 +1,4 @@
-import type { ChatMessage, ModelCallOptions, ModelCallRequest, ResponseFormat } from '../types.js';
+import type { ChatMessage, ModelCallOptions, ModelCallRequest, ResponseFormat, ToolChoice } from '../types.js';
 
 type ChatRequestMessage =
   | { role: 'system' | 'user'; content: string }
@@ -15,8 +15,12 @@ export interface ChatRequestBody {
   max_tokens?: number;
   temperature?: number;
   messages: ChatRequestMessage[];
-  tools?: { type: 'function'; function: { name: string; description: string; parameters: object } }[];
-  tool_choice?: 'auto';
+  tools?: {
+    type: 'function';
+    function: { name: string; description: string; parameters: object; strict?: boolean };
+  }[];
+  tool_choice?: 'auto' | 'none' | 'required' | { type: 'function'; function: { name: string } };
+  parallel_tool_calls?: boolean;
   top_p?: number;
   stop?: string[];
   seed?: number;
@@ -97,11 +101,16 @@ export function convertToChatRequest(modelId: string, request: ModelCallRequest)
     messages: request.messages.map(convertMessage),
     tools: tools?.map((tool) => ({
       type: 'function',
-      function: { name: tool.name, description: tool.description, parameters: tool.parameters },
+      function: { name: tool.name, description: tool.description, parameters: tool.parameters, strict: tool.strict },
     })),
-    tool_choice: tools ? 'auto' : undefined,
+    tool_choice: tools ? convertToolChoice(request.toolChoice ?? 'auto') : undefined,
+    parallel_tool_calls: tools ? request.parallelToolCalls : undefined,
     ...(request.options && convertOptions(request.options)),
     stream: true,
     stream_options: { include_usage: true },
   };
+}
+
+function convertToolChoice(choice: ToolChoice): NonNullable<ChatRequestBody['tool_choice']> {
+  return typeof choice === 'string' ? choice : { type: 'function', function: { name: choice.name } };
 }

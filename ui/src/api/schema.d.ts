@@ -1837,6 +1837,42 @@ export interface paths {
             logprobs?: boolean | null;
             /** @description Refused (400): log probabilities are not returned yet */
             top_logprobs?: number | null;
+            /** @description The caller's own function tools, offered with the agent's: a call to one ends the answer with finish_reason tool_calls, and the caller's next request carries its result */
+            tools?:
+              | {
+                  /** @enum {string} */
+                  type: 'function';
+                  function: {
+                    name: string;
+                    description?: string | null;
+                    /** @description A JSON schema of type "object"; none: no arguments */
+                    parameters?:
+                      | ({
+                          /** @enum {string} */
+                          type?: 'object';
+                        } & {
+                          [key: string]: unknown;
+                        })
+                      | null;
+                    strict?: boolean | null;
+                  };
+                }[]
+              | null;
+            /** @description For the run's first model call (later ones choose freely, so a forced call cannot repeat forever) */
+            tool_choice?:
+              | (
+                  | ('none' | 'auto' | 'required')
+                  | {
+                      /** @enum {string} */
+                      type: 'function';
+                      function: {
+                        name: string;
+                      };
+                    }
+                )
+              | null;
+            /** @description False: at most one tool call per model answer */
+            parallel_tool_calls?: boolean | null;
           };
         };
       };
@@ -1858,8 +1894,18 @@ export interface paths {
                 message: {
                   /** @enum {string} */
                   role: 'assistant';
-                  content: string;
+                  content: string | null;
                   refusal: null;
+                  /** @description Calls of the caller's own tools (finish_reason tool_calls): the caller answers them */
+                  tool_calls?: {
+                    id: string;
+                    /** @enum {string} */
+                    type: 'function';
+                    function: {
+                      name: string;
+                      arguments: string;
+                    };
+                  }[];
                 };
                 logprobs: null;
                 finish_reason: string;
