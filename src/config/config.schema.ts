@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { a2aSchema, checkDelegateTool } from './schemas/a2a.schema.js';
+import { a2aSchema, checkA2aDefaultAgent, checkDelegateTool } from './schemas/a2a.schema.js';
 import { adminSchema } from './schemas/admin.schema.js';
 import { agentsSchema } from './schemas/agents.schema.js';
 import { authSchema } from './schemas/auth.schema.js';
@@ -49,6 +49,7 @@ export const configSchema = z
     checkTriggerAgents(config, ctx);
     checkAutopilotModel(config, ctx);
     checkDelegateTool(config, ctx);
+    checkA2aDefaultAgent(config, ctx);
     const defaultAgent = config.gateway.agui_default_agent;
     if (defaultAgent !== undefined && !config.agents.some((agent) => agent.name === defaultAgent)) {
       ctx.addIssue({

@@ -57,6 +57,7 @@ async function registerA2a(
     tasks: createA2aTaskStore(database.db),
     publicUrl: { publicUrl: publicUrlOf(config), trustProxy: config.server.trust_proxy },
     version,
+    defaultAgent: config.a2a.default_agent,
     toolsOf: cardToolsOf(deps.tools),
     stalledTimeoutMs,
     push: {

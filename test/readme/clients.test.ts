@@ -44,6 +44,12 @@ describe('the README', () => {
     expect(imports).toEqual(['openai', '@ai-sdk/openai', '@langchain/openai', '@ag-ui/client', '@a2a-js/sdk']);
   });
 
+  it('has the A2A client reach the agent from the host alone (the host root card), picking nothing from a list', () => {
+    const a2a = blocks.find((block) => block.includes("from '@a2a-js/sdk'"))!;
+    expect(a2a).toContain("new ClientFactory().createFromUrl('http://127.0.0.1:8000')");
+    expect(a2a).not.toMatch(/agent-cards?\.json|\/a2a\//);
+  });
+
   it.each(blocks.map((block, index) => [/from '([^']+)'/.exec(block)![1], block, index] as const))(
     "runs the %s example as written: it prints the agent's answer",
     async (_client, block, index) => {

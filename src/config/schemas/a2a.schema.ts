@@ -39,6 +39,8 @@ export const a2aPushSchema = z.strictObject({
 export const a2aSchema = z
   .strictObject({
     remotes: z.array(a2aRemoteSchema).default([]),
+    /** The agent whose standard card the host root serves (`/.well-known/agent-card.json`); default: the only published one. */
+    default_agent: z.string().min(1).optional(),
     push_notifications: a2aPushSchema.default(a2aPushSchema.parse({})),
     /** How long a delegated task may take before the tool gives up (and cancels it remotely). */
     timeout_ms: z.number().int().positive().default(120_000),
@@ -62,6 +64,22 @@ export const a2aSchema = z
 export type A2aConfig = z.infer<typeof a2aSchema>;
 export type A2aRemoteConfig = z.infer<typeof a2aRemoteSchema>;
 export type A2aPushConfig = z.infer<typeof a2aPushSchema>;
+
+/** a2a.default_agent names an agent published over A2A (not one with `a2a: false`). */
+export function checkA2aDefaultAgent(
+  config: { a2a: A2aConfig; agents: { name: string; a2a: boolean }[] },
+  ctx: z.RefinementCtx,
+): void {
+  const name = config.a2a.default_agent;
+  if (name === undefined) return;
+  const agent = config.agents.find((candidate) => candidate.name === name);
+  if (!agent || !agent.a2a)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['a2a', 'default_agent'],
+      message: agent ? `agent "${name}" is not published over A2A (a2a: false)` : `unknown agent "${name}"`,
+    });
+}
 
 /** An agent may list `delegate_to_agent` only when there is someone to delegate to. */
 export function checkDelegateTool(

@@ -19,6 +19,8 @@ export interface A2aRoutesOptions {
   tasks: A2aTaskStore;
   /** server.public_url and server.trust_proxy: where the cards say the agents are. */
   publicUrl: PublicUrlSettings;
+  /** a2a.default_agent: the agent whose standard card the host root's `/.well-known/agent-card.json` serves. */
+  defaultAgent?: string;
   /** The gateway's version, published in the standard cards. */
   version: string;
   /** The tools an agent's `tools` list expands to (names and descriptions only), for its card's skills. */
@@ -48,6 +50,7 @@ export const a2aRoutes: FastifyPluginAsync<A2aRoutesOptions> = async (app, optio
     publicUrl: options.publicUrl,
     version: options.version,
     toolsOf: options.toolsOf,
+    defaultAgent: options.defaultAgent,
   });
   await app.register(jsonRpcRoutes, {
     handlers,

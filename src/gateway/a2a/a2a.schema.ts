@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The agent card of the interface spec (section 2): what `/.well-known/agent-card.json` lists per agent. */
+/** The agent card of the interface spec (section 2): what `/.well-known/agent-cards.json` lists per agent. */
 export const specAgentCard = z.object({
   name: z.string(),
   description: z.string(),

@@ -73,4 +73,12 @@ describe('a2a config section', () => {
       /url must be an http\(s\) URL/,
     );
   });
+
+  it('reads a2a.default_agent, which must name an agent published over A2A', () => {
+    const agents = ['agents:', '  - { name: front, model: up/m }', '  - { name: inner, model: up/m, a2a: false }'];
+    const withDefault = (name: string) => yaml(...BASE, ...agents, 'a2a:', `  default_agent: ${name}`);
+    expect(parseConfigText(withDefault('front'), 'gw.yaml', {}).a2a.default_agent).toBe('front');
+    expect(parseError(withDefault('nobody'))).toMatch(/gw\.yaml:\d+: .*unknown agent "nobody"/);
+    expect(parseError(withDefault('inner'))).toMatch(/agent "inner" is not published over A2A \(a2a: false\)/);
+  });
 });

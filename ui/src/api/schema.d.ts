@@ -2944,7 +2944,44 @@ export interface paths {
       path?: never;
       cookie?: never;
     };
-    /** Cards of every agent published over A2A (the spec card shape) */
+    /** The host's standard A2A card: the agent named by a2a.default_agent, else the only agent published over A2A (404 when several are published and none is named: their cards are listed at /.well-known/agent-cards.json). Versioned as an agent's own card */
+    get: {
+      parameters: {
+        query?: never;
+        header?: {
+          /** @description A2A protocol version of the caller: absent or 0.3 gets the v0.3 (hybrid) card, 1.0 the A2A 1.0 card */
+          'a2a-version'?: string;
+        };
+        path?: never;
+        cookie?: never;
+      };
+      requestBody?: never;
+      responses: {
+        /** @description Default Response */
+        200: {
+          headers: {
+            [name: string]: unknown;
+          };
+          content?: never;
+        };
+      };
+    };
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  '/.well-known/agent-cards.json': {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /** Cards of every agent published over A2A (the interface spec's card shape), each with the endpoint its standard card is under */
     get: {
       parameters: {
         query?: never;

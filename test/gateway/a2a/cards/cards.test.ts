@@ -2,7 +2,21 @@ import { request as httpRequest } from 'node:http';
 import { parseLegacyAgentCard } from '@a2a-js/sdk/compat/v0_3/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_API_KEY } from '../../../support/app.js';
-import { a2aYaml, discover, rpc, SECRET_PROMPT, startA2aGateway, type A2aGateway } from '../a2a-harness.js';
+import { ClientFactory } from '@a2a-js/sdk/client';
+import {
+  a2aYaml,
+  answerText,
+  bearer,
+  discover,
+  rpc,
+  SECRET_PROMPT,
+  startA2aGateway,
+  userMessage,
+  type A2aGateway,
+} from '../a2a-harness.js';
+
+/** The list of every published agent's card; the host root serves one standard card. */
+const LIST = '/.well-known/agent-cards.json';
 
 describe('A2A agent cards', () => {
   let gateway: A2aGateway;
@@ -13,8 +27,8 @@ describe('A2A agent cards', () => {
 
   const get = (path: string, headers: Record<string, string> = {}) => fetch(`${gateway.app.url}${path}`, { headers });
 
-  it('lists the published agents as spec cards without credentials, never their system prompt', async () => {
-    const response = await get('/.well-known/agent-card.json');
+  it(`lists the published agents as spec cards at ${LIST} without credentials, never their system prompt`, async () => {
+    const response = await get(LIST);
     expect(response.status).toBe(200);
     const text = await response.text();
     expect(text).not.toContain(SECRET_PROMPT);
@@ -30,7 +44,7 @@ describe('A2A agent cards', () => {
   });
 
   it("gives an endpoint the official SDK starts from, and that answers JSON-RPC with or without its '/'", async () => {
-    const cards = (await (await get('/.well-known/agent-card.json')).json()) as { name: string; endpoint: string }[];
+    const cards = (await (await get(LIST)).json()) as { name: string; endpoint: string }[];
     const { endpoint } = cards.find((card) => card.name === 'helper')!;
     const client = await discover(endpoint);
     expect(client.protocolVersion).toBe('1.0');
@@ -89,10 +103,46 @@ describe('A2A agent cards', () => {
     });
   });
 
+  it('answers 404 at the host root when several agents are published and a2a.default_agent names none, pointing to the list', async () => {
+    const response = await get('/.well-known/agent-card.json');
+    expect(response.status).toBe(404);
+    expect(((await response.json()) as { error: { message: string } }).error.message).toContain(LIST);
+  });
+
   it('answers 404 for unknown agents and agents with a2a: false', async () => {
     expect((await get('/a2a/hidden/.well-known/agent-card.json')).status).toBe(404);
     expect((await get('/a2a/nobody/.well-known/agent-card.json')).status).toBe(404);
   });
+});
+
+describe('the host root card', () => {
+  it.each([
+    ['a2a.default_agent names it', `${a2aYaml()}\na2a: { default_agent: helper }\n`],
+    [
+      'it is the only agent published',
+      a2aYaml().replace(/\n {2}- name: other\n {4}model: upstream\/test-model\n/, '\n'),
+    ],
+  ])(
+    "is the agent's standard card when %s: the official client reaches the agent from the host alone",
+    async (_case, yaml) => {
+      const gateway = await startA2aGateway({ yaml });
+      try {
+        const root = await (await fetch(`${gateway.app.url}/.well-known/agent-card.json`)).json();
+        const own = await (await fetch(`${gateway.app.url}/a2a/helper/.well-known/agent-card.json`)).json();
+        expect(root).toEqual(own);
+        expect(root).toMatchObject({ name: 'helper', protocolVersion: '0.3.0', url: `${gateway.app.url}/a2a/helper` });
+
+        const client = await new ClientFactory().createFromUrl(gateway.app.url);
+        expect(client.protocolVersion).toBe('1.0');
+        gateway.upstream.enqueue({ kind: 'text', text: 'Hello from the root.' });
+        const { token } = await gateway.createToken('helper');
+        const task = await client.sendMessage(userMessage('hi'), bearer(token));
+        expect(answerText(task)).toBe('Hello from the root.');
+      } finally {
+        await gateway.stop();
+      }
+    },
+  );
 });
 
 describe('A2A cards with server.public_url', () => {
@@ -101,7 +151,7 @@ describe('A2A cards with server.public_url', () => {
       yaml: `${a2aYaml()}\nserver:\n  public_url: https://agents.example.com/gw/\n`,
     });
     try {
-      const cards = (await (await fetch(`${gateway.app.url}/.well-known/agent-card.json`)).json()) as {
+      const cards = (await (await fetch(`${gateway.app.url}${LIST}`)).json()) as {
         endpoint: string;
       }[];
       expect(cards[0].endpoint).toBe('https://agents.example.com/gw/a2a/helper/');
@@ -143,7 +193,7 @@ describe('A2A cards and hostile requests', () => {
     try {
       const own = `${gateway.app.url}/a2a/helper`;
       const hostile = { host: 'evil.example:666', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https' };
-      const list = await getWithHost(`${gateway.app.url}/.well-known/agent-card.json`, hostile);
+      const list = await getWithHost(`${gateway.app.url}${LIST}`, hostile);
       expect((JSON.parse(list.body) as { endpoint: string }[])[0].endpoint).toBe(`${own}/`);
       for (const version of ['1.0', '0.3']) {
         const card = await getWithHost(`${gateway.app.url}/a2a/helper/.well-known/agent-card.json`, {
@@ -171,7 +221,7 @@ describe('A2A cards and hostile requests', () => {
       });
       expect(JSON.parse(card.body).url).toBe('https://agents.example.com/a2a/helper');
       expect(card.headers.vary).toBe('A2A-Version, Host, X-Forwarded-Host, X-Forwarded-Proto');
-      const list = await getWithHost(`${gateway.app.url}/.well-known/agent-card.json`, { host: 'gw.example:8443' });
+      const list = await getWithHost(`${gateway.app.url}${LIST}`, { host: 'gw.example:8443' });
       expect((JSON.parse(list.body) as { endpoint: string }[])[0].endpoint).toBe('http://gw.example:8443/a2a/helper/');
       expect(list.headers.vary).toBe('Host, X-Forwarded-Host, X-Forwarded-Proto');
     } finally {
