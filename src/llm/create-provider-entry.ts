@@ -18,6 +18,8 @@ export interface ProviderEntry extends ModelTransport {
   maxRetries: number;
   /** Never echoed in messages or logs. */
   secrets: string[];
+  /** Its base_url's host: logged when a call fails, never in the error a caller reads. */
+  hosts: string[];
 }
 
 export interface ProviderEntryOptions {
@@ -48,6 +50,10 @@ export function createProviderEntry(
     stallTimeoutMs: config.type === 'dev' ? undefined : config.stall_timeout_ms,
     maxRetries: settings.max_retries,
     secrets,
+    hosts:
+      config.type !== 'dev' && config.base_url
+        ? [new URL(config.base_url).host, new URL(config.base_url).hostname]
+        : [],
     openStream: (modelId, request, signal) => transport.openStream(modelId, request, signal),
   };
 }

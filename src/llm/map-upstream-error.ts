@@ -7,6 +7,8 @@ export interface FailureContext {
   label: string;
   /** Values that must never appear in a message (API keys). */
   secrets: string[];
+  /** Host names the provider is reached at (its base_url's): logged, never in a message a caller reads. */
+  hosts?: string[];
   timedOut: boolean;
   timeoutMs: number;
   /** The caller's signal aborted (run cancelled, client gone). */
@@ -23,6 +25,22 @@ function redact(text: string, secrets: string[]): string {
   let result = text;
   for (const secret of secrets) if (secret) result = result.split(secret).join('***');
   return result.length > MAX_DETAIL_LENGTH ? `${result.slice(0, MAX_DETAIL_LENGTH)}…` : result;
+}
+
+/** URLs, IPv4 and IPv6 addresses (with a port): where an upstream is, or what it reached behind it. */
+const ADDRESSES = [
+  /\b[a-z][a-z0-9+.-]*:\/\/[^\s"'<>,;)]+/gi,
+  /\[[0-9a-f:.]*:[0-9a-f:.]*\](?::\d+)?/gi,
+  /(?<![\w:.])(?:[0-9a-f]{0,4}:){2,7}[0-9a-f]{0,4}(?:\.\d{1,3}){0,3}(?::\d+)?(?![\w:])/gi,
+  /\b\d{1,3}(?:\.\d{1,3}){3}(?::\d+)?\b/g,
+];
+
+/** The message a caller reads: no address of the provider's network (issue #41); the logs keep the detail. */
+function withoutAddresses(text: string, hosts: string[]): string {
+  let result = text;
+  for (const host of hosts) if (host) result = result.split(host).join('<upstream>');
+  for (const pattern of ADDRESSES) result = result.replace(pattern, '<address>');
+  return result;
 }
 
 /** The innermost useful description: undici hides `ECONNREFUSED` or `other side closed` in the cause. */
@@ -71,9 +89,10 @@ export function mapUpstreamError(error: unknown, context: FailureContext): Upstr
     reason,
     error: new UpstreamError({
       ...options,
-      message: `${context.label}: ${redact(detail, context.secrets)}`,
+      message: `${context.label}: ${redact(withoutAddresses(detail, context.hosts ?? []), context.secrets)}`,
       cause: error,
     }),
+    detail: redact(detail, context.secrets),
   });
   if (context.stalledMs !== undefined)
     return fail('stalled', `no data for ${context.stalledMs} ms`, { retryable: false, timeout: true });

@@ -60,6 +60,7 @@ export function mapCallFailure(
   return mapUpstreamError(error, {
     label: target.label,
     secrets: target.entry.secrets,
+    hosts: target.entry.hosts,
     stalledMs: signals.stall.stalledMs,
     timedOut: signals.target.timedOut,
     timeoutMs: target.entry.timeoutMs,

@@ -35,6 +35,8 @@ export interface UpstreamFailure {
   error: UpstreamError;
   reason: FailureReason;
   retryAfterMs?: number;
+  /** What failed, addresses included (API keys never): for the logs, where the error's message has none. */
+  detail?: string;
 }
 
 export interface RetrySettings {

@@ -88,16 +88,22 @@ function reportAttempt(
     message: failure.error.message,
   };
   call.request.onAttempt?.(attempt);
-  if (next.kind === 'stop') return;
-  (call.request.log ?? call.logger)?.warn(
-    {
-      provider: target.entry.name,
-      model: target.modelId,
-      ...(next.kind === 'retry' && { retry: retry + 1, delayMs: Math.round(next.delayMs) }),
-      upstreamStatus: failure.error.upstreamStatus,
-      failure: failure.reason,
-      reason: failure.error.message,
-    },
+  const fields = {
+    provider: target.entry.name,
+    model: target.modelId,
+    upstreamStatus: failure.error.upstreamStatus,
+    failure: failure.reason,
+    // With the addresses the caller's message leaves out (issue #41).
+    reason: failure.detail ?? failure.error.message,
+  };
+  const log = call.request.log ?? call.logger;
+  if (next.kind === 'stop') {
+    // A call the caller aborted is no failure to look into.
+    if (failure.reason !== 'aborted') log?.warn(fields, 'model call failed');
+    return;
+  }
+  log?.warn(
+    { ...fields, ...(next.kind === 'retry' && { retry: retry + 1, delayMs: Math.round(next.delayMs) }) },
     next.kind === 'retry' ? 'retrying model call' : 'model call moves to its next target',
   );
 }

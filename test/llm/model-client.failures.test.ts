@@ -117,7 +117,34 @@ describe.each(CHAT_PROVIDER_TYPES)('ModelClient retries and upstream failures th
     expect(error).toBeInstanceOf(UpstreamError);
     expect(error).toMatchObject({ status: 502, retryable: true });
     expect((error as Error).message).toMatch(/provider "up" model "m": connection failed: .*ECONNREFUSED/);
-    expect(logger.warnings.map((warning) => warning.msg)).toEqual(['retrying model call']);
+    // The provider's address is for the logs, never for the caller (issue #41): a token holder reads this message.
+    const { host, port } = new URL(closed.url);
+    expect((error as Error).message).not.toContain(host);
+    expect((error as Error).message).not.toContain(`:${port}`);
+    expect(logger.warnings.map((warning) => warning.msg)).toEqual(['retrying model call', 'model call failed']);
+    expect(JSON.stringify(logger.warnings)).toContain(`${host}`);
+  });
+
+  it('keeps internal URLs and addresses an upstream names in its error out of the message', async () => {
+    upstream.enqueue({
+      kind: 'error',
+      status: 400,
+      body: {
+        error: {
+          message: 'model not served by http://10.20.30.40:8000/v1/pool (fallback [fd00::7]:9000, 192.168.5.6)',
+          type: 'invalid_request_error',
+          code: null,
+        },
+      },
+    });
+    const { client, logger } = clientFor(upstream, {}, recordingLogger(), type);
+    const error = (await client
+      .generate({ model: 'up/m', messages: USER_HELLO })
+      .catch((caught: unknown) => caught)) as Error;
+    expect(error.message).toContain('model not served by');
+    for (const internal of ['10.20.30.40', 'fd00::7', '192.168.5.6', 'http://'])
+      expect(error.message).not.toContain(internal);
+    expect(JSON.stringify(logger.warnings)).toContain('http://10.20.30.40:8000/v1/pool');
   });
 
   it('fails with a 504 UpstreamError when the call exceeds timeout_ms', async () => {

@@ -68,7 +68,8 @@ export function createBlueprintServiceClient(options: BlueprintServiceClientOpti
     } catch (error) {
       const timeout = (error as Error).name === 'TimeoutError';
       throw new UpstreamError({
-        message: `The blueprint service at ${base.origin} is unreachable`,
+        // Its address stays out of the message (issue #41): the cause keeps it for the logs.
+        message: 'The blueprint service (autopilot.service_url) is unreachable',
         retryable: true,
         timeout,
         cause: error,
