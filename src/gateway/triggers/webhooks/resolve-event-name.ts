@@ -1,5 +1,6 @@
 import type { WebhookVerification } from '../../../config/index.js';
 import type { WebhookPayload } from './parse-webhook-payload.js';
+import { ValidationError } from '../../../errors.js';
 import { headerValue, type SignedRequest } from './verification.types.js';
 
 /** Used when a payload names no event type, so such deliveries can still be matched (`<name>.unknown` or `<name>.*`). */
@@ -34,7 +35,8 @@ function resolveEventType(
         : text(payload.type);
     }
     case 'hmac-sha256':
-      return text(payload.type) ?? headerValue(request, 'x-event-type');
+      // Only what is signed names the event: X-Event-Type is not (see checkUnsignedEventType).
+      return text(payload.type);
     case 'standard-webhooks':
       // The specification's payload is `{ type, timestamp, data }`.
       return text(payload.type);
@@ -43,6 +45,22 @@ function resolveEventType(
       return unhandled;
     }
   }
+}
+
+/**
+ * An `hmac-sha256` signature covers the body only, so the `X-Event-Type` header could present a signed body as
+ * another event. It is refused unless it says what the signed body's `type` says.
+ */
+export function checkUnsignedEventType(
+  verification: WebhookVerification,
+  payload: WebhookPayload,
+  request: SignedRequest,
+): void {
+  const header = verification === 'hmac-sha256' ? headerValue(request, 'x-event-type') : undefined;
+  if (header === undefined || header === text(payload.type)) return;
+  throw new ValidationError(
+    'X-Event-Type is not covered by the hmac-sha256 signature: send the event type as the signed body\'s "type" field (the header may only repeat it)',
+  );
 }
 
 function text(value: unknown): string | undefined {

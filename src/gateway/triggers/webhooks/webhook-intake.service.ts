@@ -3,7 +3,7 @@ import { DEFAULT_MAX_JSON_DEPTH, type WebhooksConfig } from '../../../config/ind
 import { AuthenticationError, NotFoundError } from '../../../errors.js';
 import { parseWebhookPayload } from './parse-webhook-payload.js';
 import { resolveDedupeKey } from './resolve-dedupe-key.js';
-import { resolveEventName } from './resolve-event-name.js';
+import { checkUnsignedEventType, resolveEventName } from './resolve-event-name.js';
 import type { SignedRequest } from './verification.types.js';
 import { verifyWebhookSignature } from './verify-webhook-signature.js';
 import type { TriggerIntake } from '../trigger-intake.service.js';
@@ -86,6 +86,7 @@ export function createWebhookIntake(options: WebhookIntakeOptions): WebhookIntak
       ) {
         return { kind: 'challenge', challenge: payload.challenge };
       }
+      checkUnsignedEventType(webhook.verification, payload, request);
       const { item, duplicate } = await options.intake.receive({
         trigger,
         event: resolveEventName(webhook, payload, request),

@@ -140,8 +140,27 @@ describe('event names and handlers', () => {
     ]);
   });
 
-  it('takes the event type from X-Event-Type when the payload has none, else names it unknown', async () => {
-    expect((await deliver({ id: 'o-2' }, { 'x-event-type': 'order.refunded' })).event).toBe('generic.order.refunded');
+  it('takes the event type only from the signed body: an unsigned X-Event-Type that says otherwise is refused', async () => {
+    expect((await deliver({ type: 'order.paid', id: 'o-2' }, { 'x-event-type': 'order.paid' })).event).toBe(
+      'generic.order.paid',
+    );
+    for (const [body, header] of [
+      [{ id: 'o-2' }, 'order.refunded'],
+      [{ type: 'order.created', id: 'o-2' }, 'order.refunded'],
+    ] as const) {
+      const text = JSON.stringify(body);
+      const response = await harness.post('generic', text, { ...signed(text), 'x-event-type': header });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({
+        error: {
+          code: 'invalid_request',
+          message: expect.stringMatching(/X-Event-Type is not covered by the hmac-sha256 signature/),
+        },
+      });
+    }
+  });
+
+  it('names a payload without a type unknown', async () => {
     const untyped = await deliver({ id: 'o-3' });
     expect(untyped.event).toBe('generic.unknown');
     await harness.worker.processDue();
