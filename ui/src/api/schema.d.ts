@@ -1998,14 +1998,28 @@ export interface paths {
             temperature?: number | null;
             /** @description Overrides the agent's max_tokens */
             max_output_tokens?: number | null;
-            /** @description format: {type: "text"} only (structured output is not supported on /v1/responses yet) */
+            /** @description format: text, json_object, or json_schema (with strict) for the answer; verbosity (OpenAI-wire providers) */
             text?: {
-              format?: {
-                /** @enum {string} */
-                type: 'text';
-              };
-              /** @description Refused unless null: text verbosity is a setting of OpenAI reasoning models */
-              verbosity?: null;
+              format?:
+                | {
+                    /** @enum {string} */
+                    type: 'text';
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'json_object';
+                  }
+                | {
+                    /** @enum {string} */
+                    type: 'json_schema';
+                    name: string;
+                    description?: string;
+                    schema: {
+                      [key: string]: unknown;
+                    };
+                    strict?: boolean | null;
+                  };
+              verbosity?: ('low' | 'medium' | 'high') | null;
             } | null;
             /** @description Must be empty */
             tools?: unknown[] | null;
@@ -2021,8 +2035,8 @@ export interface paths {
             service_tier?: ('auto' | 'default') | null;
             /** @description Accepted as on chat completions */
             user?: string;
-            /** @description Refused unless null: top_p is not passed to agents yet */
-            top_p?: null;
+            /** @description Nucleus sampling, for every model call of the run */
+            top_p?: number | null;
             /** @description Refused unless null: conversations: continue with previous_response_id */
             conversation?: null;
             /** @description Refused unless null: context management */
@@ -2102,10 +2116,27 @@ export interface paths {
               temperature: number | null;
               top_p: number | null;
               text: {
-                format: {
-                  /** @enum {string} */
-                  type: 'text';
-                };
+                format:
+                  | {
+                      /** @enum {string} */
+                      type: 'text';
+                    }
+                  | {
+                      /** @enum {string} */
+                      type: 'json_object';
+                    }
+                  | {
+                      /** @enum {string} */
+                      type: 'json_schema';
+                      name: string;
+                      description?: string;
+                      schema: {
+                        [key: string]: unknown;
+                      };
+                      strict?: boolean | null;
+                    };
+                /** @enum {string} */
+                verbosity?: 'low' | 'medium' | 'high';
               };
               tool_choice: string;
               tools: unknown[];
@@ -2208,10 +2239,27 @@ export interface paths {
               temperature: number | null;
               top_p: number | null;
               text: {
-                format: {
-                  /** @enum {string} */
-                  type: 'text';
-                };
+                format:
+                  | {
+                      /** @enum {string} */
+                      type: 'text';
+                    }
+                  | {
+                      /** @enum {string} */
+                      type: 'json_object';
+                    }
+                  | {
+                      /** @enum {string} */
+                      type: 'json_schema';
+                      name: string;
+                      description?: string;
+                      schema: {
+                        [key: string]: unknown;
+                      };
+                      strict?: boolean | null;
+                    };
+                /** @enum {string} */
+                verbosity?: 'low' | 'medium' | 'high';
               };
               tool_choice: string;
               tools: unknown[];

@@ -1,5 +1,5 @@
 import type { FinishReason, RunResult, RunUsage } from '../../../agents/index.js';
-import type { OutputMessageItem, ResponseObject, ResponseUsage } from './responses.schema.js';
+import type { OutputMessageItem, ResponseObject, ResponseUsage, TextFormat } from './responses.schema.js';
 
 /** What a Response object says about its request, the same from `response.created` to the stored one. */
 export interface ResponseRequestFields {
@@ -11,6 +11,9 @@ export interface ResponseRequestFields {
   maxOutputTokens: number | null;
   /** The temperature the run used: the request's, else the agent's. */
   temperature: number;
+  /** The request's top_p; null when the provider's default applies. */
+  topP: number | null;
+  text: { format: TextFormat; verbosity?: 'low' | 'medium' | 'high' };
   metadata: Record<string, string>;
   previousResponseId: string | null;
   store: boolean;
@@ -107,8 +110,8 @@ function baseResponse(
     previous_response_id: fields.previousResponseId,
     store: fields.store,
     temperature: fields.temperature,
-    top_p: 1,
-    text: { format: { type: 'text' } },
+    top_p: fields.topP,
+    text: fields.text,
     tool_choice: 'auto',
     tools: [],
     truncation: 'disabled',

@@ -53,6 +53,23 @@ const messageItem = z.object({
 
 export const responseInputItem = messageItem;
 
+/** `text.format`: the Responses API's flat spelling of chat's `response_format`. */
+export const textFormat = z.discriminatedUnion(
+  'type',
+  [
+    z.object({ type: z.literal('text') }),
+    z.object({ type: z.literal('json_object') }),
+    z.object({
+      type: z.literal('json_schema'),
+      name: z.string().regex(/^[\w-]{1,64}$/, 'name is 1-64 letters, digits, _ or -'),
+      description: z.string().optional(),
+      schema: z.record(z.string(), z.unknown()),
+      strict: z.boolean().nullish(),
+    }),
+  ],
+  { error: 'text.format.type must be one of text, json_object, json_schema' },
+);
+
 export const createResponseBody = z.object({
   model: z.string().min(1).describe('The agent name'),
   input: z
@@ -83,14 +100,11 @@ export const createResponseBody = z.object({
   temperature: z.number().min(0).max(2).nullish().describe("Overrides the agent's temperature"),
   max_output_tokens: z.number().int().positive().nullish().describe("Overrides the agent's max_tokens"),
   text: z
-    .object({
-      format: z
-        .object({ type: z.literal('text', { error: 'text.format: only {type: "text"} is supported' }) })
-        .optional(),
-      verbosity: refused('text verbosity is a setting of OpenAI reasoning models'),
-    })
+    .object({ format: textFormat.optional(), verbosity: z.enum(['low', 'medium', 'high']).nullish() })
     .nullish()
-    .describe('format: {type: "text"} only (structured output is not supported on /v1/responses yet)'),
+    .describe(
+      'format: text, json_object, or json_schema (with strict) for the answer; verbosity (OpenAI-wire providers)',
+    ),
   tools: z
     .array(z.unknown())
     .max(0, 'tools: caller tools are not supported on /v1/responses yet')
@@ -114,7 +128,7 @@ export const createResponseBody = z.object({
     .nullish()
     .describe('auto or default: agents have one tier'),
   user: z.string().optional().describe('Accepted as on chat completions'),
-  top_p: refused('top_p is not passed to agents yet'),
+  top_p: z.number().min(0).max(1).nullish().describe('Nucleus sampling, for every model call of the run'),
   conversation: refused('conversations: continue with previous_response_id'),
   context_management: refused('context management'),
   include: z
@@ -135,6 +149,7 @@ export const createResponseBody = z.object({
 
 export type CreateResponseBody = z.infer<typeof createResponseBody>;
 export type ResponseInputItem = z.infer<typeof responseInputItem>;
+export type TextFormat = z.infer<typeof textFormat>;
 
 export const responseParams = z.object({ response_id: z.string().min(1) });
 
@@ -180,7 +195,7 @@ export const responseObject = z.object({
   store: z.boolean(),
   temperature: z.number().nullable(),
   top_p: z.number().nullable(),
-  text: z.object({ format: z.object({ type: z.literal('text') }) }),
+  text: z.object({ format: textFormat, verbosity: z.enum(['low', 'medium', 'high']).optional() }),
   tool_choice: z.string(),
   tools: z.array(z.never()),
   truncation: z.literal('disabled'),

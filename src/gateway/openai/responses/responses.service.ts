@@ -1,6 +1,7 @@
 import type {
   AgentRegistry,
   ChatMessage,
+  ResponseFormat,
   RunHandle,
   RunResult,
   RunService,
@@ -12,10 +13,11 @@ import { createError } from '../../../errors.js';
 import { createId, isoNow } from '../../../ids.js';
 import type { TraceSpan } from '../../../telemetry/index.js';
 import { modelNotFound } from '../openai-errors.js';
+import { mapCallOptions } from '../options/map-call-options.js';
 import { convertResponseInput } from './convert-response-input.js';
 import { createEndedResponse, createResponseId, type ResponseRequestFields } from './response-object.js';
 import type { ResponseStore } from './response.store.js';
-import type { CreateResponseBody, ResponseObject } from './responses.schema.js';
+import type { CreateResponseBody, ResponseObject, TextFormat } from './responses.schema.js';
 
 export interface CreateResponseRequest {
   body: CreateResponseBody;
@@ -50,6 +52,14 @@ export interface ResponsesServiceOptions {
   runs: RunService;
   sessions: SessionService;
   store: ResponseStore;
+}
+
+/** `text.format` → the runtime's response format; `text` (the default) is none. */
+function mapTextFormat(format: TextFormat | undefined): ResponseFormat | undefined {
+  if (!format || format.type === 'text') return undefined;
+  if (format.type === 'json_object') return { type: 'json_object' };
+  const { name, description, schema, strict } = format;
+  return { type: 'json_schema', name, description, schema, strict: strict ?? undefined };
 }
 
 /** Routes without a principal (tests mounting them bare) share the runtime's `anonymous` owner. */
@@ -99,6 +109,10 @@ export function createResponsesService({ agents, runs, sessions, store }: Respon
         instructions: body.instructions ?? undefined,
         temperature: body.temperature ?? undefined,
         maxTokens: body.max_output_tokens ?? undefined,
+        callOptions: mapCallOptions(
+          { top_p: body.top_p, verbosity: body.text?.verbosity },
+          mapTextFormat(body.text?.format),
+        ),
         tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
         tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
       });
@@ -109,6 +123,11 @@ export function createResponsesService({ agents, runs, sessions, store }: Respon
         instructions: body.instructions ?? null,
         maxOutputTokens: body.max_output_tokens ?? null,
         temperature: body.temperature ?? agent.temperature,
+        topP: body.top_p ?? null,
+        text: {
+          format: body.text?.format ?? { type: 'text' },
+          ...(body.text?.verbosity && { verbosity: body.text.verbosity }),
+        },
         metadata: body.metadata ?? {},
         previousResponseId: body.previous_response_id ?? null,
         store: body.store !== false,
