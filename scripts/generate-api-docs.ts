@@ -86,7 +86,7 @@ const lines: string[] = [
   'Generated from the route schemas by `npm run docs:api`; do not edit by hand. The same document is served',
   'as OpenAPI 3.1 at `/openapi.json` and rendered at `/docs`. Errors everywhere have the shape',
   '`{"error": {"type", "code", "message"}}` (see docs/decisions/0009-error-body-and-status-codes.md for the status codes), except on the A2A',
-  'JSON-RPC endpoint, which answers with JSON-RPC errors. Each route\'s "Auth" line is read from the running',
+  'JSON-RPC endpoint and on `/mcp` once its credential passed, which answer with JSON-RPC errors. Each route\'s "Auth" line is read from the running',
   'server: operator credentials are an API key or a JWT; access tokens (`sat-…`) work only where a scope is named.',
   "Credentials go in `Authorization: Bearer …`, `X-API-Key: …`, or the `service_auth` cookie (a browser's; its",
   'state changes also need a JSON body and an allowed `Origin`). Autopilot routes take the project in `X-Project-ID`',

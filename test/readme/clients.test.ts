@@ -39,9 +39,16 @@ const runExample = async (source: string, index: number) => {
 };
 
 describe('the README', () => {
-  it('shows each official client: openai, the AI SDK, LangChain, AG-UI HttpAgent and A2A', () => {
+  it('shows each official client: openai, the AI SDK, LangChain, AG-UI HttpAgent, A2A and MCP', () => {
     const imports = blocks.map((block) => /from '([^']+)';\n/.exec(block)?.[1]);
-    expect(imports).toEqual(['openai', '@ai-sdk/openai', '@langchain/openai', '@ag-ui/client', '@a2a-js/sdk']);
+    expect(imports).toEqual([
+      'openai',
+      '@ai-sdk/openai',
+      '@langchain/openai',
+      '@ag-ui/client',
+      '@a2a-js/sdk',
+      '@modelcontextprotocol/sdk/client/index.js',
+    ]);
   });
 
   it('has the A2A client reach the agent from the host alone (the host root card), picking nothing from a list', () => {
