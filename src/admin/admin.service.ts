@@ -82,6 +82,7 @@ export function createAdminService(options: AdminServiceOptions): AdminService {
         agentName: query.agent_name,
         status: query.status,
         source: query.source,
+        endUser: query.end_user,
         since: query.since,
         until: query.until,
         limit: query.limit,

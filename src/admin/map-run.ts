@@ -14,6 +14,7 @@ export function mapRunItem(run: RunRecord): RunItem {
     source: run.source,
     session_id: run.session_id,
     model: run.model,
+    end_user: run.end_user ?? null,
   };
 }
 

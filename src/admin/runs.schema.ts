@@ -18,6 +18,11 @@ export const listRunsQuery = z
     agent_name: z.string().min(1).optional().describe('Only runs of this agent'),
     status: runStatus.optional().describe('Only runs in this state'),
     source: runSource.optional().describe('Only runs started this way'),
+    end_user: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Only runs whose caller named this end user (Chat Completions `user`)'),
     since: timestamp
       .optional()
       .describe('Runs started at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset'),
@@ -42,6 +47,7 @@ export const runItem = z.object({
   source: z.string().describe('What started the run: chat, agui, webhook, poller, listener, a2a, autopilot'),
   session_id: z.string().nullable(),
   model: z.string(),
+  end_user: z.string().nullable().describe('The end user the caller named (Chat Completions `user`); null if none'),
 });
 
 export const stepDetail = z.object({

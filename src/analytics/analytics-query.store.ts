@@ -31,7 +31,7 @@ interface GroupRow {
 
 export function createAnalyticsQueryStore(db: Kysely<Database>): AnalyticsQueryStore {
   return {
-    async sumUsageRecords({ agentName, missionId, missionStep, since, until }) {
+    async sumUsageRecords({ agentName, missionId, missionStep, endUser, since, until }) {
       let query = db
         .selectFrom('usage_records')
         .select((eb) => [
@@ -49,6 +49,7 @@ export function createAnalyticsQueryStore(db: Kysely<Database>): AnalyticsQueryS
       if (agentName !== undefined) query = query.where('agent_name', '=', agentName);
       if (missionId !== undefined) query = query.where('mission_id', '=', missionId);
       if (missionStep !== undefined) query = query.where('mission_step', '=', missionStep);
+      if (endUser !== undefined) query = query.where('end_user', '=', endUser);
       if (since !== undefined) query = query.where('created_at', '>=', since);
       if (until !== undefined) query = query.where('created_at', '<', until);
       return (await query.execute()).map(mapGroupRow);
@@ -74,7 +75,7 @@ export function createAnalyticsQueryStore(db: Kysely<Database>): AnalyticsQueryS
       return (await query.execute()).map(mapGroupRow);
     },
 
-    async countRiskEvents({ agentName, missionId, missionStep, since, until }) {
+    async countRiskEvents({ agentName, missionId, missionStep, endUser, since, until }) {
       let query = db
         .selectFrom('risk_events')
         .select((eb) => ['type', eb.fn.countAll<number | string>().as('count')])
@@ -82,6 +83,7 @@ export function createAnalyticsQueryStore(db: Kysely<Database>): AnalyticsQueryS
       if (agentName !== undefined) query = query.where('agent_name', '=', agentName);
       if (missionId !== undefined) query = query.where('mission_id', '=', missionId);
       if (missionStep !== undefined) query = query.where('mission_step', '=', missionStep);
+      if (endUser !== undefined) query = query.where('end_user', '=', endUser);
       if (since !== undefined) query = query.where('created_at', '>=', since);
       if (until !== undefined) query = query.where('created_at', '<', until);
       return (await query.execute()).map((row) => ({ type: row.type, count: Number(row.count) }));

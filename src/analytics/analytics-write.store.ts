@@ -18,8 +18,8 @@ type DailyRow = { [K in keyof UsageDailyTable]: K extends 'day' | 'agent_name' |
 
 // Bound parameters per statement stay under SQLite's limit (32766) and PostgreSQL's (65535).
 const MAX_PARAMETERS = 30_000;
-const USAGE_COLUMNS = 21;
-const RISK_COLUMNS = 9;
+const USAGE_COLUMNS = 22;
+const RISK_COLUMNS = 10;
 const DAILY_COLUMNS = 9;
 
 /** `writes`: app.ts passes the database's group commit, so on SQLite usage rows share the run ends' transaction. */

@@ -24,6 +24,7 @@ export const analyticsRoutes: FastifyPluginAsync<AnalyticsRoutesOptions> = async
     agentName: query.agent_name,
     missionId: query.mission_id,
     missionStep: query.mission_step,
+    endUser: query.end_user,
     since: query.since,
     until: query.until,
   });

@@ -21,6 +21,11 @@ export const analyticsQuery = z
       .min(1)
       .optional()
       .describe('Only the records of this mission step (blueprint node id); use with mission_id'),
+    end_user: z
+      .string()
+      .min(1)
+      .optional()
+      .describe('Only the records of runs whose caller named this end user (Chat Completions `user`)'),
     since: timestamp
       .optional()
       .describe(

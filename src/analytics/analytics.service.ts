@@ -35,7 +35,12 @@ export interface AnalyticsService {
 export function createAnalyticsService({ store, dailyTotals = true }: AnalyticsServiceOptions): AnalyticsService {
   async function usageGroups(filter: AnalyticsFilter): Promise<UsageGroup[]> {
     // The daily totals are per agent and model only: a mission's calls are summed from the usage records.
-    if (!dailyTotals || filter.missionId !== undefined || filter.missionStep !== undefined) {
+    if (
+      !dailyTotals ||
+      filter.missionId !== undefined ||
+      filter.missionStep !== undefined ||
+      filter.endUser !== undefined
+    ) {
       return store.sumUsageRecords(filter);
     }
     const plan = planWindow(filter.since, filter.until);

@@ -14,6 +14,8 @@ export interface UsageRecordInput {
   /** A mission step's call: its mission and step (node id). */
   mission_id?: string | null;
   mission_step?: string | null;
+  /** The end user the run's caller named (Chat Completions `user`). */
+  end_user?: string | null;
   source: RunSource;
   /** `<provider>/<model id>`. */
   model: string;
@@ -43,6 +45,8 @@ export interface RiskEventInput {
   agent_name: string;
   mission_id?: string | null;
   mission_step?: string | null;
+  /** The end user the run's caller named (Chat Completions `user`). */
+  end_user?: string | null;
   type: RiskType;
   entity: string;
   action: string;
@@ -65,6 +69,8 @@ export interface AnalyticsFilter {
   missionId?: string;
   /** With missionId: only this step (node id) of it. */
   missionStep?: string;
+  /** Only the records of runs whose caller named this end user (read from the usage records). */
+  endUser?: string;
   since?: string;
   until?: string;
 }

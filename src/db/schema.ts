@@ -140,6 +140,8 @@ export interface RunsTable {
   resume_input: string | null;
   /** JSON (agents' RunTrigger): the inbox item that started the run, its source and event; null unless a trigger did. */
   triggered_by: ColumnType<string | null, string | null | undefined, string | null>;
+  /** The end user the caller named (Chat Completions `user`); null when it named none. */
+  end_user: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One model call or tool call of a run, written when it ends. */
@@ -201,6 +203,8 @@ export interface UsageRecordsTable {
   mission_id: string | null;
   /** The step (blueprint node id) of that mission; null otherwise. */
   mission_step: string | null;
+  /** The end user the run's caller named (Chat Completions `user`); null otherwise. */
+  end_user: string | null;
   /** The run's source (bus RunSource). */
   source: 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot' | 'mcp';
   /** The configured provider name, the part of `model` before the slash. */
@@ -248,6 +252,8 @@ export interface RiskEventsTable {
   /** The mission and step (node id) of a mission step's hit; null otherwise. */
   mission_id: string | null;
   mission_step: string | null;
+  /** As in usage_records. */
+  end_user: string | null;
   type: 'pii' | 'content_filter' | 'hallucination';
   /** What was found (a PII type, a blocklist entry, `ungrounded_answer`), never the matched text. */
   entity: string;

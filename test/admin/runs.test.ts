@@ -38,6 +38,7 @@ describe('GET /api/v1/admin/runs', () => {
       [
         'agent_name',
         'cost_usd',
+        'end_user',
         'finished_at',
         'model',
         'run_id',

@@ -214,7 +214,14 @@ await describeEachDialect('analytics routes', (dialect) => {
     ]) {
       expect(
         document.paths[path].get.parameters.map((parameter) => `${parameter.in}:${parameter.name}`).sort(),
-      ).toEqual(['query:agent_name', 'query:mission_id', 'query:mission_step', 'query:since', 'query:until']);
+      ).toEqual([
+        'query:agent_name',
+        'query:end_user',
+        'query:mission_id',
+        'query:mission_step',
+        'query:since',
+        'query:until',
+      ]);
     }
   });
 });

@@ -40,6 +40,8 @@ export interface StartRunRequest {
    * of the run. One the agent's provider cannot honour is a 400 naming it before the run starts.
    */
   callOptions?: ModelCallOptions;
+  /** The end user the caller named (Chat Completions `user`): kept on the run and its analytics records. */
+  endUser?: string;
   /** The access token that started the run, if any. */
   tokenId?: string;
   /** That token's max_cost_usd (null: none); when undefined with a tokenId, the run service looks it up. */

@@ -42,6 +42,7 @@ export interface RunReporterOptions {
     session_id: string | null;
     mission_id: string | null;
     mission_step: string | null;
+    end_user: string | null;
     source: RunSource;
     provider: string;
     model: string;
@@ -78,6 +79,7 @@ export function createRunReporter({ sink, emit, run, log, trace }: RunReporterOp
             agent_name: run.agent_name,
             mission_id: run.mission_id,
             mission_step: run.mission_step,
+            end_user: run.end_user,
             type: verdict.type,
             entity: verdict.entity,
             action: verdict.action,

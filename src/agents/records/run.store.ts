@@ -145,11 +145,12 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
         .execute();
       return rows.map(mapStep);
     },
-    async listRuns({ agentName, status, source, since, until, limit, offset }) {
+    async listRuns({ agentName, status, source, endUser, since, until, limit, offset }) {
       let query = db.selectFrom('runs').selectAll();
       if (agentName !== undefined) query = query.where('agent_name', '=', agentName);
       if (status !== undefined) query = query.where('status', '=', status);
       if (source !== undefined) query = query.where('source', '=', source);
+      if (endUser !== undefined) query = query.where('end_user', '=', endUser);
       if (since !== undefined) query = query.where('started_at', '>=', since);
       if (until !== undefined) query = query.where('started_at', '<', until);
       const rows = await query

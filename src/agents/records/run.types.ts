@@ -21,13 +21,15 @@ export function isActiveRunStatus(status: RunStatus): boolean {
 /** A run as stored; the admin API and analytics read these (the coordination columns stay inside the stores). */
 export type RunRecord = Omit<
   Selectable<RunsTable>,
-  'control_request' | 'heartbeat_at' | 'resume_input' | 'attempts' | 'trace_id' | 'triggered_by'
+  'control_request' | 'heartbeat_at' | 'resume_input' | 'attempts' | 'trace_id' | 'triggered_by' | 'end_user'
 > & {
   attempts: number;
   /** The OpenTelemetry trace of the run; null (or absent) when telemetry is off. */
   trace_id?: string | null;
   /** The inbox item that started the run; null (or absent) unless a trigger did. */
   triggered_by?: RunTrigger | null;
+  /** The end user the caller named (Chat Completions `user`); null (or absent) when it named none. */
+  end_user?: string | null;
 };
 
 /** What a trigger (webhook, poller, listener) hands the run it starts: the inbox item, its source and event. */
@@ -143,6 +145,8 @@ export interface ListRunsFilter {
   agentName?: string;
   status?: RunStatus;
   source?: RunsTable['source'];
+  /** Only runs whose caller named this end user. */
+  endUser?: string;
   /** Started at or after (canonical ISO). */
   since?: string;
   /** Started before (canonical ISO). */

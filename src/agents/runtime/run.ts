@@ -76,6 +76,8 @@ export interface RunSettings {
   tokenMaxCostUsd?: number | null;
   /** A mission step's run: what its usage records and risk events are counted under. */
   mission?: RunMission;
+  /** The end user the caller named: on the run's usage records and risk events. */
+  endUser?: string | null;
 }
 
 export interface RunOptions {
@@ -211,6 +213,7 @@ export class Run implements LiveRun {
       agent_name: settings.mission?.agentName ?? agent.name,
       mission_id: settings.mission?.missionId ?? null,
       mission_step: settings.mission?.step ?? null,
+      end_user: settings.endUser ?? null,
       session_id: settings.sessionId,
       source: settings.source,
       provider: agent.provider,

@@ -89,6 +89,7 @@ async function openRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceS
     tokenId: request.tokenId,
     tokenMaxCostUsd: request.tokenMaxCostUsd,
     mission: request.mission,
+    endUser: request.endUser,
   };
   const writes = createRunWrites(deps.runStore, id);
   const run = new Run(deps, { id, agent, settings, writes, signal: request.signal, trace: span });
@@ -212,5 +213,6 @@ function initialRecord(id: string, request: StartRunRequest, run: Run, traceId: 
     token_id: request.tokenId ?? null,
     trace_id: traceId,
     triggered_by: request.triggeredBy ?? null,
+    end_user: request.endUser ?? null,
   };
 }

@@ -33,6 +33,7 @@ export async function takeOverRun(deps: RuntimeDeps, claimed: ClaimedRun): Promi
     parallelToolCalls: input.parallel_tool_calls ?? undefined,
     context: input.context,
     tokenId: record.token_id ?? undefined,
+    endUser: record.end_user,
   };
   const point = findResumePoint(steps, {
     isIdempotent: (name) => deps.tools.isIdempotent(name),

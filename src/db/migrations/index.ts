@@ -26,6 +26,7 @@ import * as budgetSettleId from './2026-11-29/2026-11-29-001-budget-settle-id.js
 import * as runTriggeredBy from './2026-11-29/2026-11-29-301-run-triggered-by.js';
 import * as usageMission from './2026-11-29/2026-11-29-401-usage-mission.js';
 import * as sessionRequested from './2026-11-29/2026-11-29-501-session-requested.js';
+import * as endUser from './2026-11-29/2026-11-29-531-end-user.js';
 import * as responses from './2026-11-29/2026-11-29-540-responses.js';
 
 /**
@@ -60,5 +61,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '2026-11-29-301-run-triggered-by': runTriggeredBy,
   '2026-11-29-401-usage-mission': usageMission,
   '2026-11-29-501-session-requested': sessionRequested,
+  '2026-11-29-531-end-user': endUser,
   '2026-11-29-540-responses': responses,
 };

@@ -62,6 +62,7 @@ export const chatCompletionsRoutes: FastifyPluginAsync<ChatCompletionsRoutesOpti
         temperature: body.temperature ?? undefined,
         maxTokens: body.max_completion_tokens ?? body.max_tokens ?? undefined,
         callOptions: mapCallOptions(body, mapResponseFormat(body.response_format)),
+        endUser: body.user ?? body.safety_identifier ?? undefined,
         tokenId: principal?.kind === 'access_token' ? principal.tokenId : undefined,
         tokenMaxCostUsd: principal?.kind === 'access_token' ? principal.maxCostUsd : undefined,
       });

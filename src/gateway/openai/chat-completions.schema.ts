@@ -72,7 +72,12 @@ export const chatCompletionBody = z.object({
   temperature: z.number().min(0).max(2).nullish().describe("Overrides the agent's temperature"),
   max_tokens: z.number().int().positive().nullish().describe("Overrides the agent's max_tokens"),
   max_completion_tokens: z.number().int().positive().nullish().describe('Same as max_tokens (newer clients)'),
-  user: z.string().optional(),
+  user: z
+    .string()
+    .max(256)
+    .optional()
+    .describe('The end user: kept on the run record and its analytics records, filterable by `end_user`'),
+  safety_identifier: z.string().max(256).nullish().describe('Read as `user` when `user` is not sent'),
   ...chatOptionFields,
   ...refusedChatFields,
   tools: z

@@ -775,6 +775,8 @@ export interface paths {
           status?: 'running' | 'paused' | 'completed' | 'failed' | 'cancelled' | 'interrupted' | 'input_required';
           /** @description Only runs started this way */
           source?: 'chat' | 'agui' | 'webhook' | 'poller' | 'listener' | 'a2a' | 'autopilot' | 'mcp';
+          /** @description Only runs whose caller named this end user (Chat Completions `user`) */
+          end_user?: string;
           /** @description Runs started at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset */
           since?: string;
           /** @description Runs started before this time (exclusive), in the same format as since */
@@ -811,6 +813,8 @@ export interface paths {
               source: string;
               session_id: string | null;
               model: string;
+              /** @description The end user the caller named (Chat Completions `user`); null if none */
+              end_user: string | null;
             }[];
           };
         };
@@ -868,6 +872,8 @@ export interface paths {
                 source: string;
                 session_id: string | null;
                 model: string;
+                /** @description The end user the caller named (Chat Completions `user`); null if none */
+                end_user: string | null;
               };
             };
           };
@@ -982,6 +988,8 @@ export interface paths {
               source: string;
               session_id: string | null;
               model: string;
+              /** @description The end user the caller named (Chat Completions `user`); null if none */
+              end_user: string | null;
               input_tokens: number;
               output_tokens: number;
               /** @description Everything the agent said, in full */
@@ -1392,6 +1400,8 @@ export interface paths {
           mission_id?: string;
           /** @description Only the records of this mission step (blueprint node id); use with mission_id */
           mission_step?: string;
+          /** @description Only the records of runs whose caller named this end user (Chat Completions `user`) */
+          end_user?: string;
           /** @description Records created at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset */
           since?: string;
           /** @description Records created before this time (exclusive), in the same format as since */
@@ -1452,6 +1462,8 @@ export interface paths {
           mission_id?: string;
           /** @description Only the records of this mission step (blueprint node id); use with mission_id */
           mission_step?: string;
+          /** @description Only the records of runs whose caller named this end user (Chat Completions `user`) */
+          end_user?: string;
           /** @description Records created at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset */
           since?: string;
           /** @description Records created before this time (exclusive), in the same format as since */
@@ -1511,6 +1523,8 @@ export interface paths {
           mission_id?: string;
           /** @description Only the records of this mission step (blueprint node id); use with mission_id */
           mission_step?: string;
+          /** @description Only the records of runs whose caller named this end user (Chat Completions `user`) */
+          end_user?: string;
           /** @description Records created at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset */
           since?: string;
           /** @description Records created before this time (exclusive), in the same format as since */
@@ -1563,6 +1577,8 @@ export interface paths {
           mission_id?: string;
           /** @description Only the records of this mission step (blueprint node id); use with mission_id */
           mission_step?: string;
+          /** @description Only the records of runs whose caller named this end user (Chat Completions `user`) */
+          end_user?: string;
           /** @description Records created at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset */
           since?: string;
           /** @description Records created before this time (exclusive), in the same format as since */
@@ -1618,6 +1634,8 @@ export interface paths {
           mission_id?: string;
           /** @description Only the records of this mission step (blueprint node id); use with mission_id */
           mission_step?: string;
+          /** @description Only the records of runs whose caller named this end user (Chat Completions `user`) */
+          end_user?: string;
           /** @description Records created at or after this time: an ISO 8601 date (midnight UTC) or date-time with Z or an offset */
           since?: string;
           /** @description Records created before this time (exclusive), in the same format as since */
@@ -1764,7 +1782,10 @@ export interface paths {
             max_tokens?: number | null;
             /** @description Same as max_tokens (newer clients) */
             max_completion_tokens?: number | null;
+            /** @description The end user: kept on the run record and its analytics records, filterable by `end_user` */
             user?: string;
+            /** @description Read as `user` when `user` is not sent */
+            safety_identifier?: string | null;
             /** @description Nucleus sampling, for every model call of the run */
             top_p?: number | null;
             /** @description Up to 4 sequences where the model stops */

@@ -3,6 +3,7 @@ import { ChatOpenAI } from '@langchain/openai';
 import { generateObject } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { TEST_API_KEY } from '../../../support/app.js';
 import { startGateway, type GatewayHarness } from '../openai-harness.js';
 
 const Recipe = z.object({ title: z.string(), minutes: z.number() });
@@ -20,7 +21,7 @@ describe('structured output through the frameworks, with only the base URL chang
 
   it('the AI SDK: generateObject on createOpenAI({baseURL}).chat() gets its object; the upstream got the schema', async () => {
     gateway.upstream.enqueue({ kind: 'text', text: ANSWER });
-    const provider = createOpenAI({ baseURL: `${gateway.app.url}/v1`, apiKey: gateway.client.apiKey });
+    const provider = createOpenAI({ baseURL: `${gateway.app.url}/v1`, apiKey: TEST_API_KEY });
     const { object } = await generateObject({
       model: provider.chat('helper'),
       schema: Recipe,
@@ -42,7 +43,7 @@ describe('structured output through the frameworks, with only the base URL chang
       gateway.upstream.enqueue({ kind: 'text', text: ANSWER });
       const model = new ChatOpenAI({
         model: 'helper',
-        apiKey: gateway.client.apiKey,
+        apiKey: TEST_API_KEY,
         configuration: { baseURL: `${gateway.app.url}/v1` },
         maxRetries: 0,
       });
