@@ -3,13 +3,14 @@ import { ChatOpenAI } from '@langchain/openai';
 import { generateText, stepCountIs, tool } from 'ai';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { TEST_API_KEY } from '../../support/app.js';
 import { authHeaders, startGateway, type GatewayHarness } from './openai-harness.js';
 
-const orderParameters = {
+const orderParameters: Record<string, unknown> = {
   type: 'object',
   properties: { order_id: { type: 'string' } },
   required: ['order_id'],
-} as const;
+};
 
 const lastMessage = (request: { body: { messages: { role: string; content: string }[] } }) =>
   request.body.messages.at(-1);
@@ -38,6 +39,7 @@ describe("the caller's tools through the official clients, with only the base UR
           type: 'function',
           function: {
             name: 'lookup_order',
+            description: 'Finds an order',
             parameters: orderParameters,
             parse: JSON.parse,
             function: (args: { order_id: string }) => {
@@ -66,7 +68,7 @@ describe("the caller's tools through the official clients, with only the base UR
       { kind: 'tool_calls', calls: [{ name: 'lookup_order', arguments: { order_id: 'B-2' }, id: 'call_b2' }] },
       { kind: 'text', text: 'B-2 was delivered.' },
     );
-    const provider = createOpenAI({ baseURL: `${gateway.app.url}/v1`, apiKey: gateway.client.apiKey });
+    const provider = createOpenAI({ baseURL: `${gateway.app.url}/v1`, apiKey: TEST_API_KEY });
     const result = await generateText({
       model: provider.chat('helper'),
       prompt: 'And B-2?',
@@ -97,7 +99,7 @@ describe("the caller's tools through the official clients, with only the base UR
     });
     const model = new ChatOpenAI({
       model: 'helper',
-      apiKey: gateway.client.apiKey,
+      apiKey: TEST_API_KEY,
       configuration: { baseURL: `${gateway.app.url}/v1` },
       maxRetries: 0,
     }).bindTools(
