@@ -264,6 +264,12 @@ export const ERROR_CATALOG = {
     message: 'The {budget} is used up, or this model call does not fit (estimate $x, left $y)',
   },
   payload_too_large: { type: 'payload_too_large_error', status: 413, message: 'Request body is too large' },
+  session_history_too_large: {
+    type: 'payload_too_large_error',
+    status: 413,
+    message:
+      'Session "{session_id}" would hold {bytes} bytes of history, over sessions.max_history_bytes ({limit}); start another session, or send the history you want kept without one',
+  },
   rate_limited: { type: 'rate_limit_error', status: 429, message: 'Too many requests; retry after {seconds} s' },
   unknown_a2a_method: { type: 'invalid_request_error', status: 400, message: 'Not an A2A method' },
   token_rate_limited: {

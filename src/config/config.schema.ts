@@ -12,6 +12,7 @@ import { pricingSchema } from './schemas/pricing.schema.js';
 import { providersSchema } from './schemas/providers.schema.js';
 import { runsSchema } from './schemas/runs.schema.js';
 import { serverSchema } from './schemas/server.schema.js';
+import { sessionsSchema } from './schemas/sessions.schema.js';
 import { telemetrySchema } from './schemas/telemetry.schema.js';
 import { BUILTIN_TOOL_NAMES, toolsSchema } from './schemas/tools.schema.js';
 import { triggerSettingsSchema } from './schemas/trigger-settings.schema.js';
@@ -33,6 +34,7 @@ export const configSchema = z
     tools: toolsSchema,
     admin: adminSchema,
     runs: runsSchema,
+    sessions: sessionsSchema,
     guardrails: guardrailsSchema,
     webhooks: webhooksSchema,
     webhook_settings: webhookSettingsSchema,

@@ -46,7 +46,10 @@ export async function registerRuns(ctx: AppContext, deps: RunsDeps) {
   // Autopilot nodes run as transient agents: the run service resolves agents through this registry.
   const nodeAgents = createNodeAgents(deps.agents);
   const models = createModelClient({ providers: config.providers, logger: log });
-  const sessions = createSessionService({ store: createSessionStore(database.db, database.writes) });
+  const sessions = createSessionService({
+    store: createSessionStore(database.db, database.writes),
+    maxHistoryBytes: config.sessions.max_history_bytes,
+  });
   const providerTypes = Object.fromEntries(
     Object.entries(config.providers).map(([name, provider]) => [name, provider.type]),
   );

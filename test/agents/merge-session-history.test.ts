@@ -12,8 +12,11 @@ describe('mergeSessionHistory', () => {
     const incoming: ChatMessage[] = [...stored, { role: 'user', content: 'more' }];
     expect(mergeSessionHistory(stored, incoming)).toEqual({
       conversation: incoming,
+      history: stored,
       pending: [{ role: 'user', content: 'more' }],
     });
+    // The conversation starts with the stored objects themselves: prompt logs refer to them.
+    expect(mergeSessionHistory(stored, incoming).conversation[0]).toBe(stored[0]);
   });
 
   it('appends the non-system messages of a request that sends only the new turn', () => {
@@ -23,6 +26,7 @@ describe('mergeSessionHistory', () => {
     ];
     expect(mergeSessionHistory(stored, incoming)).toEqual({
       conversation: [...stored, { role: 'user', content: 'hi' }],
+      history: stored,
       pending: [{ role: 'user', content: 'hi' }],
     });
   });
@@ -32,6 +36,6 @@ describe('mergeSessionHistory', () => {
       { role: 'system', content: 's' },
       { role: 'user', content: 'u' },
     ];
-    expect(mergeSessionHistory([], incoming)).toEqual({ conversation: incoming, pending: incoming });
+    expect(mergeSessionHistory([], incoming)).toEqual({ conversation: incoming, history: [], pending: incoming });
   });
 });

@@ -1,6 +1,7 @@
 import { createId, isoNow } from '../../ids.js';
 import type { Pricing, Usage } from '../../llm/index.js';
 import type { PromptLog, StepRecord } from './run.types.js';
+import { createPromptLogCompactor, type SessionHistory } from './prompt-log-refs.js';
 
 /** Prices model calls for the runtime (app.ts: llm's pricing); never throws, an unknown model costs 0. */
 export type RunPricing = Pick<Pricing, 'price'>;
@@ -74,6 +75,8 @@ export interface RunRecorderOptions {
   stored?: readonly StepRecord[];
   /** runs.resume: checkpoint() waits for the steps' writes. */
   durable?: boolean;
+  /** The session history the run's conversation starts with: its prompt logs refer to it instead of copying it. */
+  history?: SessionHistory;
 }
 
 export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
@@ -87,6 +90,7 @@ export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
   };
   const toolResults = stored.flatMap((step) => resultOf(step.kind, step.prompt_log));
   let nextIndex = stored.reduce((next, step) => Math.max(next, step.step_index + 1), 0);
+  const compact = createPromptLogCompactor(options.history, stored);
   const writes: Promise<void>[] = [];
   return {
     begin(kind, name) {
@@ -116,7 +120,8 @@ export function createRunRecorder(options: RunRecorderOptions): RunRecorder {
         input_tokens: inputTokens,
         output_tokens: outputTokens,
         cost_usd: costUsd,
-        prompt_log: promptLog,
+        // What is new only: the messages an earlier step or the session holds are referred to (prompt-log-refs.ts).
+        prompt_log: compact(step.stepIndex, promptLog),
       };
       if (status === 'completed') toolResults.push(...resultOf(step.kind, promptLog));
       const write = options.insertStep(row);

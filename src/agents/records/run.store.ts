@@ -18,6 +18,8 @@ import type {
   StepRecord,
 } from './run.types.js';
 import { ACTIVE_RUN_STATUSES } from './run.types.js';
+import { expandPromptLogs } from './prompt-log-refs.js';
+import type { ChatMessage } from '../../llm/index.js';
 
 /** Persistence of runs, their steps and their event logs. A run is written at start and at its end; a step once, when it ends. */
 export interface RunStore extends RunCoordinationQueries, RunCountQueries, RunSpendQueries, BudgetQueries {
@@ -72,13 +74,31 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
         })),
       ),
   );
+  // An ended run is never resumed: what a takeover would have read goes with its end.
   const updateRunEnd = prepareQuery((trx, { run_id, ...end }: RunEnd & { run_id: string }) =>
-    trx.updateTable('runs').set(end).where('run_id', '=', run_id),
+    trx
+      .updateTable('runs')
+      .set({ ...end, resume_input: null })
+      .where('run_id', '=', run_id),
   );
   const updateRunEndOfAttempt = prepareQuery(
     (trx, { run_id, attempt, ...end }: RunEnd & { run_id: string; attempt: number }) =>
-      trx.updateTable('runs').set(end).where('run_id', '=', run_id).where('attempts', '=', attempt),
+      trx
+        .updateTable('runs')
+        .set({ ...end, resume_input: null })
+        .where('run_id', '=', run_id)
+        .where('attempts', '=', attempt),
   );
+  const loadHistory = async (sessionId: string, count: number) => {
+    const rows = await db
+      .selectFrom('session_messages')
+      .select('message')
+      .where('session_id', '=', sessionId)
+      .where('seq', '<', count)
+      .orderBy('seq')
+      .execute();
+    return rows.map((row) => JSON.parse(row.message) as ChatMessage);
+  };
   return {
     ...createRunCoordinationQueries(db),
     ...createRunCountQueries(db),
@@ -143,7 +163,7 @@ export function createRunStore(db: Kysely<Database>, writes: WriteQueue = create
         .where('run_id', '=', runId)
         .orderBy('step_index')
         .execute();
-      return rows.map(mapStep);
+      return expandPromptLogs(rows.map(mapStep), loadHistory);
     },
     async listRuns({ agentName, status, source, endUser, since, until, limit, offset }) {
       let query = db.selectFrom('runs').selectAll();

@@ -45,8 +45,13 @@ export type NewRunRecord = Omit<RunRecord, 'attempts' | 'resumed_from_step'>;
 
 /** What a takeover needs besides the stored steps (`runs.resume_input`, JSON); written with the run's insert. */
 export interface ResumeInput {
-  /** The conversation after the input guardrails, without the system prompt. */
+  /**
+   * The conversation after the input guardrails, without the system prompt; without the session's first
+   * `session_history` stored messages, which it starts with (a takeover reads them back).
+   */
   messages: ChatMessage[];
+  /** How many of the session's stored messages start the conversation; absent for none (or an older row). */
+  session_history?: number;
   temperature: number;
   max_tokens: number | null;
   /** The caller's sampling and output settings (absent in runs stored before they existed). */

@@ -20,6 +20,7 @@ import type { LiveRun, RunHandle, RunMission } from '../control/run-handle.js';
 import { createRunRecorder, type RunRecorder } from '../records/run-recorder.js';
 import { createRunReporter, type RunReporter } from '../records/run-reporter.js';
 import type { RunWrites } from '../records/run-writes.js';
+import type { SessionHistory } from '../records/prompt-log-refs.js';
 import type { RunStore } from '../records/run.store.js';
 import type { RunStatus, StepRecord } from '../records/run.types.js';
 import type { UsageSink } from '../records/usage-sink.js';
@@ -93,6 +94,8 @@ export interface RunOptions {
    * them whole (else the seq the new attempt's numbering starts after).
    */
   resumed?: { steps: readonly StepRecord[]; output: string; earlier?: readonly RunEvent[]; afterSeq?: number };
+  /** The session history the conversation starts with (the same objects): prompt logs refer to it. */
+  history?: SessionHistory;
 }
 
 /** How a run begins: where its loop starts, or why its input was refused before any model call. */
@@ -207,6 +210,7 @@ export class Run implements LiveRun {
       pricing: deps.pricing,
       stored: options.resumed?.steps,
       durable: deps.durable,
+      history: options.history,
     });
     const record = {
       run_id: id,

@@ -92,7 +92,11 @@ async function openRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceS
     endUser: request.endUser,
   };
   const writes = createRunWrites(deps.runStore, id);
-  const run = new Run(deps, { id, agent, settings, writes, signal: request.signal, trace: span });
+  const history =
+    request.sessionId && merged && merged.history.length > 0
+      ? { sessionId: request.sessionId, messages: merged.history }
+      : undefined;
+  const run = new Run(deps, { id, agent, settings, writes, signal: request.signal, trace: span, history });
   run.events.emit({
     type: 'run-start',
     agentName: agent.name,
@@ -115,7 +119,13 @@ async function openRun(deps: RuntimeDeps, request: StartRunRequest, span: TraceS
   writes.insert(
     initialRecord(id, request, run, spanTraceId(span)),
     deps.durable && !screened.refused
-      ? resumeInput(settings, screened.conversation, screened.pending, request.instructions)
+      ? resumeInput(
+          settings,
+          screened.conversation,
+          screened.pending,
+          request.instructions,
+          history?.messages.length ?? 0,
+        )
       : undefined,
     created?.insert,
   );
@@ -177,9 +187,12 @@ function resumeInput(
   conversation: ChatMessage[],
   pending: ChatMessage[] | undefined,
   instructions: string | undefined,
+  sessionHistory: number,
 ): ResumeInput {
   return {
-    messages: conversation,
+    // The session's stored turns are not copied: a takeover reads them back (take-over-run.ts).
+    messages: conversation.slice(sessionHistory),
+    ...(sessionHistory > 0 && { session_history: sessionHistory }),
     ...(instructions && { instructions }),
     temperature: settings.temperature,
     max_tokens: settings.maxTokens ?? null,

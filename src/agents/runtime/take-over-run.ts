@@ -17,9 +17,18 @@ export const RESUMED_SEQ_BLOCK = 1_000_000;
  * for an agent this process does not know.
  */
 export async function takeOverRun(deps: RuntimeDeps, claimed: ClaimedRun): Promise<Run> {
-  const { run: record, input } = claimed;
+  const { run: record } = claimed;
   const id = record.run_id;
   const agent = deps.agents.get(record.agent_name);
+  // The conversation starts with the session's first stored messages, which the resume input refers to.
+  const count = claimed.input.session_history ?? 0;
+  const history =
+    record.session_id && count > 0
+      ? { sessionId: record.session_id, messages: await deps.sessions.messages(record.session_id, count) }
+      : undefined;
+  const input = history
+    ? { ...claimed.input, messages: [...history.messages, ...claimed.input.messages] }
+    : claimed.input;
   const steps = await deps.runStore.listSteps(id);
   const earlier = findEarlierEvents(await deps.bus.history(id).catch(() => []));
   const settings = {
@@ -56,7 +65,7 @@ export async function takeOverRun(deps: RuntimeDeps, claimed: ClaimedRun): Promi
     afterSeq: earlier ? undefined : (record.attempts - 1) * RESUMED_SEQ_BLOCK,
   };
   const writes = createRunWrites(deps.runStore, id, { stored: true, attempt: record.attempts });
-  const run = new Run(deps, { id, agent, settings, writes, resumed });
+  const run = new Run(deps, { id, agent, settings, writes, resumed, history });
   if (claimed.paused) run.controller.pause();
   if (!earlier)
     run.events.emit({

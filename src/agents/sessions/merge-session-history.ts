@@ -1,8 +1,13 @@
 import type { ChatMessage } from '../../llm/index.js';
 
 export interface MergedConversation {
-  /** What the run sends to the model (before the agent's system prompt). */
+  /** What the run sends to the model (before the agent's system prompt): the stored history, then `pending`. */
   conversation: ChatMessage[];
+  /**
+   * The session's stored messages, the same objects that start `conversation`: what a run's prompt logs and
+   * resume input refer to instead of copying (records/prompt-log-refs.ts).
+   */
+  history: ChatMessage[];
   /** The request's messages the session does not hold yet; stored when the run completes. */
   pending: ChatMessage[];
 }
@@ -10,15 +15,18 @@ export interface MergedConversation {
 /**
  * Joins a session's stored history with a request's messages. A client that resends the whole
  * history (it starts with the stored messages) is not duplicated; otherwise the request's
- * non-system messages are new turns appended to the stored history.
+ * non-system messages are new turns appended to the stored history. Either way the conversation is the
+ * stored history, then the new turns.
  */
 export function mergeSessionHistory(stored: ChatMessage[], incoming: ChatMessage[]): MergedConversation {
-  if (startsWith(incoming, stored)) return { conversation: incoming, pending: incoming.slice(stored.length) };
-  const pending = nameToolResults(
-    stored,
-    incoming.filter((message) => message.role !== 'system'),
-  );
-  return { conversation: [...stored, ...pending], pending };
+  // A resent history is taken as stored (the same turns): the conversation starts with the stored objects.
+  const pending = startsWith(incoming, stored)
+    ? incoming.slice(stored.length)
+    : nameToolResults(
+        stored,
+        incoming.filter((message) => message.role !== 'system'),
+      );
+  return { conversation: [...stored, ...pending], history: stored, pending };
 }
 
 /**

@@ -1,4 +1,4 @@
-import { ConflictError, NotFoundError } from '../../errors.js';
+import { ConflictError, createError, NotFoundError } from '../../errors.js';
 import { isoNow } from '../../ids.js';
 import type { Write } from '../../db/index.js';
 import type { ChatMessage } from '../../llm/index.js';
@@ -12,7 +12,8 @@ export interface SessionService {
    * Opens (or creates, owned by `owner`) the session and merges its history with the request's
    * messages. 404 when another principal owns it (its history is never read), 409 when it is the
    * caller's own session with another agent. The session counts as active (listed, counted) when it
-   * existed already (the caller continues it) or `named` (the caller chose its id; the default).
+   * existed already (the caller continues it) or `named` (the caller chose its id; the default). 413
+   * session_history_too_large when the history with the request's new turns would pass `maxHistoryBytes`.
    */
   open(
     sessionId: string,
@@ -31,8 +32,8 @@ export interface SessionService {
   /** The turns of a completed run, as a write committed with the run's end (runtime/run.ts). */
   appendWrite(sessionId: string, messages: ChatMessage[]): Write;
   find(sessionId: string): Promise<SessionRecord | undefined>;
-  /** The stored turns, oldest first (for operators: no ownership check). */
-  messages(sessionId: string): Promise<ChatMessage[]>;
+  /** The stored turns, oldest first (for operators: no ownership check); the first `count` of them when set. */
+  messages(sessionId: string, count?: number): Promise<ChatMessage[]>;
   /**
    * Requested sessions (named or continued by their caller) active at or after `since`, most recent first;
    * one page of them with `page`.
@@ -44,9 +45,12 @@ export interface SessionService {
 export function createSessionService({
   store,
   now = () => new Date(),
+  maxHistoryBytes,
 }: {
   store: SessionStore;
   now?: () => Date;
+  /** sessions.max_history_bytes; unset: no cap. */
+  maxHistoryBytes?: number;
 }): SessionService {
   return {
     async open(sessionId, agentName, owner, messages, named) {
@@ -59,8 +63,19 @@ export function createSessionService({
           'session_agent_mismatch',
         );
       }
-      const stored = session.message_count > 0 ? await store.messages(sessionId) : [];
-      return mergeSessionHistory(stored, messages);
+      const stored = session.message_count > 0 ? await store.history(sessionId) : { messages: [], bytes: 0 };
+      const merged = mergeSessionHistory(stored.messages, messages);
+      if (maxHistoryBytes !== undefined) {
+        // Refused, not truncated: a conversation that silently loses its start answers differently (docs/decisions/0075).
+        const bytes = stored.bytes + merged.pending.reduce((sum, message) => sum + jsonBytes(message), 0);
+        if (bytes > maxHistoryBytes)
+          throw createError('session_history_too_large', {
+            session_id: sessionId,
+            bytes,
+            limit: maxHistoryBytes,
+          });
+      }
+      return merged;
     },
     create(sessionId, agentName, owner) {
       const at = isoNow(now());
@@ -77,8 +92,13 @@ export function createSessionService({
     },
     appendWrite: (sessionId, messages) => store.appendWrite(sessionId, messages, isoNow(now())),
     find: (sessionId) => store.find(sessionId),
-    messages: (sessionId) => store.messages(sessionId),
+    messages: (sessionId, count) => store.messages(sessionId, count),
     listActive: (since, page) => store.listActive(since, page),
     countActive: (since) => store.countActive(since),
   };
+}
+
+/** A message's size as the session stores it. */
+function jsonBytes(message: ChatMessage): number {
+  return Buffer.byteLength(JSON.stringify(message));
 }

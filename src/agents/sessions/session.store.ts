@@ -14,7 +14,10 @@ export interface SessionStore {
    * `named` (its caller chose the id).
    */
   open(sessionId: string, agentName: string, owner: string, now: string, named?: boolean): Promise<SessionRecord>;
-  messages(sessionId: string): Promise<ChatMessage[]>;
+  /** The first `count` stored messages (all when unset), oldest first. */
+  messages(sessionId: string, count?: number): Promise<ChatMessage[]>;
+  /** The stored messages and their stored size (bytes of their JSON, UTF-8), for a run to continue. */
+  history(sessionId: string): Promise<{ messages: ChatMessage[]; bytes: number }>;
   /**
    * The insert of a session nobody can know yet (an id generated for this request), as a write to run
    * with the run's own insert: no upsert and no read back. Not requested until its caller continues it.
@@ -99,14 +102,29 @@ export function createSessionStore(db: Kysely<Database>, writes: WriteQueue = cr
       if (!session) throw new Error(`session ${sessionId} vanished after upsert`);
       return session;
     },
-    async messages(sessionId) {
+    async messages(sessionId, count) {
+      const rows = await db
+        .selectFrom('session_messages')
+        .select('message')
+        .where('session_id', '=', sessionId)
+        .$if(count !== undefined, (query) => query.where('seq', '<', count!))
+        .orderBy('seq')
+        .execute();
+      return rows.map((row) => JSON.parse(row.message) as ChatMessage);
+    },
+    async history(sessionId) {
       const rows = await db
         .selectFrom('session_messages')
         .select('message')
         .where('session_id', '=', sessionId)
         .orderBy('seq')
         .execute();
-      return rows.map((row) => JSON.parse(row.message) as ChatMessage);
+      let bytes = 0;
+      const messages = rows.map((row) => {
+        bytes += Buffer.byteLength(row.message);
+        return JSON.parse(row.message) as ChatMessage;
+      });
+      return { messages, bytes };
     },
     insertNew: (session) => async (trx) => void (await insertSession(trx, session)),
     async append(sessionId, messages, now) {
