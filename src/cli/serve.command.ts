@@ -50,12 +50,13 @@ export function serveCommand(): Command {
       saveCompileCache();
       const url = await app.listen();
       releaseYoungGeneration();
-      console.log(`listening on ${url}`);
+      // Before the line that tells supervisors it serves: a SIGTERM right after it must drain, not kill.
       registerShutdown(
         () => app.close(),
         app.config.server.shutdown_timeout_ms,
         (message) => log.info(message),
       );
+      console.log(`listening on ${url}`);
     });
 }
 
