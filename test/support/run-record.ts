@@ -24,6 +24,7 @@ export function runRecord(runId: string, overrides: Partial<RunRecord> = {}): Ru
     resumed_from_step: null,
     trace_id: null,
     triggered_by: null,
+    end_user: null,
     ...overrides,
   };
 }

@@ -1828,36 +1828,36 @@ export interface paths {
                 };
             /** @description Only 1: an agent run gives one answer (docs/decisions/0074-one-choice-per-run.md) */
             n?: number | null;
-            /** @description Refused (400): audio output; the gateway answers with text */
-            audio?: unknown;
+            /** @description Refused unless null (400): audio output; the gateway answers with text */
+            audio?: null;
             /** @description Accepted only as a no-op (only ["text"]; the gateway answers with text) */
-            modalities?: unknown;
-            /** @description Refused (400): predicted outputs */
-            prediction?: unknown;
-            /** @description Refused (400): built-in web search; give the agent a tool instead */
-            web_search_options?: unknown;
-            /** @description Refused (400): legacy `functions`; use `tools` */
-            functions?: unknown;
-            /** @description Refused (400): legacy `function_call`; use `tool_choice` */
-            function_call?: unknown;
+            modalities?: 'text'[] | null;
+            /** @description Refused unless null (400): predicted outputs */
+            prediction?: null;
+            /** @description Refused unless null (400): built-in web search; give the agent a tool instead */
+            web_search_options?: null;
+            /** @description Refused unless null (400): legacy `functions`; use `tools` */
+            functions?: null;
+            /** @description Refused unless null (400): legacy `function_call`; use `tool_choice` */
+            function_call?: null;
             /** @description Accepted only as a no-op (only false; the gateway keeps its own run records, not OpenAI stored completions) */
-            store?: unknown;
-            /** @description Refused (400): metadata goes with stored completions (`store`), which the gateway does not offer */
-            metadata?: unknown;
+            store?: false | null;
+            /** @description Refused unless null (400): metadata goes with stored completions (`store`), which the gateway does not offer */
+            metadata?: null;
             /** @description Accepted only as a no-op (only auto or default; the provider configuration decides) */
-            service_tier?: unknown;
-            /** @description Refused (400): prompt cache keys */
-            prompt_cache_key?: unknown;
-            /** @description Refused (400): prompt cache retention */
-            prompt_cache_retention?: unknown;
-            /** @description Refused (400): prompt cache options */
-            prompt_cache_options?: unknown;
-            /** @description Refused (400): OpenAI moderation settings; configure the agent's guardrails instead */
-            moderation?: unknown;
-            /** @description Refused when true (400): log probabilities are not returned yet */
-            logprobs?: boolean | null;
-            /** @description Refused (400): log probabilities are not returned yet */
-            top_logprobs?: number | null;
+            service_tier?: ('auto' | 'default') | null;
+            /** @description Refused unless null (400): prompt cache keys */
+            prompt_cache_key?: null;
+            /** @description Refused unless null (400): prompt cache retention */
+            prompt_cache_retention?: null;
+            /** @description Refused unless null (400): prompt cache options */
+            prompt_cache_options?: null;
+            /** @description Refused unless null (400): OpenAI moderation settings; configure the agent's guardrails instead */
+            moderation?: null;
+            /** @description Accepted only as a no-op (log probabilities are not returned yet) */
+            logprobs?: false | null;
+            /** @description Refused unless null (400): log probabilities are not returned yet */
+            top_logprobs?: null;
             /** @description The caller's own function tools, offered with the agent's: a call to one ends the answer with finish_reason tool_calls, and the caller's next request carries its result */
             tools?:
               | {

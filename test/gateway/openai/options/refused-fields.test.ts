@@ -40,7 +40,7 @@ describe('chat completions: fields the gateway cannot honour are refused by name
   it.each([
     ['n', { n: 2 }, /n above 1 is not supported/],
     ['audio', { audio: { voice: 'alloy', format: 'wav' } }, /audio output/],
-    ['modalities', { modalities: ['text', 'audio'] }, /only \["text"\]/],
+    ['modalities.1', { modalities: ['text', 'audio'] }, /only \["text"\]/],
     ['prediction', { prediction: { type: 'content', content: 'x' } }, /predicted outputs/],
     ['web_search_options', { web_search_options: {} }, /web search/],
     ['functions', { functions: [{ name: 'f', parameters: {} }] }, /use `tools`/],
