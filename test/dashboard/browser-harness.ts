@@ -117,7 +117,8 @@ export async function visit(page: Page, path: string): Promise<void> {
 /** Waits until no loading state is shown (every query of the page answered). */
 export async function settled(page: Page): Promise<void> {
   await page.locator('main h1').first().waitFor();
-  await page.waitForFunction('!document.querySelector(\'[role="status"]\')');
+  // Not waitForFunction with a string: the page would compile it, and its CSP (no 'unsafe-eval') refuses that.
+  await page.waitForSelector('[role="status"]', { state: 'detached' });
 }
 
 const AXE_SOURCE = (createRequire(import.meta.url)('axe-core') as { source: string }).source;

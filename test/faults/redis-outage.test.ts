@@ -220,7 +220,13 @@ describe.skipIf(skip !== undefined)(
       const probe = new Redis(`redis://127.0.0.1:${redisPort}`, { maxRetriesPerRequest: 1 });
       try {
         for (const run of runs.filter((candidate) => !candidate.ending)) {
-          const entries = await probe.xrange(`agent-gateway:run:${run.runId}:events`, '-', '+');
+          // A run's end does not wait for the bus: its last entries may still be on their way to Redis.
+          const entries = await vi.waitFor(async () => {
+            const read = await probe.xrange(`agent-gateway:run:${run.runId}:events`, '-', '+');
+            expect(read.length).toBeGreaterThan(0);
+            expect(JSON.parse(read.at(-1)![1][1])).toMatchObject({ type: 'run-end' });
+            return read;
+          });
           const seqs = entries.map(([id]) => Number(id.split('-')[1]));
           expect(seqs[0]).toBeGreaterThan(1);
           expect(seqs).toEqual([...seqs].sort((x, y) => x - y));
